@@ -1,0 +1,146 @@
+#!/usr/bin/env node
+// Production build. Each app under apps/ becomes dist/apps/<app>/main.js: an ES module that runs with plain
+// `node` and no node_modules. The contract front (auth, routing, body, dispatch) is in main.js; the plugin's
+// Nest module, its SDK clients and everything else the first own-template call needs live in chunks/ and are
+// loaded on that call, so an idle sidecar never pays for them. CLIs under tools/cli/ become dist/tools/<cli>.mjs
+// and use the repo's node_modules.
+//
+// TypeScript is compiled by swc (esbuild cannot emit the decorator metadata Nest's DI relies on); type
+// checking is `npm run typecheck`.
+import { build } from 'esbuild';
+import { transform } from '@swc/core';
+import { readFile, readdir, rm, writeFile, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+
+/** swc for our own TypeScript: legacy decorators + design:* metadata, like tsc with emitDecoratorMetadata. */
+const swcTypeScript = {
+  name: 'swc-typescript',
+  setup(b) {
+    b.onLoad({ filter: /\.ts$/ }, async ({ path }) => {
+      if (path.includes('node_modules')) return undefined;
+      const source = await readFile(path, 'utf8');
+      const out = await transform(source, {
+        filename: path,
+        sourceMaps: 'inline',
+        jsc: {
+          parser: { syntax: 'typescript', decorators: true },
+          transform: { legacyDecorator: true, decoratorMetadata: true },
+          target: 'es2022',
+          keepClassNames: true,
+        },
+        module: { type: 'es6' },
+      });
+      return { contents: out.code, loader: 'js' };
+    });
+  },
+};
+
+/** class-validator statically imports libphonenumber-js (13 MB of tables) for @IsPhoneNumber, which no plugin uses. */
+const noPhoneTables = {
+  name: 'no-phone-tables',
+  setup(b) {
+    b.onResolve({ filter: /^libphonenumber-js(\/.*)?$/ }, () => ({ path: 'libphonenumber-js', namespace: 'stub' }));
+    b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({
+      contents:
+        'const unsupported = () => { throw new Error("phone number validation is not included in this build"); };\n' +
+        'export const parsePhoneNumber = unsupported; export const parsePhoneNumberWithError = unsupported; export default unsupported;\n',
+      loader: 'js',
+    }));
+  },
+};
+
+// Optional Nest integrations that are never used by a plugin sidecar but are referenced behind lazy requires.
+const nestOptional = [
+  '@nestjs/microservices',
+  '@nestjs/microservices/*',
+  '@nestjs/websockets',
+  '@nestjs/websockets/*',
+  '@nestjs/platform-express',
+  '@nestjs/platform-fastify',
+  'class-transformer/storage',
+  'file-type',
+];
+
+const requireShim =
+  "import { createRequire as __kitCreateRequire } from 'node:module'; const require = __kitCreateRequire(import.meta.url);";
+
+async function listDirs(dir) {
+  if (!existsSync(dir)) return [];
+  const entries = await readdir(dir, { withFileTypes: true });
+  return entries.filter((e) => e.isDirectory()).map((e) => e.name);
+}
+
+export async function buildApp(app, { outRoot = join(root, 'dist/apps') } = {}) {
+  const outdir = join(outRoot, app);
+  await rm(outdir, { recursive: true, force: true });
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: { main: join(root, 'apps', app, 'src/main.ts') },
+    outdir,
+    chunkNames: 'chunks/[name]-[hash]',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    mainFields: ['module', 'main'],
+    tsconfig: join(root, 'tsconfig.json'),
+    external: nestOptional,
+    banner: { js: requireShim },
+    plugins: [swcTypeScript, noPhoneTables],
+    legalComments: 'none',
+    minifySyntax: true,
+    minifyWhitespace: true,
+    keepNames: true,
+    metafile: true,
+    logLevel: 'warning',
+    define: { 'process.env.EXECUTOR_PLUGINS_VERSION': JSON.stringify(pkg.version) },
+  });
+  await writeFile(
+    join(outdir, 'package.json'),
+    JSON.stringify({ name: `@executor-plugins/${app}`, version: pkg.version, type: 'module', private: true }, null, 2) + '\n',
+  );
+  return result.metafile;
+}
+
+export async function buildTools({ outdir = join(root, 'dist/tools') } = {}) {
+  const dir = join(root, 'tools/cli');
+  if (!existsSync(dir)) return;
+  const clis = (await readdir(dir)).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
+  await build({
+    absWorkingDir: root,
+    entryPoints: Object.fromEntries(clis.map((c) => [c, join(dir, `${c}.ts`)])),
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    tsconfig: join(root, 'tsconfig.json'),
+    plugins: [swcTypeScript],
+    sourcemap: 'inline',
+    logLevel: 'warning',
+    define: { 'process.env.EXECUTOR_PLUGINS_VERSION': JSON.stringify(pkg.version) },
+  });
+}
+
+async function main() {
+  const only = process.argv.slice(2);
+  const apps = (await listDirs(join(root, 'apps'))).filter((a) => existsSync(join(root, 'apps', a, 'src/main.ts')));
+  const started = performance.now();
+  const selected = only.length ? apps.filter((a) => only.includes(a)) : apps;
+  await Promise.all([...selected.map((a) => buildApp(a)), only.length ? null : buildTools()]);
+  const sizes = await Promise.all(
+    selected.map(async (a) => `${a} ${((await stat(join(root, 'dist/apps', a, 'main.js'))).size / 1024).toFixed(0)} KiB`),
+  );
+  console.error(`built ${sizes.join(', ') || 'no apps'}${only.length ? '' : ' + tools'} in ${(performance.now() - started).toFixed(0)} ms`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await main();
+}

@@ -1,0 +1,72 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { declaredProperties } from './plugin-config.js';
+import { describeValidationErrors } from './validation-messages.js';
+
+export type EnvSource = Record<string, string | undefined>;
+
+const secretFields = new WeakMap<object, Set<string>>();
+
+/** Marks an environment field as secret: its value is masked in every log line, node message and output. */
+export function Secret(): PropertyDecorator {
+  return (target, property) => {
+    const set = secretFields.get(target.constructor) ?? new Set<string>();
+    set.add(String(property));
+    secretFields.set(target.constructor, set);
+  };
+}
+
+export function secretFieldsOf(cls: new () => object): string[] {
+  return [...(secretFields.get(cls) ?? [])];
+}
+
+/** Parses `true/false/1/0/yes/no` (case-insensitive); leaves anything else for @IsBoolean to reject. */
+export function EnvBoolean(): PropertyDecorator {
+  return Transform(({ value }) => {
+    if (typeof value !== 'string') return value;
+    const v = value.trim().toLowerCase();
+    if (['true', '1', 'yes'].includes(v)) return true;
+    if (['false', '0', 'no'].includes(v)) return false;
+    return value;
+  });
+}
+
+/** Parses a decimal integer; leaves anything else for @IsInt to reject. */
+export function EnvInt(): PropertyDecorator {
+  return Transform(({ value }) => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value));
+}
+
+/** Optional hook on an env class for variables a class cannot declare (`JENKINS_<NAME>_URL`, ...). */
+export interface EnvExtras {
+  /** Reads extra variables from the source; returns problems (each naming the variable). */
+  loadExtras(source: EnvSource): string[];
+}
+
+export class EnvValidationError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration: ${problems.join('; ')}`);
+    this.name = 'EnvValidationError';
+  }
+}
+
+function hasExtras(value: object): value is EnvExtras {
+  return typeof (value as Partial<EnvExtras>).loadExtras === 'function';
+}
+
+/**
+ * Reads the variables an env class declares (empty counts as unset), applies its defaults and validators,
+ * and throws one EnvValidationError that names every bad variable.
+ */
+export function loadEnv<E extends object>(cls: new () => E, source: EnvSource): E {
+  const plain: Record<string, string> = {};
+  for (const name of declaredProperties(cls)) {
+    const value = source[name];
+    if (value !== undefined && value !== '') plain[name] = value;
+  }
+  const env = plainToInstance(cls, plain, { exposeDefaultValues: true });
+  const errors = validateSync(env, { validationError: { target: false, value: false } });
+  const problems = describeValidationErrors(errors);
+  if (hasExtras(env)) problems.push(...env.loadExtras(source));
+  if (problems.length > 0) throw new EnvValidationError(problems);
+  return env;
+}

@@ -1,0 +1,58 @@
+import { plainToInstance } from 'class-transformer';
+import { getMetadataStorage, validateSync } from 'class-validator';
+import { nestingDepth } from '../ledger/canonical-json.js';
+import type { ConfigClass } from '../execution/plugin-handler.js';
+import { describeValidationErrors } from './validation-messages.js';
+
+export type ConfigValidation<C> = { ok: true; config: C } | { ok: false; problems: string[] };
+
+/** Deepest plugin body accepted; real bodies are a few levels deep, hostile ones thousands. */
+export const MAX_BODY_DEPTH = 32;
+
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** First `__proto__`/`constructor`/`prototype` key in `value`, as a path. */
+function forbiddenKeyPath(value: unknown): string | undefined {
+  const stack: Array<[unknown, string]> = [[value, '']];
+  while (stack.length > 0) {
+    const [v, path] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    for (const k of Object.keys(v)) {
+      const child = path ? `${path}.${k}` : k;
+      if (FORBIDDEN_KEYS.has(k)) return child;
+      stack.push([(v as Record<string, unknown>)[k], child]);
+    }
+  }
+  return undefined;
+}
+
+/** Names of the properties a config class declares (for "did you mean" hints). */
+export function declaredProperties(cls: ConfigClass): string[] {
+  const metas = getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false);
+  return [...new Set(metas.map((m) => m.propertyName))];
+}
+
+/**
+ * Validates a plugin body against its config class: unknown fields are errors (a typo is reported, not
+ * ignored), values are checked by the class-validator decorators, defaults come from field initialisers.
+ */
+export function validatePluginConfig<C extends object>(cls: ConfigClass<C>, body: unknown): ConfigValidation<C> {
+  const plain = body ?? {};
+  if (typeof plain !== 'object' || Array.isArray(plain)) return { ok: false, problems: ['body: must be an object'] };
+  if (nestingDepth(plain, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) {
+    return { ok: false, problems: [`body: nested deeper than ${MAX_BODY_DEPTH} levels`] };
+  }
+  const forbidden = forbiddenKeyPath(plain);
+  if (forbidden) return { ok: false, problems: [`${forbidden}: field name not allowed`] };
+
+  const config = plainToInstance(cls, plain, { exposeDefaultValues: true });
+  const errors = validateSync(config, {
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    forbidUnknownValues: true,
+    validationError: { target: false, value: false },
+  });
+  if (errors.length === 0) return { ok: true, config };
+  const known = declaredProperties(cls);
+  return { ok: false, problems: describeValidationErrors(errors, (parent) => (parent === '' ? known : [])) };
+}

@@ -1,0 +1,211 @@
+import {
+  envelopeProblems,
+  formatDuration,
+  isFinalPhase,
+  isNodePhase,
+  pluginBodyFor,
+  tryParseDuration,
+  type ExecuteTemplateArgs,
+  type ExecuteTemplateReply,
+} from '@app/contract';
+import { validatePluginConfig } from '../config/plugin-config.js';
+import { PluginConfigError, UpstreamError } from '../errors/upstream-error.js';
+import { executionKey, inputParameters } from '../ledger/execution-key.js';
+import type { ExecutionLedger } from '../ledger/execution-ledger.js';
+import type { LedgerEntry } from '../ledger/ledger-store.js';
+import type { PluginLogger } from '../logging/plugin-logger.js';
+import type { Redactor } from '../logging/redactor.js';
+import type { ExecutionContext, PluginHandler } from './plugin-handler.js';
+import { failed, running } from './replies.js';
+
+export interface RetryPolicy {
+  /** Consecutive transient failures tolerated before the node fails. */
+  budget: number;
+  /** First backoff; doubled per consecutive failure. */
+  baseMs: number;
+  maxMs: number;
+}
+
+export interface TemplateExecutorOptions {
+  /** Key under `template.plugin` that addresses this plugin. */
+  key: string;
+  logger: PluginLogger;
+  redactor: Redactor;
+  ledger: ExecutionLedger;
+  /** The handler, loaded on first use. */
+  handler: () => Promise<PluginHandler>;
+  deadlineMs: number;
+  /** Requeue when the deadline passes with work still running. */
+  deadlineRequeueMs?: number;
+  /** Requeue added to a Running/Pending reply that has none. */
+  defaultRequeueMs?: number;
+  retry: RetryPolicy;
+  /** Hard limit for one execution, including the time it runs on after the deadline. */
+  backgroundLimitMs?: number;
+  /** Aborted at shutdown; handlers see it through ctx.signal. */
+  shutdown: AbortSignal;
+}
+
+const MAX_MESSAGE = 4000;
+
+/**
+ * Everything between "this template is addressed to us" and the reply: envelope checks, config validation,
+ * the execution key and ledger (idempotency, single-flight, deadline), error mapping and reply invariants.
+ */
+export class TemplateExecutor {
+  constructor(private readonly options: TemplateExecutorOptions) {}
+
+  /** Never throws, always returns a valid reply: `{}` when the template is not addressed to this plugin. */
+  async execute(body: unknown): Promise<ExecuteTemplateReply> {
+    const own = pluginBodyFor(body, this.options.key);
+    if (!own.found) return {};
+    const started = performance.now();
+    const request = body as Record<string, unknown>;
+    let log = this.callLogger(request);
+    let reply: ExecuteTemplateReply;
+    let source = 'executed';
+    try {
+      const outcome = await this.executeOwn(request, own.value, (key) => (log = log.child({ key: key.slice(0, 16) })));
+      reply = outcome.reply;
+      source = outcome.source;
+    } catch (err) {
+      reply = this.internalError(err, log);
+    }
+    reply = this.finalize(reply);
+    const node = reply.node ?? {};
+    log[node.phase === 'Failed' ? 'warn' : 'info'](
+      {
+        phase: node.phase,
+        durationMs: Math.round(performance.now() - started),
+        source,
+        ...(reply.requeue && { requeue: reply.requeue }),
+        ...(node.phase === 'Failed' && { message: node.message }),
+      },
+      'template.execute',
+    );
+    return reply;
+  }
+
+  private async executeOwn(
+    request: Record<string, unknown>,
+    pluginBody: unknown,
+    onKey: (key: string) => void,
+  ): Promise<{ reply: ExecuteTemplateReply; source: string }> {
+    const { key: pluginKey, ledger } = this.options;
+    const problems = envelopeProblems(request);
+    if (problems.length > 0) return { reply: failed(`${pluginKey}: invalid request: ${problems.join('; ')}`), source: 'rejected' };
+    const args = request as unknown as ExecuteTemplateArgs;
+
+    const handler = await this.options.handler();
+    const validation = validatePluginConfig(handler.configClass, pluginBody);
+    if (!validation.ok) {
+      return { reply: failed(`${pluginKey}: invalid config: ${validation.problems.join('; ')}`), source: 'rejected' };
+    }
+    const parameters = inputParameters(args);
+    const key = executionKey(args, pluginBody, parameters);
+    onKey(key);
+    const deadlineRequeue = this.options.deadlineRequeueMs ?? 5000;
+    const outcome = await ledger.run(
+      key,
+      (entry) => this.runHandler(handler, args, validation.config, parameters, key, entry),
+      this.options.deadlineMs,
+      () => running(`${pluginKey}: still working after ${formatDuration(this.options.deadlineMs)}`, deadlineRequeue),
+    );
+    return outcome;
+  }
+
+  private async runHandler(
+    handler: PluginHandler,
+    args: ExecuteTemplateArgs,
+    config: object,
+    parameters: Record<string, string>,
+    key: string,
+    entry: LedgerEntry,
+  ): Promise<ExecuteTemplateReply> {
+    const { ledger, shutdown } = this.options;
+    const meta = args.workflow.metadata;
+    let state = entry.state;
+    const signal = AbortSignal.any([shutdown, AbortSignal.timeout(this.options.backgroundLimitMs ?? 10 * 60_000)]);
+    const ctx: ExecutionContext<object> = {
+      config,
+      workflow: { name: meta.name, namespace: meta.namespace, uid: meta.uid },
+      template: args.template,
+      parameters,
+      key,
+      call: entry.calls,
+      logger: this.callLogger(args as unknown as Record<string, unknown>).child({ key: key.slice(0, 16) }),
+      signal,
+      state: {
+        get: () => state,
+        set: async (next) => {
+          state = next;
+          await ledger.saveState(key, next);
+        },
+      },
+    };
+    try {
+      const reply = await handler.execute(ctx);
+      if (entry.transientFailures > 0) await ledger.update(key, (e) => (e.transientFailures = 0));
+      return reply;
+    } catch (err) {
+      return this.mapError(err, key, entry, ctx.logger);
+    }
+  }
+
+  private async mapError(err: unknown, key: string, entry: LedgerEntry, log: PluginLogger): Promise<ExecuteTemplateReply> {
+    const { key: pluginKey, retry } = this.options;
+    if (isUpstreamError(err)) {
+      if (!err.transient) return failed(err.message);
+      const attempt = entry.transientFailures + 1;
+      await this.options.ledger.update(key, (e) => (e.transientFailures = attempt));
+      if (attempt > retry.budget) return failed(`${err.message} (gave up after ${attempt} attempts)`);
+      const backoff = Math.min(retry.baseMs * 2 ** (attempt - 1), retry.maxMs);
+      const delay = Math.max(backoff, err.retryAfterMs ?? 0);
+      log.warn({ attempt, retryInMs: delay, status: err.status }, `transient upstream error: ${err.message}`);
+      return running(`${err.message}; retrying in ${formatDuration(delay)} (attempt ${attempt} of ${retry.budget})`, delay);
+    }
+    if (err instanceof PluginConfigError || (err as Error)?.name === 'PluginConfigError') {
+      return failed(`${pluginKey}: invalid config: ${(err as Error).message}`);
+    }
+    return this.internalError(err, log);
+  }
+
+  private internalError(err: unknown, log: PluginLogger): ExecuteTemplateReply {
+    const message = err instanceof Error ? err.message : String(err);
+    log.error({ err }, `internal error: ${message}`);
+    return failed(`${this.options.key}: internal error: ${message}`);
+  }
+
+  /** The reply invariants: a known phase, requeue on every non-final phase and never on a final one, secrets masked. */
+  private finalize(reply: ExecuteTemplateReply): ExecuteTemplateReply {
+    const node = reply?.node;
+    if (!node || !isNodePhase(node.phase)) {
+      return failed(`${this.options.key}: internal error: the handler returned no node phase`);
+    }
+    const out: ExecuteTemplateReply = { node: { ...node } };
+    if (!isFinalPhase(node.phase)) {
+      const requeueMs = tryParseDuration(reply.requeue);
+      out.requeue = requeueMs !== undefined && requeueMs > 0 ? reply.requeue : formatDuration(this.options.defaultRequeueMs ?? 10_000);
+    }
+    const { redactor } = this.options;
+    if (out.node!.message !== undefined) {
+      const message = redactor.redact(String(out.node!.message));
+      out.node!.message = message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1)}…` : message;
+    }
+    if (out.node!.outputs) out.node!.outputs = redactor.redactValue(out.node!.outputs);
+    return out;
+  }
+
+  private callLogger(request: Record<string, unknown>): PluginLogger {
+    const workflow = (request.workflow as { metadata?: Record<string, unknown> } | undefined)?.metadata ?? {};
+    const template = request.template as { name?: unknown } | undefined;
+    return this.options.logger.child({
+      workflow: { name: workflow.name, namespace: workflow.namespace, uid: workflow.uid },
+      template: template?.name,
+    });
+  }
+}
+
+function isUpstreamError(err: unknown): err is UpstreamError {
+  return err instanceof UpstreamError || (err instanceof Error && err.name === 'UpstreamError' && 'kind' in err);
+}

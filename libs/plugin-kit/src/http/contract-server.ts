@@ -1,0 +1,141 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { EXECUTE_TEMPLATE_PATH, type ExecuteTemplateReply } from '@app/contract';
+import type { TokenGuard } from '../auth/token-guard.js';
+import type { PluginLogger } from '../logging/plugin-logger.js';
+import { BodyTooLargeError, readBody } from './body-reader.js';
+
+export interface TemplateDispatcher {
+  execute(body: unknown): Promise<ExecuteTemplateReply>;
+}
+
+export interface ContractServerOptions {
+  guard: TokenGuard;
+  dispatcher: TemplateDispatcher;
+  logger: PluginLogger;
+  bodyLimit: number;
+}
+
+/**
+ * The HTTP side of the contract, written once for every plugin:
+ *   1. auth on every path and method, before the body is read (403);
+ *   2. only POST /api/v1/template.execute exists (404 otherwise);
+ *   3. 503 while draining for shutdown;
+ *   4. body limit (413) and JSON parsing (400);
+ *   5. dispatch, then always 200 with a JSON body.
+ * Plain node:http: it is on the hot path of every call and on the cold-start path of every agent pod.
+ */
+export class ContractServer {
+  readonly server: Server;
+  private draining = false;
+  private active = 0;
+  private readonly idleWaiters: Array<() => void> = [];
+
+  constructor(private readonly options: ContractServerOptions) {
+    this.server = createServer({ requestTimeout: 40_000, headersTimeout: 20_000, keepAliveTimeout: 30_000 }, (req, res) => {
+      this.active++;
+      res.on('close', () => this.onResponseDone());
+      this.handle(req, res).catch((err: unknown) => {
+        options.logger.error({ err }, 'unexpected error in the HTTP front');
+        if (!res.headersSent) reply(res, 400, 'bad request');
+      });
+    });
+    this.server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+      // Malformed HTTP, oversized headers, ... : a short 400 and close, never a crash.
+      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 11\r\n\r\nbad request');
+      else socket.destroy();
+      options.logger.debug({ code: err.code }, 'malformed request');
+    });
+  }
+
+  get inFlight(): number {
+    return this.active;
+  }
+
+  listen(port: number, host: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, host, () => {
+        this.server.off('error', reject);
+        const address = this.server.address();
+        resolve(typeof address === 'object' && address ? address.port : port);
+      });
+    });
+  }
+
+  /** Stops accepting connections; calls still arriving on open connections get 503. */
+  startDraining(): void {
+    this.draining = true;
+    this.server.close();
+    this.server.closeIdleConnections();
+  }
+
+  /** Resolves when no request is being handled, or after `timeoutMs`; returns whether it went idle. */
+  async idle(timeoutMs: number): Promise<boolean> {
+    if (this.active === 0) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const result = await Promise.race([
+      new Promise<true>((resolve) => this.idleWaiters.push(() => resolve(true))),
+      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
+    ]);
+    clearTimeout(timer);
+    return result;
+  }
+
+  close(): void {
+    this.draining = true;
+    this.server.close();
+    this.server.closeAllConnections();
+  }
+
+  private onResponseDone(): void {
+    this.active--;
+    if (this.active === 0) this.idleWaiters.splice(0).forEach((wake) => wake());
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!(await this.options.guard.authorize(req.headers.authorization))) return refuse(req, res, 403, 'forbidden');
+    const path = (req.url ?? '').split('?', 1)[0];
+    if (req.method !== 'POST' || path !== EXECUTE_TEMPLATE_PATH) return refuse(req, res, 404, 'not found');
+    if (this.draining) return refuse(req, res, 503, 'shutting down');
+
+    let raw: Buffer;
+    try {
+      raw = await readBody(req, this.options.bodyLimit);
+    } catch (err) {
+      if (err instanceof BodyTooLargeError) return refuse(req, res, 413, err.message);
+      return refuse(req, res, 400, 'could not read request body');
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch (err) {
+      return reply(res, 400, `invalid JSON: ${(err as Error).message}`);
+    }
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      return reply(res, 400, 'request body must be an ExecuteTemplateArgs object');
+    }
+    const result = await this.options.dispatcher.execute(body);
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify(result));
+  }
+}
+
+function reply(res: ServerResponse, status: number, text: string, close = false): void {
+  res.writeHead(status, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    ...(close && { Connection: 'close' }),
+  });
+  res.end(text);
+}
+
+/**
+ * Replies without reading the request body. If a body may still be on the wire, the connection is closed
+ * after the reply (Node then stops reading), so a huge unauthenticated upload is never consumed.
+ */
+function refuse(req: IncomingMessage, res: ServerResponse, status: number, text: string): void {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  const bodyPending = !req.complete && (declared > 0 || req.headers['transfer-encoding'] !== undefined);
+  reply(res, status, text, bodyPending);
+}

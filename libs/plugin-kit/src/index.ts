@@ -1,0 +1,22 @@
+// The plugin kit. Everything exported here is safe on the start-up path of a sidecar: no Nest, no SDKs.
+// The Nest runtime is loaded by the kit itself on the first call addressed to the plugin; HTTP clients for
+// upstreams live in '@app/plugin-kit/upstream/http-client.js'.
+export * from './plugin-definition.js';
+export * from './run-plugin.js';
+export * from './execution/plugin-handler.js';
+export * from './execution/replies.js';
+export * from './execution/template-executor.js';
+export * from './errors/upstream-error.js';
+export * from './config/env.js';
+export * from './config/kit-env.js';
+export * from './config/go-duration.validator.js';
+export * from './config/plugin-config.js';
+export * from './auth/token-guard.js';
+export * from './http/contract-server.js';
+export * from './ledger/canonical-json.js';
+export * from './ledger/execution-key.js';
+export * from './ledger/execution-ledger.js';
+export * from './ledger/ledger-store.js';
+export * from './logging/plugin-logger.js';
+export * from './logging/redactor.js';
+export * from './nest/provide-handler.js';

@@ -1,0 +1,83 @@
+import pino, { type Logger as PinoLogger, type LevelWithSilent } from 'pino';
+import type { Redactor } from './redactor.js';
+
+export type LogFields = Record<string, unknown>;
+
+/**
+ * The kit's logger: one JSON object per line on stdout, secrets masked in the final text. An abstract class,
+ * so it is also the Nest injection token (`constructor(private readonly logger: PluginLogger)`).
+ */
+export abstract class PluginLogger {
+  abstract debug(fields: LogFields | string, msg?: string): void;
+  abstract info(fields: LogFields | string, msg?: string): void;
+  abstract warn(fields: LogFields | string, msg?: string): void;
+  abstract error(fields: LogFields | string, msg?: string): void;
+  abstract child(bindings: LogFields): PluginLogger;
+  abstract flush(): void;
+}
+
+export interface LoggerOptions {
+  level?: LevelWithSilent;
+  /** Base fields on every line, e.g. the plugin name and version. */
+  base?: LogFields;
+  redactor: Redactor;
+  /** Where lines go; defaults to stdout (sync, so nothing is lost on exit). */
+  destination?: { write(line: string): unknown };
+}
+
+class PinoPluginLogger extends PluginLogger {
+  constructor(private readonly pino: PinoLogger) {
+    super();
+  }
+
+  debug(fields: LogFields | string, msg?: string): void {
+    this.write('debug', fields, msg);
+  }
+  info(fields: LogFields | string, msg?: string): void {
+    this.write('info', fields, msg);
+  }
+  warn(fields: LogFields | string, msg?: string): void {
+    this.write('warn', fields, msg);
+  }
+  error(fields: LogFields | string, msg?: string): void {
+    this.write('error', fields, msg);
+  }
+  child(bindings: LogFields): PluginLogger {
+    return new PinoPluginLogger(this.pino.child(bindings));
+  }
+  flush(): void {
+    this.pino.flush?.();
+  }
+
+  private write(level: 'debug' | 'info' | 'warn' | 'error', fields: LogFields | string, msg?: string): void {
+    if (typeof fields === 'string') this.pino[level](fields);
+    else this.pino[level](fields, msg);
+  }
+}
+
+export function createLogger(options: LoggerOptions): PluginLogger {
+  const { redactor } = options;
+  const destination = options.destination ?? pino.destination({ dest: 1, sync: true });
+  const logger = pino(
+    {
+      level: options.level ?? 'info',
+      base: options.base ?? null,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      messageKey: 'msg',
+      formatters: { level: (label) => ({ level: label }) },
+      // Belt and braces: structural redaction of headers, value redaction of every known secret below.
+      redact: { paths: ['authorization', 'headers.authorization', 'req.headers.authorization', '*.authorization'], censor: '[REDACTED]' },
+      hooks: { streamWrite: (line) => redactor.redact(line) },
+      serializers: { err: pino.stdSerializers.err },
+    },
+    destination as pino.DestinationStream,
+  );
+  return new PinoPluginLogger(logger);
+}
+
+/** A logger that keeps lines in memory (tests) while still applying redaction. */
+export function createMemoryLogger(redactor: Redactor, level: LevelWithSilent = 'debug'): { logger: PluginLogger; lines: string[] } {
+  const lines: string[] = [];
+  const logger = createLogger({ level, redactor, destination: { write: (line: string) => lines.push(line) } });
+  return { logger, lines };
+}

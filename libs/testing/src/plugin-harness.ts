@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ExecuteTemplateReply } from '@app/contract';
+import { startPlugin, type PluginDefinition, type RunningPlugin, type StartOptions } from '@app/plugin-kit';
+
+export interface HarnessOptions extends Omit<StartOptions, 'env' | 'logDestination'> {
+  /** Environment of the sidecar (TOKEN_FILE, PORT and LOG_LEVEL are filled in). */
+  env?: Record<string, string | undefined>;
+  token?: string;
+}
+
+export interface PluginHarness extends RunningPlugin {
+  token: string;
+  tokenFile: string;
+  /** Every log line, parsed. */
+  logs: Array<Record<string, unknown>>;
+  /** Raw log text, for secret searches. */
+  logText(): string;
+  /** POST /api/v1/template.execute with the right token (a string body is sent as is). */
+  execute(body: unknown): Promise<{ status: number; body: ExecuteTemplateReply; text: string }>;
+  /** Rewrites the token file (rotation). */
+  rotateToken(next: string): void;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+/** Runs a plugin in this process on a free port, with a temporary token file and captured logs. */
+export async function startHarness<E extends object>(definition: PluginDefinition<E>, options: HarnessOptions = {}): Promise<PluginHarness> {
+  const dir = mkdtempSync(join(tmpdir(), 'plugin-harness-'));
+  const tokenFile = join(dir, 'token');
+  let token = options.token ?? `harness-token-${process.pid}-${++counter}-bcdfghjklmnpqrst`;
+  writeFileSync(tokenFile, token);
+  const lines: string[] = [];
+  const running = await startPlugin(definition, {
+    ...options,
+    env: { LOG_LEVEL: 'debug', ...options.env, TOKEN_FILE: tokenFile, PORT: '0', HOST: '127.0.0.1' },
+    logDestination: { write: (line: string) => lines.push(line) },
+  });
+  const harness: PluginHarness = {
+    ...running,
+    get token() {
+      return token;
+    },
+    tokenFile,
+    get logs() {
+      return lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    },
+    logText: () => lines.join(''),
+    async execute(body) {
+      const res = await fetch(`${running.url}/api/v1/template.execute`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      const text = await res.text();
+      let parsed: ExecuteTemplateReply = {};
+      try {
+        parsed = JSON.parse(text) as ExecuteTemplateReply;
+      } catch {
+        // non-JSON replies (4xx text) stay in `text`
+      }
+      return { status: res.status, body: parsed, text };
+    },
+    rotateToken(next) {
+      token = next;
+      writeFileSync(tokenFile, next);
+    },
+    async close() {
+      await running.shutdown('test');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return harness;
+}

@@ -33,7 +33,7 @@ describe('plugin kit: the executor plugin contract over real HTTP', () => {
     });
 
     it('refuses a missing header, another scheme and the token without "Bearer "', async () => {
-      for (const headers of [{}, { Authorization: `Basic ${h.token}` }, { Authorization: h.token }, { Authorization: `bearer ${h.token}` }]) {
+      for (const headers of [{} as Record<string, string>, { Authorization: `Basic ${h.token}` }, { Authorization: h.token }, { Authorization: `bearer ${h.token}` }]) {
         expect((await post(`${h.url}${EXECUTE}`, JSON.stringify(probe()), headers)).status).toBe(403);
       }
       expect(probeStats.executions).toBe(0);

@@ -1,2 +1,3 @@
 export * from './requests.js';
 export * from './plugin-harness.js';
+export * from './stand-in/index.js';

@@ -1,0 +1,82 @@
+import { StandInServer } from '@app/testing';
+import { UpstreamError } from '../errors/upstream-error.js';
+import { createUpstreamClient } from './http-client.js';
+
+describe('createUpstreamClient', () => {
+  const upstream = new StandInServer('fake');
+  const elsewhere = new StandInServer('elsewhere');
+  beforeAll(async () => {
+    upstream
+      .route('GET', '/ok', () => ({ body: { fine: true } }))
+      .route('GET', '/html', () => ({
+        status: 404,
+        headers: { 'Content-Type': 'text/html' },
+        body: '<html><head><title>Error 404 Not Found</title></head><body><h2>HTTP ERROR 404 Not Found</h2></body></html>',
+      }))
+      .route('GET', '/json-error', () => ({ status: 422, body: { message: 'No ref found for: nope' } }))
+      .route('GET', '/echo-auth', (req) => ({ body: { auth: req.headers.authorization ?? null } }));
+    await upstream.start();
+    elsewhere.route('GET', '/steal', (req) => ({ body: { auth: req.headers.authorization ?? null } }));
+    await elsewhere.start();
+  });
+  afterAll(async () => {
+    await upstream.close();
+    await elsewhere.close();
+  });
+  beforeEach(() => upstream.faults.clear());
+
+  const client = () => createUpstreamClient({ upstream: 'fake', baseURL: upstream.url, headers: { Authorization: 'Bearer s3cret-token' }, timeoutMs: 300 });
+
+  const failure = async (p: Promise<unknown>): Promise<UpstreamError> => {
+    try {
+      await p;
+    } catch (err) {
+      if (err instanceof UpstreamError) return err;
+      throw err;
+    }
+    throw new Error('expected a failure');
+  };
+
+  it('passes 2xx through', async () => {
+    expect((await client().get('/ok')).data).toEqual({ fine: true });
+  });
+
+  it('classifies 429 and 5xx as transient, keeping Retry-After', async () => {
+    upstream.faults.add({ kind: 'rate-limit', retryAfterSeconds: 7 });
+    const limited = await failure(client().get('/ok'));
+    expect(limited).toMatchObject({ kind: 'transient', status: 429, retryAfterMs: 7000 });
+    expect(limited.message).toBe('fake: GET /ok → 429 Too Many Requests: rate limited');
+    upstream.faults.add({ kind: 'status', status: 502 });
+    expect(await failure(client().get('/ok'))).toMatchObject({ kind: 'transient', status: 502 });
+  });
+
+  it('classifies other 4xx as permanent with a short detail, HTML pages reduced to their heading', async () => {
+    expect((await failure(client().get('/json-error'))).message).toBe('fake: GET /json-error → 422 Unprocessable Entity: No ref found for: nope');
+    const html = await failure(client().get('/html'));
+    expect(html).toMatchObject({ kind: 'permanent', status: 404 });
+    expect(html.message).toBe('fake: GET /html → 404 Not Found: HTTP ERROR 404 Not Found');
+  });
+
+  it('treats resets and timeouts as transient, without leaking the query string', async () => {
+    upstream.faults.add({ kind: 'reset' });
+    const reset = await failure(client().get('/ok?token=abc'));
+    expect(reset.kind).toBe('transient');
+    expect(reset.message).toMatch(/^fake: GET \/ok: /);
+    expect(reset.message).not.toContain('token=abc');
+    upstream.faults.add({ kind: 'hang' });
+    const hung = await failure(client().get('/ok'));
+    expect(hung.kind).toBe('transient');
+    expect(hung.message).toBe('fake: GET /ok: timed out');
+  });
+
+  it('never sends the credentials to another host, even for an absolute URL', async () => {
+    await failure(client().get(`${elsewhere.url}/steal`)).catch(() => undefined);
+    expect(elsewhere.calls).toHaveLength(0);
+  });
+
+  it('never puts the credentials in an error message', async () => {
+    upstream.faults.add({ kind: 'status', status: 401, body: { message: 'bad credentials' } });
+    const err = await failure(client().get('/echo-auth'));
+    expect(err.message).not.toContain('s3cret-token');
+  });
+});

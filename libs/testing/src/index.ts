@@ -1,3 +1,5 @@
 export * from './requests.js';
 export * from './plugin-harness.js';
 export * from './stand-in/index.js';
+export * from './agent/index.js';
+export * from './argo-schema.js';

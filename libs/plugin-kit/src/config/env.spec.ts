@@ -1,0 +1,65 @@
+import { IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Max } from 'class-validator';
+import { EnvBoolean, EnvInt, EnvValidationError, loadEnv, Secret, secretFieldsOf, type EnvExtras, type EnvSource } from './env.js';
+import { KitEnv } from './kit-env.js';
+
+class SampleEnv implements EnvExtras {
+  @Secret()
+  @IsString()
+  @IsNotEmpty()
+  SAMPLE_TOKEN!: string;
+
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true })
+  SAMPLE_URL = 'https://example.com';
+
+  @EnvInt()
+  @IsInt()
+  @Max(10)
+  SAMPLE_LIMIT = 5;
+
+  @EnvBoolean()
+  @IsOptional()
+  SAMPLE_FLAG = false;
+
+  named: string[] = [];
+
+  loadExtras(source: EnvSource): string[] {
+    this.named = Object.keys(source).filter((k) => /^SAMPLE_TOKEN_[A-Z0-9_]+$/.test(k)).map((k) => k.slice(13).toLowerCase());
+    return source.SAMPLE_TOKEN_BROKEN === '' ? ['SAMPLE_TOKEN_BROKEN: must not be empty'] : [];
+  }
+}
+
+describe('loadEnv', () => {
+  it('applies defaults, converts numbers and booleans, and reads named extras', () => {
+    const env = loadEnv(SampleEnv, { SAMPLE_TOKEN: 't', SAMPLE_LIMIT: '7', SAMPLE_FLAG: 'true', SAMPLE_TOKEN_PROD: 'p' });
+    expect(env).toMatchObject({ SAMPLE_TOKEN: 't', SAMPLE_URL: 'https://example.com', SAMPLE_LIMIT: 7, SAMPLE_FLAG: true, named: ['prod'] });
+  });
+
+  it('names every bad variable in one error', () => {
+    try {
+      loadEnv(SampleEnv, { SAMPLE_URL: 'not a url', SAMPLE_LIMIT: 'eleven', SAMPLE_TOKEN_BROKEN: '' });
+      throw new Error('expected a failure');
+    } catch (err) {
+      expect(err).toBeInstanceOf(EnvValidationError);
+      const message = (err as Error).message;
+      expect(message).toMatch(/^invalid configuration: /);
+      for (const name of ['SAMPLE_TOKEN', 'SAMPLE_URL', 'SAMPLE_LIMIT', 'SAMPLE_TOKEN_BROKEN']) expect(message).toContain(`${name}:`);
+    }
+  });
+
+  it('treats an empty value as unset', () => {
+    expect(() => loadEnv(SampleEnv, { SAMPLE_TOKEN: '' })).toThrow('SAMPLE_TOKEN: must be a string');
+  });
+
+  it('remembers which fields are secret', () => {
+    expect(secretFieldsOf(SampleEnv)).toEqual(['SAMPLE_TOKEN']);
+  });
+
+  it('validates the kit settings every plugin shares', () => {
+    expect(loadEnv(KitEnv, {})).toMatchObject({ TOKEN_FILE: '/var/run/argo/token', CALL_DEADLINE: '20s', BODY_LIMIT: 1048576, HOST: '127.0.0.1' });
+    const bad = () => loadEnv(KitEnv, { CALL_DEADLINE: '45s', PORT: '70000', LOG_LEVEL: 'loud' });
+    expect(bad).toThrow('CALL_DEADLINE: must be a Go duration such as 30s or 1m30s between 100ms and 29s');
+    expect(bad).toThrow('PORT: must not be greater than 65535');
+    expect(bad).toThrow('LOG_LEVEL: must be one of the following values: debug, info, warn, error, silent');
+  });
+});

@@ -1,0 +1,46 @@
+import type { NodePhase, OutputParameter } from '@app/contract';
+
+export type AgentNodeType = 'Workflow' | 'Steps' | 'StepGroup' | 'DAG' | 'Plugin' | 'Retry' | 'Skipped';
+
+/** A node of the run, shaped like Argo's NodeStatus (as `argo get` shows it). */
+export interface AgentNode {
+  id: string;
+  name: string;
+  displayName: string;
+  type: AgentNodeType;
+  templateName: string;
+  phase: NodePhase;
+  message?: string;
+  outputs?: { parameters?: OutputParameter[] };
+  children: string[];
+  startedAt: number;
+  finishedAt?: number;
+  /** template.execute dispatches made for a plugin node (first call + requeues). */
+  calls: number;
+  /** The plugin that answered (plugin nodes). */
+  plugin?: string;
+  /** Set when the node will never be called again although it is not finished (Running without requeue). */
+  hung?: boolean;
+}
+
+/** fnv32a, as the controller uses for node ids (`<wf>-<fnv32a(nodeName)>`). */
+export function fnv32a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (const byte of Buffer.from(text, 'utf8')) {
+    hash ^= byte;
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash >>> 0;
+}
+
+export function nodeId(workflowName: string, nodeName: string): string {
+  return nodeName === workflowName ? workflowName : `${workflowName}-${fnv32a(nodeName)}`;
+}
+
+export function isFailedPhase(phase: NodePhase): boolean {
+  return phase === 'Failed' || phase === 'Error';
+}
+
+export function outputValue(node: AgentNode | undefined, name: string): string | undefined {
+  return node?.outputs?.parameters?.find((p) => p.name === name)?.value;
+}

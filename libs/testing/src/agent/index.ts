@@ -1,0 +1,12 @@
+export * from './agent-dispatch.js';
+export * from './agent-node.js';
+export * from './go-json.js';
+export * from './json-decode.js';
+export * from './load-workflow.js';
+export * from './plugin-rpc-client.js';
+export * from './render.js';
+export * from './run-workflow.js';
+export * from './substitute.js';
+export * from './when.js';
+export * from './workflow-runner.js';
+export type * from './workflow-types.js';

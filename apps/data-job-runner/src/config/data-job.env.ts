@@ -1,0 +1,94 @@
+import { IsBoolean, IsOptional, IsString } from 'class-validator';
+import { EnvBoolean, IsGoDuration, Secret, type EnvExtras } from '@app/plugin-kit';
+import { parseConnections, type Connections, type EnvSource } from './connections.js';
+
+/**
+ * Admin configuration of the data-job sidecar. The unnamed connection of each provider is declared here (so
+ * its secrets are known to the redactor); named ones (`DATABRICKS_PROD_HOST`, ...) are read by loadExtras.
+ * All connection checks (required pairs, URLs) happen in parseConnections, so every problem is reported once.
+ */
+export class DataJobEnv implements EnvExtras {
+  /** Workspace URL, e.g. https://adb-1234.5.azuredatabricks.net (the scheme defaults to https). */
+  @IsOptional()
+  @IsString()
+  DATABRICKS_HOST?: string;
+
+  @Secret()
+  @IsOptional()
+  @IsString()
+  DATABRICKS_TOKEN?: string;
+
+  /** Airflow web server base URL (the API lives under /api/v1 or /api/v2). */
+  @IsOptional()
+  @IsString()
+  AIRFLOW_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  AIRFLOW_USERNAME?: string;
+
+  @Secret()
+  @IsOptional()
+  @IsString()
+  AIRFLOW_PASSWORD?: string;
+
+  /** A bearer token instead of username/password (Astronomer, Composer, or a long-lived Airflow 3 JWT). */
+  @Secret()
+  @IsOptional()
+  @IsString()
+  AIRFLOW_TOKEN?: string;
+
+  /** v1 (Airflow 2), v2 (Airflow 3) or auto (probe once per connection). */
+  @IsOptional()
+  @IsString()
+  AIRFLOW_API_VERSION?: string;
+
+  @IsOptional()
+  @IsString()
+  DBT_CLOUD_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  DBT_CLOUD_ACCOUNT_ID?: string;
+
+  @Secret()
+  @IsOptional()
+  @IsString()
+  DBT_CLOUD_API_TOKEN?: string;
+
+  @IsOptional()
+  @IsString()
+  LIVY_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  LIVY_USERNAME?: string;
+
+  @Secret()
+  @IsOptional()
+  @IsString()
+  LIVY_PASSWORD?: string;
+
+  /** Timeout of one upstream request; keep it well below the kit's 20 s call deadline. */
+  @IsGoDuration({ min: '100ms', max: '25s' })
+  UPSTREAM_TIMEOUT = '10s';
+
+  /** On SIGTERM, cancel the runs this sidecar is still waiting for (see docs: off by default for a reason). */
+  @EnvBoolean()
+  @IsBoolean()
+  CANCEL_ON_SHUTDOWN = false;
+
+  /** Filled by loadExtras. */
+  connections: Connections = {
+    databricks: new Map(),
+    airflow: new Map(),
+    dbtCloud: new Map(),
+    livy: new Map(),
+  };
+
+  loadExtras(source: EnvSource): string[] {
+    const { connections, problems } = parseConnections(source);
+    this.connections = connections;
+    return problems;
+  }
+}

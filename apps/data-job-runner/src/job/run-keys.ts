@@ -1,0 +1,40 @@
+// The upstream-side identity of an execution, derived from the kit's execution key (sha256 hex of workflow
+// uid, template name, plugin body and inputs). Deterministic, so a restarted sidecar derives the same names
+// and finds or re-issues the same run.
+
+/** Databricks `idempotency_token`: at most 64 characters; the same token always returns the same run. */
+export function databricksIdempotencyToken(key: string): string {
+  return key.slice(0, 64);
+}
+
+const AIRFLOW_RUN_ID_CHARS = /[^A-Za-z0-9_.~:+-]/g;
+
+/**
+ * Airflow `dag_run_id`: `argo__<workflow>__<key>`, within the default allowed pattern and far below the
+ * 250-character limit. The workflow name is only there for people reading the Airflow UI.
+ */
+export function airflowDagRunId(workflowName: string, key: string): string {
+  const workflow = workflowName.replace(AIRFLOW_RUN_ID_CHARS, '-').slice(0, 60);
+  return `argo__${workflow}__${key.slice(0, 32)}`;
+}
+
+/** The marker that identifies our dbt Cloud run in `trigger.cause`. */
+export function dbtCauseMarker(key: string): string {
+  return `argo K=${key.slice(0, 32)}`;
+}
+
+/** dbt Cloud `cause` (required, at most 255 characters): the author's text, then the marker, never cut. */
+export function dbtCause(
+  key: string,
+  authorCause: string | undefined,
+  workflow: { namespace: string; name: string },
+): string {
+  const marker = ` [${dbtCauseMarker(key)}]`;
+  const human = authorCause ?? `Argo workflow ${workflow.namespace}/${workflow.name}`;
+  return `${human.slice(0, 255 - marker.length)}${marker}`;
+}
+
+/** Livy batch `name`: unique among the sessions Livy holds, never all digits (that would be read as an id). */
+export function livyBatchName(key: string, prefix = 'argo'): string {
+  return `${prefix}-${key.slice(0, 24)}`;
+}

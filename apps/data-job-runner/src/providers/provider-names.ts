@@ -1,0 +1,7 @@
+/** The body keys that select an upstream, in the order they are documented. */
+export const PROVIDER_NAMES = ['databricks', 'airflow', 'dbtCloud', 'livy'] as const;
+
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
+
+/** The connection used when the body names none. */
+export const DEFAULT_CONNECTION = 'default';

@@ -1,0 +1,31 @@
+/** The CI systems the plugin can drive; also the names of the provider blocks in the plugin body. */
+export const PROVIDER_NAMES = ['jenkins', 'github', 'gitlab'] as const;
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
+
+/** Normalised state of a build, whatever the upstream calls it. */
+export type BuildStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+/** One build as the plugin sees it, normalised across providers. */
+export interface BuildRun {
+  provider: ProviderName;
+  /** Build number (Jenkins), run id (GitHub), pipeline id (GitLab); '' while not known yet. */
+  id: string;
+  /** Web page of the run (or of the job while a Jenkins build is still queued); '' when not known. */
+  url: string;
+  status: BuildStatus;
+  /** The upstream's own word: UNSTABLE, in_progress, success, failed, ... ('' before there is one). */
+  result: string;
+  /** What the run is, for messages: `folder/app #42`, `acme/web ci.yml run 123`, `acme/deploy pipeline 61`. */
+  label: string;
+  /** Epoch ms. */
+  startedAt?: number;
+  finishedAt?: number;
+  /** Upstream duration when it reports one. */
+  durationMs?: number;
+  /** Why a queued or blocked run is not moving (Jenkins queue `why`, GitLab manual, GitHub approval). */
+  waitingReason?: string;
+}
+
+export function isTerminal(status: BuildStatus): boolean {
+  return status === 'succeeded' || status === 'failed' || status === 'cancelled';
+}

@@ -1,0 +1,73 @@
+import { IsBoolean, IsNotEmpty, IsOptional, IsString, IsUrl } from 'class-validator';
+import { EnvBoolean, IsGoDuration, Secret, type EnvExtras, type EnvSource } from '@app/plugin-kit';
+import { HTTP_URL_OPTIONS, readServers } from './named-servers.js';
+import { GITHUB_PUBLIC_API, GITLAB_PUBLIC_URL, type ServerDirectory } from './servers.js';
+
+/**
+ * Admin configuration of the build sidecar. Credentials come from Secrets (secretKeyRef) only; the workflow
+ * body can choose a configured server by name, never a host or a credential.
+ */
+export class BuildTriggerEnv implements EnvExtras {
+  @IsOptional()
+  @IsUrl(HTTP_URL_OPTIONS)
+  JENKINS_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  JENKINS_USER?: string;
+
+  @Secret()
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  JENKINS_API_TOKEN?: string;
+
+  @Secret()
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  GITHUB_TOKEN?: string;
+
+  /** https://api.github.com, or https://HOST/api/v3 for GitHub Enterprise Server. */
+  @IsUrl(HTTP_URL_OPTIONS)
+  GITHUB_API_URL = GITHUB_PUBLIC_API;
+
+  /** The instance root (https://gitlab.example.com); a trailing /api/v4 is accepted too. */
+  @IsUrl(HTTP_URL_OPTIONS)
+  GITLAB_URL = GITLAB_PUBLIC_URL;
+
+  @Secret()
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  GITLAB_TOKEN?: string;
+
+  @Secret()
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  GITLAB_TRIGGER_TOKEN?: string;
+
+  /** Cancel the builds this sidecar is following when it receives SIGTERM (off: a restart must not kill builds). */
+  @EnvBoolean()
+  @IsBoolean()
+  CANCEL_ON_SHUTDOWN = false;
+
+  /** Longest a single upstream request may take (keep it well below the kit's 20s call deadline). */
+  @IsGoDuration({ min: '100ms', max: '15s' })
+  UPSTREAM_TIMEOUT = '10s';
+
+  /** GitHub without run details: how long to look for a dispatched run (by its argo_key run-name) before failing. */
+  @IsGoDuration({ min: '1s', max: '1h' })
+  GITHUB_RUN_LOOKUP_TIMEOUT = '2m';
+
+  /** Filled by loadExtras: the default and named servers. */
+  servers: ServerDirectory = { jenkins: new Map(), github: new Map(), gitlab: new Map() };
+
+  loadExtras(source: EnvSource): string[] {
+    const { servers, problems } = readServers(this, source);
+    this.servers = servers;
+    return problems;
+  }
+}

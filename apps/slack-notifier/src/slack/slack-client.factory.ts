@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import { WebClient, type FetchFunction } from '@slack/web-api';
+import { parseDuration } from '@app/contract';
+import { PluginConfigError, PluginLogger, Redactor } from '@app/plugin-kit';
+import { SlackEnv } from '../config/slack.env.js';
+import { DEFAULT_WORKSPACE } from '../config/slack-tokens.js';
+import { apiScopedFetch } from './api-scoped-fetch.js';
+import { SlackLoggerAdapter } from './slack-logger.adapter.js';
+
+/** The clients of one workspace. */
+export interface WorkspaceClient {
+  workspace: string;
+  /** Idempotent reads (lists, history, permalinks): a couple of quick retries on network errors and 5xx. */
+  reads: WebClient;
+  /** Posts, edits and uploads: never retried blindly, since a lost reply may hide a message that was posted. */
+  writes: WebClient;
+  /** For the upload URL Slack hands out (the token is never sent there). */
+  fetch: FetchFunction;
+  timeoutMs: number;
+}
+
+@Injectable()
+export class SlackClientFactory {
+  private readonly clients = new Map<string, WorkspaceClient>();
+
+  constructor(
+    private readonly env: SlackEnv,
+    private readonly logger: PluginLogger,
+    redactor: Redactor,
+  ) {
+    // The env values may have been trimmed, so the exact strings sent to Slack are registered too.
+    for (const token of env.workspaces.values()) redactor.add(token);
+  }
+
+  get workspaceNames(): string[] {
+    return [...this.env.workspaces.keys()];
+  }
+
+  /** The clients of `workspace` (the default one when absent); an unknown name is a config error. */
+  forWorkspace(workspace: string | undefined): WorkspaceClient {
+    const name = (workspace ?? DEFAULT_WORKSPACE).toLowerCase();
+    const existing = this.clients.get(name);
+    if (existing) return existing;
+    const token = this.env.workspaces.get(name);
+    if (!token) {
+      throw new PluginConfigError(
+        `workspace: no workspace "${workspace}" is configured (known: ${this.workspaceNames.join(', ')}); the admin adds one with SLACK_BOT_TOKEN_${name.toUpperCase()}`,
+      );
+    }
+    const slackApiUrl = this.env.SLACK_API_URL.endsWith('/')
+      ? this.env.SLACK_API_URL
+      : `${this.env.SLACK_API_URL}/`;
+    const timeoutMs = parseDuration(this.env.SLACK_REQUEST_TIMEOUT);
+    const fetch = apiScopedFetch(slackApiUrl);
+    const logger = new SlackLoggerAdapter(this.logger.child({ component: 'slack-web-api', workspace: name }));
+    const common = {
+      slackApiUrl,
+      logger,
+      timeout: timeoutMs,
+      fetch,
+      rejectRateLimitedCalls: true,
+      allowAbsoluteUrls: false,
+      maxRequestConcurrency: 8,
+    };
+    const client: WorkspaceClient = {
+      workspace: name,
+      reads: new WebClient(token, {
+        ...common,
+        retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 1000 },
+      }),
+      writes: new WebClient(token, { ...common, retryConfig: { retries: 0 } }),
+      fetch,
+      timeoutMs,
+    };
+    this.clients.set(name, client);
+    return client;
+  }
+}

@@ -1,0 +1,2 @@
+export * from './slack-api.stand-in.js';
+export * from './slack-state.js';

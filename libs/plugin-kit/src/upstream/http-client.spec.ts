@@ -80,3 +80,20 @@ describe('createUpstreamClient', () => {
     expect(err.message).not.toContain('s3cret-token');
   });
 });
+
+describe('StandInServer introspection', () => {
+  it('counts recorded calls over HTTP without recording the query itself', async () => {
+    const s = new StandInServer('counted').route('POST', '/api/thing', () => ({ body: { ok: true } }));
+    await s.start();
+    try {
+      await fetch(`${s.url}/api/thing`, { method: 'POST' });
+      await fetch(`${s.url}/api/thing`, { method: 'POST' });
+      await fetch(`${s.url}/other`);
+      const count = (await (await fetch(`${s.url}/__stand-in/count?method=POST&path=/api/thing`)).json()) as { count: number };
+      expect(count.count).toBe(2);
+      expect(s.calls).toHaveLength(3);
+    } finally {
+      await s.close();
+    }
+  });
+});

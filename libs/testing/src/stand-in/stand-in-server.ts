@@ -36,6 +36,9 @@ export interface RecordedCall {
   at: number;
 }
 
+/** Read-only counters for tools outside the process (conformance --count-url, the demo, benchmarks). Not recorded. */
+export const INTROSPECTION_PATH = '/__stand-in/count';
+
 interface Route {
   method: string;
   pattern: RegExp;
@@ -112,7 +115,19 @@ export class StandInServer {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
+  /** Counts recorded calls, optionally filtered: `GET /__stand-in/count?method=POST&path=/api/chat.postMessage`. */
+  private introspect(query: URLSearchParams): StandInResponse {
+    const method = query.get('method');
+    const path = query.get('path');
+    const calls = this.calls.filter((c) => (!method || c.method === method) && (!path || c.path.startsWith(path)));
+    return { body: { name: this.name, count: calls.length, faultsInjected: this.faults.injected } };
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method === 'GET' && req.url?.startsWith(INTROSPECTION_PATH)) {
+      req.resume();
+      return send(res, this.introspect(new URLSearchParams(req.url.split('?')[1] ?? '')));
+    }
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');

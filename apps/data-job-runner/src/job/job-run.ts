@@ -43,6 +43,14 @@ export interface JobRun {
   provisional?: boolean;
   /** An upstream state the mapping does not know: treated as running, logged as a warning. */
   unknownState?: boolean;
+  /** The upstream's reply, for the provider's own finish(); never stored or output. */
+  raw?: unknown;
+}
+
+/** Extras fetched once a run has finished: outputs, and a detail for the node message. */
+export interface RunExtras {
+  outputs: Record<string, string>;
+  detail?: string;
 }
 
 /** Milliseconds since the epoch from an upstream timestamp (ISO 8601, dbt's `2024-01-01 10:00:00.1+00:00`, epoch ms). */

@@ -1,0 +1,11 @@
+import { definePlugin } from '@app/plugin-kit';
+import { DataJobEnv } from './config/data-job.env.js';
+
+/** Runs Databricks jobs, Airflow DAGs, dbt Cloud jobs and Spark batches (Livy) and waits for them. */
+export const dataJobPlugin = definePlugin({
+  name: 'data-job-runner',
+  key: 'data-job',
+  port: 10422,
+  env: DataJobEnv,
+  load: async () => (await import('./data-job.module.js')).DataJobModule,
+});

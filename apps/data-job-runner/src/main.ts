@@ -1,0 +1,4 @@
+import { runPlugin } from '@app/plugin-kit';
+import { dataJobPlugin } from './data-job.plugin.js';
+
+void runPlugin(dataJobPlugin);

@@ -1,0 +1,79 @@
+import type { ExecuteTemplateReply } from '@app/contract';
+import {
+  executeArgs,
+  startHarness,
+  type ExecuteArgsOptions,
+  type PluginHarness,
+  type StandInServer,
+} from '@app/testing';
+import { dataJobPlugin } from '../src/data-job.plugin.js';
+
+/** Credentials of the stand-ins; long enough for the kit's redactor, and searched for in logs and replies. */
+export const SECRETS = {
+  databricks: 'dapi-e2e-0f1e2d3c4b5a69788796a5b4c3d2e1f0',
+  airflowPassword: 'airflow-e2e-pw-5b4c3d2e1f0a',
+  airflowToken: 'airflow-e2e-static-token-77aa88bb',
+  dbtCloud: 'dbtc_e2e_9Zq8Yx7Ww6Vv5Uu4Tt3Ss2',
+  livyPassword: 'livy-e2e-pw-1a2b3c4d5e6f',
+} as const;
+
+/** Sidecar settings for tests: short upstream timeout (hang faults), short call deadline. */
+export const TEST_KIT_ENV = { UPSTREAM_TIMEOUT: '400ms', CALL_DEADLINE: '5s' };
+
+export function dataJob(body: Record<string, unknown>, options: ExecuteArgsOptions = {}) {
+  return executeArgs({ 'data-job': body }, options);
+}
+
+export function startDataJob(env: Record<string, string>): Promise<PluginHarness> {
+  return startHarness(dataJobPlugin, { env: { ...TEST_KIT_ENV, ...env } });
+}
+
+export function outputs(reply: ExecuteTemplateReply): Record<string, string> {
+  return Object.fromEntries((reply.node?.outputs?.parameters ?? []).map((p) => [p.name, p.value]));
+}
+
+export interface Polled {
+  replies: ExecuteTemplateReply[];
+  final: ExecuteTemplateReply;
+  /** Upstream requests made by each call. */
+  requestsPerCall: number[];
+}
+
+/** Calls the plugin like the agent does on every requeue until the node is final. */
+export async function pollToEnd(
+  h: PluginHarness,
+  request: unknown,
+  upstream: StandInServer,
+  maxCalls = 30,
+): Promise<Polled> {
+  const replies: ExecuteTemplateReply[] = [];
+  const requestsPerCall: number[] = [];
+  for (let i = 0; i < maxCalls; i++) {
+    const before = upstream.calls.length;
+    const { status, body } = await h.execute(request);
+    expect(status).toBe(200);
+    replies.push(body);
+    requestsPerCall.push(upstream.calls.length - before);
+    const phase = body.node?.phase;
+    if (phase !== 'Running' && phase !== 'Pending') return { replies, final: body, requestsPerCall };
+  }
+  throw new Error(`still running after ${maxCalls} calls: ${JSON.stringify(replies[replies.length - 1])}`);
+}
+
+/** No secret value in any log line or reply. */
+export function expectNoSecrets(h: PluginHarness, replies: unknown[], secrets: readonly string[]): void {
+  const text = h.logText() + JSON.stringify(replies);
+  for (const secret of secrets) expect(text).not.toContain(secret);
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A workflow uid per test, so execution keys never collide between tests. */
+let uidCounter = 0;
+export function uniqueWorkflow(name = 'wf-e2e'): { name: string; uid: string } {
+  uidCounter++;
+  return {
+    name: `${name}-${uidCounter}`,
+    uid: `0b7c9a8e-3d1f-4c55-9a0e-${String(Date.now() % 1e6).padStart(6, '0')}${String(uidCounter).padStart(6, '0')}`,
+  };
+}

@@ -9,8 +9,8 @@
 // checking is `npm run typecheck`.
 import { build } from 'esbuild';
 import { transform } from '@swc/core';
-import { readFile, readdir, rm, writeFile, stat } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
@@ -43,13 +43,41 @@ const swcTypeScript = {
 const noPhoneTables = {
   name: 'no-phone-tables',
   setup(b) {
-    b.onResolve({ filter: /^libphonenumber-js(\/.*)?$/ }, () => ({ path: 'libphonenumber-js', namespace: 'stub' }));
+    b.onResolve({ filter: /^libphonenumber-js(\/.*)?$/ }, () => ({
+      path: 'libphonenumber-js',
+      namespace: 'stub',
+    }));
     b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({
       contents:
         'const unsupported = () => { throw new Error("phone number validation is not included in this build"); };\n' +
         'export const parsePhoneNumber = unsupported; export const parsePhoneNumberWithError = unsupported; export default unsupported;\n',
       loader: 'js',
     }));
+  },
+};
+
+/**
+ * `virtual:app-demos`: a lazy import of every apps/<app>/demo/upstreams.ts, so the demo finds plugins by
+ * convention (no list to keep in sync).
+ */
+const appDemos = {
+  name: 'app-demos',
+  setup(b) {
+    b.onResolve({ filter: /^virtual:app-demos$/ }, () => ({ path: 'app-demos', namespace: 'virtual' }));
+    b.onLoad({ filter: /.*/, namespace: 'virtual' }, async () => {
+      const apps = (await listDirs(join(root, 'apps'))).filter((a) =>
+        existsSync(join(root, 'apps', a, 'demo/upstreams.ts')),
+      );
+      const entries = apps.map(
+        (a) =>
+          `  ${JSON.stringify(a)}: () => import(${JSON.stringify(join(root, 'apps', a, 'demo/upstreams.ts'))}),`,
+      );
+      return {
+        contents: `export const appDemos = {\n${entries.join('\n')}\n};\n`,
+        loader: 'js',
+        resolveDir: root,
+      };
+    });
   },
 };
 
@@ -68,6 +96,16 @@ const nestOptional = [
 const requireShim =
   "import { createRequire as __kitCreateRequire } from 'node:module'; const require = __kitCreateRequire(import.meta.url);";
 
+/** Bytes of everything an app's image ships (the whole dist/apps/<app> folder). */
+export function artefactBytes(dir) {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    total += entry.isDirectory() ? artefactBytes(path) : statSync(path).size;
+  }
+  return total;
+}
+
 async function listDirs(dir) {
   if (!existsSync(dir)) return [];
   const entries = await readdir(dir, { withFileTypes: true });
@@ -75,11 +113,15 @@ async function listDirs(dir) {
 }
 
 export async function buildApp(app, { outRoot = join(root, 'dist/apps') } = {}) {
-  const outdir = join(outRoot, app);
+  return bundleEntry(join(root, 'apps', app, 'src/main.ts'), join(outRoot, app), app);
+}
+
+/** Bundles one plugin entry into `outdir` (main.js + chunks/ + package.json), runnable without node_modules. */
+export async function bundleEntry(entry, outdir, name = 'plugin') {
   await rm(outdir, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: root,
-    entryPoints: { main: join(root, 'apps', app, 'src/main.ts') },
+    entryPoints: { main: entry },
     outdir,
     chunkNames: 'chunks/[name]-[hash]',
     bundle: true,
@@ -102,7 +144,11 @@ export async function buildApp(app, { outRoot = join(root, 'dist/apps') } = {}) 
   });
   await writeFile(
     join(outdir, 'package.json'),
-    JSON.stringify({ name: `@executor-plugins/${app}`, version: pkg.version, type: 'module', private: true }, null, 2) + '\n',
+    JSON.stringify(
+      { name: `@executor-plugins/${name}`, version: pkg.version, type: 'module', private: true },
+      null,
+      2,
+    ) + '\n',
   );
   return result.metafile;
 }
@@ -122,7 +168,7 @@ export async function buildTools({ outdir = join(root, 'dist/tools') } = {}) {
     target: 'node20',
     packages: 'external',
     tsconfig: join(root, 'tsconfig.json'),
-    plugins: [swcTypeScript],
+    plugins: [swcTypeScript, appDemos],
     sourcemap: 'inline',
     logLevel: 'warning',
     define: { 'process.env.EXECUTOR_PLUGINS_VERSION': JSON.stringify(pkg.version) },
@@ -131,14 +177,18 @@ export async function buildTools({ outdir = join(root, 'dist/tools') } = {}) {
 
 async function main() {
   const only = process.argv.slice(2);
-  const apps = (await listDirs(join(root, 'apps'))).filter((a) => existsSync(join(root, 'apps', a, 'src/main.ts')));
+  const apps = (await listDirs(join(root, 'apps'))).filter((a) =>
+    existsSync(join(root, 'apps', a, 'src/main.ts')),
+  );
   const started = performance.now();
   const selected = only.length ? apps.filter((a) => only.includes(a)) : apps;
   await Promise.all([...selected.map((a) => buildApp(a)), only.length ? null : buildTools()]);
   const sizes = await Promise.all(
-    selected.map(async (a) => `${a} ${((await stat(join(root, 'dist/apps', a, 'main.js'))).size / 1024).toFixed(0)} KiB`),
+    selected.map(async (a) => `${a} ${(artefactBytes(join(root, 'dist/apps', a)) / 1024).toFixed(0)} KiB`),
   );
-  console.error(`built ${sizes.join(', ') || 'no apps'}${only.length ? '' : ' + tools'} in ${(performance.now() - started).toFixed(0)} ms`);
+  console.error(
+    `built ${sizes.join(', ') || 'no apps'}${only.length ? '' : ' + tools'} in ${(performance.now() - started).toFixed(0)} ms`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -3,7 +3,14 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadManifestFile, renderResult, resultJson, runWorkflow, type AgentPlugin, type WorkflowShape } from '@app/testing';
+import {
+  loadManifestFile,
+  renderResult,
+  resultJson,
+  runWorkflow,
+  type AgentPlugin,
+  type WorkflowShape,
+} from '@app/testing';
 
 const USAGE = `usage: npm run agent -- run <workflow.yaml> --plugin <name>=<url> [--plugin ...] --token-file <file>
        [--plugin-token <name>=<file>] [--templates <file|dir>] [-p <name>=<value>] [--namespace <ns>]
@@ -66,7 +73,8 @@ async function main(): Promise<void> {
     const loaded = loadManifestFile(positionals[1]);
     workflow = loaded.workflows[0] ?? fail(`${positionals[1]}: no Workflow in the file`);
     templates.push(...loaded.templates);
-    for (const t of values.templates ?? []) for (const f of templateFiles(t)) templates.push(...loadManifestFile(f).templates);
+    for (const t of values.templates ?? [])
+      for (const f of templateFiles(t)) templates.push(...loadManifestFile(f).templates);
   } catch (err) {
     fail((err as Error).message);
   }
@@ -81,12 +89,20 @@ async function main(): Promise<void> {
     timeScale,
     onEvent: values.verbose
       ? (e) => {
-          const detail = e.kind === 'requeue' ? ` ${e.node.phase} (requeue ${Math.round(e.requeueMs! / 1000)}s) ${e.node.message ?? ''}` : e.kind === 'finished' ? ` ${e.node.phase} ${e.node.message ?? ''}` : '';
-          if (e.node.type === 'Plugin') console.error(`${new Date().toISOString()} ${e.node.name}: ${e.kind}${detail}`);
+          const detail =
+            e.kind === 'requeue'
+              ? ` ${e.node.phase} (requeue ${Math.round(e.requeueMs! / 1000)}s) ${e.node.message ?? ''}`
+              : e.kind === 'finished'
+                ? ` ${e.node.phase} ${e.node.message ?? ''}`
+                : '';
+          if (e.node.type === 'Plugin')
+            console.error(`${new Date().toISOString()} ${e.node.name}: ${e.kind}${detail}`);
         }
       : undefined,
   });
-  process.stdout.write(values.output === 'json' ? `${JSON.stringify(resultJson(result), null, 2)}\n` : renderResult(result));
+  process.stdout.write(
+    values.output === 'json' ? `${JSON.stringify(resultJson(result), null, 2)}\n` : renderResult(result),
+  );
   process.exit(result.phase === 'Succeeded' ? 0 : 1);
 }
 

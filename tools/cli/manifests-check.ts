@@ -2,7 +2,14 @@
 // or when a plugin fails the lint.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { buildPluginDir, collectionKustomization, formatFinding, lintCollection, lintExecutorPlugin, pluginDirs } from '@app/manifests';
+import {
+  buildPluginDir,
+  collectionKustomization,
+  formatFinding,
+  lintCollection,
+  lintExecutorPlugin,
+  pluginDirs,
+} from '@app/manifests';
 
 const root = resolve(import.meta.dirname, '../..');
 const manifests = join(root, 'manifests');
@@ -14,7 +21,8 @@ for (const dir of pluginDirs(manifests)) {
     built.push({ plugin, file: relative(root, join(dir, 'plugin.yaml')), configMap: files[0].path });
     for (const f of files) {
       if (!existsSync(f.path)) problems.push(`${relative(root, f.path)}: missing (run npm run plugin:build)`);
-      else if (readFileSync(f.path, 'utf8') !== f.content) problems.push(`${relative(root, f.path)}: stale (run npm run plugin:build)`);
+      else if (readFileSync(f.path, 'utf8') !== f.content)
+        problems.push(`${relative(root, f.path)}: stale (run npm run plugin:build)`);
     }
     problems.push(...lintExecutorPlugin(plugin, relative(root, join(dir, 'plugin.yaml'))).map(formatFinding));
   } catch (err) {
@@ -23,7 +31,10 @@ for (const dir of pluginDirs(manifests)) {
 }
 problems.push(...lintCollection(built).map(formatFinding));
 const kustomization = join(manifests, 'kustomization.yaml');
-const expected = collectionKustomization(manifests, built.map((b) => b.configMap));
+const expected = collectionKustomization(
+  manifests,
+  built.map((b) => b.configMap),
+);
 if (built.length > 0 && (!existsSync(kustomization) || readFileSync(kustomization, 'utf8') !== expected)) {
   problems.push('manifests/kustomization.yaml: stale (run npm run plugin:build)');
 }

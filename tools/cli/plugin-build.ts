@@ -3,7 +3,15 @@
 // kustomization. Exit 1 on a build error or a lint finding.
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { buildPluginDir, collectionKustomization, formatFinding, lintCollection, lintExecutorPlugin, pluginDirs, writePluginDir } from '@app/manifests';
+import {
+  buildPluginDir,
+  collectionKustomization,
+  formatFinding,
+  lintCollection,
+  lintExecutorPlugin,
+  pluginDirs,
+  writePluginDir,
+} from '@app/manifests';
 
 const root = resolve(import.meta.dirname, '../..');
 const manifests = join(root, 'manifests');
@@ -31,7 +39,13 @@ if (dirs.length === 0) {
     failed = true;
   }
   const kustomization = join(manifests, 'kustomization.yaml');
-  writeFileSync(kustomization, collectionKustomization(manifests, built.map((b) => b.configMap)));
+  writeFileSync(
+    kustomization,
+    collectionKustomization(
+      manifests,
+      built.map((b) => b.configMap),
+    ),
+  );
   console.log(`${kustomization} created`);
 }
 process.exit(failed ? 1 : 0);

@@ -21,10 +21,13 @@ describe('Go durations', () => {
     expect(parseDuration(text)).toBeCloseTo(ms, 6);
   });
 
-  it.each([[''], ['30'], ['s'], ['1d'], ['1.2.3s'], ['ms5'], ['--1s'], ['1 s'], ['.s']])('rejects %j like time.ParseDuration', (text) => {
-    expect(() => parseDuration(text)).toThrow(/^time: /);
-    expect(tryParseDuration(text)).toBeUndefined();
-  });
+  it.each([[''], ['30'], ['s'], ['1d'], ['1.2.3s'], ['ms5'], ['--1s'], ['1 s'], ['.s']])(
+    'rejects %j like time.ParseDuration',
+    (text) => {
+      expect(() => parseDuration(text)).toThrow(/^time: /);
+      expect(tryParseDuration(text)).toBeUndefined();
+    },
+  );
 
   it('reports a missing unit the way Go does', () => {
     expect(() => parseDuration('30')).toThrow('time: missing unit in duration "30"');

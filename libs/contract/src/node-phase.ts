@@ -1,11 +1,25 @@
 /** Node phases as Argo spells them (case-sensitive). A plugin replies with Pending, Running, Succeeded or Failed. */
-export const NODE_PHASES = ['Pending', 'Running', 'Succeeded', 'Skipped', 'Failed', 'Error', 'Omitted'] as const;
+export const NODE_PHASES = [
+  'Pending',
+  'Running',
+  'Succeeded',
+  'Skipped',
+  'Failed',
+  'Error',
+  'Omitted',
+] as const;
 
 export type NodePhase = (typeof NODE_PHASES)[number];
 
 /** Phases after which the agent stops calling the plugin for that node. */
 export function isFinalPhase(phase: NodePhase | undefined): boolean {
-  return phase === 'Succeeded' || phase === 'Failed' || phase === 'Error' || phase === 'Skipped' || phase === 'Omitted';
+  return (
+    phase === 'Succeeded' ||
+    phase === 'Failed' ||
+    phase === 'Error' ||
+    phase === 'Skipped' ||
+    phase === 'Omitted'
+  );
 }
 
 export function isNodePhase(value: unknown): value is NodePhase {

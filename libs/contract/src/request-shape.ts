@@ -8,7 +8,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * The plugin body under `template.plugin.<key>` when the template is addressed to `key`, else undefined.
  * Uses own properties only, so `__proto__`/`constructor` keys in a hostile body cannot match.
  */
-export function pluginBodyFor(body: unknown, key: string): { found: true; value: unknown } | { found: false } {
+export function pluginBodyFor(
+  body: unknown,
+  key: string,
+): { found: true; value: unknown } | { found: false } {
   if (!isObject(body)) return { found: false };
   const template = body.template;
   if (!isObject(template)) return { found: false };
@@ -30,11 +33,15 @@ export function envelopeProblems(body: Record<string, unknown>): string[] {
     }
   }
   const template = body.template as Record<string, unknown>;
-  if (template.name !== undefined && typeof template.name !== 'string') problems.push('template.name: must be a string');
+  if (template.name !== undefined && typeof template.name !== 'string')
+    problems.push('template.name: must be a string');
   const inputs = template.inputs;
   if (inputs !== undefined && !isObject(inputs)) problems.push('template.inputs: must be an object');
   const params = isObject(inputs) ? inputs.parameters : undefined;
-  if (params !== undefined && (!Array.isArray(params) || params.some((p) => !isObject(p) || typeof p.name !== 'string'))) {
+  if (
+    params !== undefined &&
+    (!Array.isArray(params) || params.some((p) => !isObject(p) || typeof p.name !== 'string'))
+  ) {
     problems.push('template.inputs.parameters: must be a list of {name, value}');
   }
   return problems;
@@ -43,4 +50,3 @@ export function envelopeProblems(body: Record<string, unknown>): string[] {
 export function asExecuteTemplateArgs(body: Record<string, unknown>): ExecuteTemplateArgs {
   return body as unknown as ExecuteTemplateArgs;
 }
-

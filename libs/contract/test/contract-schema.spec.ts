@@ -1,5 +1,10 @@
 import { Template } from '@kubernetes-models/argo-workflows/argoproj.io/v1alpha1/Template';
-import { argoSchemaValidator, marshalExecuteTemplateArgs, pluginSwaggerValidator, schemaProblems } from '@app/testing';
+import {
+  argoSchemaValidator,
+  marshalExecuteTemplateArgs,
+  pluginSwaggerValidator,
+  schemaProblems,
+} from '@app/testing';
 import { failed, running, succeeded } from '@app/plugin-kit';
 import type { ExecuteTemplateArgs } from '@app/contract';
 
@@ -31,7 +36,9 @@ describe('the wire contract matches Argo (models, JSON schema and plugin swagger
     });
 
     it("the local agent encodes it byte for byte like Go's encoding/json", () => {
-      expect(marshalExecuteTemplateArgs(args.workflow.metadata, args.template as Record<string, unknown>)).toBe(text);
+      expect(
+        marshalExecuteTemplateArgs(args.workflow.metadata, args.template as Record<string, unknown>),
+      ).toBe(text);
     });
   });
 
@@ -42,7 +49,12 @@ describe('the wire contract matches Argo (models, JSON schema and plugin swagger
   });
 
   it("the kit's replies validate against the swagger's ExecuteTemplateReply", () => {
-    for (const reply of [succeeded({ ts: '1700000000.000100', n: 3, ok: true }, 'posted'), failed('nope'), running('building', '30s'), {}]) {
+    for (const reply of [
+      succeeded({ ts: '1700000000.000100', n: 3, ok: true }, 'posted'),
+      failed('nope'),
+      running('building', '30s'),
+      {},
+    ]) {
       expect(schemaProblems(replySwagger, reply)).toEqual([]);
     }
     expect(schemaProblems(replySwagger, { node: { phase: 3 } }).length).toBeGreaterThan(0);

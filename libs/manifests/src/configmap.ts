@@ -1,6 +1,11 @@
 import { parse } from 'yaml';
 import { marshalGoYaml } from './go-yaml.js';
-import { PluginManifestError, validateExecutorPlugin, type Container, type ExecutorPlugin } from './executor-plugin.js';
+import {
+  PluginManifestError,
+  validateExecutorPlugin,
+  type Container,
+  type ExecutorPlugin,
+} from './executor-plugin.js';
 import { unknownContainerFields } from './strict-fields.js';
 
 export const CONFIGMAP_TYPE_LABEL = 'workflows.argoproj.io/configmap-type';
@@ -9,7 +14,13 @@ export const GENERATED_HEADER = '# This is an auto-generated file. DO NOT EDIT\n
 export interface ConfigMap {
   apiVersion: 'v1';
   kind: 'ConfigMap';
-  metadata: { name: string; namespace?: string; labels: Record<string, string>; annotations?: Record<string, string>; creationTimestamp: null };
+  metadata: {
+    name: string;
+    namespace?: string;
+    labels: Record<string, string>;
+    annotations?: Record<string, string>;
+    creationTimestamp: null;
+  };
   data: Record<string, string>;
 }
 
@@ -67,7 +78,9 @@ export function toConfigMap(plugin: ExecutorPlugin): ConfigMap {
       creationTimestamp: null,
     },
     data: {
-      'sidecar.automountServiceAccountToken': String(plugin.spec.sidecar.automountServiceAccountToken === true),
+      'sidecar.automountServiceAccountToken': String(
+        plugin.spec.sidecar.automountServiceAccountToken === true,
+      ),
       'sidecar.container': marshalGoYaml(containerJson(plugin.spec.sidecar.container)),
     },
   };
@@ -79,14 +92,23 @@ export function configMapFile(cm: ConfigMap): string {
 }
 
 /** FromConfigMap (what the controller does with a ConfigMap it discovers). */
-export function fromConfigMap(cm: { metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string>; namespace?: string }; data?: Record<string, string> }): ExecutorPlugin {
+export function fromConfigMap(cm: {
+  metadata: {
+    name: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    namespace?: string;
+  };
+  data?: Record<string, string>;
+}): ExecutorPlugin {
   const labels = { ...cm.metadata.labels };
   const kind = labels[CONFIGMAP_TYPE_LABEL];
   delete labels[CONFIGMAP_TYPE_LABEL];
   const containerText = cm.data?.['sidecar.container'] ?? '';
   const container = (parse(containerText) ?? {}) as Container;
   const unknown = unknownContainerFields(container);
-  if (unknown.length > 0) throw new PluginManifestError(`error unmarshaling JSON: unknown field "${unknown[0]}"`);
+  if (unknown.length > 0)
+    throw new PluginManifestError(`error unmarshaling JSON: unknown field "${unknown[0]}"`);
   const plugin: ExecutorPlugin = {
     kind,
     metadata: {
@@ -95,7 +117,12 @@ export function fromConfigMap(cm: { metadata: { name: string; labels?: Record<st
       ...(Object.keys(labels).length > 0 && { labels }),
       ...(cm.metadata.annotations && { annotations: { ...cm.metadata.annotations } }),
     },
-    spec: { sidecar: { automountServiceAccountToken: cm.data?.['sidecar.automountServiceAccountToken'] === 'true', container } },
+    spec: {
+      sidecar: {
+        automountServiceAccountToken: cm.data?.['sidecar.automountServiceAccountToken'] === 'true',
+        container,
+      },
+    },
   };
   validateExecutorPlugin(plugin);
   return plugin;

@@ -5,7 +5,13 @@ import { unknownContainerFields, unknownObjectMetaFields } from './strict-fields
 export interface ExecutorPlugin {
   apiVersion?: string;
   kind?: string;
-  metadata: { name?: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string>; [k: string]: unknown };
+  metadata: {
+    name?: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    [k: string]: unknown;
+  };
   spec: { sidecar: { automountServiceAccountToken?: boolean; container: Container } };
 }
 
@@ -15,8 +21,16 @@ export interface Container {
   command?: string[];
   args?: string[];
   ports?: Array<{ containerPort?: number; name?: string; protocol?: string }>;
-  env?: Array<{ name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean }; [k: string]: unknown } }>;
-  resources?: { requests?: Record<string, string | number> | null; limits?: Record<string, string | number> | null; [k: string]: unknown };
+  env?: Array<{
+    name: string;
+    value?: string;
+    valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean }; [k: string]: unknown };
+  }>;
+  resources?: {
+    requests?: Record<string, string | number> | null;
+    limits?: Record<string, string | number> | null;
+    [k: string]: unknown;
+  };
   securityContext?: Record<string, unknown> | null;
   [k: string]: unknown;
 }
@@ -38,11 +52,20 @@ export function parseExecutorPlugin(text: string, source = 'plugin.yaml'): Execu
   const unknown: string[] = Object.keys(raw).filter((k) => !TOP.includes(k));
   unknown.push(...unknownObjectMetaFields(raw.metadata ?? {}));
   const spec = (raw.spec ?? {}) as Record<string, unknown>;
-  unknown.push(...Object.keys(spec).filter((k) => k !== 'sidecar').map((k) => `spec.${k}`));
+  unknown.push(
+    ...Object.keys(spec)
+      .filter((k) => k !== 'sidecar')
+      .map((k) => `spec.${k}`),
+  );
   const sidecar = (spec.sidecar ?? {}) as Record<string, unknown>;
-  unknown.push(...Object.keys(sidecar).filter((k) => k !== 'container' && k !== 'automountServiceAccountToken').map((k) => `spec.sidecar.${k}`));
+  unknown.push(
+    ...Object.keys(sidecar)
+      .filter((k) => k !== 'container' && k !== 'automountServiceAccountToken')
+      .map((k) => `spec.sidecar.${k}`),
+  );
   unknown.push(...unknownContainerFields(sidecar.container ?? {}, 'spec.sidecar.container'));
-  if (unknown.length > 0) throw new PluginManifestError(`${source}: error unmarshaling JSON: unknown field "${unknown[0]}"`);
+  if (unknown.length > 0)
+    throw new PluginManifestError(`${source}: error unmarshaling JSON: unknown field "${unknown[0]}"`);
   return {
     ...raw,
     metadata: (raw.metadata ?? {}) as ExecutorPlugin['metadata'],

@@ -40,14 +40,22 @@ export function goYamlKeyLess(a: string, b: string): boolean {
   return ar.length < br.length;
 }
 
-const sortKeys = (keys: string[]) => [...keys].sort((x, y) => (goYamlKeyLess(x, y) ? -1 : goYamlKeyLess(y, x) ? 1 : 0));
+const sortKeys = (keys: string[]) =>
+  [...keys].sort((x, y) => (goYamlKeyLess(x, y) ? -1 : goYamlKeyLess(y, x) ? 1 : 0));
 
 /** Whether go-yaml v2's resolver would read `s` as something other than a string (so it must be quoted). */
 function resolvesToNonString(s: string): boolean {
   if (s === '' || s === '~' || /^(null|Null|NULL)$/.test(s)) return true;
-  if (/^(y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/.test(s)) return true;
+  if (/^(y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/.test(s))
+    return true;
   if (/^[-+]?(\.inf|\.Inf|\.INF)$/.test(s) || /^(\.nan|\.NaN|\.NAN)$/.test(s)) return true;
-  if (/^[-+]?(0|[1-9][0-9_]*)$/.test(s) || /^[-+]?0b[01_]+$/.test(s) || /^[-+]?0[0-7_]+$/.test(s) || /^[-+]?0x[0-9a-fA-F_]+$/.test(s)) return true;
+  if (
+    /^[-+]?(0|[1-9][0-9_]*)$/.test(s) ||
+    /^[-+]?0b[01_]+$/.test(s) ||
+    /^[-+]?0[0-7_]+$/.test(s) ||
+    /^[-+]?0x[0-9a-fA-F_]+$/.test(s)
+  )
+    return true;
   if (/^[-+]?([0-9][0-9_]*)?\.[0-9_]*([eE][-+]?[0-9]+)?$/.test(s) && /[0-9]/.test(s)) return true;
   if (/^[-+]?[0-9][0-9_]*([eE][-+]?[0-9]+)$/.test(s)) return true;
   if (/^[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?$/.test(s)) return true; // base-60
@@ -64,7 +72,14 @@ interface Analysis {
 
 const isPrintable = (c: string): boolean => {
   const code = c.codePointAt(0)!;
-  return code === 0x0a || (code >= 0x20 && code <= 0x7e) || code === 0x85 || (code >= 0xa0 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd && code !== 0xfeff) || code >= 0x10000;
+  return (
+    code === 0x0a ||
+    (code >= 0x20 && code <= 0x7e) ||
+    code === 0x85 ||
+    (code >= 0xa0 && code <= 0xd7ff) ||
+    (code >= 0xe000 && code <= 0xfffd && code !== 0xfeff) ||
+    code >= 0x10000
+  );
 };
 
 /** libyaml's yaml_emitter_analyze_scalar, for block context. */
@@ -86,7 +101,8 @@ function analyze(value: string): Analysis {
   let precededByWhitespace = true;
   chars.forEach((c, i) => {
     const next = chars[i + 1];
-    const followedByWhitespace = next === undefined || next === ' ' || next === '\t' || next === '\n' || next === '\r';
+    const followedByWhitespace =
+      next === undefined || next === ' ' || next === '\t' || next === '\n' || next === '\r';
     if (i === 0) {
       if ('#,[]{}&*!|>\'"%@`'.includes(c)) blockIndicators = true;
       if ((c === '?' || c === ':') && followedByWhitespace) blockIndicators = true;
@@ -148,7 +164,11 @@ function doubleQuoted(value: string): string {
     else if (c === '\t') out += '\\t';
     else if (c === '\r') out += '\\r';
     else if (c === '\0') out += '\\0';
-    else if (!isPrintable(c)) out += code <= 0xff ? `\\x${code.toString(16).toUpperCase().padStart(2, '0')}` : `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`;
+    else if (!isPrintable(c))
+      out +=
+        code <= 0xff
+          ? `\\x${code.toString(16).toUpperCase().padStart(2, '0')}`
+          : `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`;
     else out += c;
   }
   return `${out}"`;
@@ -180,7 +200,12 @@ function folded(text: string, column: number, indent: number): string {
   return out;
 }
 
-function scalarText(value: string, column: number, indent: number, simpleKey = false): { text: string; literal: boolean } {
+function scalarText(
+  value: string,
+  column: number,
+  indent: number,
+  simpleKey = false,
+): { text: string; literal: boolean } {
   const style = styleOf(value, simpleKey);
   switch (style) {
     case 'plain':

@@ -34,24 +34,31 @@ export function lintExecutorPlugin(plugin: ExecutorPlugin, file: string): LintFi
   try {
     new ContainerModel(c as never).validate();
   } catch (err) {
-    for (const e of ((err as { errors?: AjvError[] }).errors ?? [{ message: (err as Error).message }]).slice(0, 5)) {
+    for (const e of ((err as { errors?: AjvError[] }).errors ?? [{ message: (err as Error).message }]).slice(
+      0,
+      5,
+    )) {
       add(`${C}${(e.instancePath ?? '').replace(/\//g, '.')}`, e.message ?? 'invalid');
     }
   }
   if (!plugin.metadata.name) add('metadata.name', 'must be set (it names the ConfigMap and the plugin)');
   if (!c.name) add(`${C}.name`, 'must be set');
   for (const annotation of ['workflows.argoproj.io/description', 'workflows.argoproj.io/version']) {
-    if (!plugin.metadata.annotations?.[annotation]) add(`metadata.annotations.${annotation}`, 'must be set (the generated README shows it)');
+    if (!plugin.metadata.annotations?.[annotation])
+      add(`metadata.annotations.${annotation}`, 'must be set (the generated README shows it)');
   }
 
   const port = c.ports?.[0]?.containerPort;
   if (port === undefined) add(`${C}.ports[0].containerPort`, 'must be set');
-  else if (port <= 10000) add(`${C}.ports[0].containerPort`, `${port} is not a private port: use one above 10000`);
-  else if (RESERVED_PORTS.includes(port)) add(`${C}.ports[0].containerPort`, `${port} is a commonly used port`);
+  else if (port <= 10000)
+    add(`${C}.ports[0].containerPort`, `${port} is not a private port: use one above 10000`);
+  else if (RESERVED_PORTS.includes(port))
+    add(`${C}.ports[0].containerPort`, `${port} is a commonly used port`);
 
   for (const section of ['requests', 'limits'] as const) {
     for (const resource of ['cpu', 'memory']) {
-      if (c.resources?.[section]?.[resource] === undefined) add(`${C}.resources.${section}.${resource}`, 'must be set');
+      if (c.resources?.[section]?.[resource] === undefined)
+        add(`${C}.resources.${section}.${resource}`, 'must be set');
     }
   }
 
@@ -59,12 +66,15 @@ export function lintExecutorPlugin(plugin: ExecutorPlugin, file: string): LintFi
   const capabilities = (sc.capabilities ?? {}) as { drop?: string[] };
   const seccomp = (sc.seccompProfile ?? {}) as { type?: string };
   if (sc.runAsNonRoot !== true) add(`${C}.securityContext.runAsNonRoot`, 'must be true');
-  if (typeof sc.runAsUser !== 'number' || sc.runAsUser === 0) add(`${C}.securityContext.runAsUser`, 'must be a non-zero user id');
+  if (typeof sc.runAsUser !== 'number' || sc.runAsUser === 0)
+    add(`${C}.securityContext.runAsUser`, 'must be a non-zero user id');
   if (sc.readOnlyRootFilesystem !== true) add(`${C}.securityContext.readOnlyRootFilesystem`, 'must be true');
-  if (sc.allowPrivilegeEscalation !== false) add(`${C}.securityContext.allowPrivilegeEscalation`, 'must be false');
+  if (sc.allowPrivilegeEscalation !== false)
+    add(`${C}.securityContext.allowPrivilegeEscalation`, 'must be false');
   if (!capabilities.drop?.includes('ALL')) add(`${C}.securityContext.capabilities.drop`, 'must include ALL');
   if (sc.privileged === true) add(`${C}.securityContext.privileged`, 'must not be true');
-  if (seccomp.type !== 'RuntimeDefault' && seccomp.type !== 'Localhost') add(`${C}.securityContext.seccompProfile.type`, 'must be RuntimeDefault (or Localhost)');
+  if (seccomp.type !== 'RuntimeDefault' && seccomp.type !== 'Localhost')
+    add(`${C}.securityContext.seccompProfile.type`, 'must be RuntimeDefault (or Localhost)');
 
   (c.env ?? []).forEach((e, i) => {
     if (SECRET_NAME.test(e.name) && !e.valueFrom?.secretKeyRef) {
@@ -73,7 +83,9 @@ export function lintExecutorPlugin(plugin: ExecutorPlugin, file: string): LintFi
   });
 
   const image = c.image ?? '';
-  const tag = /@sha256:[0-9a-f]{64}$/.test(image) ? 'digest' : /:([\w.-]+)$/.exec(image.split('/').pop() ?? '')?.[1];
+  const tag = /@sha256:[0-9a-f]{64}$/.test(image)
+    ? 'digest'
+    : /:([\w.-]+)$/.exec(image.split('/').pop() ?? '')?.[1];
   if (!image) add(`${C}.image`, 'must be set');
   else if (!tag || tag === 'latest') add(`${C}.image`, `${image} must be pinned by a tag or digest`);
   return out;
@@ -87,7 +99,8 @@ export function lintCollection(plugins: Array<{ plugin: ExecutorPlugin; file: st
     const port = plugin.spec.sidecar.container.ports?.[0]?.containerPort;
     if (port === undefined) continue;
     const other = seen.get(port);
-    if (other) out.push({ file, field: `${C}.ports[0].containerPort`, problem: `${port} is also used by ${other}` });
+    if (other)
+      out.push({ file, field: `${C}.ports[0].containerPort`, problem: `${port} is also used by ${other}` });
     else seen.set(port, file);
   }
   return out;

@@ -1,7 +1,12 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configMapFile, toConfigMap } from './configmap.js';
-import { parseExecutorPlugin, PluginManifestError, validateExecutorPlugin, type ExecutorPlugin } from './executor-plugin.js';
+import {
+  parseExecutorPlugin,
+  PluginManifestError,
+  validateExecutorPlugin,
+  type ExecutorPlugin,
+} from './executor-plugin.js';
 import { pluginReadme } from './readme.js';
 
 export interface BuiltPlugin {
@@ -14,9 +19,13 @@ export function buildPluginDir(dir: string): BuiltPlugin {
   const source = join(dir, 'plugin.yaml');
   if (!existsSync(source)) throw new PluginManifestError(`open ${source}: no such file or directory`);
   const plugin = parseExecutorPlugin(readFileSync(source, 'utf8'), source);
-  const servers = readdirSync(dir).filter((f) => /^server\./.test(f)).sort();
-  if (servers.length > 1) throw new PluginManifestError(`plugin ${plugin.metadata.name ?? ''} has more than one server.* file`);
-  if (servers.length === 1) plugin.spec.sidecar.container.args = [readFileSync(join(dir, servers[0]), 'utf8')];
+  const servers = readdirSync(dir)
+    .filter((f) => /^server\./.test(f))
+    .sort();
+  if (servers.length > 1)
+    throw new PluginManifestError(`plugin ${plugin.metadata.name ?? ''} has more than one server.* file`);
+  if (servers.length === 1)
+    plugin.spec.sidecar.container.args = [readFileSync(join(dir, servers[0]), 'utf8')];
   validateExecutorPlugin(plugin);
   const cm = toConfigMap(plugin);
   return {

@@ -11,7 +11,12 @@ describe('strict Kubernetes field checks', () => {
         env: [{ name: 'A', valueFrom: { secretKeyRef: { name: 's', key: 'k', wrong: 1 } } }],
         resources: { requests: { cpu: '1', 'example.com/gpu': '1' } },
       }),
-    ).toEqual(['bogus', 'ports[0].nope', 'securityContext.capabilities.extra', 'env[0].valueFrom.secretKeyRef.wrong']);
+    ).toEqual([
+      'bogus',
+      'ports[0].nope',
+      'securityContext.capabilities.extra',
+      'env[0].valueFrom.secretKeyRef.wrong',
+    ]);
   });
 
   it('accepts a full, valid container', () => {
@@ -24,7 +29,13 @@ describe('strict Kubernetes field checks', () => {
         ports: [{ containerPort: 10420, protocol: 'TCP', name: 'http' }],
         env: [{ name: 'A', value: 'b' }],
         resources: { requests: { cpu: '50m', memory: '64Mi' }, limits: { cpu: '500m', memory: '128Mi' } },
-        securityContext: { runAsNonRoot: true, runAsUser: 65532, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, seccompProfile: { type: 'RuntimeDefault' } },
+        securityContext: {
+          runAsNonRoot: true,
+          runAsUser: 65532,
+          readOnlyRootFilesystem: true,
+          allowPrivilegeEscalation: false,
+          seccompProfile: { type: 'RuntimeDefault' },
+        },
         volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }],
         readinessProbe: { httpGet: { path: '/', port: 1 } },
       }),
@@ -32,6 +43,13 @@ describe('strict Kubernetes field checks', () => {
   });
 
   it('checks ObjectMeta, free-form maps allowed', () => {
-    expect(unknownObjectMetaFields({ name: 'x', labels: { any: 'thing' }, annotations: { a: 'b' }, colour: 'red' })).toEqual(['metadata.colour']);
+    expect(
+      unknownObjectMetaFields({
+        name: 'x',
+        labels: { any: 'thing' },
+        annotations: { a: 'b' },
+        colour: 'red',
+      }),
+    ).toEqual(['metadata.colour']);
   });
 });

@@ -80,13 +80,25 @@ function unknownFields(value: unknown, file: string, name: string, path: string,
 /** Unknown fields of a core/v1 Container. */
 export function unknownContainerFields(container: unknown, path = ''): string[] {
   const out: string[] = [];
-  unknownFields(container, declarationFile('kubernetes-models/v1/Container'), 'IIoK8sApiCoreV1Container', path, out);
+  unknownFields(
+    container,
+    declarationFile('kubernetes-models/v1/Container'),
+    'IIoK8sApiCoreV1Container',
+    path,
+    out,
+  );
   return out;
 }
 
 /** Unknown fields of an ObjectMeta. */
 export function unknownObjectMetaFields(meta: unknown, path = 'metadata'): string[] {
   const out: string[] = [];
-  unknownFields(meta, declarationFile('@kubernetes-models/apimachinery/apis/meta/v1/ObjectMeta'), 'IIoK8sApimachineryPkgApisMetaV1ObjectMeta', path, out);
+  unknownFields(
+    meta,
+    declarationFile('@kubernetes-models/apimachinery/apis/meta/v1/ObjectMeta'),
+    'IIoK8sApimachineryPkgApisMetaV1ObjectMeta',
+    path,
+    out,
+  );
   return out;
 }

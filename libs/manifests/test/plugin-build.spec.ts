@@ -2,7 +2,15 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { buildPluginDir, fromConfigMap, marshalGoYaml, parseExecutorPlugin, toConfigMap, writePluginDir, type ExecutorPlugin } from '@app/manifests';
+import {
+  buildPluginDir,
+  fromConfigMap,
+  marshalGoYaml,
+  parseExecutorPlugin,
+  toConfigMap,
+  writePluginDir,
+  type ExecutorPlugin,
+} from '@app/manifests';
 
 const hello = join(import.meta.dirname, 'fixtures/hello');
 
@@ -19,11 +27,31 @@ const FULL = `      ports: [{containerPort: 1234}]\n      resources: {requests: 
 
 describe('plugin:build behaves like `argo executor-plugin build`', () => {
   it.each([
-    ['no ports (1)', '      resources: {requests: {}, limits: {}}\n      securityContext: {}\n', 'sidecar is invalid: at least one port is mandatory'],
-    ['no requests (2)', '      ports: [{containerPort: 1}]\n      resources: {limits: {}}\n      securityContext: {}\n', 'sidecar is invalid: resources requests are mandatory'],
-    ['no limits (3)', '      ports: [{containerPort: 1}]\n      resources: {requests: {}}\n      securityContext: {}\n', 'sidecar is invalid: resources limits are mandatory'],
-    ['no securityContext (4)', '      ports: [{containerPort: 1}]\n      resources: {requests: {}, limits: {}}\n', 'sidecar is invalid: security context is mandatory'],
-    ['several problems, first reported (5)', '      name: x\n', 'sidecar is invalid: at least one port is mandatory'],
+    [
+      'no ports (1)',
+      '      resources: {requests: {}, limits: {}}\n      securityContext: {}\n',
+      'sidecar is invalid: at least one port is mandatory',
+    ],
+    [
+      'no requests (2)',
+      '      ports: [{containerPort: 1}]\n      resources: {limits: {}}\n      securityContext: {}\n',
+      'sidecar is invalid: resources requests are mandatory',
+    ],
+    [
+      'no limits (3)',
+      '      ports: [{containerPort: 1}]\n      resources: {requests: {}}\n      securityContext: {}\n',
+      'sidecar is invalid: resources limits are mandatory',
+    ],
+    [
+      'no securityContext (4)',
+      '      ports: [{containerPort: 1}]\n      resources: {requests: {}, limits: {}}\n',
+      'sidecar is invalid: security context is mandatory',
+    ],
+    [
+      'several problems, first reported (5)',
+      '      name: x\n',
+      'sidecar is invalid: at least one port is mandatory',
+    ],
   ])('%s', (_name, container, message) => {
     const dir = dirWith(minimal(container));
     expect(() => writePluginDir(dir)).toThrow(message);
@@ -31,29 +59,37 @@ describe('plugin:build behaves like `argo executor-plugin build`', () => {
   });
 
   it('accepts empty requests, limits and securityContext and a port-less port entry (6)', () => {
-    const dir = dirWith(minimal('      ports: [{}]\n      resources: {requests: {}, limits: {}}\n      securityContext: {}\n'));
+    const dir = dirWith(
+      minimal('      ports: [{}]\n      resources: {requests: {}, limits: {}}\n      securityContext: {}\n'),
+    );
     expect(() => buildPluginDir(dir)).not.toThrow();
   });
 
-  it.each([['spec.sidecar.foo', '    foo: 1\n'], ['spec.sidecar.container.bogus', '      bogus: 1\n'], ['spec.sidecar.container.ports[0].nope', '      env: []\n']])(
-    'rejects an unknown field anywhere: %s (7)',
-    (field) => {
-      const yaml = field === 'spec.sidecar.foo'
+  it.each([
+    ['spec.sidecar.foo', '    foo: 1\n'],
+    ['spec.sidecar.container.bogus', '      bogus: 1\n'],
+    ['spec.sidecar.container.ports[0].nope', '      env: []\n'],
+  ])('rejects an unknown field anywhere: %s (7)', (field) => {
+    const yaml =
+      field === 'spec.sidecar.foo'
         ? minimal(FULL).replace('  sidecar:\n', '  sidecar:\n    foo: 1\n')
         : field === 'spec.sidecar.container.bogus'
           ? minimal(FULL + '      bogus: 1\n')
           : minimal(FULL.replace('{containerPort: 1234}', '{containerPort: 1234, nope: 2}'));
-      expect(() => buildPluginDir(dirWith(yaml))).toThrow(`unknown field "${field}"`);
-    },
-  );
+    expect(() => buildPluginDir(dirWith(yaml))).toThrow(`unknown field "${field}"`);
+  });
 
   it('rejects duplicate keys (strict)', () => {
     expect(() => buildPluginDir(dirWith(minimal(FULL + '      securityContext: {}\n')))).toThrow();
   });
 
   it('refuses two server.* files (8) and copies one verbatim into args (9)', () => {
-    expect(() => buildPluginDir(dirWith(minimal(FULL), { 'server.py': 'a', 'server.js': 'b' }))).toThrow('plugin my-plug has more than one server.* file');
-    const withNewline = buildPluginDir(dirWith(minimal(FULL + '      args: [old]\n'), { 'server.js': 'console.log(1)\n' }));
+    expect(() => buildPluginDir(dirWith(minimal(FULL), { 'server.py': 'a', 'server.js': 'b' }))).toThrow(
+      'plugin my-plug has more than one server.* file',
+    );
+    const withNewline = buildPluginDir(
+      dirWith(minimal(FULL + '      args: [old]\n'), { 'server.js': 'console.log(1)\n' }),
+    );
     expect(withNewline.plugin.spec.sidecar.container.args).toEqual(['console.log(1)\n']);
     expect(withNewline.files[0].content).toContain('args:\n    - |\n      console.log(1)\n');
     const without = buildPluginDir(dirWith(minimal(FULL), { 'server.js': 'x()\ny()' }));
@@ -64,21 +100,40 @@ describe('plugin:build behaves like `argo executor-plugin build`', () => {
 
   it('writes <name>-executor-plugin-configmap.yaml and README.md and reports them (10)', () => {
     const dir = dirWith(minimal(FULL, 'name: hello'));
-    expect(writePluginDir(dir)).toEqual([`${dir}/hello-executor-plugin-configmap.yaml created`, `${dir}/README.md created`]);
+    expect(writePluginDir(dir)).toEqual([
+      `${dir}/hello-executor-plugin-configmap.yaml created`,
+      `${dir}/README.md created`,
+    ]);
   });
 
   it('writes the header, the key order, the name, creationTimestamp and the label (11)', () => {
     const text = buildPluginDir(dirWith(minimal(FULL))).files[0].content;
     expect(text.split('\n')[0]).toBe('# This is an auto-generated file. DO NOT EDIT');
-    const keys = text.split('\n').filter((l) => /^[a-z]/i.test(l)).map((l) => l.split(':')[0]);
+    const keys = text
+      .split('\n')
+      .filter((l) => /^[a-z]/i.test(l))
+      .map((l) => l.split(':')[0]);
     expect(keys).toEqual(['apiVersion', 'data', 'kind', 'metadata']);
-    expect(parse(text).metadata).toEqual({ creationTimestamp: null, labels: { 'workflows.argoproj.io/configmap-type': 'ExecutorPlugin' }, name: 'my-plug-executor-plugin' });
+    expect(parse(text).metadata).toEqual({
+      creationTimestamp: null,
+      labels: { 'workflows.argoproj.io/configmap-type': 'ExecutorPlugin' },
+      name: 'my-plug-executor-plugin',
+    });
   });
 
   it('writes automountServiceAccountToken as "false" by default and "true" when set (12)', () => {
-    expect(parse(buildPluginDir(dirWith(minimal(FULL))).files[0].content).data['sidecar.automountServiceAccountToken']).toBe('false');
-    const withToken = minimal(FULL).replace('  sidecar:\n', '  sidecar:\n    automountServiceAccountToken: true\n');
-    expect(buildPluginDir(dirWith(withToken)).files[0].content).toContain('sidecar.automountServiceAccountToken: "true"');
+    expect(
+      parse(buildPluginDir(dirWith(minimal(FULL))).files[0].content).data[
+        'sidecar.automountServiceAccountToken'
+      ],
+    ).toBe('false');
+    const withToken = minimal(FULL).replace(
+      '  sidecar:\n',
+      '  sidecar:\n    automountServiceAccountToken: true\n',
+    );
+    expect(buildPluginDir(dirWith(withToken)).files[0].content).toContain(
+      'sidecar.automountServiceAccountToken: "true"',
+    );
   });
 
   it('writes the minimal container exactly (13)', () => {
@@ -88,7 +143,16 @@ describe('plugin:build behaves like `argo executor-plugin build`', () => {
   });
 
   it('copies labels, annotations and namespace (14)', () => {
-    const cm = parse(buildPluginDir(dirWith(minimal(FULL, 'name: my-plug\n  namespace: ns1\n  labels: {my-label: my-value}\n  annotations: {my-anno: x}'))).files[0].content);
+    const cm = parse(
+      buildPluginDir(
+        dirWith(
+          minimal(
+            FULL,
+            'name: my-plug\n  namespace: ns1\n  labels: {my-label: my-value}\n  annotations: {my-anno: x}',
+          ),
+        ),
+      ).files[0].content,
+    );
     expect(cm.metadata).toMatchObject({
       namespace: 'ns1',
       labels: { 'my-label': 'my-value', 'workflows.argoproj.io/configmap-type': 'ExecutorPlugin' },
@@ -110,32 +174,69 @@ describe('plugin:build behaves like `argo executor-plugin build`', () => {
       expect(cm.apiVersion).toBe('v1');
       expect(cm.kind).toBe('ConfigMap');
       expect(cm.data['sidecar.automountServiceAccountToken']).toBe('true');
-      expect(Object.keys(container)).toEqual(['args', 'command', 'image', 'name', 'ports', 'resources', 'securityContext']);
+      expect(Object.keys(container)).toEqual([
+        'args',
+        'command',
+        'image',
+        'name',
+        'ports',
+        'resources',
+        'securityContext',
+      ]);
       expect(container.args).toEqual([serverPy]);
       expect(container.command).toEqual(['python', '-c']);
       expect(container.image).toBe('python:alpine3.23');
       expect(container.name).toBe('hello-executor-plugin');
       expect(container.ports).toEqual([{ containerPort: 4355 }]);
-      expect(container.resources).toEqual({ limits: { cpu: '200m', memory: '64Mi' }, requests: { cpu: '100m', memory: '32Mi' } });
-      expect(container.securityContext).toEqual({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, readOnlyRootFilesystem: true, runAsNonRoot: true, runAsUser: 1000 });
+      expect(container.resources).toEqual({
+        limits: { cpu: '200m', memory: '64Mi' },
+        requests: { cpu: '100m', memory: '32Mi' },
+      });
+      expect(container.securityContext).toEqual({
+        allowPrivilegeEscalation: false,
+        capabilities: { drop: ['ALL'] },
+        readOnlyRootFilesystem: true,
+        runAsNonRoot: true,
+        runAsUser: 1000,
+      });
       expect(cm.metadata.annotations['workflows.argoproj.io/version']).toBe('>= v3.3');
-      expect(cm.metadata.annotations['workflows.argoproj.io/description']).toMatch(/^This is the "hello world" plugin\.\n\nExample:\n\n```yaml\n/);
-      expect(cm.metadata).toMatchObject({ creationTimestamp: null, labels: { 'workflows.argoproj.io/configmap-type': 'ExecutorPlugin' }, name: 'hello-executor-plugin' });
+      expect(cm.metadata.annotations['workflows.argoproj.io/description']).toMatch(
+        /^This is the "hello world" plugin\.\n\nExample:\n\n```yaml\n/,
+      );
+      expect(cm.metadata).toMatchObject({
+        creationTimestamp: null,
+        labels: { 'workflows.argoproj.io/configmap-type': 'ExecutorPlugin' },
+        name: 'hello-executor-plugin',
+      });
       expect(cm.metadata.namespace).toBeUndefined();
     });
 
     it('writes the text go-yaml writes', () => {
       expect(text).toContain("    workflows.argoproj.io/version: '>= v3.3'\n");
-      expect(text).toContain('  sidecar.automountServiceAccountToken: "true"\n  sidecar.container: |\n    args:\n    - |\n      import json\n');
-      expect(text).toContain('    command:\n    - python\n    - -c\n    image: python:alpine3.23\n    name: hello-executor-plugin\n    ports:\n    - containerPort: 4355\n');
-      expect(text).toContain('    securityContext:\n      allowPrivilegeEscalation: false\n      capabilities:\n        drop:\n        - ALL\n');
+      expect(text).toContain(
+        '  sidecar.automountServiceAccountToken: "true"\n  sidecar.container: |\n    args:\n    - |\n      import json\n',
+      );
+      expect(text).toContain(
+        '    command:\n    - python\n    - -c\n    image: python:alpine3.23\n    name: hello-executor-plugin\n    ports:\n    - containerPort: 4355\n',
+      );
+      expect(text).toContain(
+        '    securityContext:\n      allowPrivilegeEscalation: false\n      capabilities:\n        drop:\n        - ALL\n',
+      );
       expect(text.endsWith('  name: hello-executor-plugin\n')).toBe(true);
     });
 
     it('writes the README from the template, TAB line and trailing space included', () => {
       const readme = built.files[1].content;
-      expect(readme.startsWith('<!-- This is an auto-generated file. DO NOT EDIT -->\n# hello\n\n* Needs: >= v3.3\n* Image: python:alpine3.23\n\nThis is the "hello world" plugin.\n')).toBe(true);
-      expect(readme.endsWith('Install:\n\n    kubectl apply -f hello-executor-plugin-configmap.yaml\n\nUninstall:\n\t\n    kubectl delete cm hello-executor-plugin \n')).toBe(true);
+      expect(
+        readme.startsWith(
+          '<!-- This is an auto-generated file. DO NOT EDIT -->\n# hello\n\n* Needs: >= v3.3\n* Image: python:alpine3.23\n\nThis is the "hello world" plugin.\n',
+        ),
+      ).toBe(true);
+      expect(
+        readme.endsWith(
+          'Install:\n\n    kubectl apply -f hello-executor-plugin-configmap.yaml\n\nUninstall:\n\t\n    kubectl delete cm hello-executor-plugin \n',
+        ),
+      ).toBe(true);
     });
 
     it('round-trips through FromConfigMap (17)', () => {
@@ -153,18 +254,48 @@ describe('plugin:build behaves like `argo executor-plugin build`', () => {
   });
 
   it('reads ConfigMaps back like the controller (17)', () => {
-    const base = { metadata: { name: 'x-executor-plugin', labels: { 'workflows.argoproj.io/configmap-type': 'ExecutorPlugin' } } };
-    expect(() => fromConfigMap({ ...base, data: {} })).toThrow('sidecar is invalid: at least one port is mandatory');
-    const flow = { ...base, data: { 'sidecar.container': "{'name': 'my-name', 'ports': [{}], 'resources': {'requests': {}, 'limits': {}}, 'securityContext': {}}", 'sidecar.automountServiceAccountToken': 'True' } };
+    const base = {
+      metadata: {
+        name: 'x-executor-plugin',
+        labels: { 'workflows.argoproj.io/configmap-type': 'ExecutorPlugin' },
+      },
+    };
+    expect(() => fromConfigMap({ ...base, data: {} })).toThrow(
+      'sidecar is invalid: at least one port is mandatory',
+    );
+    const flow = {
+      ...base,
+      data: {
+        'sidecar.container':
+          "{'name': 'my-name', 'ports': [{}], 'resources': {'requests': {}, 'limits': {}}, 'securityContext': {}}",
+        'sidecar.automountServiceAccountToken': 'True',
+      },
+    };
     const plugin: ExecutorPlugin = fromConfigMap(flow);
     expect(plugin.metadata.name).toBe('x');
     expect(plugin.spec.sidecar.automountServiceAccountToken).toBe(false);
-    expect(() => fromConfigMap({ ...base, data: { 'sidecar.container': 'name: a\nbogus: 1\nports: [{}]\nresources: {requests: {}, limits: {}}\nsecurityContext: {}' } })).toThrow('unknown field "bogus"');
+    expect(() =>
+      fromConfigMap({
+        ...base,
+        data: {
+          'sidecar.container':
+            'name: a\nbogus: 1\nports: [{}]\nresources: {requests: {}, limits: {}}\nsecurityContext: {}',
+        },
+      }),
+    ).toThrow('unknown field "bogus"');
   });
 
   it('parses strictly: unknown top-level and metadata fields', () => {
-    expect(() => parseExecutorPlugin('apiVersion: v1\nkind: ExecutorPlugin\nmetadata: {name: a, colour: red}\nspec: {sidecar: {container: {}}}\n')).toThrow('unknown field "metadata.colour"');
-    expect(() => parseExecutorPlugin('apiVersion: v1\nextra: 1\nkind: ExecutorPlugin\nmetadata: {name: a}\nspec: {sidecar: {container: {}}}\n')).toThrow('unknown field "extra"');
+    expect(() =>
+      parseExecutorPlugin(
+        'apiVersion: v1\nkind: ExecutorPlugin\nmetadata: {name: a, colour: red}\nspec: {sidecar: {container: {}}}\n',
+      ),
+    ).toThrow('unknown field "metadata.colour"');
+    expect(() =>
+      parseExecutorPlugin(
+        'apiVersion: v1\nextra: 1\nkind: ExecutorPlugin\nmetadata: {name: a}\nspec: {sidecar: {container: {}}}\n',
+      ),
+    ).toThrow('unknown field "extra"');
   });
 });
 
@@ -177,7 +308,7 @@ describe('go-yaml emitter', () => {
     [{ a: '1.5' }, 'a: "1.5"\n'],
     [{ a: 'null' }, 'a: "null"\n'],
     [{ a: '>= v3.3' }, "a: '>= v3.3'\n"],
-    [{ a: 'it\'s: here' }, "a: 'it''s: here'\n"],
+    [{ a: "it's: here" }, "a: 'it''s: here'\n"],
     [{ a: '- x' }, "a: '- x'\n"],
     [{ a: '-c' }, 'a: -c\n'],
     [{ a: 'tab\there' }, 'a: "tab\\there"\n'],
@@ -190,7 +321,7 @@ describe('go-yaml emitter', () => {
     [{ a: {} }, 'a: {}\n'],
     [{ b: 1, a: [{ y: 1, x: [1, 2] }] }, 'a:\n- x:\n  - 1\n  - 2\n  "y": 1\nb: 1\n'],
     [{ a: [[1, 2], [3]] }, 'a:\n- - 1\n  - 2\n- - 3\n'],
-    [{ 'a10': 1, 'a9': 2, 'a.b': 3, '_x': 4 }, '_x: 4\na.b: 3\na9: 2\na10: 1\n'],
+    [{ a10: 1, a9: 2, 'a.b': 3, _x: 4 }, '_x: 4\na.b: 3\na9: 2\na10: 1\n'],
     [{ a: null, b: true, c: 0.5 }, 'a: null\nb: true\nc: 0.5\n'],
   ])('%j', (value, yaml) => {
     expect(marshalGoYaml(value)).toBe(yaml);

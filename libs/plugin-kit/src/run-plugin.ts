@@ -31,7 +31,10 @@ export interface RunningPlugin {
 }
 
 /** Starts a plugin sidecar; throws EnvValidationError on bad configuration. */
-export async function startPlugin<E extends object>(definition: PluginDefinition<E>, options: StartOptions = {}): Promise<RunningPlugin> {
+export async function startPlugin<E extends object>(
+  definition: PluginDefinition<E>,
+  options: StartOptions = {},
+): Promise<RunningPlugin> {
   const started = performance.now();
   const source = options.env ?? process.env;
   const redactor = new Redactor();
@@ -39,7 +42,9 @@ export async function startPlugin<E extends object>(definition: PluginDefinition
 
   const kit = loadEnv(KitEnv, source);
   const env = definition.env ? loadEnv(definition.env, source) : undefined;
-  if (definition.env && env) for (const field of secretFieldsOf(definition.env)) redactor.add(String((env as Record<string, unknown>)[field] ?? ''));
+  if (definition.env && env)
+    for (const field of secretFieldsOf(definition.env))
+      redactor.add(String((env as Record<string, unknown>)[field] ?? ''));
 
   const logger = createLogger({
     level: kit.LOG_LEVEL,
@@ -52,12 +57,17 @@ export async function startPlugin<E extends object>(definition: PluginDefinition
   await guard.init();
 
   const shutdownController = new AbortController();
-  const ledger = new ExecutionLedger(options.ledgerStore ?? new MemoryLedgerStore({ maxEntries: kit.LEDGER_MAX_ENTRIES }));
+  const ledger = new ExecutionLedger(
+    options.ledgerStore ?? new MemoryLedgerStore({ maxEntries: kit.LEDGER_MAX_ENTRIES }),
+  );
   let runtime: Promise<{ handler: PluginHandler; close(): Promise<void> }> | undefined;
   const loadRuntime = (): Promise<{ handler: PluginHandler; close(): Promise<void> }> => {
     runtime ??= (async () => {
       const t0 = performance.now();
-      const [{ createPluginRuntime }, pluginModule] = await Promise.all([import('./nest/plugin-runtime.js'), definition.load()]);
+      const [{ createPluginRuntime }, pluginModule] = await Promise.all([
+        import('./nest/plugin-runtime.js'),
+        definition.load(),
+      ]);
       const created = await createPluginRuntime(pluginModule, {
         logger,
         redactor,
@@ -84,7 +94,10 @@ export async function startPlugin<E extends object>(definition: PluginDefinition
   });
   const server = new ContractServer({ guard, dispatcher: executor, logger, bodyLimit: kit.BODY_LIMIT });
   const port = await server.listen(kit.PORT ?? definition.port, kit.HOST);
-  logger.info({ port, host: kit.HOST, startupMs: Math.round(performance.now() - started), tokenReady: guard.ready }, 'listening');
+  logger.info(
+    { port, host: kit.HOST, startupMs: Math.round(performance.now() - started), tokenReady: guard.ready },
+    'listening',
+  );
 
   let stopping: Promise<void> | undefined;
   const shutdown = (reason = 'shutdown'): Promise<void> => {
@@ -116,9 +129,15 @@ export async function runPlugin<E extends object>(definition: PluginDefinition<E
   try {
     running = await startPlugin(definition);
   } catch (err) {
-    const message = err instanceof EnvValidationError ? err.message : `failed to start: ${(err as Error).message}`;
+    const message =
+      err instanceof EnvValidationError ? err.message : `failed to start: ${(err as Error).message}`;
     process.stdout.write(
-      JSON.stringify({ level: 'error', time: new Date().toISOString(), plugin: definition.name, msg: message }) + '\n',
+      JSON.stringify({
+        level: 'error',
+        time: new Date().toISOString(),
+        plugin: definition.name,
+        msg: message,
+      }) + '\n',
     );
     process.exit(1);
   }

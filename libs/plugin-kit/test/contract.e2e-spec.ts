@@ -7,7 +7,11 @@ const EXECUTE = '/api/v1/template.execute';
 const probe = (body: Record<string, unknown> = {}, options = {}) => executeArgs({ probe: body }, options);
 
 async function post(url: string, body: string, headers: Record<string, string> = {}, method = 'POST') {
-  const res = await fetch(url, { method, headers: { 'Content-Type': 'application/json', ...headers }, body: method === 'GET' ? undefined : body });
+  const res = await fetch(url, {
+    method,
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: method === 'GET' ? undefined : body,
+  });
   return { status: res.status, text: await res.text(), headers: res.headers };
 }
 
@@ -28,12 +32,22 @@ describe('plugin kit: the executor plugin contract over real HTTP', () => {
       ['DELETE', '/healthz'],
       ['PUT', '/api/v1/template.execute?x=1'],
     ])('%s %s with a wrong token → 403', async (method, path) => {
-      const res = await post(`${h.url}${path}`, JSON.stringify(probe()), { Authorization: 'Bearer wrong' }, method);
+      const res = await post(
+        `${h.url}${path}`,
+        JSON.stringify(probe()),
+        { Authorization: 'Bearer wrong' },
+        method,
+      );
       expect(res.status).toBe(403);
     });
 
     it('refuses a missing header, another scheme and the token without "Bearer "', async () => {
-      for (const headers of [{} as Record<string, string>, { Authorization: `Basic ${h.token}` }, { Authorization: h.token }, { Authorization: `bearer ${h.token}` }]) {
+      for (const headers of [
+        {} as Record<string, string>,
+        { Authorization: `Basic ${h.token}` },
+        { Authorization: h.token },
+        { Authorization: `bearer ${h.token}` },
+      ]) {
         expect((await post(`${h.url}${EXECUTE}`, JSON.stringify(probe()), headers)).status).toBe(403);
       }
       expect(probeStats.executions).toBe(0);
@@ -62,7 +76,10 @@ describe('plugin kit: the executor plugin contract over real HTTP', () => {
       const old = h.token;
       h.rotateToken(`rotated-token-${Date.now()}-bcdfghjklmnpq`);
       await new Promise((r) => setTimeout(r, 600));
-      expect((await post(`${h.url}${EXECUTE}`, JSON.stringify(probe()), { Authorization: `Bearer ${old}` })).status).toBe(403);
+      expect(
+        (await post(`${h.url}${EXECUTE}`, JSON.stringify(probe()), { Authorization: `Bearer ${old}` }))
+          .status,
+      ).toBe(403);
       expect((await h.execute(probe())).status).toBe(200);
       expect(h.logs.some((l) => l.msg === 'token file changed: using the new token')).toBe(true);
     });
@@ -94,7 +111,14 @@ describe('plugin kit: the executor plugin contract over real HTTP', () => {
     it('answers {} for a template addressed to another plugin, without running anything', async () => {
       const res = await h.execute(executeArgs({ slack: { text: 'hi' } }));
       expect(res).toMatchObject({ status: 200, text: '{}' });
-      expect((await h.execute({ workflow: { metadata: {} }, template: { name: 'x', container: { image: 'alpine' } } })).text).toBe('{}');
+      expect(
+        (
+          await h.execute({
+            workflow: { metadata: {} },
+            template: { name: 'x', container: { image: 'alpine' } },
+          })
+        ).text,
+      ).toBe('{}');
       expect(probeStats.executions).toBe(0);
     });
 
@@ -111,13 +135,19 @@ describe('plugin kit: the executor plugin contract over real HTTP', () => {
 
     it('reports an unknown field with a suggestion, and nested fields by path', async () => {
       const typo = await h.execute(probe({ mesage: 'hi' }));
-      expect(typo.body.node?.message).toBe('probe: invalid config: mesage: unknown field (did you mean "message"?)');
+      expect(typo.body.node?.message).toBe(
+        'probe: invalid config: mesage: unknown field (did you mean "message"?)',
+      );
       const nested = await h.execute(probe({ target: { name: 3 } }));
       expect(nested.body.node?.message).toBe('probe: invalid config: target.name: must be a string');
     });
 
     it('refuses prototype keys and absurd nesting as Failed, never a 500', async () => {
-      const proto = await h.execute(JSON.parse('{"workflow":{"metadata":{"name":"a","namespace":"b","uid":"c"}},"template":{"name":"t","plugin":{"probe":{"__proto__":{"polluted":true}}}}}'));
+      const proto = await h.execute(
+        JSON.parse(
+          '{"workflow":{"metadata":{"name":"a","namespace":"b","uid":"c"}},"template":{"name":"t","plugin":{"probe":{"__proto__":{"polluted":true}}}}}',
+        ),
+      );
       expect(proto.body.node?.message).toBe('probe: invalid config: __proto__: field name not allowed');
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
       const deep = '{"a":'.repeat(10_000) + '{}' + '}'.repeat(10_000);
@@ -127,15 +157,29 @@ describe('plugin kit: the executor plugin contract over real HTTP', () => {
     });
 
     it('fails a malformed envelope of our own template with a message naming the field', async () => {
-      const res = await h.execute({ workflow: { metadata: { name: 'wf' } }, template: { name: 'main', plugin: { probe: {} } } });
+      const res = await h.execute({
+        workflow: { metadata: { name: 'wf' } },
+        template: { name: 'main', plugin: { probe: {} } },
+      });
       expect(res.body.node).toEqual({
         phase: 'Failed',
-        message: 'probe: invalid request: workflow.metadata.namespace: must be a string; workflow.metadata.uid: must be a string',
+        message:
+          'probe: invalid request: workflow.metadata.namespace: must be a string; workflow.metadata.uid: must be a string',
       });
     });
 
     it('succeeds with output parameters as strings, input parameters available', async () => {
-      const res = await h.execute(probe({ message: 'hi' }, { parameters: [{ name: 'who', value: 'world' }, { name: 'd', default: 'x' }] }));
+      const res = await h.execute(
+        probe(
+          { message: 'hi' },
+          {
+            parameters: [
+              { name: 'who', value: 'world' },
+              { name: 'd', default: 'x' },
+            ],
+          },
+        ),
+      );
       expect(res.body).toEqual({
         node: {
           phase: 'Succeeded',
@@ -168,7 +212,12 @@ describe('plugin kit: the executor plugin contract over real HTTP', () => {
       const res = await h.execute(probe({ outcome: 'throw' }));
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ node: { phase: 'Failed', message: 'probe: internal error: kaboom' } });
-      expect(h.logs.some((l) => l.level === 'error' && String(l.msg).includes('kaboom') && JSON.stringify(l).includes('stack'))).toBe(true);
+      expect(
+        h.logs.some(
+          (l) =>
+            l.level === 'error' && String(l.msg).includes('kaboom') && JSON.stringify(l).includes('stack'),
+        ),
+      ).toBe(true);
     });
 
     it('a reply without a phase is turned into Failed', async () => {
@@ -176,7 +225,9 @@ describe('plugin kit: the executor plugin contract over real HTTP', () => {
     });
 
     it('a PluginConfigError is Failed as invalid config', async () => {
-      expect((await h.execute(probe({ outcome: 'config-error' }))).body.node?.message).toBe('probe: invalid config: target: no such target "x"');
+      expect((await h.execute(probe({ outcome: 'config-error' }))).body.node?.message).toBe(
+        'probe: invalid config: target: no such target "x"',
+      );
     });
   });
 
@@ -201,7 +252,9 @@ describe('plugin kit: the executor plugin contract over real HTTP', () => {
         const body = probe({ outcome: 'transient', message: 'gateway timeout (504)' });
         expect((await budget.execute(body)).body.node?.phase).toBe('Running');
         expect((await budget.execute(body)).body.node?.phase).toBe('Running');
-        expect((await budget.execute(body)).body).toEqual({ node: { phase: 'Failed', message: 'gateway timeout (504) (gave up after 3 attempts)' } });
+        expect((await budget.execute(body)).body).toEqual({
+          node: { phase: 'Failed', message: 'gateway timeout (504) (gave up after 3 attempts)' },
+        });
       } finally {
         await budget.close();
       }
@@ -259,7 +312,10 @@ describe('plugin kit: the executor plugin contract over real HTTP', () => {
       const started = Date.now();
       const first = await h.execute(body);
       expect(Date.now() - started).toBeLessThan(1400);
-      expect(first.body).toEqual({ node: { phase: 'Running', message: 'probe: still working after 1s' }, requeue: '5s' });
+      expect(first.body).toEqual({
+        node: { phase: 'Running', message: 'probe: still working after 1s' },
+        requeue: '5s',
+      });
       await new Promise((r) => setTimeout(r, 800));
       const second = await h.execute(body);
       expect(second.body.node?.phase).toBe('Succeeded');
@@ -290,8 +346,15 @@ describe('plugin kit: the executor plugin contract over real HTTP', () => {
   });
 
   it('logs one structured line per call with workflow, template, key, phase and duration', async () => {
-    await h.execute(probe({ key: 'logged' }, { workflow: { name: 'wf-log', namespace: 'ns1', uid: 'uid-log' }, templateName: 'notify' }));
-    const line = h.logs.find((l) => l.msg === 'template.execute' && (l.workflow as { name?: string })?.name === 'wf-log');
+    await h.execute(
+      probe(
+        { key: 'logged' },
+        { workflow: { name: 'wf-log', namespace: 'ns1', uid: 'uid-log' }, templateName: 'notify' },
+      ),
+    );
+    const line = h.logs.find(
+      (l) => l.msg === 'template.execute' && (l.workflow as { name?: string })?.name === 'wf-log',
+    );
     expect(line).toMatchObject({
       level: 'info',
       plugin: 'probe',
@@ -343,7 +406,9 @@ describe('plugin kit: graceful shutdown', () => {
     const slow = h.execute(probe({ delayMs: 400, key: 'inflight' }));
     await new Promise((r) => setTimeout(r, 100));
     const stopping = h.shutdown('SIGTERM');
-    const during = await h.execute(probe({ key: 'late' })).catch((err: Error) => ({ status: 0, error: err.message }));
+    const during = await h
+      .execute(probe({ key: 'late' }))
+      .catch((err: Error) => ({ status: 0, error: err.message }));
     expect([0, 503]).toContain(during.status); // refused: 503 on an open connection, or no connection at all
     expect((await slow).body.node?.phase).toBe('Succeeded');
     await stopping;

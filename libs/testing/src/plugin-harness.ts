@@ -27,7 +27,10 @@ export interface PluginHarness extends RunningPlugin {
 let counter = 0;
 
 /** Runs a plugin in this process on a free port, with a temporary token file and captured logs. */
-export async function startHarness<E extends object>(definition: PluginDefinition<E>, options: HarnessOptions = {}): Promise<PluginHarness> {
+export async function startHarness<E extends object>(
+  definition: PluginDefinition<E>,
+  options: HarnessOptions = {},
+): Promise<PluginHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'plugin-harness-'));
   const tokenFile = join(dir, 'token');
   let token = options.token ?? `harness-token-${process.pid}-${++counter}-bcdfghjklmnpqrst`;

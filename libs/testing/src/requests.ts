@@ -9,7 +9,10 @@ export interface ExecuteArgsOptions {
 }
 
 /** A request body exactly as Argo's agent builds it (inputs/outputs/metadata always present). */
-export function executeArgs(plugin: Record<string, unknown>, options: ExecuteArgsOptions = {}): ExecuteTemplateArgs {
+export function executeArgs(
+  plugin: Record<string, unknown>,
+  options: ExecuteArgsOptions = {},
+): ExecuteTemplateArgs {
   return {
     workflow: {
       metadata: {

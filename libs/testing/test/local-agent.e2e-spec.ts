@@ -3,7 +3,9 @@ import { keyed, ScriptedPlugin, type ScriptedReply } from './scripted-plugin.js'
 
 const TOKEN = 'bcdfghjklmnpqrstvwxz2456789bcdfg';
 const fast: Partial<RunOptions> = { rpc: { timeoutMs: 400, backoffMs: 20, attempts: 5 }, timeScale: 0.01 };
-const ok = (phase: string, extra: Record<string, unknown> = {}): ScriptedReply => ({ body: JSON.stringify({ node: { phase, ...extra } }) });
+const ok = (phase: string, extra: Record<string, unknown> = {}): ScriptedReply => ({
+  body: JSON.stringify({ node: { phase, ...extra } }),
+});
 
 function workflow(plugin: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   return {
@@ -21,13 +23,19 @@ describe('local agent: calls plugins exactly as Argo does', () => {
     started.push(p);
     return p;
   };
-  const asAgent = (...plugins: ScriptedPlugin[]) => ({ ...fast, plugins: plugins.map((p, i) => ({ name: `p${i}`, url: p.url, token: TOKEN })) });
+  const asAgent = (...plugins: ScriptedPlugin[]) => ({
+    ...fast,
+    plugins: plugins.map((p, i) => ({ name: `p${i}`, url: p.url, token: TOKEN })),
+  });
   afterEach(async () => {
     await Promise.all(started.splice(0).map((p) => p.close()));
   });
 
   it('Running with a requeue, then Succeeded: called again with the identical request', async () => {
-    const p = await plugin([{ body: '{"node":{"phase":"Running","message":"started"},"requeue":"2s"}' }, ok('Succeeded', { message: 'done' })]);
+    const p = await plugin([
+      { body: '{"node":{"phase":"Running","message":"started"},"requeue":"2s"}' },
+      ok('Succeeded', { message: 'done' }),
+    ]);
     const started = Date.now();
     const result = await runWorkflow(workflow({ hello: {} }), asAgent(p));
     expect(result.phase).toBe('Succeeded');
@@ -42,7 +50,11 @@ describe('local agent: calls plugins exactly as Argo does', () => {
     const result = await runWorkflow(workflow({ hello: { z: '<a&b>', a: 1 } }), asAgent(p));
     const { headers, body, path } = p.requests[0];
     expect(path).toBe('/api/v1/template.execute');
-    expect(headers).toMatchObject({ 'content-type': 'application/json', authorization: `Bearer ${TOKEN}`, 'user-agent': 'Go-http-client/1.1' });
+    expect(headers).toMatchObject({
+      'content-type': 'application/json',
+      authorization: `Bearer ${TOKEN}`,
+      'user-agent': 'Go-http-client/1.1',
+    });
     expect(body).toBe(
       `{"workflow":{"metadata":{"name":"${result.name}","namespace":"argo","uid":"${result.uid}"}},` +
         '"template":{"name":"main","inputs":{},"outputs":{},"metadata":{},"plugin":{"hello":{"a":1,"z":"\\u003ca\\u0026b\\u003e"}}}}',
@@ -69,7 +81,10 @@ describe('local agent: calls plugins exactly as Argo does', () => {
     const url = p.url;
     await p.close();
     started.splice(0);
-    const result = await runWorkflow(workflow({ hello: {} }), { ...fast, plugins: [{ name: 'gone', url, token: TOKEN }] });
+    const result = await runWorkflow(workflow({ hello: {} }), {
+      ...fast,
+      plugins: [{ name: 'gone', url, token: TOKEN }],
+    });
     expect(result.phase).toBe('Failed');
     expect(result.rpcCalls.gone).toBe(5);
     expect(result.node(result.name)?.message).toContain('connection refused');
@@ -85,7 +100,14 @@ describe('local agent: calls plugins exactly as Argo does', () => {
       spec: {
         entrypoint: 'main',
         templates: [
-          { name: 'main', steps: [[{ name: 'a', template: 'h' }], [{ name: 'b', template: 'h' }], [{ name: 'c', template: 'h' }]] },
+          {
+            name: 'main',
+            steps: [
+              [{ name: 'a', template: 'h' }],
+              [{ name: 'b', template: 'h' }],
+              [{ name: 'c', template: 'h' }],
+            ],
+          },
           { name: 'h', plugin: { hello: {} } },
         ],
       },
@@ -103,14 +125,18 @@ describe('local agent: calls plugins exactly as Argo does', () => {
     expect(none.phase).toBe('Failed');
     expect(none.node(none.name)?.message).toBe('no plugin executed the template');
     const hello = await plugin(keyed('hello', () => ok('Succeeded')));
-    expect((await runWorkflow(workflow({ hello: {} }), asAgent(foreign, nullish, hello))).phase).toBe('Succeeded');
+    expect((await runWorkflow(workflow({ hello: {} }), asAgent(foreign, nullish, hello))).phase).toBe(
+      'Succeeded',
+    );
   });
 
   it('a numeric requeue fails the node with the decode error', async () => {
     const p = await plugin([{ body: '{"node":{"phase":"Running"},"requeue":30}' }]);
     const result = await runWorkflow(workflow({ hello: {} }), asAgent(p));
     expect(result.phase).toBe('Failed');
-    expect(result.node(result.name)?.message).toBe('json: cannot unmarshal number into Go value of type string');
+    expect(result.node(result.name)?.message).toBe(
+      'json: cannot unmarshal number into Go value of type string',
+    );
     expect(p.calls).toBe(1);
   });
 
@@ -164,17 +190,32 @@ describe('local agent: calls plugins exactly as Argo does', () => {
   });
 
   it('honours retryStrategy.limit with {{retries}} and {{node.name}} of the retry parent', async () => {
-    const p = await plugin(keyed('hello', (_b, call) => (call < 3 ? ok('Failed', { message: `attempt ${call}` }) : ok('Succeeded'))));
-    const wf = workflow({ hello: { attempt: '{{retries}}', node: '{{node.name}}' } }, { retryStrategy: { limit: '3' } });
+    const p = await plugin(
+      keyed('hello', (_b, call) =>
+        call < 3 ? ok('Failed', { message: `attempt ${call}` }) : ok('Succeeded'),
+      ),
+    );
+    const wf = workflow(
+      { hello: { attempt: '{{retries}}', node: '{{node.name}}' } },
+      { retryStrategy: { limit: '3' } },
+    );
     const result = await runWorkflow(wf, asAgent(p));
     expect(result.phase).toBe('Succeeded');
-    const attempts = p.requests.map((r) => (JSON.parse(r.body) as { template: { plugin: { hello: { attempt: string; node: string } } } }).template.plugin.hello);
+    const attempts = p.requests.map(
+      (r) =>
+        (JSON.parse(r.body) as { template: { plugin: { hello: { attempt: string; node: string } } } })
+          .template.plugin.hello,
+    );
     expect(attempts).toEqual([
       { attempt: '0', node: result.name },
       { attempt: '1', node: result.name },
       { attempt: '2', node: result.name },
     ]);
-    expect(result.nodes.filter((n) => n.type === 'Plugin').map((n) => n.name)).toEqual([`${result.name}(0)`, `${result.name}(1)`, `${result.name}(2)`]);
+    expect(result.nodes.filter((n) => n.type === 'Plugin').map((n) => n.name)).toEqual([
+      `${result.name}(0)`,
+      `${result.name}(1)`,
+      `${result.name}(2)`,
+    ]);
   });
 
   it('gives up after retryStrategy.limit retries', async () => {
@@ -236,7 +277,8 @@ spec:
 `;
     const result = await runWorkflow(yaml, opts());
     expect(result.phase).toBe('Succeeded');
-    const out = (name: string, p2: string) => result.node(name)?.outputs?.parameters?.find((x) => x.name === p2)?.value;
+    const out = (name: string, p2: string) =>
+      result.node(name)?.outputs?.parameters?.find((x) => x.name === p2)?.value;
     expect(out('first', 'text')).toBe('hello!');
     expect(out('first', 'node')).toBe('steps-demo[0].first');
     expect(out('left', 'text')).toBe('hello! left!');
@@ -259,12 +301,29 @@ spec:
             dag: {
               tasks: [
                 { name: 'a', template: 'say', arguments: { parameters: [{ name: 'text', value: 'A' }] } },
-                { name: 'b', template: 'say', dependencies: ['a'], arguments: { parameters: [{ name: 'text', value: '{{tasks.a.outputs.parameters.text}}B' }] } },
-                { name: 'fan', template: 'say', depends: 'a && b', withItems: ['x', 'y', 'z'], arguments: { parameters: [{ name: 'text', value: 'item-{{item}}' }] } },
+                {
+                  name: 'b',
+                  template: 'say',
+                  dependencies: ['a'],
+                  arguments: {
+                    parameters: [{ name: 'text', value: '{{tasks.a.outputs.parameters.text}}B' }],
+                  },
+                },
+                {
+                  name: 'fan',
+                  template: 'say',
+                  depends: 'a && b',
+                  withItems: ['x', 'y', 'z'],
+                  arguments: { parameters: [{ name: 'text', value: 'item-{{item}}' }] },
+                },
               ],
             },
           },
-          { name: 'say', inputs: { parameters: [{ name: 'text' }] }, plugin: { echo: { text: '{{inputs.parameters.text}}' } } },
+          {
+            name: 'say',
+            inputs: { parameters: [{ name: 'text' }] },
+            plugin: { echo: { text: '{{inputs.parameters.text}}' } },
+          },
           { name: 'report', plugin: { echo: { status: '{{workflow.status}}' } } },
         ],
       },
@@ -272,8 +331,15 @@ spec:
     const result = await runWorkflow(wf, opts());
     expect(result.phase).toBe('Succeeded');
     expect(result.node('b')?.outputs?.parameters).toEqual([{ name: 'text', value: 'AB' }]);
-    expect(result.nodes.filter((n) => n.displayName.startsWith('fan(')).map((n) => n.outputs?.parameters?.[0].value).sort()).toEqual(['item-x', 'item-y', 'item-z']);
-    expect(result.node('dag-demo.onExit')?.outputs?.parameters).toEqual([{ name: 'status', value: 'Succeeded' }]);
+    expect(
+      result.nodes
+        .filter((n) => n.displayName.startsWith('fan('))
+        .map((n) => n.outputs?.parameters?.[0].value)
+        .sort(),
+    ).toEqual(['item-x', 'item-y', 'item-z']);
+    expect(result.node('dag-demo.onExit')?.outputs?.parameters).toEqual([
+      { name: 'status', value: 'Succeeded' },
+    ]);
   });
 
   it('reports non-plugin templates as skipped and fails on a missing input', async () => {
@@ -284,7 +350,10 @@ spec:
       spec: {
         entrypoint: 'main',
         templates: [
-          { name: 'main', steps: [[{ name: 'pod', template: 'container' }], [{ name: 'needs', template: 'needs-input' }]] },
+          {
+            name: 'main',
+            steps: [[{ name: 'pod', template: 'container' }], [{ name: 'needs', template: 'needs-input' }]],
+          },
           { name: 'container', container: { image: 'alpine', command: ['true'] } },
           { name: 'needs-input', inputs: { parameters: [{ name: 'x' }] }, plugin: { echo: {} } },
         ],
@@ -292,12 +361,18 @@ spec:
     };
     const result = await runWorkflow(wf, opts());
     expect(result.node('pod')?.phase).toBe('Skipped');
-    expect(result.node('needs')).toMatchObject({ phase: 'Error', message: 'inputs.parameters.x was not supplied' });
+    expect(result.node('needs')).toMatchObject({
+      phase: 'Error',
+      message: 'inputs.parameters.x was not supplied',
+    });
     expect(result.phase).toBe('Error');
   });
 
   it('skips a step whose when is false and stops after a failed step', async () => {
-    const failing = await new ScriptedPlugin(TOKEN, keyed('boom', () => ok('Failed', { message: 'exploded' }))).start();
+    const failing = await new ScriptedPlugin(
+      TOKEN,
+      keyed('boom', () => ok('Failed', { message: 'exploded' })),
+    ).start();
     try {
       const wf = {
         apiVersion: 'argoproj.io/v1alpha1',
@@ -309,7 +384,10 @@ spec:
             {
               name: 'main',
               steps: [
-                [{ name: 'skipped', template: 'say', when: "'a' == 'b'" }, { name: 'fails', template: 'boom' }],
+                [
+                  { name: 'skipped', template: 'say', when: "'a' == 'b'" },
+                  { name: 'fails', template: 'boom' },
+                ],
                 [{ name: 'never', template: 'say' }],
               ],
             },
@@ -318,7 +396,13 @@ spec:
           ],
         },
       };
-      const result = await runWorkflow(wf, { ...fast, plugins: [{ name: 'echo', url: p.url, token: TOKEN }, { name: 'boom', url: failing.url, token: TOKEN }] });
+      const result = await runWorkflow(wf, {
+        ...fast,
+        plugins: [
+          { name: 'echo', url: p.url, token: TOKEN },
+          { name: 'boom', url: failing.url, token: TOKEN },
+        ],
+      });
       expect(result.phase).toBe('Failed');
       expect(result.node('skipped')?.phase).toBe('Skipped');
       expect(result.node('fails')).toMatchObject({ phase: 'Failed', message: 'exploded' });
@@ -329,12 +413,18 @@ spec:
   });
 
   it('rejects an invalid workflow with a message naming the field', async () => {
-    await expect(runWorkflow('apiVersion: argoproj.io/v1alpha1\nkind: Workflow\nmetadata: {name: bad}\nspec:\n  entrypoint: 3\n  templates: [{name: main, plugin: {a: {}, b: {}}}]\n', opts())).rejects.toThrow(
-      /Workflow\/bad: spec\.entrypoint: must be string/,
-    );
-    await expect(runWorkflow('apiVersion: argoproj.io/v1alpha1\nkind: Workflow\nmetadata: {name: bad}\nspec:\n  entrypoint: main\n  templates: [{name: main, plugin: {a: {}, b: {}}}]\n', opts())).rejects.toThrow(
-      /spec\.templates\[0\]\.plugin: expected exactly one key, got 2/,
-    );
+    await expect(
+      runWorkflow(
+        'apiVersion: argoproj.io/v1alpha1\nkind: Workflow\nmetadata: {name: bad}\nspec:\n  entrypoint: 3\n  templates: [{name: main, plugin: {a: {}, b: {}}}]\n',
+        opts(),
+      ),
+    ).rejects.toThrow(/Workflow\/bad: spec\.entrypoint: must be string/);
+    await expect(
+      runWorkflow(
+        'apiVersion: argoproj.io/v1alpha1\nkind: Workflow\nmetadata: {name: bad}\nspec:\n  entrypoint: main\n  templates: [{name: main, plugin: {a: {}, b: {}}}]\n',
+        opts(),
+      ),
+    ).rejects.toThrow(/spec\.templates\[0\]\.plugin: expected exactly one key, got 2/);
   });
 
   it('respects 16 concurrent workers for a wide fan-out', async () => {
@@ -359,7 +449,11 @@ spec:
           ],
         },
       };
-      const result = await runWorkflow(wf, { ...fast, rpc: { timeoutMs: 5000, backoffMs: 20, attempts: 5 }, plugins: [{ name: 'echo', url: slow.url, token: TOKEN }] });
+      const result = await runWorkflow(wf, {
+        ...fast,
+        rpc: { timeoutMs: 5000, backoffMs: 20, attempts: 5 },
+        plugins: [{ name: 'echo', url: slow.url, token: TOKEN }],
+      });
       expect(result.phase).toBe('Succeeded');
       expect(slow.calls).toBe(40);
       expect(peak).toBeLessThanOrEqual(16);

@@ -14,13 +14,18 @@ export interface ScriptedReply {
  * from a script (the last entry repeats), or from a function of the request.
  */
 export class ScriptedPlugin {
-  readonly requests: Array<{ path: string; body: string; headers: Record<string, string | string[] | undefined> }> = [];
+  readonly requests: Array<{
+    path: string;
+    body: string;
+    headers: Record<string, string | string[] | undefined>;
+  }> = [];
   private server?: Server;
   url = '';
 
   constructor(
     readonly token: string,
-    private readonly script: ScriptedReply[] | ((body: Record<string, unknown>, call: number) => ScriptedReply),
+    private readonly script:
+      ScriptedReply[] | ((body: Record<string, unknown>, call: number) => ScriptedReply),
   ) {}
 
   get calls(): number {
@@ -38,7 +43,10 @@ export class ScriptedPlugin {
         }
         this.requests.push({ path: req.url ?? '', body: text, headers: req.headers });
         const n = this.requests.length;
-        const reply = typeof this.script === 'function' ? this.script(JSON.parse(text) as Record<string, unknown>, n) : this.script[Math.min(n, this.script.length) - 1];
+        const reply =
+          typeof this.script === 'function'
+            ? this.script(JSON.parse(text) as Record<string, unknown>, n)
+            : this.script[Math.min(n, this.script.length) - 1];
         setTimeout(() => {
           if (reply.reset) return req.socket.destroy();
           res.writeHead(reply.status ?? 200, { 'Content-Type': 'application/json' });

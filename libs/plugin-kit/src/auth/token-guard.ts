@@ -79,7 +79,9 @@ export class TokenGuard {
     try {
       token = (await readFile(file, 'utf8')).trim();
     } catch (err) {
-      return this.unload(`token file ${file} cannot be read (${(err as Error).message}): every request is refused with 403`);
+      return this.unload(
+        `token file ${file} cannot be read (${(err as Error).message}): every request is refused with 403`,
+      );
     }
     if (token === '') return this.unload(`token file ${file} is empty: every request is refused with 403`);
     const rotated = this.token !== undefined && this.token !== token;
@@ -87,7 +89,11 @@ export class TokenGuard {
     this.token = token;
     this.expected = digest(token);
     this.identity = identity;
-    if (this.problem || rotated) logger.info({ tokenFile: file }, rotated ? 'token file changed: using the new token' : 'token file loaded');
+    if (this.problem || rotated)
+      logger.info(
+        { tokenFile: file },
+        rotated ? 'token file changed: using the new token' : 'token file loaded',
+      );
     this.problem = undefined;
   }
 

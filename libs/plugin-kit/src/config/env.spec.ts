@@ -1,5 +1,14 @@
 import { IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Max } from 'class-validator';
-import { EnvBoolean, EnvInt, EnvValidationError, loadEnv, Secret, secretFieldsOf, type EnvExtras, type EnvSource } from './env.js';
+import {
+  EnvBoolean,
+  EnvInt,
+  EnvValidationError,
+  loadEnv,
+  Secret,
+  secretFieldsOf,
+  type EnvExtras,
+  type EnvSource,
+} from './env.js';
 import { KitEnv } from './kit-env.js';
 
 class SampleEnv implements EnvExtras {
@@ -24,15 +33,28 @@ class SampleEnv implements EnvExtras {
   named: string[] = [];
 
   loadExtras(source: EnvSource): string[] {
-    this.named = Object.keys(source).filter((k) => /^SAMPLE_TOKEN_[A-Z0-9_]+$/.test(k)).map((k) => k.slice(13).toLowerCase());
+    this.named = Object.keys(source)
+      .filter((k) => /^SAMPLE_TOKEN_[A-Z0-9_]+$/.test(k))
+      .map((k) => k.slice(13).toLowerCase());
     return source.SAMPLE_TOKEN_BROKEN === '' ? ['SAMPLE_TOKEN_BROKEN: must not be empty'] : [];
   }
 }
 
 describe('loadEnv', () => {
   it('applies defaults, converts numbers and booleans, and reads named extras', () => {
-    const env = loadEnv(SampleEnv, { SAMPLE_TOKEN: 't', SAMPLE_LIMIT: '7', SAMPLE_FLAG: 'true', SAMPLE_TOKEN_PROD: 'p' });
-    expect(env).toMatchObject({ SAMPLE_TOKEN: 't', SAMPLE_URL: 'https://example.com', SAMPLE_LIMIT: 7, SAMPLE_FLAG: true, named: ['prod'] });
+    const env = loadEnv(SampleEnv, {
+      SAMPLE_TOKEN: 't',
+      SAMPLE_LIMIT: '7',
+      SAMPLE_FLAG: 'true',
+      SAMPLE_TOKEN_PROD: 'p',
+    });
+    expect(env).toMatchObject({
+      SAMPLE_TOKEN: 't',
+      SAMPLE_URL: 'https://example.com',
+      SAMPLE_LIMIT: 7,
+      SAMPLE_FLAG: true,
+      named: ['prod'],
+    });
   });
 
   it('names every bad variable in one error', () => {
@@ -43,12 +65,15 @@ describe('loadEnv', () => {
       expect(err).toBeInstanceOf(EnvValidationError);
       const message = (err as Error).message;
       expect(message).toMatch(/^invalid configuration: /);
-      for (const name of ['SAMPLE_TOKEN', 'SAMPLE_URL', 'SAMPLE_LIMIT', 'SAMPLE_TOKEN_BROKEN']) expect(message).toContain(`${name}:`);
+      for (const name of ['SAMPLE_TOKEN', 'SAMPLE_URL', 'SAMPLE_LIMIT', 'SAMPLE_TOKEN_BROKEN'])
+        expect(message).toContain(`${name}:`);
     }
   });
 
   it('treats an empty value as unset', () => {
-    expect(() => loadEnv(SampleEnv, { SAMPLE_TOKEN: '' })).toThrow('SAMPLE_TOKEN: must be a string');
+    expect(() => loadEnv(SampleEnv, { SAMPLE_TOKEN: '' })).toThrow(
+      'invalid configuration: SAMPLE_TOKEN: is required',
+    );
   });
 
   it('remembers which fields are secret', () => {
@@ -56,7 +81,12 @@ describe('loadEnv', () => {
   });
 
   it('validates the kit settings every plugin shares', () => {
-    expect(loadEnv(KitEnv, {})).toMatchObject({ TOKEN_FILE: '/var/run/argo/token', CALL_DEADLINE: '20s', BODY_LIMIT: 1048576, HOST: '127.0.0.1' });
+    expect(loadEnv(KitEnv, {})).toMatchObject({
+      TOKEN_FILE: '/var/run/argo/token',
+      CALL_DEADLINE: '20s',
+      BODY_LIMIT: 1048576,
+      HOST: '127.0.0.1',
+    });
     const bad = () => loadEnv(KitEnv, { CALL_DEADLINE: '45s', PORT: '70000', LOG_LEVEL: 'loud' });
     expect(bad).toThrow('CALL_DEADLINE: must be a Go duration such as 30s or 1m30s between 100ms and 29s');
     expect(bad).toThrow('PORT: must not be greater than 65535');

@@ -33,7 +33,9 @@ export function EnvBoolean(): PropertyDecorator {
 
 /** Parses a decimal integer; leaves anything else for @IsInt to reject. */
 export function EnvInt(): PropertyDecorator {
-  return Transform(({ value }) => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value));
+  return Transform(({ value }) =>
+    typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value,
+  );
 }
 
 /** Optional hook on an env class for variables a class cannot declare (`JENKINS_<NAME>_URL`, ...). */
@@ -65,7 +67,14 @@ export function loadEnv<E extends object>(cls: new () => E, source: EnvSource): 
   }
   const env = plainToInstance(cls, plain, { exposeDefaultValues: true });
   const errors = validateSync(env, { validationError: { target: false, value: false } });
-  const problems = describeValidationErrors(errors);
+  // A variable that is simply not set gets one clear word instead of every constraint it fails.
+  const missing = new Set(
+    errors.filter((e) => (env as Record<string, unknown>)[e.property] === undefined).map((e) => e.property),
+  );
+  const problems = [
+    ...[...missing].map((name) => `${name}: is required`),
+    ...describeValidationErrors(errors.filter((e) => !missing.has(e.property))),
+  ];
   if (hasExtras(env)) problems.push(...env.loadExtras(source));
   if (problems.length > 0) throw new EnvValidationError(problems);
   return env;

@@ -28,7 +28,10 @@ export function IsGoDuration(bounds: GoDurationBounds = {}, options?: Validation
           const ms = tryParseDuration(value);
           return ms !== undefined && (min === undefined || ms >= min) && (max === undefined || ms <= max);
         },
-        defaultMessage: buildMessage((prefix) => `${prefix}$property must be a Go duration such as 30s or 1m30s${range}`, options),
+        defaultMessage: buildMessage(
+          (prefix) => `${prefix}$property must be a Go duration such as 30s or 1m30s${range}`,
+          options,
+        ),
       },
     },
     options,

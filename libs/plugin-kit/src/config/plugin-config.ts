@@ -36,9 +36,13 @@ export function declaredProperties(cls: ConfigClass): string[] {
  * Validates a plugin body against its config class: unknown fields are errors (a typo is reported, not
  * ignored), values are checked by the class-validator decorators, defaults come from field initialisers.
  */
-export function validatePluginConfig<C extends object>(cls: ConfigClass<C>, body: unknown): ConfigValidation<C> {
+export function validatePluginConfig<C extends object>(
+  cls: ConfigClass<C>,
+  body: unknown,
+): ConfigValidation<C> {
   const plain = body ?? {};
-  if (typeof plain !== 'object' || Array.isArray(plain)) return { ok: false, problems: ['body: must be an object'] };
+  if (typeof plain !== 'object' || Array.isArray(plain))
+    return { ok: false, problems: ['body: must be an object'] };
   if (nestingDepth(plain, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) {
     return { ok: false, problems: [`body: nested deeper than ${MAX_BODY_DEPTH} levels`] };
   }

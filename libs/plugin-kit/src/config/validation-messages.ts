@@ -1,11 +1,18 @@
 import type { ValidationError } from 'class-validator';
 
 /** Flattens class-validator errors into `path: problem` strings (`file.filename: must be a string`). */
-export function describeValidationErrors(errors: ValidationError[], knownFields?: (path: string) => string[]): string[] {
+export function describeValidationErrors(
+  errors: ValidationError[],
+  knownFields?: (path: string) => string[],
+): string[] {
   const out: string[] = [];
   const walk = (list: ValidationError[], prefix: string): void => {
     for (const error of list) {
-      const path = prefix ? (/^\d+$/.test(error.property) ? `${prefix}[${error.property}]` : `${prefix}.${error.property}`) : error.property;
+      const path = prefix
+        ? /^\d+$/.test(error.property)
+          ? `${prefix}[${error.property}]`
+          : `${prefix}.${error.property}`
+        : error.property;
       for (const [constraint, message] of Object.entries(error.constraints ?? {})) {
         out.push(`${path}: ${problemText(constraint, message, error.property, path, knownFields)}`);
       }

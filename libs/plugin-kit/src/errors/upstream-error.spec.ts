@@ -21,7 +21,9 @@ describe('upstream errors', () => {
   it('parses Retry-After as seconds or as an HTTP date', () => {
     expect(parseRetryAfter('30')).toBe(30_000);
     expect(parseRetryAfter(['2'])).toBe(2000);
-    expect(parseRetryAfter('Wed, 21 Oct 2015 07:28:10 GMT', Date.parse('Wed, 21 Oct 2015 07:28:00 GMT'))).toBe(10_000);
+    expect(
+      parseRetryAfter('Wed, 21 Oct 2015 07:28:10 GMT', Date.parse('Wed, 21 Oct 2015 07:28:00 GMT')),
+    ).toBe(10_000);
     expect(parseRetryAfter('soon')).toBeUndefined();
     expect(parseRetryAfter(undefined)).toBeUndefined();
   });
@@ -34,7 +36,13 @@ describe('upstream errors', () => {
 
   it('carries kind, status and Retry-After', () => {
     const e = UpstreamError.transient('slack: rate limited', { status: 429, retryAfterMs: 3000 });
-    expect(e).toMatchObject({ kind: 'transient', transient: true, status: 429, retryAfterMs: 3000, name: 'UpstreamError' });
+    expect(e).toMatchObject({
+      kind: 'transient',
+      transient: true,
+      status: 429,
+      retryAfterMs: 3000,
+      name: 'UpstreamError',
+    });
     expect(UpstreamError.permanent('no').transient).toBe(false);
   });
 });

@@ -1,4 +1,9 @@
-import { formatDuration, type Duration, type ExecuteTemplateReply, type OutputParameter } from '@app/contract';
+import {
+  formatDuration,
+  type Duration,
+  type ExecuteTemplateReply,
+  type OutputParameter,
+} from '@app/contract';
 
 /** Output parameters as a handler gives them; numbers and booleans are sent as strings (AnyString). */
 export type OutputValues = Record<string, string | number | boolean | null | undefined>;
@@ -32,7 +37,11 @@ export function failed(message: string, outputs?: OutputValues): ExecuteTemplate
   return { node: { phase: 'Failed', message, ...(parameters.length > 0 && { outputs: { parameters } }) } };
 }
 
-export function running(message: string, requeueAfter: RequeueAfter, outputs?: OutputValues): ExecuteTemplateReply {
+export function running(
+  message: string,
+  requeueAfter: RequeueAfter,
+  outputs?: OutputValues,
+): ExecuteTemplateReply {
   const parameters = outputs ? toOutputParameters(outputs) : [];
   return {
     node: { phase: 'Running', message, ...(parameters.length > 0 && { outputs: { parameters } }) },

@@ -65,7 +65,11 @@ export class TemplateExecutor {
     let reply: ExecuteTemplateReply;
     let source = 'executed';
     try {
-      const outcome = await this.executeOwn(request, own.value, (key) => (log = log.child({ key: key.slice(0, 16) })));
+      const outcome = await this.executeOwn(
+        request,
+        own.value,
+        (key) => (log = log.child({ key: key.slice(0, 16) })),
+      );
       reply = outcome.reply;
       source = outcome.source;
     } catch (err) {
@@ -93,13 +97,17 @@ export class TemplateExecutor {
   ): Promise<{ reply: ExecuteTemplateReply; source: string }> {
     const { key: pluginKey, ledger } = this.options;
     const problems = envelopeProblems(request);
-    if (problems.length > 0) return { reply: failed(`${pluginKey}: invalid request: ${problems.join('; ')}`), source: 'rejected' };
+    if (problems.length > 0)
+      return { reply: failed(`${pluginKey}: invalid request: ${problems.join('; ')}`), source: 'rejected' };
     const args = request as unknown as ExecuteTemplateArgs;
 
     const handler = await this.options.handler();
     const validation = validatePluginConfig(handler.configClass, pluginBody);
     if (!validation.ok) {
-      return { reply: failed(`${pluginKey}: invalid config: ${validation.problems.join('; ')}`), source: 'rejected' };
+      return {
+        reply: failed(`${pluginKey}: invalid config: ${validation.problems.join('; ')}`),
+        source: 'rejected',
+      };
     }
     const parameters = inputParameters(args);
     const key = executionKey(args, pluginBody, parameters);
@@ -109,7 +117,11 @@ export class TemplateExecutor {
       key,
       (entry) => this.runHandler(handler, args, validation.config, parameters, key, entry),
       this.options.deadlineMs,
-      () => running(`${pluginKey}: still working after ${formatDuration(this.options.deadlineMs)}`, deadlineRequeue),
+      () =>
+        running(
+          `${pluginKey}: still working after ${formatDuration(this.options.deadlineMs)}`,
+          deadlineRequeue,
+        ),
     );
     return outcome;
   }
@@ -125,7 +137,10 @@ export class TemplateExecutor {
     const { ledger, shutdown } = this.options;
     const meta = args.workflow.metadata;
     let state = entry.state;
-    const signal = AbortSignal.any([shutdown, AbortSignal.timeout(this.options.backgroundLimitMs ?? 10 * 60_000)]);
+    const signal = AbortSignal.any([
+      shutdown,
+      AbortSignal.timeout(this.options.backgroundLimitMs ?? 10 * 60_000),
+    ]);
     const ctx: ExecutionContext<object> = {
       config,
       workflow: { name: meta.name, namespace: meta.namespace, uid: meta.uid },
@@ -152,7 +167,12 @@ export class TemplateExecutor {
     }
   }
 
-  private async mapError(err: unknown, key: string, entry: LedgerEntry, log: PluginLogger): Promise<ExecuteTemplateReply> {
+  private async mapError(
+    err: unknown,
+    key: string,
+    entry: LedgerEntry,
+    log: PluginLogger,
+  ): Promise<ExecuteTemplateReply> {
     const { key: pluginKey, retry } = this.options;
     if (isUpstreamError(err)) {
       if (!err.transient) return failed(err.message);
@@ -162,7 +182,10 @@ export class TemplateExecutor {
       const backoff = Math.min(retry.baseMs * 2 ** (attempt - 1), retry.maxMs);
       const delay = Math.max(backoff, err.retryAfterMs ?? 0);
       log.warn({ attempt, retryInMs: delay, status: err.status }, `transient upstream error: ${err.message}`);
-      return running(`${err.message}; retrying in ${formatDuration(delay)} (attempt ${attempt} of ${retry.budget})`, delay);
+      return running(
+        `${err.message}; retrying in ${formatDuration(delay)} (attempt ${attempt} of ${retry.budget})`,
+        delay,
+      );
     }
     if (err instanceof PluginConfigError || (err as Error)?.name === 'PluginConfigError') {
       return failed(`${pluginKey}: invalid config: ${(err as Error).message}`);
@@ -185,7 +208,10 @@ export class TemplateExecutor {
     const out: ExecuteTemplateReply = { node: { ...node } };
     if (!isFinalPhase(node.phase)) {
       const requeueMs = tryParseDuration(reply.requeue);
-      out.requeue = requeueMs !== undefined && requeueMs > 0 ? reply.requeue : formatDuration(this.options.defaultRequeueMs ?? 10_000);
+      out.requeue =
+        requeueMs !== undefined && requeueMs > 0
+          ? reply.requeue
+          : formatDuration(this.options.defaultRequeueMs ?? 10_000);
     }
     const { redactor } = this.options;
     if (out.node!.message !== undefined) {
@@ -207,5 +233,7 @@ export class TemplateExecutor {
 }
 
 function isUpstreamError(err: unknown): err is UpstreamError {
-  return err instanceof UpstreamError || (err instanceof Error && err.name === 'UpstreamError' && 'kind' in err);
+  return (
+    err instanceof UpstreamError || (err instanceof Error && err.name === 'UpstreamError' && 'kind' in err)
+  );
 }

@@ -32,17 +32,21 @@ export class ContractServer {
   private readonly idleWaiters: Array<() => void> = [];
 
   constructor(private readonly options: ContractServerOptions) {
-    this.server = createServer({ requestTimeout: 40_000, headersTimeout: 20_000, keepAliveTimeout: 30_000 }, (req, res) => {
-      this.active++;
-      res.on('close', () => this.onResponseDone());
-      this.handle(req, res).catch((err: unknown) => {
-        options.logger.error({ err }, 'unexpected error in the HTTP front');
-        if (!res.headersSent) reply(res, 400, 'bad request');
-      });
-    });
+    this.server = createServer(
+      { requestTimeout: 40_000, headersTimeout: 20_000, keepAliveTimeout: 30_000 },
+      (req, res) => {
+        this.active++;
+        res.on('close', () => this.onResponseDone());
+        this.handle(req, res).catch((err: unknown) => {
+          options.logger.error({ err }, 'unexpected error in the HTTP front');
+          if (!res.headersSent) reply(res, 400, 'bad request');
+        });
+      },
+    );
     this.server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
       // Malformed HTTP, oversized headers, ... : a short 400 and close, never a crash.
-      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 11\r\n\r\nbad request');
+      if (socket.writable)
+        socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 11\r\n\r\nbad request');
       else socket.destroy();
       options.logger.debug({ code: err.code }, 'malformed request');
     });
@@ -94,7 +98,8 @@ export class ContractServer {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!(await this.options.guard.authorize(req.headers.authorization))) return refuse(req, res, 403, 'forbidden');
+    if (!(await this.options.guard.authorize(req.headers.authorization)))
+      return refuse(req, res, 403, 'forbidden');
     const path = (req.url ?? '').split('?', 1)[0];
     if (req.method !== 'POST' || path !== EXECUTE_TEMPLATE_PATH) return refuse(req, res, 404, 'not found');
     if (this.draining) return refuse(req, res, 503, 'shutting down');

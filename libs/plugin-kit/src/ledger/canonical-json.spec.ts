@@ -2,7 +2,9 @@ import { canonicalJson, nestingDepth } from './canonical-json.js';
 
 describe('canonicalJson', () => {
   it('sorts keys at every level and drops whitespace', () => {
-    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: 'x' } })).toBe('{"a":{"c":"x","d":[3,{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: 'x' } })).toBe(
+      '{"a":{"c":"x","d":[3,{"y":2,"z":1}]},"b":1}',
+    );
   });
 
   it('gives the same text whatever the key order', () => {
@@ -10,7 +12,8 @@ describe('canonicalJson', () => {
   });
 
   it('matches JSON.stringify for scalars and arrays', () => {
-    for (const v of [null, true, 1.5, 'a"b', [1, 'x', null], []]) expect(canonicalJson(v)).toBe(JSON.stringify(v));
+    for (const v of [null, true, 1.5, 'a"b', [1, 'x', null], []])
+      expect(canonicalJson(v)).toBe(JSON.stringify(v));
   });
 
   it('survives hostile nesting without overflowing the stack', () => {

@@ -18,7 +18,11 @@ export function inputParameters(args: ExecuteTemplateArgs): Record<string, strin
  * agent retries and sidecar restarts. Two steps that call one template with identical inputs collide:
  * authors separate them with the body's `key` field or `{{node.name}}` (see docs).
  */
-export function executionKey(args: ExecuteTemplateArgs, pluginBody: unknown, parameters: Record<string, string>): string {
+export function executionKey(
+  args: ExecuteTemplateArgs,
+  pluginBody: unknown,
+  parameters: Record<string, string>,
+): string {
   const material = canonicalJson({
     uid: args.workflow.metadata.uid,
     template: args.template.name ?? '',

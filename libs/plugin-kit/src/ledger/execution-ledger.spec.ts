@@ -61,7 +61,12 @@ describe('ExecutionLedger', () => {
 describe('MemoryLedgerStore', () => {
   it('is bounded: the least recently used entries go first', async () => {
     const store = new MemoryLedgerStore({ maxEntries: 3 });
-    const entry = (n: number) => ({ calls: n, transientFailures: 0, createdAt: Date.now(), updatedAt: Date.now() });
+    const entry = (n: number) => ({
+      calls: n,
+      transientFailures: 0,
+      createdAt: Date.now(),
+      updatedAt: Date.now(),
+    });
     for (const k of ['a', 'b', 'c']) await store.set(k, entry(1));
     await store.get('a');
     await store.set('d', entry(1));

@@ -93,7 +93,11 @@ export class ExecutionLedger {
     });
   }
 
-  private launch(key: string, entry: LedgerEntry, work: (entry: LedgerEntry) => Promise<ExecuteTemplateReply>): Flight {
+  private launch(
+    key: string,
+    entry: LedgerEntry,
+    work: (entry: LedgerEntry) => Promise<ExecuteTemplateReply>,
+  ): Flight {
     const flight: Flight = { waiters: 0, promise: undefined as unknown as Promise<ExecuteTemplateReply> };
     flight.promise = Promise.resolve().then(() => work(entry));
     this.flights.set(key, flight);
@@ -113,7 +117,12 @@ export class ExecutionLedger {
       const keep = phase === 'Succeeded' || (!delivered && phase === 'Failed');
       if (!keep) return;
       const entry = await this.store.get(key);
-      const base: LedgerEntry = entry ?? { transientFailures: 0, calls: 0, createdAt: this.now(), updatedAt: this.now() };
+      const base: LedgerEntry = entry ?? {
+        transientFailures: 0,
+        calls: 0,
+        createdAt: this.now(),
+        updatedAt: this.now(),
+      };
       await this.store.set(key, { ...base, result: reply, updatedAt: this.now() });
     });
   }

@@ -66,7 +66,10 @@ export function createLogger(options: LoggerOptions): PluginLogger {
       messageKey: 'msg',
       formatters: { level: (label) => ({ level: label }) },
       // Belt and braces: structural redaction of headers, value redaction of every known secret below.
-      redact: { paths: ['authorization', 'headers.authorization', 'req.headers.authorization', '*.authorization'], censor: '[REDACTED]' },
+      redact: {
+        paths: ['authorization', 'headers.authorization', 'req.headers.authorization', '*.authorization'],
+        censor: '[REDACTED]',
+      },
       hooks: { streamWrite: (line) => redactor.redact(line) },
       serializers: { err: pino.stdSerializers.err },
     },
@@ -76,8 +79,15 @@ export function createLogger(options: LoggerOptions): PluginLogger {
 }
 
 /** A logger that keeps lines in memory (tests) while still applying redaction. */
-export function createMemoryLogger(redactor: Redactor, level: LevelWithSilent = 'debug'): { logger: PluginLogger; lines: string[] } {
+export function createMemoryLogger(
+  redactor: Redactor,
+  level: LevelWithSilent = 'debug',
+): { logger: PluginLogger; lines: string[] } {
   const lines: string[] = [];
-  const logger = createLogger({ level, redactor, destination: { write: (line: string) => lines.push(line) } });
+  const logger = createLogger({
+    level,
+    redactor,
+    destination: { write: (line: string) => lines.push(line) },
+  });
   return { logger, lines };
 }

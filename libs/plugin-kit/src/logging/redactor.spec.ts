@@ -19,11 +19,17 @@ describe('Redactor', () => {
   });
 
   it('redacts deep values', () => {
-    expect(new Redactor().add('s3cr3t-value').redactValue({ a: ['s3cr3t-value'] })).toEqual({ a: ['[REDACTED]'] });
+    expect(new Redactor().add('s3cr3t-value').redactValue({ a: ['s3cr3t-value'] })).toEqual({
+      a: ['[REDACTED]'],
+    });
   });
 
-  it.each([['SLACK_BOT_TOKEN', true], ['JENKINS_API_TOKEN', true], ['AIRFLOW_PASSWORD', true], ['DBT_CLOUD_API_KEY', true], ['SLACK_API_URL', false], ['PORT', false]])(
-    'looksSecret(%s) = %s',
-    (name, expected) => expect(looksSecret(name)).toBe(expected),
-  );
+  it.each([
+    ['SLACK_BOT_TOKEN', true],
+    ['JENKINS_API_TOKEN', true],
+    ['AIRFLOW_PASSWORD', true],
+    ['DBT_CLOUD_API_KEY', true],
+    ['SLACK_API_URL', false],
+    ['PORT', false],
+  ])('looksSecret(%s) = %s', (name, expected) => expect(looksSecret(name)).toBe(expected));
 });

@@ -24,7 +24,10 @@ export class Redactor {
 
   /** Replaces the whole set; used when the agent's token file rotates. */
   replace(previous: string | undefined, next: string | undefined): void {
-    if (previous) this.secrets = this.secrets.filter((s) => s !== previous && s !== JSON.stringify(previous).slice(1, -1));
+    if (previous)
+      this.secrets = this.secrets.filter(
+        (s) => s !== previous && s !== JSON.stringify(previous).slice(1, -1),
+      );
     this.add(next);
   }
 

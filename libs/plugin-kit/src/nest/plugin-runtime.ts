@@ -14,7 +14,9 @@ class PluginKitCoreModule {
       module: PluginKitCoreModule,
       global: true,
       providers,
-      exports: providers.map((p) => (typeof p === 'function' ? p : (p as { provide: unknown }).provide) as never),
+      exports: providers.map(
+        (p) => (typeof p === 'function' ? p : (p as { provide: unknown }).provide) as never,
+      ),
     };
   }
 }
@@ -37,7 +39,10 @@ export interface RuntimeDependencies {
  * Builds the plugin's Nest application context (DI only, no HTTP server: the kit's front owns HTTP) and
  * returns the handler the plugin module provides under PLUGIN_HANDLER.
  */
-export async function createPluginRuntime(pluginModule: Type | DynamicModule, deps: RuntimeDependencies): Promise<PluginRuntime> {
+export async function createPluginRuntime(
+  pluginModule: Type | DynamicModule,
+  deps: RuntimeDependencies,
+): Promise<PluginRuntime> {
   const providers: Provider[] = [
     { provide: PluginLogger, useValue: deps.logger },
     { provide: Redactor, useValue: deps.redactor },

@@ -25,7 +25,13 @@ describe('createUpstreamClient', () => {
   });
   beforeEach(() => upstream.faults.clear());
 
-  const client = () => createUpstreamClient({ upstream: 'fake', baseURL: upstream.url, headers: { Authorization: 'Bearer s3cret-token' }, timeoutMs: 300 });
+  const client = () =>
+    createUpstreamClient({
+      upstream: 'fake',
+      baseURL: upstream.url,
+      headers: { Authorization: 'Bearer s3cret-token' },
+      timeoutMs: 300,
+    });
 
   const failure = async (p: Promise<unknown>): Promise<UpstreamError> => {
     try {
@@ -51,7 +57,9 @@ describe('createUpstreamClient', () => {
   });
 
   it('classifies other 4xx as permanent with a short detail, HTML pages reduced to their heading', async () => {
-    expect((await failure(client().get('/json-error'))).message).toBe('fake: GET /json-error → 422 Unprocessable Entity: No ref found for: nope');
+    expect((await failure(client().get('/json-error'))).message).toBe(
+      'fake: GET /json-error → 422 Unprocessable Entity: No ref found for: nope',
+    );
     const html = await failure(client().get('/html'));
     expect(html).toMatchObject({ kind: 'permanent', status: 404 });
     expect(html.message).toBe('fake: GET /html → 404 Not Found: HTTP ERROR 404 Not Found');
@@ -89,7 +97,9 @@ describe('StandInServer introspection', () => {
       await fetch(`${s.url}/api/thing`, { method: 'POST' });
       await fetch(`${s.url}/api/thing`, { method: 'POST' });
       await fetch(`${s.url}/other`);
-      const count = (await (await fetch(`${s.url}/__stand-in/count?method=POST&path=/api/thing`)).json()) as { count: number };
+      const count = (await (await fetch(`${s.url}/__stand-in/count?method=POST&path=/api/thing`)).json()) as {
+        count: number;
+      };
       expect(count.count).toBe(2);
       expect(s.calls).toHaveLength(3);
     } finally {

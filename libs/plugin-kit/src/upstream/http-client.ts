@@ -1,5 +1,15 @@
-import axios, { AxiosError, type AxiosInstance, type AxiosResponse, type RawAxiosRequestHeaders } from 'axios';
-import { isNetworkError, isTransientStatus, parseRetryAfter, UpstreamError } from '../errors/upstream-error.js';
+import axios, {
+  AxiosError,
+  type AxiosInstance,
+  type AxiosResponse,
+  type RawAxiosRequestHeaders,
+} from 'axios';
+import {
+  isNetworkError,
+  isTransientStatus,
+  parseRetryAfter,
+  UpstreamError,
+} from '../errors/upstream-error.js';
 import { errorDetail } from './error-detail.js';
 
 export interface UpstreamClientOptions {
@@ -35,11 +45,16 @@ export function createUpstreamClient(options: UpstreamClientOptions): AxiosInsta
     // Keep bodies we do not understand as text rather than failing to parse them.
     transitional: { silentJSONParsing: true, forcedJSONParsing: true, clarifyTimeoutError: true },
   });
-  client.interceptors.response.use(undefined, (err: unknown) => Promise.reject(toUpstreamError(err, options)));
+  client.interceptors.response.use(undefined, (err: unknown) =>
+    Promise.reject(toUpstreamError(err, options)),
+  );
   return client;
 }
 
-export function toUpstreamError(err: unknown, options: Pick<UpstreamClientOptions, 'upstream' | 'describe' | 'transient'>): Error {
+export function toUpstreamError(
+  err: unknown,
+  options: Pick<UpstreamClientOptions, 'upstream' | 'describe' | 'transient'>,
+): Error {
   if (err instanceof UpstreamError) return err;
   if (!(err instanceof AxiosError)) return err instanceof Error ? err : new Error(String(err));
   const method = (err.config?.method ?? 'get').toUpperCase();
@@ -57,7 +72,8 @@ export function toUpstreamError(err: unknown, options: Pick<UpstreamClientOption
       cause: err,
     });
   }
-  const reason = err.code === 'ETIMEDOUT' || err.code === 'ECONNABORTED' ? 'timed out' : (err.code ?? err.message);
+  const reason =
+    err.code === 'ETIMEDOUT' || err.code === 'ECONNABORTED' ? 'timed out' : (err.code ?? err.message);
   if (isNetworkError(err) || err.code === 'ERR_NETWORK' || err.request) {
     return UpstreamError.transient(`${where}: ${reason}`, { cause: err });
   }

@@ -14,7 +14,10 @@ export interface DispatchResult {
  * (fields decoded from an earlier plugin's reply leak into the next); the first reply with a node wins; an
  * error from any plugin ends the dispatch at once (the remaining plugins are not tried).
  */
-export async function executePluginTemplate(clients: PluginRpcClient[], body: string): Promise<DispatchResult> {
+export async function executePluginTemplate(
+  clients: PluginRpcClient[],
+  body: string,
+): Promise<DispatchResult> {
   const shared: DecodedReply = {};
   for (const client of clients) {
     const reply = await client.executeTemplate(body);

@@ -6,12 +6,46 @@
 
 // Field order of wfv1.Template (pkg/apis/workflow/v1alpha1/workflow_types.go).
 const TEMPLATE_FIELDS = [
-  'name', 'inputs', 'outputs', 'nodeSelector', 'affinity', 'metadata', 'daemon', 'steps', 'container', 'containerSet',
-  'script', 'resource', 'dag', 'suspend', 'data', 'http', 'plugin', 'volumes', 'initContainers', 'sidecars',
-  'archiveLocation', 'activeDeadlineSeconds', 'retryStrategy', 'parallelism', 'failFast', 'tolerations',
-  'schedulerName', 'priorityClassName', 'serviceAccountName', 'automountServiceAccountToken', 'executor',
-  'hostAliases', 'securityContext', 'podSpecPatch', 'metrics', 'synchronization', 'memoize', 'timeout',
-  'annotations', 'pendingTimeout',
+  'name',
+  'inputs',
+  'outputs',
+  'nodeSelector',
+  'affinity',
+  'metadata',
+  'daemon',
+  'steps',
+  'container',
+  'containerSet',
+  'script',
+  'resource',
+  'dag',
+  'suspend',
+  'data',
+  'http',
+  'plugin',
+  'volumes',
+  'initContainers',
+  'sidecars',
+  'archiveLocation',
+  'activeDeadlineSeconds',
+  'retryStrategy',
+  'parallelism',
+  'failFast',
+  'tolerations',
+  'schedulerName',
+  'priorityClassName',
+  'serviceAccountName',
+  'automountServiceAccountToken',
+  'executor',
+  'hostAliases',
+  'securityContext',
+  'podSpecPatch',
+  'metrics',
+  'synchronization',
+  'memoize',
+  'timeout',
+  'annotations',
+  'pendingTimeout',
 ];
 const ALWAYS_PRESENT = new Set(['inputs', 'outputs', 'metadata']);
 const PARAMETER_FIELDS = ['name', 'default', 'value', 'valueFrom', 'globalName', 'enum', 'description'];
@@ -27,7 +61,11 @@ function isEmpty(value: unknown): boolean {
   return false;
 }
 
-function ordered(obj: Record<string, unknown>, fields: string[], always: Set<string> = new Set()): Record<string, unknown> {
+function ordered(
+  obj: Record<string, unknown>,
+  fields: string[],
+  always: Set<string> = new Set(),
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const f of fields) {
     if (always.has(f)) out[f] = obj[f] ?? {};
@@ -42,7 +80,8 @@ function structured(template: Record<string, unknown>): Record<string, unknown> 
   const t = { ...template };
   const inputs = (t.inputs ?? {}) as Record<string, unknown>;
   const outputs = (t.outputs ?? {}) as Record<string, unknown>;
-  const params = (list: unknown) => (Array.isArray(list) ? list.map((p) => ordered(p as Record<string, unknown>, PARAMETER_FIELDS)) : list);
+  const params = (list: unknown) =>
+    Array.isArray(list) ? list.map((p) => ordered(p as Record<string, unknown>, PARAMETER_FIELDS)) : list;
   t.inputs = ordered({ ...inputs, parameters: params(inputs.parameters) }, INPUTS_FIELDS);
   t.outputs = ordered({ ...outputs, parameters: params(outputs.parameters) }, OUTPUTS_FIELDS);
   return ordered(t, TEMPLATE_FIELDS, ALWAYS_PRESENT);

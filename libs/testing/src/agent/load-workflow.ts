@@ -32,7 +32,11 @@ export function fieldPath(instancePath: string): string {
   return instancePath
     .split('/')
     .filter(Boolean)
-    .map((segment, i) => (/^\d+$/.test(segment) ? `[${segment}]` : `${i === 0 ? '' : '.'}${segment.replace(/~1/g, '/').replace(/~0/g, '~')}`))
+    .map((segment, i) =>
+      /^\d+$/.test(segment)
+        ? `[${segment}]`
+        : `${i === 0 ? '' : '.'}${segment.replace(/~1/g, '/').replace(/~0/g, '~')}`,
+    )
     .join('');
 }
 
@@ -41,7 +45,11 @@ function describe(errors: AjvLikeError[]): string {
   const lines: string[] = [];
   for (const e of errors) {
     const field = fieldPath(e.instancePath ?? '') || '(root)';
-    const extra = e.params?.additionalProperty ? ` "${String(e.params.additionalProperty)}"` : e.params?.allowedValues ? ` (${(e.params.allowedValues as unknown[]).join(', ')})` : '';
+    const extra = e.params?.additionalProperty
+      ? ` "${String(e.params.additionalProperty)}"`
+      : e.params?.allowedValues
+        ? ` (${(e.params.allowedValues as unknown[]).join(', ')})`
+        : '';
     const line = `${field}: ${e.message ?? 'invalid'}${extra}`;
     if (!seen.has(line)) lines.push(line);
     seen.add(line);
@@ -58,7 +66,8 @@ function asModelShape(object: Record<string, unknown>): Record<string, unknown> 
   const copy = structuredClone(object);
   const templates = (copy.spec as { templates?: Array<Record<string, unknown>> } | undefined)?.templates;
   for (const t of Array.isArray(templates) ? templates : []) {
-    if (Array.isArray(t?.steps)) t.steps = t.steps.map((group: unknown) => (Array.isArray(group) ? { steps: group } : group));
+    if (Array.isArray(t?.steps))
+      t.steps = t.steps.map((group: unknown) => (Array.isArray(group) ? { steps: group } : group));
   }
   return copy;
 }
@@ -67,8 +76,14 @@ function asModelShape(object: Record<string, unknown>): Record<string, unknown> 
 export function validateArgoObject(object: Record<string, unknown>, source = 'input'): void {
   const kind = String(object.kind ?? '');
   const Model = MODELS[kind];
-  const name = (object.metadata as { name?: string; generateName?: string } | undefined)?.name ?? (object.metadata as { generateName?: string } | undefined)?.generateName ?? '?';
-  if (!Model) throw new ManifestError(`${source}: unsupported kind "${kind}" (expected ${Object.keys(MODELS).join(', ')})`);
+  const name =
+    (object.metadata as { name?: string; generateName?: string } | undefined)?.name ??
+    (object.metadata as { generateName?: string } | undefined)?.generateName ??
+    '?';
+  if (!Model)
+    throw new ManifestError(
+      `${source}: unsupported kind "${kind}" (expected ${Object.keys(MODELS).join(', ')})`,
+    );
   try {
     new Model(asModelShape(object) as never).validate();
   } catch (err) {
@@ -76,18 +91,25 @@ export function validateArgoObject(object: Record<string, unknown>, source = 'in
       ...e,
       instancePath: (e.instancePath ?? '').replace(/\/steps\/(\d+)\/steps(?=\/|$)/g, '/steps/$1'),
     }));
-    throw new ManifestError(`${source}: ${kind}/${name}: ${errors ? describe(errors) : (err as Error).message}`);
+    throw new ManifestError(
+      `${source}: ${kind}/${name}: ${errors ? describe(errors) : (err as Error).message}`,
+    );
   }
-  if (kind === 'Workflow' || kind === 'WorkflowTemplate' || kind === 'ClusterWorkflowTemplate') checkPluginTemplates(object, `${source}: ${kind}/${name}`);
+  if (kind === 'Workflow' || kind === 'WorkflowTemplate' || kind === 'ClusterWorkflowTemplate')
+    checkPluginTemplates(object, `${source}: ${kind}/${name}`);
 }
 
 /** The plugin field must hold exactly one key (Plugin.UnmarshalJSON), which the schema cannot express. */
 function checkPluginTemplates(object: Record<string, unknown>, where: string): void {
-  const templates = ((object.spec as { templates?: Array<{ name?: string; plugin?: unknown }> })?.templates ?? []);
+  const templates =
+    (object.spec as { templates?: Array<{ name?: string; plugin?: unknown }> })?.templates ?? [];
   templates.forEach((t, i) => {
     if (t.plugin === undefined) return;
     const keys = t.plugin && typeof t.plugin === 'object' ? Object.keys(t.plugin) : [];
-    if (keys.length !== 1) throw new ManifestError(`${where}: spec.templates[${i}].plugin: expected exactly one key, got ${keys.length}`);
+    if (keys.length !== 1)
+      throw new ManifestError(
+        `${where}: spec.templates[${i}].plugin: expected exactly one key, got ${keys.length}`,
+      );
   });
 }
 

@@ -94,7 +94,8 @@ export class PluginRpcClient {
         return null;
       }
       if (status === 503) throw new PluginCallError(text, true);
-      if (status !== 200) throw new PluginCallError(`${status} ${STATUS_CODES[status] ?? ''}: ${text}`, false);
+      if (status !== 200)
+        throw new PluginCallError(`${status} ${STATUS_CODES[status] ?? ''}: ${text}`, false);
       return decodeReply(text);
     } catch (err) {
       record.error = (err as Error).message;
@@ -138,7 +139,12 @@ export class PluginRpcClient {
         reject(err instanceof PluginCallError ? err : classifyNetworkError(err));
       };
       const timer = setTimeout(() => {
-        req.destroy(new PluginCallError(`Post "${url.href}": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`, true));
+        req.destroy(
+          new PluginCallError(
+            `Post "${url.href}": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`,
+            true,
+          ),
+        );
       }, this.timing.timeoutMs);
       req.on('error', fail);
       req.end(body);
@@ -170,13 +176,19 @@ export function decodeReply(text: string): DecodedReply | null {
   }
   if (value === null) return null;
   if (typeof value !== 'object' || Array.isArray(value)) {
-    throw new PluginCallError(`json: cannot unmarshal ${goKind(value)} into Go value of type executor.ExecuteTemplateReply`, false);
+    throw new PluginCallError(
+      `json: cannot unmarshal ${goKind(value)} into Go value of type executor.ExecuteTemplateReply`,
+      false,
+    );
   }
   const reply = value as ExecuteTemplateReply & Record<string, unknown>;
   const decoded: DecodedReply = {};
   if (reply.requeue !== undefined && reply.requeue !== null) {
     if (typeof reply.requeue !== 'string') {
-      throw new PluginCallError(`json: cannot unmarshal ${goKind(reply.requeue)} into Go value of type string`, false);
+      throw new PluginCallError(
+        `json: cannot unmarshal ${goKind(reply.requeue)} into Go value of type string`,
+        false,
+      );
     }
     try {
       decoded.requeueMs = parseDuration(reply.requeue);
@@ -191,14 +203,21 @@ export function decodeReply(text: string): DecodedReply | null {
 
 function decodeNode(node: unknown): NodeResult {
   if (typeof node !== 'object' || Array.isArray(node)) {
-    throw new PluginCallError(`json: cannot unmarshal ${goKind(node)} into Go struct field ExecuteTemplateReply.node`, false);
+    throw new PluginCallError(
+      `json: cannot unmarshal ${goKind(node)} into Go struct field ExecuteTemplateReply.node`,
+      false,
+    );
   }
   const n = node as Record<string, unknown>;
   const out: NodeResult = {};
   for (const field of ['phase', 'message', 'progress'] as const) {
     const v = n[field];
     if (v === undefined || v === null) continue;
-    if (typeof v !== 'string') throw new PluginCallError(`json: cannot unmarshal ${goKind(v)} into Go struct field NodeResult.node.${field} of type string`, false);
+    if (typeof v !== 'string')
+      throw new PluginCallError(
+        `json: cannot unmarshal ${goKind(v)} into Go struct field NodeResult.node.${field} of type string`,
+        false,
+      );
     (out as Record<string, string>)[field] = v;
   }
   const outputs = n.outputs as Record<string, unknown> | undefined;
@@ -206,7 +225,10 @@ function decodeNode(node: unknown): NodeResult {
     const params = Array.isArray(outputs.parameters) ? outputs.parameters : [];
     out.outputs = {
       ...(params.length > 0 && {
-        parameters: params.map((p: Record<string, unknown>) => ({ name: String(p?.name ?? ''), value: toAnyString(p?.value) ?? '' })),
+        parameters: params.map((p: Record<string, unknown>) => ({
+          name: String(p?.name ?? ''),
+          value: toAnyString(p?.value) ?? '',
+        })),
       }),
       ...(typeof outputs.result === 'string' && { result: outputs.result }),
       ...(typeof outputs.exitCode === 'string' && { exitCode: outputs.exitCode }),

@@ -22,29 +22,59 @@ export function renderResult(result: WorkflowResult): string {
   const rows: string[][] = [];
   const visit = (node: AgentNode, prefix: string, last: boolean, root: boolean): void => {
     // Step groups are structural: show their children directly, like argo get does.
-    const children = node.children.map((id) => byId.get(id)!).flatMap((c) => (c.type === 'StepGroup' ? c.children.map((id) => byId.get(id)!) : [c]));
+    const children = node.children
+      .map((id) => byId.get(id)!)
+      .flatMap((c) => (c.type === 'StepGroup' ? c.children.map((id) => byId.get(id)!) : [c]));
     const branch = root ? ' ' : `${prefix}${last ? '└─' : '├─'}`;
-    rows.push([`${branch}${ICON[node.phase] ?? '?'} ${root ? node.name : node.displayName}`, node.templateName, node.phase, duration(node), node.message ?? '']);
+    rows.push([
+      `${branch}${ICON[node.phase] ?? '?'} ${root ? node.name : node.displayName}`,
+      node.templateName,
+      node.phase,
+      duration(node),
+      node.message ?? '',
+    ]);
     const params = node.type === 'Plugin' ? (node.outputs?.parameters ?? []) : [];
     const childPrefix = root ? ' ' : `${prefix}${last ? '  ' : '│ '}`;
-    for (const p of params) rows.push([`${childPrefix}${children.length ? '│' : ' '}   ${p.name}=${p.value.length > 80 ? `${p.value.slice(0, 77)}...` : p.value}`, '', '', '', '']);
+    for (const p of params)
+      rows.push([
+        `${childPrefix}${children.length ? '│' : ' '}   ${p.name}=${p.value.length > 80 ? `${p.value.slice(0, 77)}...` : p.value}`,
+        '',
+        '',
+        '',
+        '',
+      ]);
     children.forEach((c, i) => visit(c, childPrefix, i === children.length - 1, false));
   };
   const roots = result.nodes.filter((n) => n.name === result.name || n.name === `${result.name}.onExit`);
   for (const r of roots) visit(r, '', true, true);
-  const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => [...r[i]].length), ['STEP', 'TEMPLATE', 'PHASE', 'DURATION'][i].length));
-  const line = (r: string[]) => r.map((c, i) => (i < 4 ? c + ' '.repeat(widths[i] - [...c].length) : c)).join('  ').trimEnd();
+  const widths = [0, 1, 2, 3].map((i) =>
+    Math.max(...rows.map((r) => [...r[i]].length), ['STEP', 'TEMPLATE', 'PHASE', 'DURATION'][i].length),
+  );
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => (i < 4 ? c + ' '.repeat(widths[i] - [...c].length) : c))
+      .join('  ')
+      .trimEnd();
   const header = [
     `Name:                ${result.name}`,
     `Namespace:           ${result.namespace}`,
     `Status:              ${result.phase}`,
     ...(result.message ? [`Message:             ${result.message}`] : []),
     `Duration:            ${duration(result)}`,
-    ...(Object.keys(result.parameters).length ? ['Parameters:', ...Object.entries(result.parameters).map(([k, v]) => `  ${k}: ${v}`)] : []),
+    ...(Object.keys(result.parameters).length
+      ? ['Parameters:', ...Object.entries(result.parameters).map(([k, v]) => `  ${k}: ${v}`)]
+      : []),
     '',
   ];
   const warnings = result.warnings.map((w) => `warning: ${w}`);
-  return [...header, line(['STEP', 'TEMPLATE', 'PHASE', 'DURATION', 'MESSAGE']), ...rows.map(line), ...(warnings.length ? ['', ...warnings] : [])].join('\n') + '\n';
+  return (
+    [
+      ...header,
+      line(['STEP', 'TEMPLATE', 'PHASE', 'DURATION', 'MESSAGE']),
+      ...rows.map(line),
+      ...(warnings.length ? ['', ...warnings] : []),
+    ].join('\n') + '\n'
+  );
 }
 
 /** The same as JSON (for `--output json`). */

@@ -3,10 +3,23 @@ import { parseDuration, type NodePhase } from '@app/contract';
 import { executePluginTemplate } from './agent-dispatch.js';
 import { isFailedPhase, nodeId, type AgentNode, type AgentNodeType } from './agent-node.js';
 import { marshalExecuteTemplateArgs } from './go-json.js';
-import { ARGO_RPC_TIMING, PluginCallError, PluginRpcClient, type AgentPlugin, type RpcTiming } from './plugin-rpc-client.js';
+import {
+  ARGO_RPC_TIMING,
+  PluginCallError,
+  PluginRpcClient,
+  type AgentPlugin,
+  type RpcTiming,
+} from './plugin-rpc-client.js';
 import { substituteJson, substituteText, unresolvedTags, type Variables } from './substitute.js';
 import { evaluateWhen } from './when.js';
-import type { ArgumentsSpec, ParamSpec, StepSpec, TaskSpec, TemplateSpec, WorkflowShape } from './workflow-types.js';
+import type {
+  ArgumentsSpec,
+  ParamSpec,
+  StepSpec,
+  TaskSpec,
+  TemplateSpec,
+  WorkflowShape,
+} from './workflow-types.js';
 
 export interface RunOptions {
   plugins: AgentPlugin[];
@@ -94,26 +107,36 @@ class WorkflowRun {
   ) {
     this.random = options.random ?? Math.random;
     this.timeScale = options.timeScale ?? 1;
-    const suffix = Array.from({ length: 5 }, () => NAME_ALPHABET[Math.floor(this.random() * NAME_ALPHABET.length)]).join('');
+    const suffix = Array.from(
+      { length: 5 },
+      () => NAME_ALPHABET[Math.floor(this.random() * NAME_ALPHABET.length)],
+    ).join('');
     this.name = wf.metadata.name ?? `${wf.metadata.generateName ?? 'workflow-'}${suffix}`;
     this.namespace = wf.metadata.namespace ?? options.namespace ?? 'argo';
     const timing: RpcTiming = { ...ARGO_RPC_TIMING, ...options.rpc };
     // The agent asks the plugins in the order of ARGO_PLUGIN_ADDRESSES: a random order per workflow.
-    this.clients = shuffle(options.plugins, this.random).map((p) => new PluginRpcClient(p, timing, this.random));
+    this.clients = shuffle(options.plugins, this.random).map(
+      (p) => new PluginRpcClient(p, timing, this.random),
+    );
     this.workers = new Semaphore(options.workers ?? 16);
     const activeDeadline = wf.spec.activeDeadlineSeconds;
-    this.deadline = this.startedAt + (options.deadlineMs ?? (activeDeadline ? activeDeadline * 1000 : 3600_000));
+    this.deadline =
+      this.startedAt + (options.deadlineMs ?? (activeDeadline ? activeDeadline * 1000 : 3600_000));
   }
 
+  private workflowParameters: Record<string, string> = {};
+
   get parameters(): Record<string, string> {
-    return Object.fromEntries([...this.globals].filter(([k]) => k.startsWith('workflow.parameters.')).map(([k, v]) => [k.slice(20), v]));
+    return this.workflowParameters;
   }
 
   async run(): Promise<WorkflowResult> {
     const spec = this.wf.spec;
     const params: Record<string, string> = {};
-    for (const p of spec.arguments?.parameters ?? []) if (p.value !== undefined) params[p.name] = String(p.value);
+    for (const p of spec.arguments?.parameters ?? [])
+      if (p.value !== undefined) params[p.name] = String(p.value);
     Object.assign(params, this.options.parameters);
+    this.workflowParameters = params;
     this.setGlobals(params, 'Running');
     const entry = spec.entrypoint;
     let phase: NodePhase = 'Error';
@@ -121,13 +144,25 @@ class WorkflowRun {
     if (!entry) {
       message = 'spec.entrypoint is required';
     } else {
-      const root = await this.execute({ name: entry, template: entry, arguments: spec.arguments }, this.name, this.name, undefined, new Map());
+      const root = await this.execute(
+        { name: entry, template: entry, arguments: spec.arguments },
+        this.name,
+        this.name,
+        undefined,
+        new Map(),
+      );
       phase = root.phase;
       message = root.phase === 'Succeeded' ? undefined : (root.message ?? this.firstFailure());
       if (spec.onExit) {
         this.globals.set('workflow.status', phase);
         this.globals.set('workflow.duration', String((Date.now() - this.startedAt) / 1000));
-        const exit = await this.execute({ name: 'onExit', template: spec.onExit }, `${this.name}.onExit`, `${this.name}.onExit`, undefined, new Map());
+        const exit = await this.execute(
+          { name: 'onExit', template: spec.onExit },
+          `${this.name}.onExit`,
+          `${this.name}.onExit`,
+          undefined,
+          new Map(),
+        );
         if (isFailedPhase(exit.phase) && phase === 'Succeeded') {
           phase = 'Failed';
           message = `exit handler failed: ${exit.message ?? ''}`;
@@ -170,9 +205,11 @@ class WorkflowRun {
     g.set('workflow.status', status);
     g.set('workflow.creationTimestamp', new Date(this.startedAt).toISOString().replace(/\.\d{3}Z$/, 'Z'));
     g.set('workflow.mainEntrypoint', this.wf.spec.entrypoint ?? '');
-    if (this.wf.spec.serviceAccountName) g.set('workflow.serviceAccountName', this.wf.spec.serviceAccountName);
+    if (this.wf.spec.serviceAccountName)
+      g.set('workflow.serviceAccountName', this.wf.spec.serviceAccountName);
     for (const [k, v] of Object.entries(this.wf.metadata.labels ?? {})) g.set(`workflow.labels.${k}`, v);
-    for (const [k, v] of Object.entries(this.wf.metadata.annotations ?? {})) g.set(`workflow.annotations.${k}`, v);
+    for (const [k, v] of Object.entries(this.wf.metadata.annotations ?? {}))
+      g.set(`workflow.annotations.${k}`, v);
     for (const [k, v] of Object.entries(params)) g.set(`workflow.parameters.${k}`, v);
     const list = Object.entries(params).map(([name, value]) => ({ name, value }));
     g.set('workflow.parameters', JSON.stringify(list));
@@ -194,7 +231,13 @@ class WorkflowRun {
     return found;
   }
 
-  private newNode(name: string, displayName: string, type: AgentNodeType, templateName: string, parent?: AgentNode): AgentNode {
+  private newNode(
+    name: string,
+    displayName: string,
+    type: AgentNodeType,
+    templateName: string,
+    parent?: AgentNode,
+  ): AgentNode {
     const node: AgentNode = {
       id: nodeId(this.name, name),
       name,
@@ -220,7 +263,13 @@ class WorkflowRun {
   }
 
   /** Runs the template a step/task refers to: arguments → inputs, retries, then the template type. */
-  private async execute(step: StepSpec, name: string, displayName: string, parent: AgentNode | undefined, _scope: Variables): Promise<AgentNode> {
+  private async execute(
+    step: StepSpec,
+    name: string,
+    displayName: string,
+    parent: AgentNode | undefined,
+    _scope: Variables,
+  ): Promise<AgentNode> {
     let template: TemplateSpec;
     try {
       template = this.resolveTemplate(step);
@@ -238,8 +287,21 @@ class WorkflowRun {
     let last: AgentNode | undefined;
     for (let attempt = 0; attempt <= limit; attempt++) {
       if (attempt > 0) await this.sleep(this.retryBackoff(retry, attempt));
-      last = await this.executeOnce(template, step.arguments, `${name}(${attempt})`, `${displayName}(${attempt})`, retryNode, attempt, name);
-      const retryable = (policy === 'Always' || policy === 'OnFailure') ? isFailedPhase(last.phase) : policy === 'OnError' ? last.phase === 'Error' : false;
+      last = await this.executeOnce(
+        template,
+        step.arguments,
+        `${name}(${attempt})`,
+        `${displayName}(${attempt})`,
+        retryNode,
+        attempt,
+        name,
+      );
+      const retryable =
+        policy === 'Always' || policy === 'OnFailure'
+          ? isFailedPhase(last.phase)
+          : policy === 'OnError'
+            ? last.phase === 'Error'
+            : false;
       if (!retryable || last.hung) break;
     }
     retryNode.outputs = last?.outputs;
@@ -247,7 +309,15 @@ class WorkflowRun {
   }
 
   private retryBackoff(retry: NonNullable<TemplateSpec['retryStrategy']>, attempt: number): number {
-    const base = retry.backoff?.duration ? parseDuration(String(/^\d+$/.test(String(retry.backoff.duration)) ? `${retry.backoff.duration}s` : retry.backoff.duration)) : 0;
+    const base = retry.backoff?.duration
+      ? parseDuration(
+          String(
+            /^\d+$/.test(String(retry.backoff.duration))
+              ? `${retry.backoff.duration}s`
+              : retry.backoff.duration,
+          ),
+        )
+      : 0;
     const factor = Number(retry.backoff?.factor ?? 1);
     let delay = base * factor ** (attempt - 1);
     if (retry.backoff?.maxDuration) delay = Math.min(delay, parseDuration(String(retry.backoff.maxDuration)));
@@ -263,8 +333,20 @@ class WorkflowRun {
     retries: number | undefined,
     retryParentName?: string,
   ): Promise<AgentNode> {
-    const type: AgentNodeType = template.steps ? 'Steps' : template.dag ? 'DAG' : template.plugin ? 'Plugin' : 'Skipped';
-    const node = this.newNode(name, displayName, parent === undefined && name === this.name ? (type === 'Plugin' ? 'Plugin' : type) : type, template.name, parent);
+    const type: AgentNodeType = template.steps
+      ? 'Steps'
+      : template.dag
+        ? 'DAG'
+        : template.plugin
+          ? 'Plugin'
+          : 'Skipped';
+    const node = this.newNode(
+      name,
+      displayName,
+      parent === undefined && name === this.name ? (type === 'Plugin' ? 'Plugin' : type) : type,
+      template.name,
+      parent,
+    );
     this.options.onEvent?.({ node, kind: 'started' });
 
     // Inputs: argument value, else the input's value, else its default (which stays in the JSON too).
@@ -272,7 +354,8 @@ class WorkflowRun {
     for (const input of template.inputs?.parameters ?? []) {
       const arg = args?.parameters?.find((a) => a.name === input.name);
       const value = arg?.value ?? input.value ?? input.default;
-      if (value === undefined) return this.finish(node, 'Error', `inputs.parameters.${input.name} was not supplied`);
+      if (value === undefined)
+        return this.finish(node, 'Error', `inputs.parameters.${input.name} was not supplied`);
       params.push({ ...input, value: String(value) });
     }
     const vars: Variables = new Map(this.globals);
@@ -282,7 +365,10 @@ class WorkflowRun {
     vars.set('node.name', retryParentName ?? name);
     if (retries !== undefined) vars.set('retries', String(retries));
 
-    const processed = substituteJson({ ...template, inputs: { ...template.inputs, parameters: params } }, vars);
+    const processed = substituteJson(
+      { ...template, inputs: { ...template.inputs, parameters: params } },
+      vars,
+    );
     switch (type) {
       case 'Plugin':
         return this.executePlugin(processed, node);
@@ -291,7 +377,11 @@ class WorkflowRun {
       case 'DAG':
         return this.executeDag(processed, node, vars);
       default:
-        return this.finish(node, 'Skipped', `not a plugin template: the local agent runs plugin, steps and dag templates only`);
+        return this.finish(
+          node,
+          'Skipped',
+          `not a plugin template: the local agent runs plugin, steps and dag templates only`,
+        );
     }
   }
 
@@ -299,12 +389,20 @@ class WorkflowRun {
 
   private async executePlugin(template: TemplateSpec, node: AgentNode): Promise<AgentNode> {
     const leftovers = unresolvedTags(template.plugin);
-    if (leftovers.length > 0) this.warnings.push(`${node.name}: unresolved tags in the plugin body: ${leftovers.map((t) => `{{${t}}}`).join(', ')}`);
-    const body = marshalExecuteTemplateArgs({ name: this.name, namespace: this.namespace, uid: this.uid }, template as Record<string, unknown>);
+    if (leftovers.length > 0)
+      this.warnings.push(
+        `${node.name}: unresolved tags in the plugin body: ${leftovers.map((t) => `{{${t}}}`).join(', ')}`,
+      );
+    const body = marshalExecuteTemplateArgs(
+      { name: this.name, namespace: this.namespace, uid: this.uid },
+      template as Record<string, unknown>,
+    );
     const maxCalls = this.options.maxCallsPerNode ?? 100_000;
     for (;;) {
-      if (Date.now() > this.deadline) return this.finish(node, 'Failed', 'Step exceeded its deadline (local agent)');
-      if (node.calls >= maxCalls) return this.finish(node, 'Failed', `local agent: gave up after ${maxCalls} calls`);
+      if (Date.now() > this.deadline)
+        return this.finish(node, 'Failed', 'Step exceeded its deadline (local agent)');
+      if (node.calls >= maxCalls)
+        return this.finish(node, 'Failed', `local agent: gave up after ${maxCalls} calls`);
       node.calls++;
       let dispatched;
       try {
@@ -319,18 +417,30 @@ class WorkflowRun {
       if (result.message !== undefined) node.message = result.message;
       if (!result.phase) {
         node.hung = true;
-        return this.finish(node, 'Pending', `${node.message ?? ''} (the reply had no phase: the agent reports nothing and the node stays Pending)`.trim());
+        return this.finish(
+          node,
+          'Pending',
+          `${node.message ?? ''} (the reply had no phase: the agent reports nothing and the node stays Pending)`.trim(),
+        );
       }
       node.phase = result.phase as NodePhase;
-      if (result.phase === 'Succeeded' || isFailedPhase(result.phase as NodePhase) || result.phase === 'Skipped' || result.phase === 'Omitted') {
+      if (
+        result.phase === 'Succeeded' ||
+        isFailedPhase(result.phase as NodePhase) ||
+        result.phase === 'Skipped' ||
+        result.phase === 'Omitted'
+      ) {
         if (isFailedPhase(result.phase as NodePhase) && requeueMs > 0) {
-          this.warnings.push(`${node.name}: a ${result.phase} reply carried requeue ${formatMs(requeueMs)}; the real agent would call again and re-apply the result`);
+          this.warnings.push(
+            `${node.name}: a ${result.phase} reply carried requeue ${formatMs(requeueMs)}; the real agent would call again and re-apply the result`,
+          );
         }
         return this.finish(node, result.phase as NodePhase);
       }
       if (requeueMs <= 0) {
         node.hung = true;
-        node.message = `${node.message ?? ''} (no requeue: the agent never calls again and the node hangs)`.trim();
+        node.message =
+          `${node.message ?? ''} (no requeue: the agent never calls again and the node hangs)`.trim();
         return this.finish(node, node.phase);
       }
       this.options.onEvent?.({ node, kind: 'requeue', requeueMs });
@@ -348,7 +458,11 @@ class WorkflowRun {
       const groupNode = this.newNode(groupName, `[${index}]`, 'StepGroup', '', node);
       groupNode.phase = 'Running';
       const children = await Promise.all(
-        group.flatMap((step) => this.expand(step, scope).map(({ step: s, suffix }) => this.runStep(s, `${groupName}.${step.name}${suffix}`, `${step.name}${suffix}`, groupNode, scope))),
+        group.flatMap((step) =>
+          this.expand(step, scope).map(({ step: s, suffix }) =>
+            this.runStep(s, `${groupName}.${step.name}${suffix}`, `${step.name}${suffix}`, groupNode, scope),
+          ),
+        ),
       );
       for (const step of group) {
         const child = children.find((c) => c.displayName === step.name);
@@ -368,20 +482,41 @@ class WorkflowRun {
   }
 
   private continues(group: StepSpec[], child: AgentNode): boolean {
-    const step = group.find((s) => child.displayName === s.name || child.displayName.startsWith(`${s.name}(`));
-    return Boolean(step?.continueOn && ((child.phase === 'Failed' && step.continueOn.failed) || (child.phase === 'Error' && step.continueOn.error)));
+    const step = group.find(
+      (s) => child.displayName === s.name || child.displayName.startsWith(`${s.name}(`),
+    );
+    return Boolean(
+      step?.continueOn &&
+      ((child.phase === 'Failed' && step.continueOn.failed) ||
+        (child.phase === 'Error' && step.continueOn.error)),
+    );
   }
 
-  private async runStep(step: StepSpec, name: string, displayName: string, parent: AgentNode, scope: Variables): Promise<AgentNode> {
+  private async runStep(
+    step: StepSpec,
+    name: string,
+    displayName: string,
+    parent: AgentNode,
+    scope: Variables,
+  ): Promise<AgentNode> {
     const resolved = substituteJson(step, scope);
     if (resolved.when !== undefined) {
       let run: boolean;
       try {
         run = evaluateWhen(resolved.when);
       } catch (err) {
-        return this.finish(this.newNode(name, displayName, 'Skipped', step.template ?? '', parent), 'Error', (err as Error).message);
+        return this.finish(
+          this.newNode(name, displayName, 'Skipped', step.template ?? '', parent),
+          'Error',
+          (err as Error).message,
+        );
       }
-      if (!run) return this.finish(this.newNode(name, displayName, 'Skipped', step.template ?? '', parent), 'Skipped', `when '${resolved.when}' evaluated false`);
+      if (!run)
+        return this.finish(
+          this.newNode(name, displayName, 'Skipped', step.template ?? '', parent),
+          'Skipped',
+          `when '${resolved.when}' evaluated false`,
+        );
     }
     return this.execute(resolved, name, displayName, parent, scope);
   }
@@ -404,7 +539,8 @@ class WorkflowRun {
       const itemVars: Variables = new Map();
       if (item !== null && typeof item === 'object') {
         itemVars.set('item', JSON.stringify(item));
-        for (const [k, v] of Object.entries(item)) itemVars.set(`item.${k}`, typeof v === 'string' ? v : JSON.stringify(v));
+        for (const [k, v] of Object.entries(item))
+          itemVars.set(`item.${k}`, typeof v === 'string' ? v : JSON.stringify(v));
       } else itemVars.set('item', String(item));
       const label = item !== null && typeof item === 'object' ? JSON.stringify(item) : String(item);
       const { withItems: _a, withSequence: _b, withParam: _c, ...rest } = step;
@@ -432,16 +568,35 @@ class WorkflowRun {
         scheduled = true;
         const runnable = !stopScheduling && this.dependsSatisfied(task, deps, results);
         if (!runnable) {
-          const omitted = this.newNode(`${node.name}.${task.name}`, task.name, 'Skipped', task.template ?? '', node);
-          results.set(task.name, [this.finish(omitted, 'Omitted', stopScheduling ? 'omitted: an earlier task failed' : `omitted: depends '${task.depends ?? deps.join(' && ')}' not satisfied`)]);
+          const omitted = this.newNode(
+            `${node.name}.${task.name}`,
+            task.name,
+            'Skipped',
+            task.template ?? '',
+            node,
+          );
+          results.set(task.name, [
+            this.finish(
+              omitted,
+              'Omitted',
+              stopScheduling
+                ? 'omitted: an earlier task failed'
+                : `omitted: depends '${task.depends ?? deps.join(' && ')}' not satisfied`,
+            ),
+          ]);
           continue;
         }
         const work = (async () => {
           const expanded = this.expand(task, scope);
-          const children = await Promise.all(expanded.map(({ step, suffix }) => this.runStep(step, `${node.name}.${task.name}${suffix}`, `${task.name}${suffix}`, node, scope)));
+          const children = await Promise.all(
+            expanded.map(({ step, suffix }) =>
+              this.runStep(step, `${node.name}.${task.name}${suffix}`, `${task.name}${suffix}`, node, scope),
+            ),
+          );
           results.set(task.name, children);
           if (children.length === 1) this.exportOutputs(scope, `tasks.${task.name}`, children[0]);
-          if (children.some((c) => isFailedPhase(c.phase)) && template.dag?.failFast !== false) stopScheduling = true;
+          if (children.some((c) => isFailedPhase(c.phase)) && template.dag?.failFast !== false)
+            stopScheduling = true;
           running.delete(task.name);
         })();
         running.set(task.name, work);
@@ -476,28 +631,32 @@ class WorkflowRun {
       return 'Succeeded';
     };
     if (!task.depends) return deps.every((d) => ['Succeeded', 'Skipped'].includes(phaseOf(d)));
-    const expression = task.depends.replace(/([A-Za-z0-9_-]+)(\.(Succeeded|Failed|Errored|Skipped|Omitted|Daemoned|AnySucceeded|AllFailed))?/g, (_m, name: string, _s, result?: string) => {
-      const phase = phaseOf(name);
-      switch (result) {
-        case undefined:
-          return String(['Succeeded', 'Skipped', 'Daemoned'].includes(phase));
-        case 'Errored':
-          return String(phase === 'Error');
-        case 'AnySucceeded':
-          return String((results.get(name) ?? []).some((n) => n.phase === 'Succeeded'));
-        case 'AllFailed':
-          return String((results.get(name) ?? []).every((n) => isFailedPhase(n.phase)));
-        default:
-          return String(phase === result);
-      }
-    });
+    const expression = task.depends.replace(
+      /([A-Za-z0-9_-]+)(\.(Succeeded|Failed|Errored|Skipped|Omitted|Daemoned|AnySucceeded|AllFailed))?/g,
+      (_m, name: string, _s, result?: string) => {
+        const phase = phaseOf(name);
+        switch (result) {
+          case undefined:
+            return String(['Succeeded', 'Skipped', 'Daemoned'].includes(phase));
+          case 'Errored':
+            return String(phase === 'Error');
+          case 'AnySucceeded':
+            return String((results.get(name) ?? []).some((n) => n.phase === 'Succeeded'));
+          case 'AllFailed':
+            return String((results.get(name) ?? []).every((n) => isFailedPhase(n.phase)));
+          default:
+            return String(phase === result);
+        }
+      },
+    );
     return evaluateWhen(expression);
   }
 
   // ---- outputs ----------------------------------------------------------------------------------------------
 
   private exportOutputs(scope: Variables, prefix: string, node: AgentNode): void {
-    for (const p of node.outputs?.parameters ?? []) scope.set(`${prefix}.outputs.parameters.${p.name}`, p.value);
+    for (const p of node.outputs?.parameters ?? [])
+      scope.set(`${prefix}.outputs.parameters.${p.name}`, p.value);
     scope.set(`${prefix}.status`, node.phase);
     if (node.message !== undefined) scope.set(`${prefix}.message`, node.message);
   }
@@ -521,18 +680,32 @@ class WorkflowRun {
   }
 }
 
-function sequence(spec: { count?: string | number; start?: string | number; end?: string | number; format?: string }): string[] {
+function sequence(spec: {
+  count?: string | number;
+  start?: string | number;
+  end?: string | number;
+  format?: string;
+}): string[] {
   const start = Number(spec.start ?? 0);
   const end = spec.count !== undefined ? start + Number(spec.count) - 1 : Number(spec.end ?? start);
   const out: string[] = [];
   const step = end >= start ? 1 : -1;
-  for (let i = start; step > 0 ? i <= end : i >= end; i += step) out.push(spec.format ? spec.format.replace(/%0?(\d*)d/, (_m, w: string) => String(i).padStart(Number(w || 0), '0')) : String(i));
+  for (let i = start; step > 0 ? i <= end : i >= end; i += step)
+    out.push(
+      spec.format
+        ? spec.format.replace(/%0?(\d*)d/, (_m, w: string) => String(i).padStart(Number(w || 0), '0'))
+        : String(i),
+    );
   return out;
 }
 
 /** Task names referenced by a `depends` expression. */
 export function dependsNames(depends: string): string[] {
-  const names = [...depends.matchAll(/([A-Za-z0-9_-]+)(?:\.(?:Succeeded|Failed|Errored|Skipped|Omitted|Daemoned|AnySucceeded|AllFailed))?/g)].map((m) => m[1]);
+  const names = [
+    ...depends.matchAll(
+      /([A-Za-z0-9_-]+)(?:\.(?:Succeeded|Failed|Errored|Skipped|Omitted|Daemoned|AnySucceeded|AllFailed))?/g,
+    ),
+  ].map((m) => m[1]);
   return [...new Set(names.filter((n) => !['true', 'false'].includes(n)))];
 }
 
@@ -553,15 +726,26 @@ function formatMs(ms: number): string {
 export function resolveWorkflowTemplateRef(wf: WorkflowShape, templates: WorkflowShape[]): WorkflowShape {
   const ref = wf.spec.workflowTemplateRef;
   if (!ref) return wf;
-  const wft = templates.find((t) => t.metadata.name === ref.name && (ref.clusterScope ? t.kind === 'ClusterWorkflowTemplate' : t.kind !== 'ClusterWorkflowTemplate'));
-  if (!wft) throw new Error(`workflowTemplateRef: ${ref.clusterScope ? 'cluster' : ''}workflowtemplate "${ref.name}" not found`);
+  const wft = templates.find(
+    (t) =>
+      t.metadata.name === ref.name &&
+      (ref.clusterScope ? t.kind === 'ClusterWorkflowTemplate' : t.kind !== 'ClusterWorkflowTemplate'),
+  );
+  if (!wft)
+    throw new Error(
+      `workflowTemplateRef: ${ref.clusterScope ? 'cluster' : ''}workflowtemplate "${ref.name}" not found`,
+    );
   const { workflowTemplateRef: _ref, ...own } = wf.spec;
   const params = new Map<string, ParamSpec>();
   for (const p of wft.spec.arguments?.parameters ?? []) params.set(p.name, p);
   for (const p of own.arguments?.parameters ?? []) params.set(p.name, { ...params.get(p.name), ...p });
   return {
     ...wf,
-    spec: { ...wft.spec, ...own, arguments: { ...wft.spec.arguments, ...own.arguments, parameters: [...params.values()] } },
+    spec: {
+      ...wft.spec,
+      ...own,
+      arguments: { ...wft.spec.arguments, ...own.arguments, parameters: [...params.values()] },
+    },
   };
 }
 

@@ -64,6 +64,12 @@ export interface WorkflowSpecShape {
 export interface WorkflowShape {
   apiVersion?: string;
   kind?: string;
-  metadata: { name?: string; generateName?: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  metadata: {
+    name?: string;
+    generateName?: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+  };
   spec: WorkflowSpecShape;
 }

@@ -4,7 +4,13 @@ import type { StandInRequest } from './stand-in-server.js';
 /** What a stand-in does instead of answering normally. */
 export type Fault =
   | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
-  | { kind: 'rate-limit'; retryAfterSeconds: number; status?: number; body?: unknown; headers?: Record<string, string> }
+  | {
+      kind: 'rate-limit';
+      retryAfterSeconds: number;
+      status?: number;
+      body?: unknown;
+      headers?: Record<string, string>;
+    }
   | { kind: 'reset' } // destroy the connection without a reply
   | { kind: 'hang' } // never answer (the client's timeout must fire)
   | { kind: 'delay'; ms: number }; // answer normally, but late
@@ -28,7 +34,9 @@ export interface RandomFaults {
 
 /** Decides, per request, whether a fault is injected: scripted faults first, then seeded random ones. */
 export class FaultPlan {
-  private readonly scripted: Array<Required<Pick<ScriptedFault, 'fault'>> & ScriptedFault & { left: number }> = [];
+  private readonly scripted: Array<
+    Required<Pick<ScriptedFault, 'fault'>> & ScriptedFault & { left: number }
+  > = [];
   private random?: RandomFaults & { next: () => number };
   injected = 0;
 

@@ -61,7 +61,10 @@ export class StandInServer {
 
   constructor(
     readonly name: string,
-    private readonly notFound: (req: StandInRequest) => StandInResponse = () => ({ status: 404, body: { error: 'not found' } }),
+    private readonly notFound: (req: StandInRequest) => StandInResponse = () => ({
+      status: 404,
+      body: { error: 'not found' },
+    }),
   ) {}
 
   route(method: string, path: string | RegExp, handler: RouteHandler): this {
@@ -86,7 +89,9 @@ export class StandInServer {
 
   /** Number of recorded calls matching method and path (a string prefix or a RegExp). */
   count(method: string, path: string | RegExp): number {
-    return this.calls.filter((c) => c.method === method && (typeof path === 'string' ? c.path.startsWith(path) : path.test(c.path))).length;
+    return this.calls.filter(
+      (c) => c.method === method && (typeof path === 'string' ? c.path.startsWith(path) : path.test(c.path)),
+    ).length;
   }
 
   resetCalls(): void {
@@ -119,7 +124,9 @@ export class StandInServer {
   private introspect(query: URLSearchParams): StandInResponse {
     const method = query.get('method');
     const path = query.get('path');
-    const calls = this.calls.filter((c) => (!method || c.method === method) && (!path || c.path.startsWith(path)));
+    const calls = this.calls.filter(
+      (c) => (!method || c.method === method) && (!path || c.path.startsWith(path)),
+    );
     return { body: { name: this.name, count: calls.length, faultsInjected: this.faults.injected } };
   }
 
@@ -141,7 +148,15 @@ export class StandInServer {
       body: parseBody(text, req.headers['content-type']),
       params: {},
     };
-    const call: RecordedCall = { method: request.method, path: rawPath, query: rawQuery, headers: req.headers, body: request.body, status: 0, at: Date.now() };
+    const call: RecordedCall = {
+      method: request.method,
+      path: rawPath,
+      query: rawQuery,
+      headers: req.headers,
+      body: request.body,
+      status: 0,
+      at: Date.now(),
+    };
     this.calls.push(call);
 
     const fault = this.faults.take(request);
@@ -158,7 +173,11 @@ export class StandInServer {
           break;
         case 'status':
           call.status = fault.status;
-          return send(res, { status: fault.status, body: fault.body ?? { error: `injected ${fault.status}` }, headers: fault.headers });
+          return send(res, {
+            status: fault.status,
+            body: fault.body ?? { error: `injected ${fault.status}` },
+            headers: fault.headers,
+          });
         case 'rate-limit':
           call.status = fault.status ?? 429;
           return send(res, {
@@ -208,7 +227,8 @@ function send(res: ServerResponse, reply: StandInResponse): void {
     if (typeof reply.body === 'string') payload = reply.body;
     else {
       payload = JSON.stringify(reply.body);
-      if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json; charset=utf-8';
+      if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+        headers['Content-Type'] = 'application/json; charset=utf-8';
     }
   }
   res.writeHead(status, headers);

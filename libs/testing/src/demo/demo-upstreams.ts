@@ -1,0 +1,17 @@
+import type { AgentPlugin } from '../agent/plugin-rpc-client.js';
+
+/** What the demo gives an app's upstream starter: the plugins of the "agent pod", filled in once they run. */
+export interface DemoContext {
+  plugins: AgentPlugin[];
+  /** The factor the demo applies to requeues (for stand-ins that run workflows themselves). */
+  timeScale: number;
+}
+
+/** What `apps/<app>/demo/upstreams.ts` exports as `startDemoUpstreams`. */
+export interface DemoUpstreams {
+  /** Sidecar environment pointing the plugin at its stand-ins. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export type StartDemoUpstreams = (context: DemoContext) => Promise<DemoUpstreams>;

@@ -1,0 +1,2 @@
+export * from './demo-upstreams.js';
+export * from './plugin-process.js';

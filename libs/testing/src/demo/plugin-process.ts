@@ -1,0 +1,77 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+export interface PluginProcess {
+  name: string;
+  url: string;
+  port: number;
+  child: ChildProcess;
+  /** Parsed JSON log lines so far. */
+  logs: Array<Record<string, unknown>>;
+  /** Raw stdout + stderr text so far. */
+  output(): string;
+  /** SIGTERM, wait for the exit; resolves with the exit code (null if killed by a signal). */
+  stop(timeoutMs?: number): Promise<number | null>;
+}
+
+/**
+ * Starts a built plugin (`node dist/apps/<app>/main.js`) on a free port and waits for its `listening` log
+ * line. Rejects with the process output if it exits first or does not listen within `timeoutMs`.
+ */
+export function startPluginProcess(
+  name: string,
+  entry: string,
+  env: Record<string, string>,
+  options: { timeoutMs?: number; nodeArgs?: string[]; cwd?: string } = {},
+): Promise<PluginProcess> {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), entry], {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH ?? '', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: Array<Record<string, unknown>> = [];
+  let text = '';
+  child.stderr!.on('data', (c: Buffer) => (text += c.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${name} did not start within ${options.timeoutMs ?? 15_000} ms:\n${text}`));
+    }, options.timeoutMs ?? 15_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited with code ${code} before listening:\n${text}`));
+    });
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      text += `${line}\n`;
+      let entry: Record<string, unknown>;
+      try {
+        entry = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        return;
+      }
+      logs.push(entry);
+      if (entry.msg !== 'listening') return;
+      clearTimeout(timer);
+      child.removeAllListeners('exit');
+      const port = Number(entry.port);
+      resolve({
+        name,
+        port,
+        url: `http://127.0.0.1:${port}`,
+        child,
+        logs,
+        output: () => text,
+        stop: (stopTimeout = 25_000) =>
+          new Promise((done) => {
+            if (child.exitCode !== null) return done(child.exitCode);
+            const kill = setTimeout(() => child.kill('SIGKILL'), stopTimeout);
+            child.once('exit', (code) => {
+              clearTimeout(kill);
+              done(code);
+            });
+            child.kill('SIGTERM');
+          }),
+      });
+    });
+  });
+}

@@ -1,0 +1,91 @@
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { executeArgs, startPluginProcess, type StartDemoUpstreams } from '@app/testing';
+
+const root = join(import.meta.dirname, '..');
+const dockerfile = readFileSync(join(root, 'docker/Dockerfile'), 'utf8');
+const stages = dockerfile.split(/^FROM /m).slice(1);
+const TOKEN = 'bcdfghjklmnpqrstvwxz2456789bcdfg';
+
+describe('docker/Dockerfile (no engine here: checked statically, and its build steps are run)', () => {
+  const runtime = stages.at(-1) ?? '';
+
+  it('is multi-stage, on a Node LTS base, for the app given by the APP build argument', () => {
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:(22|24)[\w.-]*$/m);
+    expect(dockerfile).toMatch(/RUN test -n "\$APP" .* node tools\/build\.mjs "\$APP"/);
+    expect(dockerfile).toContain('npm ci');
+  });
+
+  it('ships only the bundle of one app, as a numeric non-root user, read-only-root friendly', () => {
+    const copies = runtime.split('\n').filter((l) => l.startsWith('COPY'));
+    expect(copies).toEqual(['COPY --from=build --chown=0:0 /src/dist/apps/${APP}/ /app/']);
+    expect(runtime).not.toMatch(/npm (ci|install)|node_modules/);
+    const user = /^USER (\d+):(\d+)$/m.exec(runtime);
+    expect(Number(user?.[1])).toBeGreaterThan(0);
+    expect(runtime).toContain('ENTRYPOINT ["node", "/app/main.js"]');
+    expect(runtime).not.toMatch(/^VOLUME/m);
+  });
+
+  it("every manifest starts the image's entry point", () => {
+    for (const app of readdirSync(join(root, 'manifests')).filter((d) =>
+      existsSync(join(root, 'manifests', d, 'plugin.yaml')),
+    )) {
+      const plugin = parse(readFileSync(join(root, 'manifests', app, 'plugin.yaml'), 'utf8')) as {
+        spec: { sidecar: { container: { command?: string[]; image: string } } };
+      };
+      const { command, image } = plugin.spec.sidecar.container;
+      expect(command?.[0]).toBe('node');
+      expect(command?.at(-1)).toBe('/app/main.js');
+      expect(image).toMatch(new RegExp(`/${app}:`));
+    }
+  });
+});
+
+const apps = readdirSync(join(root, 'apps')).filter((app) =>
+  existsSync(join(root, 'apps', app, 'src/main.ts')),
+);
+
+for (const app of apps) {
+  describe(`the ${app} bundle, as the image ships it`, () => {
+    it('has a demo upstream and a built bundle (npm test builds first)', () => {
+      expect(existsSync(join(root, 'apps', app, 'demo/upstreams.ts'))).toBe(true);
+      expect(existsSync(join(root, 'dist/apps', app, 'main.js'))).toBe(true);
+    });
+
+    it('starts without node_modules, answers authenticated calls and stops cleanly on SIGTERM', async () => {
+      const dir = mkdtempSync(join(tmpdir(), `image-${app}-`));
+      cpSync(join(root, 'dist/apps', app), join(dir, 'app'), { recursive: true });
+      writeFileSync(join(dir, 'token'), TOKEN);
+      const { startDemoUpstreams } = (await import(join(root, 'apps', app, 'demo/upstreams.ts'))) as {
+        startDemoUpstreams: StartDemoUpstreams;
+      };
+      const upstreams = await startDemoUpstreams({ plugins: [], timeScale: 1 });
+      const proc = await startPluginProcess(
+        app,
+        join(dir, 'app/main.js'),
+        { ...upstreams.env, TOKEN_FILE: join(dir, 'token') },
+        { cwd: dir },
+      );
+      try {
+        const foreign = await fetch(`${proc.url}/api/v1/template.execute`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${TOKEN}` },
+          body: JSON.stringify(executeArgs({ 'some-other-plugin': {} })),
+        });
+        expect(foreign.status).toBe(200);
+        expect(await foreign.text()).toBe('{}');
+        expect(
+          (await fetch(`${proc.url}/api/v1/template.execute`, { method: 'POST', body: '{}' })).status,
+        ).toBe(403);
+        expect(await proc.stop()).toBe(0);
+      } finally {
+        proc.child.kill('SIGKILL');
+        await upstreams.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+}

@@ -1,0 +1,94 @@
+// npm run new-plugin -- <name>   scaffolds a working plugin: app (definition, env class, config class, Nest
+// module, handler), unit and e2e tests, a demo stand-in, a manifest on the next free private port with an
+// example workflow, the generated ConfigMap and README, and a docs page. The result passes `npm test` as is.
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import * as prettier from 'prettier';
+import {
+  buildPluginDir,
+  collectionKustomization,
+  parseExecutorPlugin,
+  pluginDirs,
+  writePluginDir,
+} from '@app/manifests';
+
+const root = resolve(import.meta.dirname, '../..');
+const templates = join(root, 'tools/new-plugin/templates');
+const FIRST_PORT = 10420;
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+
+const name = process.argv[2];
+if (!name || !/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(name) || name.length > 40) {
+  fail('usage: npm run new-plugin -- <name>   (lower-case words joined by dashes, e.g. my-thing)');
+}
+if (existsSync(join(root, 'apps', name)) || existsSync(join(root, 'manifests', name)))
+  fail(`apps/${name} or manifests/${name} already exists`);
+
+const words = name.split('-');
+const pascal = words.map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+const usedPorts = pluginDirs(join(root, 'manifests')).map(
+  (dir) =>
+    parseExecutorPlugin(readFileSync(join(dir, 'plugin.yaml'), 'utf8')).spec.sidecar.container.ports?.[0]
+      ?.containerPort ?? 0,
+);
+const port = Math.max(FIRST_PORT - 1, ...usedPorts) + 1;
+const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+const values: Record<string, string> = {
+  __name__: name,
+  __key__: name,
+  __Pascal__: pascal,
+  __camel__: pascal[0].toLowerCase() + pascal.slice(1),
+  __ENV__: name.toUpperCase().replace(/-/g, '_'),
+  __port__: String(port),
+  __version__: version,
+};
+const render = (text: string) =>
+  text.replace(/__(name|key|Pascal|camel|ENV|port|version)__/g, (m) => values[m]);
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) =>
+    statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)],
+  );
+}
+
+const targets: Record<string, string> = { app: `apps/${name}`, manifest: `manifests/${name}`, docs: 'docs' };
+const written: string[] = [];
+for (const [section, target] of Object.entries(targets)) {
+  for (const source of files(join(templates, section))) {
+    const path = join(
+      root,
+      target,
+      render(relative(join(templates, section), source)).replace(/\.tmpl$/, ''),
+    );
+    mkdirSync(dirname(path), { recursive: true });
+    let content = render(readFileSync(source, 'utf8'));
+    if (path.endsWith('.ts'))
+      content = await prettier.format(content, { ...(await prettier.resolveConfig(path)), filepath: path });
+    writeFileSync(path, content);
+    written.push(relative(root, path));
+  }
+}
+
+const manifestDir = join(root, 'manifests', name);
+for (const line of writePluginDir(manifestDir)) written.push(relative(root, line.replace(/ created$/, '')));
+const all = pluginDirs(join(root, 'manifests'));
+writeFileSync(
+  join(root, 'manifests/kustomization.yaml'),
+  collectionKustomization(
+    join(root, 'manifests'),
+    all.map((d) => buildPluginDir(d).files[0].path),
+  ),
+);
+
+console.log(`created plugin "${name}" (key ${name}, port ${port}):`);
+for (const f of written) console.log(`  ${f}`);
+console.log(`
+next:
+  npm test                                  # the new plugin's tests run with the rest
+  npm run build && npm run demo -- --only ${name}
+  edit apps/${name}/src/${name}.handler.ts and apps/${name}/src/dto/${name}-config.dto.ts
+  npm run plugin:build -- manifests/${name}   # after editing manifests/${name}/plugin.yaml`);

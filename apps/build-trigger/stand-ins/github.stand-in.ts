@@ -347,7 +347,7 @@ export class GitHubStandIn {
     const since = created ? Date.parse(created[1]) : undefined;
     const matching = this.runs
       .filter((r) => r.workflow === workflow && r.repo === `${req.params.owner}/${req.params.repo}`)
-      .filter((r) => !q.get('event') || q.get('event') === 'workflow_dispatch')
+      .filter(() => !q.get('event') || q.get('event') === 'workflow_dispatch')
       .filter((r) => !q.get('branch') || q.get('branch') === r.ref)
       .filter((r) => since === undefined || r.createdAt >= since - 999)
       .filter(

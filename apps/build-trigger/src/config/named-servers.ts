@@ -158,8 +158,12 @@ export function readServers(
     add(servers.gitlab, gitlab(source, `GITLAB_${env}`, env.toLowerCase(), problems, GITLAB_PUBLIC_URL));
   }
 
+  // Only when no credential was even given: a bad variable has its own problem already.
   const total = servers.jenkins.size + servers.github.size + servers.gitlab.size;
-  if (total === 0 && problems.length === 0) {
+  const tried = Object.entries(source).some(
+    ([k, v]) => v && /^(JENKINS|GITHUB|GITLAB)_/.test(k) && !/^(GITHUB_API_URL|GITLAB_URL)$/.test(k),
+  );
+  if (total === 0 && !tried) {
     problems.push(
       'no build server configured: set JENKINS_URL + JENKINS_USER + JENKINS_API_TOKEN, GITHUB_TOKEN, or GITLAB_TOKEN / GITLAB_TRIGGER_TOKEN (or their named JENKINS_<NAME>_* ... forms)',
     );

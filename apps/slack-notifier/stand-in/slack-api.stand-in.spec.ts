@@ -103,7 +103,9 @@ describe('Slack Web API stand-in, driven by the real @slack/web-api client', () 
     }))
       pages.push(p);
     slack.listPageCap = 1000;
-    const names = pages.flatMap((p) => ((p as { channels?: Array<{ name: string }> }).channels ?? []).map((c) => c.name));
+    const names = pages.flatMap((p) =>
+      ((p as { channels?: Array<{ name: string }> }).channels ?? []).map((c) => c.name),
+    );
     expect(names.sort()).toEqual(['builds', 'deploys', 'ops-private']);
     expect(pages.length).toBe(2);
     expect(pages[0].response_metadata?.next_cursor).not.toBe('');

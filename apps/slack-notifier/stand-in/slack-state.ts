@@ -118,14 +118,12 @@ export class Team {
     return channel;
   }
 
-  addUser(name: string): string {
-    const id = slackId('U');
+  addUser(name: string, id = slackId('U')): string {
     this.users.set(id, { id, name });
     return id;
   }
 
-  addUserGroup(handle: string, users: string[] = []): string {
-    const id = slackId('S');
+  addUserGroup(handle: string, users: string[] = [], id = slackId('S')): string {
     this.userGroups.set(id, { id, handle, users });
     return id;
   }

@@ -61,7 +61,7 @@ export function toSlackError(err: unknown, site: CallSite): UpstreamError {
   const where = `slack: ${site.method}`;
   switch (e.code) {
     case 'slack_webapi_platform_error':
-      return platformError((e.data ?? {}) as PlatformData, site);
+      return platformError((e.data ?? {}) as PlatformData, site, err);
     case 'slack_webapi_rate_limited_error': {
       const seconds = Number(e.retryAfter);
       return UpstreamError.transient(`${where}: rate limited by Slack (retry after ${seconds}s)`, {
@@ -98,11 +98,11 @@ export function toSlackError(err: unknown, site: CallSite): UpstreamError {
   }
 }
 
-function platformError(data: PlatformData, site: CallSite): UpstreamError {
+function platformError(data: PlatformData, site: CallSite, cause: unknown): UpstreamError {
   const code = typeof data.error === 'string' ? data.error : 'unknown_error';
   const where = `slack: ${site.method}`;
   const channel = site.channel ?? 'the channel';
-  const permanent = (text: string) => UpstreamError.permanent(`${where}: ${text}`, { status: 200 });
+  const permanent = (text: string) => UpstreamError.permanent(`${where}: ${text}`, { status: 200, cause });
   if (AUTH_ERRORS.has(code)) {
     return permanent(
       `the bot token of workspace "${site.workspace}" was rejected (${code}): check the Secret behind ${tokenVariable(site.workspace)} ` +
@@ -113,6 +113,7 @@ function platformError(data: PlatformData, site: CallSite): UpstreamError {
     const retryAfter = Number(data.response_metadata?.retryAfter);
     return UpstreamError.transient(`${where}: Slack answered ${code}`, {
       retryAfterMs: Number.isFinite(retryAfter) ? retryAfter * 1000 : undefined,
+      cause,
     });
   }
   switch (code) {
@@ -204,4 +205,21 @@ function requestFailure(original: unknown): string {
   const code = err.cause?.code ?? err.code;
   if (typeof code === 'string') return code;
   return typeof err.cause?.message === 'string' ? err.cause.message : String(err.message ?? 'no reply');
+}
+
+/** The Slack error code (`missing_scope`, `not_in_channel`, ...) behind an error from toSlackError, if any. */
+export function slackErrorCode(err: unknown): string | undefined {
+  const cause = (err as { cause?: { code?: unknown; data?: { error?: unknown } } } | undefined)?.cause;
+  return cause?.code === 'slack_webapi_platform_error' && typeof cause.data?.error === 'string'
+    ? cause.data.error
+    : undefined;
+}
+
+/**
+ * Whether a failed write may still have happened: no reply came back (network error, timeout) or Slack failed
+ * with a 5xx. A Slack error body or a 429 means the request was not carried out.
+ */
+export function outcomeUnknown(err: unknown): boolean {
+  if (!(err instanceof UpstreamError) || !err.transient) return false;
+  return err.status === undefined || err.status >= 500;
 }

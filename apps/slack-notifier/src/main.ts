@@ -1,0 +1,4 @@
+import { runPlugin } from '@app/plugin-kit';
+import { slackNotifierPlugin } from './slack-notifier.plugin.js';
+
+void runPlugin(slackNotifierPlugin);

@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { provideHandler } from '@app/plugin-kit';
+import { DuplicateFinder } from './delivery/duplicate-finder.js';
+import { FileUploader } from './delivery/file-uploader.js';
+import { SlackNotifierHandler } from './slack-notifier.handler.js';
+import { ChannelResolver } from './slack/channel-resolver.js';
+import { SlackClientFactory } from './slack/slack-client.factory.js';
+
+@Module({
+  providers: [
+    SlackClientFactory,
+    ChannelResolver,
+    DuplicateFinder,
+    FileUploader,
+    SlackNotifierHandler,
+    provideHandler(SlackNotifierHandler),
+  ],
+})
+export class SlackNotifierModule {}

@@ -1,0 +1,64 @@
+import type { Node } from './ast.js';
+import { check } from './checker.js';
+import { envNatures, metadataEnv, toEnvMap } from './environment.js';
+import type { Environment } from './environment.js';
+import { ExprCompileError, ExprRuntimeError, Fault } from './errors.js';
+import { evaluateNode } from './evaluator.js';
+import { parse } from './parser.js';
+import { toJs } from './values.js';
+import type { ExprValue } from './values.js';
+
+/** A parsed and type-checked expression. */
+export interface Program {
+  readonly source: string;
+  readonly node: Node;
+}
+
+export interface EvaluateOptions {
+  /** Adds Argo's metadata-expression names: sprig, toJson, jsonpath, asInt, asFloat. */
+  readonly metadataFunctions?: boolean;
+}
+
+/**
+ * Parses and checks `source` the way Argo's `expr.Compile(source, expr.Env(env))` does: the env's actual
+ * values fix the top-level names and their types. Throws ExprCompileError.
+ */
+export function compile(source: string, env: Environment): Program {
+  try {
+    const node = parse(source);
+    check(node, envNatures(toEnvMap(env)));
+    return { source, node };
+  } catch (e) {
+    throw asExprError(e, source, ExprCompileError);
+  }
+}
+
+/** Runs a program and returns the Go-typed value model (ints are bigint, maps are Map). Throws ExprRuntimeError. */
+export function execute(program: Program, env: Environment): ExprValue {
+  try {
+    return evaluateNode(program.node, toEnvMap(env));
+  } catch (e) {
+    throw asExprError(e, program.source, ExprRuntimeError);
+  }
+}
+
+/** Runs a program and returns plain JS: numbers, strings, booleans, null, arrays and plain objects. */
+export function run(program: Program, env: Environment): unknown {
+  return toJs(execute(program, env));
+}
+
+/** Compiles and runs in one step; see compile and run. */
+export function evaluate(source: string, env: Environment, options: EvaluateOptions = {}): unknown {
+  const fullEnv = options.metadataFunctions ? metadataEnv(env) : env;
+  return run(compile(source, fullEnv), fullEnv);
+}
+
+function asExprError(
+  e: unknown,
+  source: string,
+  kind: typeof ExprCompileError | typeof ExprRuntimeError,
+): unknown {
+  if (e instanceof Fault) return new kind(e.reason, source, e.offset ?? 0);
+  if (e instanceof RangeError) return new kind('expression is too deeply nested', source, 0);
+  return e;
+}

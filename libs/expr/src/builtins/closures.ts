@@ -1,0 +1,116 @@
+// Runtime of the builtins that take a closure (`#`, `#index`, `#acc`).
+import { fail } from '../errors.js';
+import { arithmetic, asBool, asString, checkBudget, compare } from '../runtime.js';
+import { goTypeName, tagged } from '../values.js';
+import type { ExprMap, ExprValue, MapKey } from '../values.js';
+
+export type Closure = (item: ExprValue, index: number, accumulator?: ExprValue) => ExprValue;
+
+export const CLOSURE_BUILTINS: ReadonlySet<string> = new Set([
+  'all',
+  'none',
+  'any',
+  'one',
+  'filter',
+  'map',
+  'count',
+  'sum',
+  'find',
+  'findIndex',
+  'findLast',
+  'findLastIndex',
+  'groupBy',
+  'sortBy',
+  'reduce',
+]);
+
+export function iterable(collection: ExprValue): readonly ExprValue[] {
+  if (collection === null) return fail('reflect: call of reflect.Value.Len on zero Value');
+  if (!Array.isArray(collection)) return fail(`cannot iterate over ${goTypeName(collection)}`);
+  return collection;
+}
+
+/**
+ * Runs a closure builtin. `closure` is absent for `count(list)`/`sum(list)`; `extra` is the optional third
+ * argument (reduce's initial value, sortBy's order).
+ */
+export function runClosureBuiltin(
+  name: string,
+  collection: ExprValue,
+  closure: Closure | undefined,
+  extra?: () => ExprValue,
+): ExprValue {
+  const items = iterable(collection);
+  const apply: Closure = closure ?? ((item) => item);
+  const test = (item: ExprValue, index: number): boolean => asBool(apply(item, index));
+  switch (name) {
+    case 'all':
+      return items.every(test);
+    case 'any':
+      return items.some(test);
+    case 'none':
+      return !items.some(test);
+    case 'one':
+      return items.filter(test).length === 1;
+    case 'filter':
+      return items.filter(test);
+    case 'map':
+      return items.map((item, i) => apply(item, i));
+    case 'count':
+      return BigInt(items.filter(test).length);
+    case 'sum':
+      return items.reduce<ExprValue>((total, item, i) => arithmetic('+', total, apply(item, i)), 0n);
+    case 'find':
+      return items.find(test) ?? null;
+    case 'findIndex':
+      return BigInt(items.findIndex(test));
+    case 'findLast':
+      return items.findLast(test) ?? null;
+    case 'findLastIndex':
+      return BigInt(items.findLastIndex(test));
+    case 'groupBy':
+      return groupBy(items, apply);
+    case 'sortBy':
+      return sortBy(items, apply, extra ? asString(extra()) : 'asc');
+    case 'reduce':
+      return reduce(items, apply, extra);
+    default:
+      return fail(`unknown builtin ${name}`);
+  }
+}
+
+function groupBy(items: readonly ExprValue[], key: Closure): ExprMap {
+  const groups: ExprMap = tagged(new Map(), 'map[interface {}][]interface {}');
+  items.forEach((item, i) => {
+    const k = key(item, i);
+    if (typeof k === 'object' && k !== null) fail(`runtime error: hash of unhashable type ${goTypeName(k)}`);
+    const group = groups.get(k as MapKey);
+    if (Array.isArray(group)) group.push(item);
+    else groups.set(k as MapKey, [item]);
+  });
+  return groups;
+}
+
+function sortBy(items: readonly ExprValue[], key: Closure, order: string): ExprValue[] {
+  if (order !== 'asc' && order !== 'desc') fail(`unknown order ${order}, expected asc or desc`);
+  const sign = order === 'desc' ? -1 : 1;
+  const keyed = items.map((item, i) => ({ item, key: key(item, i) }));
+  keyed.sort((a, b) => sign * Math.sign(compare(a.key, b.key, '<')));
+  return keyed.map((k) => k.item);
+}
+
+function reduce(items: readonly ExprValue[], step: Closure, initial?: () => ExprValue): ExprValue {
+  let start = 0;
+  let accumulator: ExprValue;
+  if (initial) accumulator = initial();
+  else {
+    if (items.length === 0) fail('index out of range: 0 (array length is 0)');
+    accumulator = items[0]!;
+    start = 1;
+  }
+  for (let i = start; i < items.length; i++) {
+    accumulator = step(items[i]!, i, accumulator);
+    if (Array.isArray(accumulator)) checkBudget(accumulator.length);
+  }
+  return accumulator;
+}

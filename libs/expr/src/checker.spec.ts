@@ -1,0 +1,130 @@
+import { describe, expect, it } from '@jest/globals';
+
+import { compile, eventEnv, ExprCompileError } from './index.js';
+import { compileError, ENV, goValue } from './spec-helpers.js';
+
+describe('the top level is strict, nested maps are not', () => {
+  it.each<[string, string]>([
+    ['event.payload.message == "x"', 'unknown name event'],
+    ['sprig.toString(1) == "1"', 'unknown name sprig'],
+    ['toJson(payload) != ""', 'unknown name toJson'],
+    ['jsonpath("{}", "$") == nil', 'unknown name jsonpath'],
+    ['asInt("1") == 1', 'unknown name asInt'],
+    ['asFloat("1") == 1', 'unknown name asFloat'],
+    ['payloads.x', 'unknown name payloads'],
+    ['foo(1)', 'unknown name foo'],
+    ['$env.nothing', 'unknown name nothing'],
+    ['len', 'builtin len can only be called, not used as a value'],
+  ])('%s → %s', (source, reason) => {
+    const error = compileError(source);
+    expect(error.reason).toBe(reason);
+    expect(error).toBeInstanceOf(ExprCompileError);
+  });
+
+  it('reports unknown names at their location', () => {
+    expect(compileError('event.payload.message == "x"').message).toBe(
+      'unknown name event (1:1)\n | event.payload.message == "x"\n | ^',
+    );
+    expect(compileError('payload.n == 1 && evnt == 2').column).toBe(19);
+  });
+
+  it('lets a missing nested key be nil', () => {
+    expect(goValue('payload.does ?? "ok"')).toBe('ok');
+    expect(goValue('$env?.nothing')).toBe(null);
+  });
+});
+
+describe('a nil-valued root fails to compile', () => {
+  const noBody = eventEnv(undefined, {}, '', 'argo');
+
+  it.each<[string, string]>([
+    ['payload.x == 1', 'type nil has no field x'],
+    ['payload != nil && payload.x == 1', 'type nil has no field x'],
+    ['payload?.x == 1', 'type nil has no field x'],
+    ['payload["x"]', 'type nil has no field x'],
+    ['payload[0]', 'type nil[int] is undefined'],
+  ])('%s → %s', (source, reason) => {
+    expect(compileError(source, noBody).reason).toBe(reason);
+  });
+
+  it('still allows comparing the nil root', () => {
+    expect(goValue('payload == nil', noBody)).toBe(true);
+    expect(goValue('payload ?? "empty"', noBody)).toBe('empty');
+  });
+
+  it('types other roots by their value', () => {
+    const list = eventEnv([1, 2], {}, '', 'argo');
+    expect(goValue('payload[1] == 2', list)).toBe(true);
+    expect(compileError('payload.x', list).reason).toBe(
+      'array elements can only be selected using an integer (got string)',
+    );
+    const text = eventEnv('hi', {}, '', 'argo');
+    expect(goValue('payload == "hi"', text)).toBe(true);
+    expect(compileError('payload.x', text).reason).toBe('type string has no field x');
+    expect(compileError('payload == 1', text).reason).toBe(
+      'invalid operation: == (mismatched types string and int)',
+    );
+  });
+});
+
+describe('type errors between known types are compile errors', () => {
+  it.each<[string, string]>([
+    ['discriminator == 1', 'invalid operation: == (mismatched types string and int)'],
+    ['namespace != true', 'invalid operation: != (mismatched types string and bool)'],
+    ['discriminator + 1', 'invalid operation: + (mismatched types string and int)'],
+    ['"x" + 1', 'invalid operation: + (mismatched types string and int)'],
+    ['"1" == 1', 'invalid operation: == (mismatched types string and int)'],
+    ['7.0 % 2', 'invalid operation: % (mismatched types float64 and int)'],
+    ['1 && true', 'invalid operation: && (mismatched types int and bool)'],
+    ['nil < 1', 'invalid operation: < (mismatched types nil and int)'],
+    ['1 contains "a"', 'invalid operation: contains (mismatched types int and string)'],
+    ['"a" in "abc"', 'invalid operation: in (mismatched types string and string)'],
+    ['"a" in [1, 2]', 'cannot use string as type int in array'],
+    ['1 in {a: 1}', 'cannot use int as type string in map key'],
+    ['1.5..3', 'invalid operation: .. (mismatched types float64 and int)'],
+    ['!1', 'invalid operation: ! (mismatched type int)'],
+    ['-"a"', 'invalid operation: - (mismatched type string)'],
+    ['1 ? 2 : 3', 'non-bool expression (type int) used as condition'],
+    ['"héllo"[1]', 'type string[int] is undefined'],
+    ['{a: 1}[0]', 'cannot use int to get an element from map[string]interface {}'],
+    ['[1][1.5]', 'array elements can only be selected using an integer (got float64)'],
+    ['[1]["a"]', 'array elements can only be selected using an integer (got string)'],
+    ['(1)[0:1]', 'cannot slice int'],
+    ['1[0]', 'unexpected token Bracket("[")'],
+    ['discriminator.x', 'type string has no field x'],
+    ['"abc" matches "["', 'error parsing regexp: missing closing ]: `[`'],
+    ['all({}, true)', 'builtin all takes only array (got map[string]interface {})'],
+    ['filter([1], "yes")', 'predicate should return boolean (got string)'],
+    ['map([1], #acc)', 'unknown pointer #acc'],
+    ['map([1], #foo)', 'unknown pointer #foo'],
+    ['let payload = 1; payload', 'cannot redeclare payload'],
+    ['let len = 1; len', 'cannot redeclare builtin len'],
+    ['let x = 1; let x = 2; x', 'cannot redeclare variable x'],
+  ])('%s → %s', (source, reason) => {
+    expect(compileError(source).reason).toBe(reason);
+  });
+
+  it('defers checks when a side is unknown (any JSON value)', () => {
+    expect(() => compile('payload.s + 1', ENV)).not.toThrow();
+    expect(() => compile('payload.n == "1"', ENV)).not.toThrow();
+    expect(() => compile('upper(payload.n)', ENV)).not.toThrow();
+  });
+});
+
+describe('unsupported features are errors, never false', () => {
+  it.each<[string, string]>([
+    ['now()', 'unsupported function now'],
+    ['duration("1h") > 0', 'unsupported function duration'],
+    ['date("2024-01-01")', 'unsupported function date'],
+    ['timezone("UTC")', 'unsupported function timezone'],
+    ['bitand(1, 2) == 0', 'unsupported function bitand'],
+    ['bitnot(1)', 'unsupported function bitnot'],
+    [
+      '"Ab" matches "a(?i:b)"',
+      'unsupported regexp syntax (not translatable to JavaScript): case-insensitive flag (?i) on part of a pattern in `a(?i:b)`',
+    ],
+    ['"ab" matches "a(?=b)"', 'error parsing regexp: invalid or unsupported Perl syntax: `(?=`'],
+  ])('%s → %s', (source, reason) => {
+    expect(compileError(source).reason).toBe(reason);
+  });
+});

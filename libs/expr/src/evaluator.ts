@@ -1,0 +1,225 @@
+// Tree-walking evaluation with expr's runtime semantics.
+import type { BuiltinNode, Node } from './ast.js';
+import { BUILTINS, CLOSURE_BUILTINS, runClosureBuiltin } from './builtins/index.js';
+import type { Closure } from './builtins/index.js';
+import { fail, Fault } from './errors.js';
+import { compileGoRegexp } from './regexp.js';
+import {
+  arithmetic,
+  asBool,
+  asString,
+  compare,
+  contains,
+  equal,
+  fetch,
+  negate,
+  range,
+  slice,
+} from './runtime.js';
+import { GoFunction, goTypeName } from './values.js';
+import type { ExprMap, ExprValue } from './values.js';
+
+/** Thrown by a `?.` step whose base is nil; the enclosing chain turns it into nil. */
+const NIL_CHAIN = Symbol('nil chain');
+
+interface Frame {
+  readonly item: ExprValue;
+  readonly index: number;
+  readonly accumulator?: ExprValue;
+}
+
+export function evaluateNode(node: Node, env: ExprMap): ExprValue {
+  return new Evaluator(env).visit(node);
+}
+
+class Evaluator {
+  private readonly variables: { name: string; value: ExprValue }[] = [];
+  private readonly frames: Frame[] = [];
+
+  constructor(private readonly env: ExprMap) {}
+
+  visit(node: Node): ExprValue {
+    try {
+      return this.visitNode(node);
+    } catch (e) {
+      if (e instanceof Fault && e.offset === undefined) e.offset = node.offset;
+      throw e;
+    }
+  }
+
+  private visitNode(node: Node): ExprValue {
+    switch (node.kind) {
+      case 'nil':
+        return null;
+      case 'bool':
+      case 'int':
+      case 'float':
+      case 'string':
+        return node.value;
+      case 'identifier':
+        return this.identifier(node.name);
+      case 'pointer':
+        return this.pointer(node.name);
+      case 'unary':
+        return this.unary(node.operator, this.visit(node.operand));
+      case 'binary':
+        return this.binary(node.operator, node.left, node.right);
+      case 'member': {
+        const object = this.visit(node.object);
+        if (node.optional && object === null) throw NIL_CHAIN;
+        return fetch(object, this.visit(node.property));
+      }
+      case 'chain':
+        try {
+          return this.visit(node.node);
+        } catch (e) {
+          if (e === NIL_CHAIN) return null;
+          throw e;
+        }
+      case 'slice':
+        return slice(
+          this.visit(node.object),
+          node.from && this.visit(node.from),
+          node.to && this.visit(node.to),
+        );
+      case 'call':
+        return this.call(node.callee, node.args);
+      case 'builtin':
+        return this.builtin(node);
+      case 'predicate':
+        return this.visit(node.body);
+      case 'let':
+        this.variables.push({ name: node.name, value: this.visit(node.value) });
+        try {
+          return this.visit(node.body);
+        } finally {
+          this.variables.pop();
+        }
+      case 'sequence':
+        return node.nodes.map((n) => this.visit(n)).at(-1)!;
+      case 'conditional':
+        return asBool(this.visit(node.condition)) ? this.visit(node.whenTrue) : this.visit(node.whenFalse);
+      case 'array':
+        return node.items.map((n) => this.visit(n));
+      case 'map': {
+        const map: ExprMap = new Map();
+        for (const entry of node.entries) map.set(asString(this.visit(entry.key)), this.visit(entry.value));
+        return map;
+      }
+    }
+  }
+
+  private identifier(name: string): ExprValue {
+    const variable = this.variables.findLast((v) => v.name === name);
+    if (variable) return variable.value;
+    if (name === '$env') return this.env;
+    return this.env.get(name) ?? null;
+  }
+
+  private pointer(name: string): ExprValue {
+    const frame = this.frames.at(-1);
+    if (!frame) return fail('cannot use pointer accessor outside predicate');
+    if (name === '') return frame.item;
+    if (name === 'index') return BigInt(frame.index);
+    if (name === 'acc' && frame.accumulator !== undefined) return frame.accumulator;
+    return fail(`unknown pointer #${name}`);
+  }
+
+  private unary(operator: string, value: ExprValue): ExprValue {
+    switch (operator) {
+      case '!':
+      case 'not':
+        return !asBool(value);
+      case '-':
+        return negate(value);
+      default:
+        if (typeof value === 'number' || typeof value === 'bigint') return value;
+        return fail(`invalid operation: + ${goTypeName(value)}`);
+    }
+  }
+
+  private binary(operator: string, leftNode: Node, rightNode: Node): ExprValue {
+    const left = this.visit(leftNode);
+    switch (operator) {
+      case '&&':
+      case 'and':
+        return asBool(left) ? this.visit(rightNode) : false;
+      case '||':
+      case 'or':
+        return asBool(left) ? true : this.visit(rightNode);
+      case '??':
+        return left !== null ? left : this.visit(rightNode);
+    }
+    const right = this.visit(rightNode);
+    switch (operator) {
+      case '==':
+        return equal(left, right);
+      case '!=':
+        return !equal(left, right);
+      case '<':
+        return compare(left, right, operator) < 0;
+      case '>':
+        return compare(left, right, operator) > 0;
+      case '<=':
+        return compare(left, right, operator) <= 0;
+      case '>=':
+        return compare(left, right, operator) >= 0;
+      case 'in':
+        return contains(left, right);
+      case '..':
+        return range(left, right);
+      case 'contains':
+      case 'startsWith':
+      case 'endsWith':
+      case 'matches':
+        return left !== null && right !== null && stringOperator(operator, asString(left), asString(right));
+      default:
+        return arithmetic(operator, left, right);
+    }
+  }
+
+  private call(calleeNode: Node, argNodes: readonly Node[]): ExprValue {
+    const callee = this.visit(calleeNode);
+    const args = argNodes.map((a) => this.visit(a));
+    if (callee instanceof GoFunction) return callee.call(args);
+    if (callee === null) return fail('reflect: call of reflect.Value.Call on zero Value');
+    return fail(`reflect: call of reflect.Value.Call on ${goTypeName(callee)} Value`);
+  }
+
+  private builtin(node: BuiltinNode): ExprValue {
+    const { name, args } = node;
+    if (CLOSURE_BUILTINS.has(name)) {
+      const collection = this.visit(args[0]!);
+      const body = args[1];
+      const closure: Closure | undefined =
+        body && ((item, index, accumulator) => this.inFrame({ item, index, accumulator }, body));
+      const extra = args[2];
+      return runClosureBuiltin(name, collection, closure, extra && (() => this.visit(extra)));
+    }
+    const builtin = BUILTINS.get(name);
+    if (!builtin) return fail(`unsupported function ${name}`);
+    return builtin.call(args.map((a) => this.visit(a)));
+  }
+
+  private inFrame(frame: Frame, body: Node): ExprValue {
+    this.frames.push(frame);
+    try {
+      return this.visit(body);
+    } finally {
+      this.frames.pop();
+    }
+  }
+}
+
+function stringOperator(operator: string, left: string, right: string): boolean {
+  switch (operator) {
+    case 'contains':
+      return left.includes(right);
+    case 'startsWith':
+      return left.startsWith(right);
+    case 'endsWith':
+      return left.endsWith(right);
+    default:
+      return compileGoRegexp(right).test(left);
+  }
+}

@@ -1,0 +1,96 @@
+// Go encoding/json emulation: sorted map keys, HTML escaping, Go escapes, Go number text.
+import { fail } from './errors.js';
+import { compareCodePoints, formatFloat } from './go-format.js';
+import { fromJs, GoFunction, goTypeName, hasAnyKeys } from './values.js';
+import type { ExprValue } from './values.js';
+
+export interface MarshalOptions {
+  /** json.Marshal escapes < > & as \u003c \u003e \u0026 (SetEscapeHTML(true) is the default). */
+  readonly escapeHTML?: boolean;
+  /** MarshalIndent with this indent (expr's toJSON uses two spaces). */
+  readonly indent?: string;
+}
+
+export function marshal(value: ExprValue, options: MarshalOptions = {}): string {
+  return encode(value, { escapeHTML: options.escapeHTML ?? true, indent: options.indent ?? '' }, '');
+}
+
+function encode(value: ExprValue, options: Required<MarshalOptions>, prefix: string): string {
+  switch (typeof value) {
+    case 'boolean':
+    case 'bigint':
+      return String(value);
+    case 'number':
+      if (!Number.isFinite(value)) fail(`json: unsupported value: ${formatFloat(value)}`);
+      return Object.is(value, -0) ? '-0' : String(value);
+    case 'string':
+      return quote(value, options.escapeHTML);
+  }
+  if (value === null) return 'null';
+  if (value instanceof GoFunction || (value instanceof Map && hasAnyKeys(value))) {
+    fail(`json: unsupported type: ${goTypeName(value)}`);
+  }
+  const inner = prefix + options.indent;
+  const open = options.indent ? `\n${inner}` : '';
+  const close = options.indent ? `\n${prefix}` : '';
+  const separator = options.indent ? `,\n${inner}` : ',';
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    return `[${open}${value.map((v) => encode(v, options, inner)).join(separator)}${close}]`;
+  }
+  if (value.size === 0) return '{}';
+  const keys = [...value.keys()].map(String).sort(compareCodePoints);
+  const colon = options.indent ? ': ' : ':';
+  const fields = keys.map(
+    (k) => `${quote(k, options.escapeHTML)}${colon}${encode(value.get(k) ?? null, options, inner)}`,
+  );
+  return `{${open}${fields.join(separator)}${close}}`;
+}
+
+const SHORT_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '\\"',
+  '\\': '\\\\',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+};
+
+/** A Go JSON string literal; lone surrogates (invalid UTF-8 in Go) become U+FFFD. */
+export function quote(s: string, escapeHTML = true): string {
+  let out = '"';
+  for (const c of s) {
+    const cp = c.codePointAt(0)!;
+    if (SHORT_ESCAPES[c] !== undefined) out += SHORT_ESCAPES[c];
+    else if (
+      cp < 0x20 ||
+      cp === 0x2028 ||
+      cp === 0x2029 ||
+      (escapeHTML && (c === '<' || c === '>' || c === '&'))
+    ) {
+      out += `\\u${cp.toString(16).padStart(4, '0')}`;
+    } else if (cp >= 0xd800 && cp < 0xe000) out += '\ufffd';
+    else out += c;
+  }
+  return `${out}"`;
+}
+
+/** json.Unmarshal into interface{}: objects become maps, every number a float64. */
+export function unmarshal(text: string): ExprValue {
+  if (text.trim() === '') fail('unexpected end of JSON input');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    // JS engines word this differently; report a stable, Go-like message instead.
+    const position = Number(/position (\d+)/.exec(e instanceof Error ? e.message : '')?.[1] ?? NaN);
+    const c = Array.from(text.slice(position))[0];
+    return fail(
+      c === undefined
+        ? 'unexpected end of JSON input'
+        : `invalid character ${JSON.stringify(c)} in JSON input`,
+    );
+  }
+  return fromJs(parsed);
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from '@jest/globals';
+
+import { compile, evaluate, execute, goTypeOf } from './index.js';
+import { compileError, ENV, goValue, META_ENV, runtimeError } from './spec-helpers.js';
+
+describe('metadata expressions: sprig, toJson, jsonpath, asInt, asFloat', () => {
+  it.each<[string, unknown]>([
+    ['"my-wft-pr-" + sprig.toString(payload.foo.pr) + "-"', 'my-wft-pr-112-'],
+    ['sprig.toString(payload.foo.numeric)', '8.675309e+06'],
+    ['sprig.toString(1)', '1'],
+    ['sprig.toString(payload.list)', '[one two]'],
+    ['sprig.trunc(3, "abcdef")', 'abc'],
+    ['sprig.trunc(-2, "abcdef")', 'ef'],
+    ['sprig.trunc(10, "abc")', 'abc'],
+    ['sprig.substr(2, 10, "ab")', ''],
+    ['sprig.lower("ABC")', 'abc'],
+    ['sprig.upper("abc")', 'ABC'],
+    ['sprig.trim("  x ")', 'x'],
+    ['sprig.replace(" ", "-", "a b c")', 'a-b-c'],
+    ['sprig.default("d", "")', 'd'],
+    ['sprig.default("d", "x")', 'x'],
+    ['sprig.default("d", payload.missing)', 'd'],
+    ['sprig.default("d")', 'd'],
+    ['sprig.default("d", 0)', 'd'],
+    ['sprig.quote("a\\"b")', '"a\\"b"'],
+    ['sprig.quote("a", nil, 1)', '"a" "1"'],
+    ['sprig.squote("a")', "'a'"],
+    ['sprig.cat("a", 1, nil, "b")', 'a 1 b'],
+    ['sprig.contains("b", "abc")', true],
+    ['sprig.hasPrefix("a", "abc")', true],
+    ['sprig.hasSuffix("a", "abc")', false],
+    ['sprig.join("-", ["a", "b"])', 'a-b'],
+    ['sprig.join(",", payload.list)', 'one,two'],
+    ['sprig.splitList(",", "a,b")', ['a', 'b']],
+    ['sprig.toJson({a: "<"})', '{"a":"\\u003c"}'],
+    ['sprig.b64enc("hi")', 'aGk='],
+    ['sprig.b64dec("aGk=")', 'hi'],
+    ['sprig.sha256sum("abc")', 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'],
+    ['sprig.substr(1, 3, "abcdef")', 'bc'],
+    ['sprig.nospace("a b\\tc")', 'abc'],
+    ['sprig.kebabcase("FirstName")', 'first-name'],
+    ['sprig.snakecase("HTTPServer")', 'http_server'],
+    ['sprig.camelcase("http_server")', 'HttpServer'],
+    ['sprig.camelcase("_complex__case_")', '_Complex_Case_'],
+    ['sprig.title("hello world")', 'Hello World'],
+    ['sprig.int("42")', 42],
+    ['sprig.int(3.9)', 3],
+    ['sprig.int("nope")', 0],
+    ['sprig.float64("1.5")', 1.5],
+    ['sprig.add(1, 2, payload.n)', 4],
+    ['sprig.sub(5, 2)', 3],
+    ['sprig.repeat(2, "ab")', 'abab'],
+    ['toJson(payload.foo)', '{"bar":"baz","bool":true,"numeric":8675309,"pr":112}'],
+    ['toJson("<&>")', '"\\u003c\\u0026\\u003e"'],
+    ['jsonpath("{\\"a\\":{\\"b\\":[1,2]}}", "$.a.b[1]")', 2],
+    ['jsonpath(toJson(payload), "$.foo.bar")', 'baz'],
+    ['jsonpath(toJson(payload), "$[\'list\'][-1]")', 'two'],
+    ['jsonpath(toJson(payload), "$.list[*]")', ['one', 'two']],
+    ['asInt("12")', 12],
+    ['asInt(payload.foo.numeric)', 8675309],
+    ['asFloat("1.5")', 1.5],
+  ])('%s', (source, expected) => {
+    expect(evaluate(source, ENV, { metadataFunctions: true })).toEqual(expected);
+  });
+
+  it('keeps Go types of results, e.g. for "must evaluate to a string, not a <T>"', () => {
+    expect(goTypeOf(goValue('asInt("12")', META_ENV))).toBe('int');
+    expect(goTypeOf(goValue('payload.foo.numeric', META_ENV))).toBe('float64');
+  });
+
+  it.each<[string, string]>([
+    ['sprig.lower(payload.n)', 'reflect: Call using float64 as type string'],
+    ['sprig.lower(payload.missing)', 'reflect: Call using interface {} as type string'],
+    ['sprig.trunc(5.0, "abc")', 'reflect: Call using float64 as type int'],
+    ['sprig.lower()', 'reflect: Call with too few input arguments'],
+    ['sprig.lower("a", "b")', 'reflect: Call with too many input arguments'],
+    ['sprig.nosuch(1)', 'reflect: call of reflect.Value.Call on zero Value'],
+    ['sprig.uuidv4()', 'sprig.uuidv4 is not supported by this expr emulator'],
+    ['sprig.substr(3, 10, "ab")', 'runtime error: slice bounds out of range [3:2]'],
+    ['jsonpath("{}", "$.x")', 'key error: x not found in object'],
+    ['jsonpath("{", "$")', 'unexpected end of JSON input'],
+    ['jsonpath("{x", "$")', 'invalid character "x" in JSON input'],
+    ['jsonpath("[1]", "$[3]")', 'index out of range: len: 1, idx: 3'],
+    ['asInt("x")', 'invalid operation: int(x)'],
+  ])('%s fails at runtime: %s', (source, reason) => {
+    expect(runtimeError(source, META_ENV).reason).toBe(reason);
+  });
+
+  it.each<[string, string]>([
+    ['jsonpath(1, "$")', 'cannot use int as argument (type string) to call jsonpath'],
+    ['toJson()', 'not enough arguments to call toJson'],
+    ['asInt(1, 2)', 'too many arguments to call asInt'],
+  ])('%s fails to compile: %s', (source, reason) => {
+    expect(compileError(source, META_ENV).reason).toBe(reason);
+  });
+
+  it('does not leak metadata functions into the selector environment', () => {
+    expect(() => compile('sprig.toString(1)', ENV)).toThrow('unknown name sprig');
+    expect(execute(compile('sprig.toString(1)', META_ENV), META_ENV)).toBe('1');
+  });
+});

@@ -1,0 +1,106 @@
+// Static types ("natures", as expr calls them) used by the compile-time checker.
+import { GoFunction, goTypeName } from './values.js';
+import type { ExprValue, GoType } from './values.js';
+
+export type Nature =
+  | { readonly kind: 'unknown' | 'nil' | 'bool' | 'int' | 'float' | 'string' }
+  | { readonly kind: 'array'; readonly elem: Nature; readonly goType: string }
+  | {
+      readonly kind: 'map';
+      readonly elem: Nature;
+      readonly goType: string;
+      /** Known keys of the strict top-level environment. */
+      readonly fields?: ReadonlyMap<string, Nature>;
+    }
+  | { readonly kind: 'func'; readonly fn: GoFunction };
+
+export const UNKNOWN: Nature = { kind: 'unknown' };
+export const NIL: Nature = { kind: 'nil' };
+export const BOOL: Nature = { kind: 'bool' };
+export const INT: Nature = { kind: 'int' };
+export const FLOAT: Nature = { kind: 'float' };
+export const STRING: Nature = { kind: 'string' };
+export const ARRAY: Nature = { kind: 'array', elem: UNKNOWN, goType: '[]interface {}' };
+export const MAP: Nature = { kind: 'map', elem: UNKNOWN, goType: 'map[string]interface {}' };
+
+export function arrayOf(elem: Nature, goType = '[]interface {}'): Nature {
+  return { kind: 'array', elem, goType };
+}
+
+/** The Go spelling used in checker messages: `string`, `float64`, `[]interface {}`, `nil`. */
+export function natureName(n: Nature): string {
+  switch (n.kind) {
+    case 'float':
+      return 'float64';
+    case 'array':
+    case 'map':
+      return n.goType;
+    case 'func':
+      return n.fn.goType;
+    default:
+      return n.kind;
+  }
+}
+
+/** The nature of a runtime value; nested maps are not strict, so their fields are unknown. */
+export function natureOf(value: ExprValue): Nature {
+  switch (typeof value) {
+    case 'boolean':
+      return BOOL;
+    case 'number':
+      return FLOAT;
+    case 'bigint':
+      return INT;
+    case 'string':
+      return STRING;
+  }
+  if (value === null) return NIL;
+  if (value instanceof GoFunction) return { kind: 'func', fn: value };
+  if (Array.isArray(value)) return arrayOf(UNKNOWN, goTypeName(value));
+  return { kind: 'map', elem: UNKNOWN, goType: goTypeName(value) };
+}
+
+export function natureOfGoType(type: GoType): Nature {
+  switch (type) {
+    case 'string':
+      return STRING;
+    case 'int':
+    case 'int64':
+      return INT;
+    case 'float64':
+      return FLOAT;
+    case 'bool':
+      return BOOL;
+    case '[]string':
+      return arrayOf(STRING, '[]string');
+    case '[]interface {}':
+      return ARRAY;
+    default:
+      return UNKNOWN;
+  }
+}
+
+export const isUnknown = (n: Nature): boolean => n.kind === 'unknown';
+export const isNumber = (n: Nature): boolean => n.kind === 'int' || n.kind === 'float';
+export const isString = (n: Nature): boolean => n.kind === 'string';
+export const isBool = (n: Nature): boolean => n.kind === 'bool';
+export const isInteger = (n: Nature): boolean => n.kind === 'int';
+export const isArray = (n: Nature): boolean => n.kind === 'array';
+
+/** Whether `==` may compare the two: unknown, nil, numbers across int/float, or the same kind. */
+export function comparable(l: Nature, r: Nature): boolean {
+  if (isUnknown(l) || isUnknown(r) || l.kind === 'nil' || r.kind === 'nil') return true;
+  return (isNumber(l) && isNumber(r)) || l.kind === r.kind;
+}
+
+/** True when one side is unknown and each side is either unknown or passes one of the checks. */
+export function maybeCompatible(l: Nature, r: Nature, ...checks: ((n: Nature) => boolean)[]): boolean {
+  return checks.some((check) => (isUnknown(l) || check(l)) && (isUnknown(r) || check(r)));
+}
+
+/** Go assignability of an argument to a declared parameter type, when the argument's nature is known. */
+export function assignable(arg: Nature, param: GoType): boolean {
+  if (param === 'interface {}' || isUnknown(arg)) return true;
+  if (arg.kind === 'nil') return false;
+  return natureName(arg) === param;
+}

@@ -1,0 +1,185 @@
+// Go-like runtime semantics of expr's operators (equality, ordering, arithmetic, fetch, slice, in, range).
+import { fail } from './errors.js';
+import { compareCodePoints, formatValue } from './go-format.js';
+import { goTypeName, hasAnyKeys, tagged, toInt64 } from './values.js';
+import type { ExprValue, MapKey } from './values.js';
+
+const MEMORY_BUDGET = 1_000_000;
+
+export function isNumber(value: ExprValue): value is number | bigint {
+  return typeof value === 'number' || typeof value === 'bigint';
+}
+
+/** A Go type assertion `x.(string)` that fails like Go's panic does. */
+export function asString(value: ExprValue): string {
+  if (typeof value === 'string') return value;
+  return conversionError(value, 'string');
+}
+
+export function asBool(value: ExprValue): boolean {
+  if (typeof value === 'boolean') return value;
+  return conversionError(value, 'bool');
+}
+
+function conversionError(value: ExprValue, wanted: string): never {
+  const actual = value === null ? 'nil' : goTypeName(value);
+  return fail(`interface conversion: interface {} is ${actual}, not ${wanted}`);
+}
+
+/** runtime.ToInt: ints as they are, floats truncated toward zero. */
+export function toInt(value: ExprValue): number {
+  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'number') return Math.trunc(value);
+  return fail(`invalid operation: int(${goTypeName(value)})`);
+}
+
+/** runtime.Equal: numbers across int/float, []interface{} element-wise, everything else reflect.DeepEqual. */
+export function equal(a: ExprValue, b: ExprValue): boolean {
+  if (a === null || b === null) return a === b;
+  if (isNumber(a) && isNumber(b)) {
+    return typeof a === typeof b ? a === b : Number(a) === Number(b);
+  }
+  if (typeof a === 'string' || typeof a === 'boolean') return a === b;
+  if (Array.isArray(a) && Array.isArray(b) && isPlainSlice(a) && isPlainSlice(b)) {
+    return a.length === b.length && a.every((v, i) => equal(v, b[i]!));
+  }
+  return deepEqual(a, b);
+}
+
+function isPlainSlice(value: ExprValue[]): boolean {
+  return goTypeName(value) === '[]interface {}';
+}
+
+/** reflect.DeepEqual: type-strict, so int 1 ≠ float64 1 inside maps. */
+export function deepEqual(a: ExprValue, b: ExprValue): boolean {
+  if (a === null || b === null) return a === b;
+  if (goTypeName(a) !== goTypeName(b)) return false;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    return a.length === b.length && a.every((v, i) => deepEqual(v, b[i]!));
+  }
+  if (a instanceof Map && b instanceof Map) {
+    if (a.size !== b.size) return false;
+    for (const [k, v] of a) {
+      if (!b.has(k) || !deepEqual(v, b.get(k)!)) return false;
+    }
+    return true;
+  }
+  return typeof a !== 'object' && a === b;
+}
+
+/** Ordering for < > <= >= and sorting: numbers (int/float mixed) and strings; anything else fails. */
+export function compare(a: ExprValue, b: ExprValue, operator: string): number {
+  if (isNumber(a) && isNumber(b)) {
+    if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
+    const x = Number(a);
+    const y = Number(b);
+    return x < y ? -1 : x > y ? 1 : x === y ? 0 : NaN;
+  }
+  if (typeof a === 'string' && typeof b === 'string') return compareCodePoints(a, b);
+  return fail(`invalid operation: ${goTypeName(a)} ${operator} ${goTypeName(b)}`);
+}
+
+export function arithmetic(operator: string, a: ExprValue, b: ExprValue): ExprValue {
+  if (operator === '+' && typeof a === 'string' && typeof b === 'string') return a + b;
+  if (!isNumber(a) || !isNumber(b))
+    return fail(`invalid operation: ${goTypeName(a)} ${operator} ${goTypeName(b)}`);
+  const ints = typeof a === 'bigint' && typeof b === 'bigint';
+  switch (operator) {
+    case '+':
+      return ints ? toInt64(a + b) : Number(a) + Number(b);
+    case '-':
+      return ints ? toInt64(a - b) : Number(a) - Number(b);
+    case '*':
+      return ints ? toInt64(a * b) : Number(a) * Number(b);
+    case '/':
+      return Number(a) / Number(b);
+    case '%':
+      if (!ints) return fail(`invalid operation: ${goTypeName(a)} % ${goTypeName(b)}`);
+      if (b === 0n) return fail('runtime error: integer divide by zero');
+      return toInt64(a % b);
+    default:
+      return pow(Number(a), Number(b));
+  }
+}
+
+/** math.Pow, which differs from Math.pow for a base of ±1 with an infinite exponent. */
+function pow(x: number, y: number): number {
+  if (x === 1 || (x === -1 && !Number.isFinite(y) && !Number.isNaN(y))) return 1;
+  return Math.pow(x, y);
+}
+
+export function negate(value: ExprValue): ExprValue {
+  if (typeof value === 'bigint') return toInt64(-value);
+  if (typeof value === 'number') return -value;
+  return fail(`invalid operation: - ${goTypeName(value)}`);
+}
+
+/** runtime.Fetch: `a.b`, `a[i]`. Strings index by code point (Go indexes bytes). */
+export function fetch(from: ExprValue, key: ExprValue): ExprValue {
+  if (from === null) return fail(`cannot fetch ${formatValue(key)} from <nil>`);
+  if (Array.isArray(from) || typeof from === 'string') {
+    const items: readonly ExprValue[] = typeof from === 'string' ? Array.from(from) : from;
+    let index = toInt(key);
+    if (index < 0) index += items.length;
+    if (index < 0 || index >= items.length) {
+      fail(`index out of range: ${index} (array length is ${items.length})`);
+    }
+    return items[index]!;
+  }
+  if (from instanceof Map) return from.get(mapKey(from, key)) ?? null;
+  return fail(`cannot fetch ${formatValue(key)} from ${goTypeName(from)}`);
+}
+
+function mapKey(map: Map<MapKey, ExprValue>, key: ExprValue): MapKey {
+  if (hasAnyKeys(map)) {
+    if (typeof key === 'object' && key !== null)
+      fail(`runtime error: hash of unhashable type ${goTypeName(key)}`);
+    return key as MapKey;
+  }
+  if (key === null) return '';
+  if (typeof key !== 'string') {
+    fail(`reflect.Value.MapIndex: value of type ${goTypeName(key)} is not assignable to type string`);
+  }
+  return key;
+}
+
+/** runtime.Slice: bounds are clamped, never an error. */
+export function slice(from: ExprValue, start: ExprValue | undefined, end: ExprValue | undefined): ExprValue {
+  if (!Array.isArray(from) && typeof from !== 'string') return fail(`cannot slice ${goTypeName(from)}`);
+  const items: ExprValue[] = typeof from === 'string' ? Array.from(from) : from;
+  const length = items.length;
+  let a = start === undefined ? 0 : toInt(start);
+  let b = end === undefined ? length : toInt(end);
+  if (a < 0) a = Math.max(0, length + a);
+  if (b < 0) b = Math.max(0, length + b);
+  b = Math.min(b, length);
+  a = Math.min(a, b);
+  if (typeof from === 'string') return items.slice(a, b).join('');
+  return sameSliceType(from, items.slice(a, b));
+}
+
+/** Keeps the Go slice type of `source` (e.g. []string) on a derived slice. */
+export function sameSliceType(source: ExprValue[], items: ExprValue[]): ExprValue[] {
+  const type = goTypeName(source);
+  return type === '[]interface {}' ? items : tagged(items, type);
+}
+
+export function contains(needle: ExprValue, haystack: ExprValue): boolean {
+  if (haystack === null) return false;
+  if (Array.isArray(haystack)) return haystack.some((item) => equal(item, needle));
+  if (haystack instanceof Map) return haystack.has(mapKey(haystack, needle));
+  return fail(`operator "in" not defined on ${goTypeName(haystack)}`);
+}
+
+export function range(from: ExprValue, to: ExprValue): ExprValue[] {
+  const a = toInt(from);
+  const b = toInt(to);
+  if (b - a + 1 > MEMORY_BUDGET) fail('memory budget exceeded');
+  const out: ExprValue[] = [];
+  for (let i = a; i <= b; i++) out.push(BigInt(i));
+  return tagged(out, '[]int');
+}
+
+export function checkBudget(size: number): void {
+  if (size > MEMORY_BUDGET) fail('memory budget exceeded');
+}

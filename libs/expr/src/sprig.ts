@@ -1,0 +1,301 @@
+// The part of sprig v3's GenericFuncMap that Argo exposes as `sprig` in metadata expressions.
+// Functions are Go-typed: a wrong argument type is the runtime error `reflect: Call using ... as type ...`.
+import { createHash } from 'node:crypto';
+
+import { isGoSpace, mapCase, replace, split, title, trimCutset, trimSpace } from './builtins/go-strings.js';
+import { floatToInt } from './builtins/numbers.js';
+import { fail, Fault } from './errors.js';
+import { formatValue, goQuote } from './go-format.js';
+import { marshal } from './go-json.js';
+import { compileGoRegexp } from './regexp.js';
+import { GoFunction, tagged, toInt64 } from './values.js';
+import type { ExprMap, ExprValue, GoType } from './values.js';
+
+const ANY: GoType = 'interface {}';
+
+/** sprig's strval: strings as they are, everything else through fmt `%v`. */
+const strval = (v: ExprValue): string => (typeof v === 'string' ? v : formatValue(v));
+
+/** spf13/cast ToInt64: numbers truncate, strings parse with base prefixes (invalid → 0), bools are 0/1. */
+function castInt(v: ExprValue): bigint {
+  if (typeof v === 'bigint') return v;
+  if (typeof v === 'number') return floatToInt(v);
+  if (typeof v === 'boolean') return v ? 1n : 0n;
+  if (typeof v !== 'string') return 0n;
+  const text = v.replace(/\.0*$/, '');
+  const m = /^([+-]?)(0[xX][0-9a-fA-F_]+|0[oO]?[0-7_]+|0[bB][01_]+|[1-9][0-9_]*|0)$/.exec(text);
+  if (!m) return 0n;
+  let digits = m[2]!.replace(/_/g, '').toLowerCase();
+  if (/^0[0-7]/.test(digits)) digits = `0o${digits.slice(1)}`;
+  const value = m[1] === '-' ? -BigInt(digits) : BigInt(digits);
+  return toInt64(value) === value ? value : 0n;
+}
+
+function castFloat(v: ExprValue): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (typeof v === 'string' && /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(v)) return Number(v);
+  return 0;
+}
+
+/** sprig's `empty`: nil, zero numbers, false, and empty strings, lists and maps. */
+function isEmpty(v: ExprValue): boolean {
+  if (v === null) return true;
+  if (typeof v === 'string' || Array.isArray(v)) return v.length === 0;
+  if (v instanceof Map) return v.size === 0;
+  if (typeof v === 'bigint') return v === 0n;
+  if (typeof v === 'number') return v === 0;
+  if (typeof v === 'boolean') return !v;
+  return false;
+}
+
+function strslice(v: ExprValue): string[] {
+  if (v === null) return [];
+  if (Array.isArray(v)) return v.filter((s) => s !== null).map(strval);
+  return [strval(v)];
+}
+
+/** Go string slicing s[a:b], which panics out of range; sprig's substr and trunc rely on it. */
+function sliceString(s: string, a: number, b: number): string {
+  const chars = Array.from(s);
+  if (a < 0 || b > chars.length || a > b) fail(`runtime error: slice bounds out of range [${a}:${b}]`);
+  return chars.slice(a, b).join('');
+}
+
+/** xstrings.ToCamelCase: connectors (`-`, `_`, spaces) are dropped and the next letter upper-cased; a run of
+ * connectors keeps all but the last, leading connectors stay: `_complex__case_` → `_Complex_Case_`. */
+function camelCase(s: string): string {
+  const isConnector = (c: string): boolean => c === '-' || c === '_' || isGoSpace(c);
+  const chars = Array.from(s);
+  let out = '';
+  let i = 0;
+  while (i < chars.length && isConnector(chars[i]!)) out += chars[i++];
+  if (i === chars.length) return out;
+  let current = mapCase(chars[i++]!, true);
+  for (; i < chars.length; i++) {
+    const previous = current;
+    current = chars[i]!;
+    if (isConnector(current) && isConnector(previous)) out += previous;
+    else if (isConnector(previous)) current = mapCase(current, true);
+    else out += previous;
+  }
+  return out + current;
+}
+
+/** xstrings.ToSnakeCase/ToKebabCase for the common cases: word breaks at case changes, digits stay attached. */
+function delimitedCase(s: string, connector: string): string {
+  const words =
+    s.match(/\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+\p{Nd}*|\p{Lu}+\p{Nd}*|\p{Nd}+\p{Ll}*/gu) ?? [];
+  return words.map((w) => mapCase(w, false)).join(connector);
+}
+
+const fn = (
+  name: string,
+  params: GoType[],
+  result: GoType,
+  impl: (args: ExprValue[]) => ExprValue,
+  variadic?: GoType,
+) => new GoFunction(name, params, result, impl, variadic);
+const str = (name: string, impl: (s: string) => ExprValue, result: GoType = 'string') =>
+  fn(name, ['string'], result, ([s]) => impl(s as string));
+const pairOfStrings = (name: string, impl: (a: string, b: string) => ExprValue, result: GoType = 'string') =>
+  fn(name, ['string', 'string'], result, ([a, b]) => impl(a as string, b as string));
+const arithmetic = (name: string, impl: (a: bigint, b: bigint) => bigint) =>
+  fn(name, [ANY, ANY], 'int64', ([a, b]) => toInt64(impl(castInt(a!), castInt(b!))));
+const hash = (algorithm: string) => (s: string) => createHash(algorithm).update(s, 'utf8').digest('hex');
+const indent = (spaces: bigint, s: string): string => {
+  const pad = ' '.repeat(Number(spaces));
+  return pad + s.replace(/\n/g, `\n${pad}`);
+};
+const divide = (a: bigint, b: bigint): bigint => {
+  if (b === 0n) fail('runtime error: integer divide by zero');
+  return a / b;
+};
+const remainder = (a: bigint, b: bigint): bigint => {
+  if (b === 0n) fail('runtime error: integer divide by zero');
+  return a % b;
+};
+const extreme = (name: string, pick: (a: bigint, b: bigint) => boolean) =>
+  fn(
+    name,
+    [ANY],
+    'int64',
+    ([first, ...rest]) => rest.map(castInt).reduce((m, v) => (pick(v, m) ? v : m), castInt(first!)),
+    ANY,
+  );
+
+const FUNCTIONS: readonly GoFunction[] = [
+  fn('toString', [ANY], 'string', ([v]) => strval(v!)),
+  fn('trunc', ['int', 'string'], 'string', ([c, s]) => {
+    const n = Number(c as bigint);
+    const length = Array.from(s as string).length;
+    if (n < 0 && length + n > 0) return sliceString(s as string, length + n, length);
+    if (n >= 0 && length > n) return sliceString(s as string, 0, n);
+    return s!;
+  }),
+  str('lower', (s) => mapCase(s, false)),
+  str('upper', (s) => mapCase(s, true)),
+  str('trim', trimSpace),
+  str('title', title),
+  str('nospace', (s) =>
+    Array.from(s)
+      .filter((c) => !isGoSpace(c))
+      .join(''),
+  ),
+  str('kebabcase', (s) => delimitedCase(s, '-')),
+  str('snakecase', (s) => delimitedCase(s, '_')),
+  str('camelcase', camelCase),
+  str('b64enc', (s) => Buffer.from(s, 'utf8').toString('base64')),
+  str('b64dec', (s) =>
+    /^[A-Za-z0-9+/]*={0,2}$/.test(s) && s.length % 4 === 0
+      ? Buffer.from(s, 'base64').toString('utf8')
+      : 'illegal base64 data at input byte 0',
+  ),
+  str('sha256sum', hash('sha256')),
+  str('sha1sum', hash('sha1')),
+  str('atoi', (s) => (/^[+-]?\d+$/.test(s) ? castInt(s) : 0n), 'int'),
+  fn('replace', ['string', 'string', 'string'], 'string', ([o, n, s]) =>
+    replace(s as string, o as string, n as string, -1),
+  ),
+  pairOfStrings('contains', (sub, s) => s.includes(sub), 'bool'),
+  pairOfStrings('hasPrefix', (p, s) => s.startsWith(p), 'bool'),
+  pairOfStrings('hasSuffix', (p, s) => s.endsWith(p), 'bool'),
+  pairOfStrings('trimPrefix', (p, s) => (s.startsWith(p) ? s.slice(p.length) : s)),
+  pairOfStrings('trimSuffix', (p, s) => (p !== '' && s.endsWith(p) ? s.slice(0, -p.length) : s)),
+  pairOfStrings('trimAll', (cutset, s) => trimCutset(s, cutset)),
+  pairOfStrings('trimall', (cutset, s) => trimCutset(s, cutset)),
+  pairOfStrings('splitList', (sep, s) => tagged(split(s, sep, -1, false), '[]string'), '[]string'),
+  pairOfStrings(
+    'regexMatch',
+    (re, s) => {
+      try {
+        return compileGoRegexp(re).test(s);
+      } catch (e) {
+        if (e instanceof Fault) return false;
+        throw e;
+      }
+    },
+    'bool',
+  ),
+  fn('repeat', ['int', 'string'], 'string', ([n, s]) =>
+    (s as string).repeat(Math.max(0, Number(n as bigint))),
+  ),
+  fn('substr', ['int', 'int', 'string'], 'string', ([a, b, s]) => {
+    const [start, end, text] = [Number(a as bigint), Number(b as bigint), s as string];
+    const length = Array.from(text).length;
+    if (start < 0) return sliceString(text, 0, end);
+    if (end < 0 || end > length) return sliceString(text, start, length);
+    return sliceString(text, start, end);
+  }),
+  fn('indent', ['int', 'string'], 'string', ([n, s]) => indent(n as bigint, s as string)),
+  fn('nindent', ['int', 'string'], 'string', ([n, s]) => `\n${indent(n as bigint, s as string)}`),
+  fn(
+    'default',
+    [ANY],
+    ANY,
+    ([d, ...given]) => (given.length === 0 || isEmpty(given[0]!) ? d! : given[0]!),
+    ANY,
+  ),
+  fn('empty', [ANY], 'bool', ([v]) => isEmpty(v!)),
+  fn('coalesce', [], ANY, (values) => values.find((v) => !isEmpty(v)) ?? null, ANY),
+  fn('ternary', [ANY, ANY, 'bool'], ANY, ([t, f, c]) => (c ? t! : f!)),
+  fn(
+    'quote',
+    [],
+    'string',
+    (values) =>
+      values
+        .filter((v) => v !== null)
+        .map((v) => goQuote(strval(v)))
+        .join(' '),
+    ANY,
+  ),
+  fn(
+    'squote',
+    [],
+    'string',
+    (values) =>
+      values
+        .filter((v) => v !== null)
+        .map((v) => `'${strval(v)}'`)
+        .join(' '),
+    ANY,
+  ),
+  fn(
+    'cat',
+    [],
+    'string',
+    (values) =>
+      values
+        .filter((v) => v !== null)
+        .map(formatValue)
+        .join(' '),
+    ANY,
+  ),
+  fn('join', ['string', ANY], 'string', ([sep, list]) => strslice(list!).join(sep as string)),
+  fn('toStrings', [ANY], '[]string', ([list]) =>
+    tagged(Array.isArray(list) ? list.map(strval) : strslice(list!), '[]string'),
+  ),
+  fn('list', [], '[]interface {}', (values) => values, ANY),
+  fn('toJson', [ANY], 'string', ([v]) => safeMarshal(v!, {})),
+  fn('toPrettyJson', [ANY], 'string', ([v]) => safeMarshal(v!, { indent: '  ' })),
+  fn('toRawJson', [ANY], 'string', ([v]) => safeMarshal(v!, { escapeHTML: false })),
+  fn('int', [ANY], 'int', ([v]) => castInt(v!)),
+  fn('int64', [ANY], 'int64', ([v]) => castInt(v!)),
+  fn('float64', [ANY], 'float64', ([v]) => castFloat(v!)),
+  fn('add', [], 'int64', (values) => toInt64(values.reduce<bigint>((sum, v) => sum + castInt(v), 0n)), ANY),
+  fn('add1', [ANY], 'int64', ([v]) => toInt64(castInt(v!) + 1n)),
+  fn(
+    'mul',
+    [ANY],
+    'int64',
+    ([a, ...rest]) => toInt64(rest.reduce<bigint>((p, v) => p * castInt(v), castInt(a!))),
+    ANY,
+  ),
+  arithmetic('sub', (a, b) => a - b),
+  arithmetic('div', divide),
+  arithmetic('mod', remainder),
+  extreme('max', (v, m) => v > m),
+  extreme('min', (v, m) => v < m),
+];
+
+/** sprig functions Argo exposes that this emulator does not implement: calling one is a runtime error. */
+const NOT_IMPLEMENTED = (
+  'abbrev abbrevboth initials randAlphaNum randAlpha randAscii randNumeric swapcase shuffle untitle wrap wrapWith ' +
+  'plural sha512sum adler32sum seq toDecimal split splitn until untilStep randInt add1f addf subf divf mulf biggest ' +
+  'maxf minf ceil floor round sortAlpha all any compact mustCompact fromJson mustFromJson mustToJson ' +
+  'mustToPrettyJson mustToRawJson deepCopy mustDeepCopy typeOf typeIs typeIsLike kindOf kindIs deepEqual ' +
+  'getHostByName base dir clean ext isAbs osBase osClean osDir osExt osIsAbs b32enc b32dec tuple dict get set ' +
+  'unset hasKey pluck keys pick omit merge mergeOverwrite mustMerge mustMergeOverwrite values append push ' +
+  'mustAppend mustPush prepend mustPrepend first mustFirst rest mustRest last mustLast initial mustInitial ' +
+  'reverse mustReverse uniq mustUniq without mustWithout has mustHas slice mustSlice concat dig chunk mustChunk ' +
+  'bcrypt htpasswd genPrivateKey derivePassword buildCustomCert genCA genCAWithKey genSelfSignedCert ' +
+  'genSelfSignedCertWithKey genSignedCert genSignedCertWithKey encryptAES decryptAES randBytes uuidv4 semver ' +
+  'semverCompare fail mustRegexMatch regexFindAll mustRegexFindAll regexFind mustRegexFind regexReplaceAll ' +
+  'mustRegexReplaceAll regexReplaceAllLiteral mustRegexReplaceAllLiteral regexSplit mustRegexSplit ' +
+  'regexQuoteMeta urlParse urlJoin hello ago date date_in_zone date_modify dateInZone dateModify duration ' +
+  'durationRound htmlDate htmlDateInZone must_date_modify mustDateModify mustToDate now toDate unixEpoch'
+).split(' ');
+
+function safeMarshal(value: ExprValue, options: { indent?: string; escapeHTML?: boolean }): string {
+  try {
+    return marshal(value, options);
+  } catch (e) {
+    if (e instanceof Fault) return '';
+    throw e;
+  }
+}
+
+/** Builds the `sprig` map (map[string]interface {}) of Go functions. */
+export function sprigFunctions(): ExprMap {
+  const map: ExprMap = new Map();
+  for (const name of NOT_IMPLEMENTED) {
+    map.set(
+      name,
+      fn(name, [], ANY, () => fail(`sprig.${name} is not supported by this expr emulator`), ANY),
+    );
+  }
+  for (const f of FUNCTIONS) map.set(f.name, f);
+  return map;
+}

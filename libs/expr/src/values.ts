@@ -1,0 +1,140 @@
+// The Go-like value model. Go `int` is a bigint (wrapped to 64 bits), Go `float64` is a number, maps are
+// JS Maps. Arrays and maps are `[]interface {}` / `map[string]interface {}` unless tagged with another Go type.
+import { fail } from './errors.js';
+
+export type MapKey = string | bigint | number | boolean | null;
+export type ExprMap = Map<MapKey, ExprValue>;
+export type ExprValue = null | boolean | number | bigint | string | ExprValue[] | ExprMap | GoFunction;
+
+/** The Go parameter/result types that library functions declare. */
+export type GoType =
+  'interface {}' | 'string' | 'int' | 'int64' | 'float64' | 'bool' | '[]string' | '[]interface {}';
+
+/** A Go function value (Argo's toJson, jsonpath, sprig's functions...), called with reflect-like checks. */
+export class GoFunction {
+  constructor(
+    readonly name: string,
+    readonly params: readonly GoType[],
+    readonly result: GoType,
+    readonly impl: (args: ExprValue[]) => ExprValue,
+    /** The element type of a trailing `...T` parameter, if any. */
+    readonly variadic?: GoType,
+  ) {}
+
+  get goType(): string {
+    const params = this.params.map(String);
+    if (this.variadic) params.push(`...${this.variadic}`);
+    return `func(${params.join(', ')}) ${this.result}`;
+  }
+
+  /** Mirrors reflect.Value.Call: arity and assignability are checked, a wrong type is a runtime error. */
+  call(args: ExprValue[]): ExprValue {
+    const fixed = this.params.length;
+    if (args.length < fixed) fail('reflect: Call with too few input arguments');
+    if (args.length > fixed && !this.variadic) fail('reflect: Call with too many input arguments');
+    args.forEach((arg, i) => {
+      const param = i < fixed ? this.params[i]! : this.variadic!;
+      if (!isAssignable(arg, param)) {
+        fail(`reflect: Call using ${arg === null ? 'interface {}' : goTypeName(arg)} as type ${param}`);
+      }
+    });
+    return this.impl(args);
+  }
+}
+
+function isAssignable(value: ExprValue, type: GoType): boolean {
+  return type === 'interface {}' || (value !== null && goTypeName(value) === type);
+}
+
+const goTypeTags = new WeakMap<object, string>();
+
+/** Marks an array or map with a Go type other than the default `[]interface {}` / `map[string]interface {}`. */
+export function tagged<T extends ExprValue[] | ExprMap>(value: T, goType: string): T {
+  goTypeTags.set(value, goType);
+  return value;
+}
+
+export function isArray(value: ExprValue): value is ExprValue[] {
+  return Array.isArray(value);
+}
+
+export function isMap(value: ExprValue): value is ExprMap {
+  return value instanceof Map;
+}
+
+/** The Go `%T` of a value: `float64`, `int`, `[]interface {}`, `map[string]interface {}`, `<nil>`... */
+export function goTypeName(value: ExprValue): string {
+  switch (typeof value) {
+    case 'boolean':
+      return 'bool';
+    case 'number':
+      return 'float64';
+    case 'bigint':
+      return 'int';
+    case 'string':
+      return 'string';
+  }
+  if (value === null) return '<nil>';
+  if (value instanceof GoFunction) return value.goType;
+  return goTypeTags.get(value) ?? (Array.isArray(value) ? '[]interface {}' : 'map[string]interface {}');
+}
+
+/** The Go reflect.Kind name, used by a few builtin error messages (`cannot concat invalid`). */
+export function goKindName(value: ExprValue): string {
+  if (value === null) return 'invalid';
+  if (Array.isArray(value)) return 'slice';
+  if (value instanceof Map) return 'map';
+  if (value instanceof GoFunction) return 'func';
+  return goTypeName(value);
+}
+
+/** True when a map was built with `interface {}` keys (groupBy, fromPairs); JSON-string maps are the default. */
+export function hasAnyKeys(map: ExprMap): boolean {
+  return goTypeTags.get(map)?.startsWith('map[interface {}]') ?? false;
+}
+
+export function toInt64(value: bigint): bigint {
+  return BigInt.asIntN(64, value);
+}
+
+/** Converts a host value (parsed JSON, plain objects, bigint) into the value model; numbers become float64. */
+export function fromJs(value: unknown): ExprValue {
+  if (value === null || value === undefined) return null;
+  switch (typeof value) {
+    case 'boolean':
+    case 'number':
+    case 'string':
+      return value;
+    case 'bigint':
+      return toInt64(value);
+  }
+  if (value instanceof GoFunction) return value;
+  if (Array.isArray(value)) {
+    const copy = value.map(fromJs);
+    const tag = goTypeTags.get(value);
+    return tag ? tagged(copy, tag) : copy;
+  }
+  if (value instanceof Map) {
+    const copy: ExprMap = new Map();
+    for (const [k, v] of value) copy.set(fromJs(k) as MapKey, fromJs(v));
+    const tag = goTypeTags.get(value);
+    return tag ? tagged(copy, tag) : copy;
+  }
+  if (typeof value === 'object' && isPlainObject(value)) {
+    return new Map(Object.entries(value).map(([k, v]) => [k, fromJs(v)]));
+  }
+  throw new TypeError(`expr: unsupported host value of type ${typeof value}`);
+}
+
+function isPlainObject(value: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === null || proto === Object.prototype;
+}
+
+/** Converts a result to plain JS: ints become numbers, maps become plain objects, functions stay as they are. */
+export function toJs(value: ExprValue): unknown {
+  if (typeof value === 'bigint') return Number(value);
+  if (Array.isArray(value)) return value.map(toJs);
+  if (value instanceof Map) return Object.fromEntries([...value].map(([k, v]) => [String(k), toJs(v)]));
+  return value;
+}

@@ -18,6 +18,9 @@ export function airflowDagRunId(workflowName: string, key: string): string {
   return `argo__${workflow}__${key.slice(0, 32)}`;
 }
 
+/** How many recent runs of a dbt Cloud job are searched for ours before starting one. */
+export const DBT_LOOKUP_WINDOW = 20;
+
 /** The marker that identifies our dbt Cloud run in `trigger.cause`. */
 export function dbtCauseMarker(key: string): string {
   return `argo K=${key.slice(0, 32)}`;

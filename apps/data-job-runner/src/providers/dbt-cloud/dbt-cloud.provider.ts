@@ -4,13 +4,10 @@ import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
 import type { DbtCloudConnection } from '../../config/connections.js';
 import type { DbtCloudBlock } from '../../dto/dbt-cloud-block.dto.js';
 import { parseTime, type JobRun, type RunRef } from '../../job/job-run.js';
-import { dbtCause, dbtCauseMarker } from '../../job/run-keys.js';
+import { DBT_LOOKUP_WINDOW, dbtCause, dbtCauseMarker } from '../../job/run-keys.js';
 import type { DataJobProvider, PollRequest, StartRequest } from '../data-job-provider.js';
 import { defined, isJson, type Json } from '../upstream-reply.js';
 import { mapDbtCloudStatus } from './dbt-cloud-states.js';
-
-/** How many recent runs of the job are searched for ours before starting one. */
-export const DBT_LOOKUP_WINDOW = 20;
 
 /** The envelope's `status.user_message` (+ field errors in `data`). */
 function describe(response: AxiosResponse): string | undefined {

@@ -63,6 +63,10 @@ interface Job {
   nextBuildNumber: number;
 }
 
+/** A stage without a length lasts one read. */
+const orOnePoll = (t: Timing): Timing =>
+  t.polls === undefined && t.ms === undefined ? { polls: 1 } : { polls: t.polls, ms: t.ms };
+
 const JOB_PATH =
   /^((?:\/job\/[^/]+)+)\/?(api\/json|build|buildWithParameters|(\d+)\/(api\/json|stop|term|kill))?\/?$/;
 
@@ -244,7 +248,7 @@ export class JenkinsStandIn {
     }
     const id = this.nextQueueId++;
     const { queue = {}, handoffPolls = 0 } = job.setup;
-    const stages: Array<Stage<QueueState>> = [{ state: 'waiting', polls: queue.polls, ms: queue.ms }];
+    const stages: Array<Stage<QueueState>> = [{ state: 'waiting', ...orOnePoll(queue) }];
     if (handoffPolls > 0) stages.push({ state: 'handoff', polls: handoffPolls });
     this.queue.set(id, {
       id,
@@ -281,7 +285,7 @@ export class JenkinsStandIn {
         params: item.params,
         timestamp: Date.now(),
         life: new Lifecycle<JenkinsResult | 'building'>([
-          { state: 'building', polls: build.polls, ms: build.ms },
+          { state: 'building', ...orOnePoll(build) },
           { state: result },
         ]),
       };

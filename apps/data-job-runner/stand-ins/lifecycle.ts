@@ -62,15 +62,15 @@ export class Lifecycle<S> {
     this.enter(this.index);
   }
 
-  private enter(index: number): void {
+  private enter(index: number, at = this.now()): void {
     this.index = index;
     this.reads = 0;
-    this.enteredAt = this.now();
+    this.enteredAt = at;
     this.settle();
   }
 
   private settle(): void {
-    if (this.index === this.steps.length - 1) this.finishedAt ??= this.now();
+    if (this.index === this.steps.length - 1) this.finishedAt ??= this.enteredAt;
   }
 
   private advanceByTime(): void {
@@ -80,9 +80,7 @@ export class Lifecycle<S> {
       this.index < this.steps.length - 1 &&
       this.now() - this.enteredAt >= step.ms
     ) {
-      const enteredNext = this.enteredAt + step.ms;
-      this.enter(this.index + 1);
-      this.enteredAt = enteredNext;
+      this.enter(this.index + 1, this.enteredAt + step.ms);
       step = this.steps[this.index];
     }
   }

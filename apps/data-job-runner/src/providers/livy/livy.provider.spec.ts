@@ -1,0 +1,68 @@
+import { createMemoryLogger, Redactor } from '@app/plugin-kit';
+import { LivyStandIn, type LivyVersion } from '../../../stand-ins/livy.stand-in.js';
+import type { LivyBlock } from '../../dto/livy-block.dto.js';
+import { LivyProvider } from './livy.provider.js';
+
+const KEY = 'c0ffee00'.repeat(8);
+const workflow = { name: 'wf', namespace: 'argo', uid: 'u' };
+const block = { file: 's3://x.py' } as LivyBlock;
+
+describe('LivyProvider', () => {
+  it.each(['0.6', '0.7', '0.8'] as LivyVersion[])(
+    'adopts its batch on the duplicate-name 400 of Livy %s',
+    async (version) => {
+      const livy = new LivyStandIn({
+        version,
+        lifecycle: [{ state: 'running', polls: 100 }, { state: 'success' }],
+      });
+      await livy.start();
+      try {
+        const provider = new LivyProvider({ url: livy.url }, 1000);
+        const start = () =>
+          provider.start({
+            block,
+            key: KEY,
+            workflow,
+            signal: AbortSignal.timeout(5000),
+            logger: createMemoryLogger(new Redactor()).logger,
+          });
+        const first = await start();
+        const second = await start();
+        expect(second.ref).toEqual(first.ref);
+        expect(livy.created).toHaveLength(1);
+        expect(livy.server.calls.filter((c) => c.status === 400)).toHaveLength(1);
+      } finally {
+        await livy.close();
+      }
+    },
+  );
+
+  it('reads a 404 after its own cancel as cancelled, and otherwise as a forgotten batch', async () => {
+    const livy = new LivyStandIn({ lifecycle: [{ state: 'running', polls: 100 }, { state: 'success' }] });
+    await livy.start();
+    try {
+      const provider = new LivyProvider({ url: livy.url }, 1000);
+      const signal = AbortSignal.timeout(5000);
+      const run = await provider.start({
+        block,
+        key: KEY,
+        workflow,
+        signal,
+        logger: createMemoryLogger(new Redactor()).logger,
+      });
+      await provider.cancel(run.ref, signal);
+      await provider.cancel(run.ref, signal); // already gone: fine
+      const ours = await provider.poll({ ref: run.ref, block, signal, cancelRequested: true });
+      expect(ours).toMatchObject({
+        state: 'cancelled',
+        upstreamState: 'not found',
+        message: 'batch 0 was deleted when it was cancelled',
+      });
+      const lost = await provider.poll({ ref: run.ref, block, signal, cancelRequested: false });
+      expect(lost.state).toBe('failed');
+      expect(lost.message).toMatch(/^Livy no longer knows batch 0 \(retention\)/);
+    } finally {
+      await livy.close();
+    }
+  });
+});

@@ -1,0 +1,160 @@
+import { EnvValidationError, startPlugin } from '@app/plugin-kit';
+import type { PluginHarness } from '@app/testing';
+import { dataJobPlugin } from '../src/data-job.plugin.js';
+import { DatabricksStandIn } from '../stand-ins/index.js';
+import {
+  dataJob,
+  expectNoSecrets,
+  outputs,
+  pollToEnd,
+  SECRETS,
+  startDataJob,
+  uniqueWorkflow,
+} from './support.js';
+
+const PROD_TOKEN = 'dapi-prod-4d3c2b1a0f9e8d7c6b5a';
+
+describe('data-job: admin connections and body checks', () => {
+  const main = new DatabricksStandIn({ token: SECRETS.databricks });
+  const prod = new DatabricksStandIn({ token: PROD_TOKEN });
+  let h: PluginHarness;
+
+  beforeAll(async () => {
+    await Promise.all([main.start(), prod.start()]);
+    main.addJob({ jobId: 1 });
+    prod.addJob({ jobId: 1 });
+    h = await startDataJob({
+      DATABRICKS_HOST: main.url,
+      DATABRICKS_TOKEN: SECRETS.databricks,
+      DATABRICKS_PROD_HOST: prod.url,
+      DATABRICKS_PROD_TOKEN: PROD_TOKEN,
+    });
+  });
+  afterAll(async () => {
+    await h.close();
+    await Promise.all([main.close(), prod.close()]);
+  });
+
+  it('sends a body with `connection: prod` to the prod workspace with its own token', async () => {
+    const { final, replies } = await pollToEnd(
+      h,
+      dataJob({ databricks: { jobId: 1 }, connection: 'PROD' }, { workflow: uniqueWorkflow() }),
+      prod.server,
+    );
+    expect(final.node?.phase).toBe('Succeeded');
+    expect(outputs(final).url.startsWith(prod.url)).toBe(true);
+    expect(prod.runs).toHaveLength(1);
+    expect(main.runs).toHaveLength(0);
+    expect(prod.server.calls.every((c) => c.headers.authorization === `Bearer ${PROD_TOKEN}`)).toBe(true);
+    expectNoSecrets(h, replies, [PROD_TOKEN, SECRETS.databricks]);
+  });
+
+  it.each([
+    [
+      { databricks: { jobId: 1 }, connection: 'staging' },
+      'data-job: invalid config: connection: no databricks connection named "staging" (configured: default, prod)',
+    ],
+    [
+      { livy: { file: 's3://x.py' } },
+      'data-job: invalid config: livy is not configured in this sidecar (the admin sets LIVY_URL)',
+    ],
+    [
+      { wait: true },
+      'data-job: invalid config: body: exactly one of databricks, airflow, dbtCloud, livy is required (found none)',
+    ],
+    [
+      { databricks: { jobId: 1 }, dbtCloud: { jobId: 2 } },
+      'data-job: invalid config: body: exactly one of databricks, airflow, dbtCloud, livy is required (found databricks, dbtCloud)',
+    ],
+    [
+      { databricks: { jobId: 1 }, host: 'https://elsewhere.example' },
+      'data-job: invalid config: host: unknown field',
+    ],
+    [
+      { databricks: { jobId: 1, url: 'https://elsewhere.example' } },
+      'data-job: invalid config: databricks.url: unknown field',
+    ],
+    [
+      { airflow: { dagId: 'a/../../admin' } },
+      'data-job: invalid config: airflow.dagId: must be a DAG id: letters, digits, "_", "." and "-"',
+    ],
+    [
+      { databricks: { jobId: 1 }, pollInterval: '100ms' },
+      'data-job: invalid config: pollInterval: must be a Go duration such as 30s or 1m30s between 1s and 1h0m0s',
+    ],
+  ])('fails %j naming the problem, without calling any upstream', async (body, message) => {
+    const calls = main.server.calls.length + prod.server.calls.length;
+    const reply = await h.execute(dataJob(body as Record<string, unknown>, { workflow: uniqueWorkflow() }));
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({ node: { phase: 'Failed', message } });
+    expect(main.server.calls.length + prod.server.calls.length).toBe(calls);
+  });
+
+  it('answers {} for templates addressed to other plugins', async () => {
+    const reply = await h.execute({
+      ...dataJob({}),
+      template: { name: 'x', inputs: {}, outputs: {}, metadata: {}, plugin: { slack: { text: 'hi' } } },
+    });
+    expect(reply.body).toEqual({});
+  });
+
+  it('refuses to start with a half-configured connection, naming the variable', async () => {
+    const start = startPlugin(dataJobPlugin, {
+      env: {
+        TOKEN_FILE: '/nonexistent',
+        PORT: '0',
+        DATABRICKS_HOST: 'https://x.cloud.databricks.com',
+        AIRFLOW_URL: 'http://airflow:8080',
+      },
+      logDestination: { write: () => undefined },
+    });
+    await expect(start).rejects.toThrow(EnvValidationError);
+    await expect(start).rejects.toThrow(
+      'invalid configuration: DATABRICKS_TOKEN: must be set (DATABRICKS_HOST is set); AIRFLOW_USERNAME/AIRFLOW_PASSWORD or AIRFLOW_TOKEN: must be set',
+    );
+  });
+});
+
+describe('data-job: CANCEL_ON_SHUTDOWN', () => {
+  const db = new DatabricksStandIn({
+    token: SECRETS.databricks,
+    lifecycle: [{ state: 'RUNNING', polls: 1000 }, { state: 'TERMINATED/SUCCESS' }],
+  });
+  const env = (cancel: string): Record<string, string> => ({
+    DATABRICKS_HOST: db.url,
+    DATABRICKS_TOKEN: SECRETS.databricks,
+    CANCEL_ON_SHUTDOWN: cancel,
+  });
+  beforeAll(async () => {
+    await db.start();
+    db.addJob({ jobId: 1 }).addJob({ jobId: 2, lifecycle: [{ state: 'TERMINATED/SUCCESS' }] });
+  });
+  afterAll(() => db.close());
+
+  it('cancels the runs it is waiting for when the sidecar stops, and only those', async () => {
+    const h = await startDataJob(env('true'));
+    const waiting = await h.execute(dataJob({ databricks: { jobId: 1 } }, { workflow: uniqueWorkflow() }));
+    const done = await h.execute(dataJob({ databricks: { jobId: 2 } }, { workflow: uniqueWorkflow() }));
+    const fireAndForget = await h.execute(
+      dataJob({ databricks: { jobId: 1 }, wait: false }, { workflow: uniqueWorkflow() }),
+    );
+    expect(done.body.node?.phase).toBe('Succeeded');
+    await h.close();
+    const cancelled = db.server.calls
+      .filter((c) => c.path.endsWith('/runs/cancel'))
+      .map((c) => String((c.body as { run_id: number }).run_id));
+    expect(cancelled).toEqual([outputs(waiting.body).runId]);
+    expect(cancelled).not.toContain(outputs(fireAndForget.body).runId);
+    expect(
+      h.logs.some((l) => l.msg === 'cancelled on shutdown' && l.runId === outputs(waiting.body).runId),
+    ).toBe(true);
+  });
+
+  it('leaves runs alone by default (the agent pod may just be evicted)', async () => {
+    const h = await startDataJob(env('false'));
+    await h.execute(dataJob({ databricks: { jobId: 1 } }, { workflow: uniqueWorkflow() }));
+    const before = db.server.count('POST', '/api/2.2/jobs/runs/cancel');
+    await h.close();
+    expect(db.server.count('POST', '/api/2.2/jobs/runs/cancel')).toBe(before);
+  });
+});

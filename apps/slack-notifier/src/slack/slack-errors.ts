@@ -112,6 +112,7 @@ function platformError(data: PlatformData, site: CallSite, cause: unknown): Upst
   if (TRANSIENT_ERRORS.has(code)) {
     const retryAfter = Number(data.response_metadata?.retryAfter);
     return UpstreamError.transient(`${where}: Slack answered ${code}`, {
+      status: 200,
       retryAfterMs: Number.isFinite(retryAfter) ? retryAfter * 1000 : undefined,
       cause,
     });
@@ -201,10 +202,18 @@ function requestFailure(original: unknown): string {
     | { name?: unknown; code?: unknown; cause?: { code?: unknown; message?: unknown }; message?: unknown }
     | undefined;
   if (!err) return 'no reply';
-  if (err.name === 'TimeoutError' || err.name === 'AbortError') return 'timed out';
+  // A DOMException from another realm arrives wrapped as `new Error(String(e))`: "TimeoutError: ...".
+  if (
+    err.name === 'TimeoutError' ||
+    err.name === 'AbortError' ||
+    /^(TimeoutError|AbortError)\b/.test(String(err.message))
+  )
+    return 'timed out';
   const code = err.cause?.code ?? err.code;
   if (typeof code === 'string') return code;
-  return typeof err.cause?.message === 'string' ? err.cause.message : String(err.message ?? 'no reply');
+  if (typeof err.cause?.message === 'string') return err.cause.message;
+  // fetch's "TypeError: fetch failed" without its cause: the connection failed before a reply.
+  return /fetch failed/.test(String(err.message)) ? 'connection failed' : String(err.message ?? 'no reply');
 }
 
 /** The Slack error code (`missing_scope`, `not_in_channel`, ...) behind an error from toSlackError, if any. */
@@ -215,11 +224,16 @@ export function slackErrorCode(err: unknown): string | undefined {
     : undefined;
 }
 
+/** Slack's own words for these: "it's possible some aspect of the operation succeeded". */
+const MAYBE_DONE = new Set(['internal_error', 'fatal_error', 'request_timeout']);
+
 /**
- * Whether a failed write may still have happened: no reply came back (network error, timeout) or Slack failed
- * with a 5xx. A Slack error body or a 429 means the request was not carried out.
+ * Whether a failed write may still have happened: no reply came back (network error, timeout), Slack failed
+ * with a 5xx, or said internal_error. Other Slack errors and a 429 mean the request was not carried out.
  */
 export function outcomeUnknown(err: unknown): boolean {
   if (!(err instanceof UpstreamError) || !err.transient) return false;
+  const code = slackErrorCode(err);
+  if (code) return MAYBE_DONE.has(code);
   return err.status === undefined || err.status >= 500;
 }

@@ -1,0 +1,68 @@
+import { EnvValidationError, loadEnv } from '@app/plugin-kit';
+import { SlackEnv } from './slack.env.js';
+
+const TOKEN = 'xoxb-1234-5678-abcdefabcdef';
+
+const problems = (source: Record<string, string>): string[] => {
+  try {
+    loadEnv(SlackEnv, source);
+  } catch (err) {
+    if (err instanceof EnvValidationError) return err.problems;
+    throw err;
+  }
+  return [];
+};
+
+describe('SlackEnv', () => {
+  it('needs only the bot token; everything else has a default', () => {
+    const env = loadEnv(SlackEnv, { SLACK_BOT_TOKEN: TOKEN });
+    expect(env).toMatchObject({
+      SLACK_API_URL: 'https://slack.com/api/',
+      SLACK_DEDUP_LOOKBACK: 200,
+      SLACK_CHANNEL_CACHE_TTL: '10m',
+      SLACK_REQUEST_TIMEOUT: '8s',
+    });
+    expect([...env.workspaces]).toEqual([['default', TOKEN]]);
+    expect(problems({})).toEqual(['SLACK_BOT_TOKEN: is required']);
+  });
+
+  it('reads named workspaces from SLACK_BOT_TOKEN_<NAME> (lower-cased names), trimming a trailing newline', () => {
+    const env = loadEnv(SlackEnv, {
+      SLACK_BOT_TOKEN: TOKEN,
+      SLACK_BOT_TOKEN_OPS: 'xoxb-ops-1\n',
+      SLACK_BOT_TOKEN_EU_PROD: 'xoxb-eu-2',
+      SLACK_BOT_TOKEN_EMPTY: '',
+    });
+    expect(Object.fromEntries(env.workspaces)).toEqual({
+      default: TOKEN,
+      ops: 'xoxb-ops-1',
+      eu_prod: 'xoxb-eu-2',
+    });
+  });
+
+  it('names every bad variable and never its value', () => {
+    const found = problems({
+      SLACK_BOT_TOKEN: 'Bearer xoxb-secret-1',
+      SLACK_BOT_TOKEN_X: 'secret-2',
+      'SLACK_BOT_TOKEN_bad-name': 'xoxb-3',
+      SLACK_BOT_TOKEN_DEFAULT: 'xoxb-4',
+      SLACK_DEDUP_LOOKBACK: '5000',
+      SLACK_CHANNEL_CACHE_TTL: 'forever',
+      SLACK_REQUEST_TIMEOUT: '1m',
+      SLACK_API_URL: 'ftp://slack.com/api',
+    });
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'SLACK_BOT_TOKEN: must be a Slack bot token (xoxb-…) without spaces or line breaks',
+        'SLACK_BOT_TOKEN_X: must be a Slack bot token (xoxb-…)',
+        'SLACK_BOT_TOKEN_bad-name: the workspace name must be letters, digits and underscores (SLACK_BOT_TOKEN_OPS)',
+        'SLACK_BOT_TOKEN_DEFAULT: "default" is the workspace of SLACK_BOT_TOKEN; pick another name',
+        'SLACK_DEDUP_LOOKBACK: must not be greater than 1000',
+      ]),
+    );
+    expect(found.some((p) => p.startsWith('SLACK_CHANNEL_CACHE_TTL: '))).toBe(true);
+    expect(found.some((p) => p.startsWith('SLACK_REQUEST_TIMEOUT: '))).toBe(true);
+    expect(found.some((p) => p.startsWith('SLACK_API_URL: '))).toBe(true);
+    expect(found.join('\n')).not.toMatch(/secret-1|secret-2/);
+  });
+});

@@ -35,18 +35,9 @@ interface PredicateScope {
 }
 
 const STRING_MAP = 'map[string]interface {}';
-const BOOLEAN_PREDICATES = new Set([
-  'all',
-  'none',
-  'any',
-  'one',
-  'filter',
-  'count',
-  'find',
-  'findIndex',
-  'findLast',
-  'findLastIndex',
-]);
+const BOOLEAN_PREDICATES = new Set(
+  'all none any one filter count find findIndex findLast findLastIndex'.split(' '),
+);
 
 /** Checks a parsed expression against the natures of the environment; throws a Fault on the first error. */
 export function check(node: Node, env: ReadonlyMap<string, Nature>): Nature {

@@ -1,4 +1,5 @@
 import { fail } from './errors.js';
+import { isGoSpace } from './go-strings.js';
 
 export type TokenKind = 'Identifier' | 'Number' | 'String' | 'Operator' | 'Bracket' | 'EOF';
 
@@ -9,26 +10,10 @@ export interface Token {
   readonly offset: number;
 }
 
-const WORD_OPERATORS = new Set([
-  'not',
-  'in',
-  'or',
-  'and',
-  'matches',
-  'contains',
-  'startsWith',
-  'endsWith',
-  'let',
-  'if',
-  'else',
-]);
+const WORD_OPERATORS = new Set('not in or and matches contains startsWith endsWith let if else'.split(' '));
 
 export function isAlphaNumeric(c: string | undefined): boolean {
   return c !== undefined && (c === '_' || c === '$' || /^[\p{L}\p{Nd}]$/u.test(c));
-}
-
-function isSpace(c: string): boolean {
-  return /^[\s\u0085]$/u.test(c);
 }
 
 /** Describes a token the way expr's error messages do: `Operator("!")`, `EOF`. */
@@ -60,7 +45,7 @@ class Lexer {
   }
 
   private scan(c: string): void {
-    if (isSpace(c)) return;
+    if (isGoSpace(c)) return;
     if (c === '"' || c === "'") return this.emit('String', this.scanQuoted(c));
     if (c === '`') return this.emit('String', this.scanRaw());
     if (c >= '0' && c <= '9') {

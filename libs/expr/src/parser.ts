@@ -1,6 +1,6 @@
 import type { Node, StringNode } from './ast.js';
 import { fail } from './errors.js';
-import { describeToken, isAlphaNumeric, tokenize } from './lexer.js';
+import { describeToken, tokenize } from './lexer.js';
 import type { Token, TokenKind } from './lexer.js';
 
 const UNARY: Readonly<Record<string, number>> = { not: 50, '!': 50, '-': 90, '+': 90 };
@@ -385,10 +385,9 @@ class Parser {
   private parseProperty(node: Node, optional: boolean): Node {
     const token = this.current;
     this.next();
-    const validName =
-      token.kind === 'Identifier' || (token.kind === 'Operator' && /^[\p{L}_$]/u.test(token.value));
-    if (!validName || !Array.from(token.value).every(isAlphaNumeric))
-      fail('expected name', this.current.offset);
+    // Word operators such as `not` or `matches` are valid property names too.
+    const isWord = token.kind === 'Operator' && /^[\p{L}_$][\p{L}\p{Nd}_$]*$/u.test(token.value);
+    if (token.kind !== 'Identifier' && !isWord) fail('expected name', this.current.offset);
     const isChain = node.kind === 'chain';
     const property: StringNode = { kind: 'string', value: token.value, offset: token.offset };
     const object = node.kind === 'chain' ? node.node : node;

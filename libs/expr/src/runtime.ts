@@ -131,16 +131,15 @@ export function fetch(from: ExprValue, key: ExprValue): ExprValue {
 }
 
 function mapKey(map: Map<MapKey, ExprValue>, key: ExprValue): MapKey {
+  if (typeof key === 'string') return key;
   if (hasAnyKeys(map)) {
     if (typeof key === 'object' && key !== null)
       fail(`runtime error: hash of unhashable type ${goTypeName(key)}`);
     return key as MapKey;
   }
+  // Go looks a nil key up as the zero value of the key type.
   if (key === null) return '';
-  if (typeof key !== 'string') {
-    fail(`reflect.Value.MapIndex: value of type ${goTypeName(key)} is not assignable to type string`);
-  }
-  return key;
+  return fail(`reflect.Value.MapIndex: value of type ${goTypeName(key)} is not assignable to type string`);
 }
 
 /** runtime.Slice: bounds are clamped, never an error. */

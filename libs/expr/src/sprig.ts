@@ -2,7 +2,7 @@
 // Functions are Go-typed: a wrong argument type is the runtime error `reflect: Call using ... as type ...`.
 import { createHash } from 'node:crypto';
 
-import { isGoSpace, mapCase, replace, split, title, trimCutset, trimSpace } from './builtins/go-strings.js';
+import { isGoSpace, mapCase, replace, split, title, trimCutset, trimSpace } from './go-strings.js';
 import { floatToInt } from './builtins/numbers.js';
 import { fail, Fault } from './errors.js';
 import { formatValue, goQuote } from './go-format.js';

@@ -149,6 +149,12 @@ describe('syntax errors are compile errors with a location', () => {
     expect([error.line, error.column]).toEqual([line, column]);
   });
 
+  it('turns runaway nesting into a compile error instead of a stack overflow', () => {
+    expect(compileError(`${'('.repeat(20000)}1${')'.repeat(20000)}`).reason).toBe(
+      'expression is too deeply nested',
+    );
+  });
+
   it('formats the message like expr, with a caret excerpt', () => {
     expect(compileError('garbage!!!!!!').message).toBe(
       'unexpected token Operator("!") (1:8)\n | garbage!!!!!!\n | .......^',

@@ -54,14 +54,6 @@ export function tagged<T extends ExprValue[] | ExprMap>(value: T, goType: string
   return value;
 }
 
-export function isArray(value: ExprValue): value is ExprValue[] {
-  return Array.isArray(value);
-}
-
-export function isMap(value: ExprValue): value is ExprMap {
-  return value instanceof Map;
-}
-
 /** The Go `%T` of a value: `float64`, `int`, `[]interface {}`, `map[string]interface {}`, `<nil>`... */
 export function goTypeName(value: ExprValue): string {
   switch (typeof value) {

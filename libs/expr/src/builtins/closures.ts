@@ -1,33 +1,24 @@
 // Runtime of the builtins that take a closure (`#`, `#index`, `#acc`).
 import { fail } from '../errors.js';
 import { arithmetic, asBool, asString, checkBudget, compare } from '../runtime.js';
-import { goTypeName, tagged } from '../values.js';
+import { goKindName, goTypeName, tagged } from '../values.js';
 import type { ExprMap, ExprValue, MapKey } from '../values.js';
 
 export type Closure = (item: ExprValue, index: number, accumulator?: ExprValue) => ExprValue;
 
-export const CLOSURE_BUILTINS: ReadonlySet<string> = new Set([
-  'all',
-  'none',
-  'any',
-  'one',
-  'filter',
-  'map',
-  'count',
-  'sum',
-  'find',
-  'findIndex',
-  'findLast',
-  'findLastIndex',
-  'groupBy',
-  'sortBy',
-  'reduce',
-]);
+export const CLOSURE_BUILTINS: ReadonlySet<string> = new Set(
+  'all none any one filter map count sum find findIndex findLast findLastIndex groupBy sortBy reduce'.split(
+    ' ',
+  ),
+);
 
+/** The collection of a closure builtin; Go's reflect-based iteration fails like this on anything else. */
 export function iterable(collection: ExprValue): readonly ExprValue[] {
-  if (collection === null) return fail('reflect: call of reflect.Value.Len on zero Value');
-  if (!Array.isArray(collection)) return fail(`cannot iterate over ${goTypeName(collection)}`);
-  return collection;
+  if (Array.isArray(collection)) return collection;
+  if (collection instanceof Map && collection.size === 0) return [];
+  const kind = goKindName(collection);
+  const method = kind === 'map' || kind === 'string' ? 'Index' : 'Len';
+  return fail(`reflect: call of reflect.Value.${method} on ${kind === 'invalid' ? 'zero' : kind} Value`);
 }
 
 /**

@@ -3,7 +3,7 @@ import { arrayOf, BOOL, INT, STRING } from '../natures.js';
 import { asString, toInt } from '../runtime.js';
 import { goTypeName, tagged } from '../values.js';
 import type { ExprValue } from '../values.js';
-import { mapCase, replace, runeIndex, split, trimCutset, trimSpace } from './go-strings.js';
+import { mapCase, replace, runeIndex, split, trimCutset, trimSpace } from '../go-strings.js';
 import { overloads } from './signatures.js';
 import type { Builtin } from './signatures.js';
 

@@ -141,6 +141,12 @@ export class GitHubStandIn {
     this.resetAt = Math.floor(Date.now() / 1000) + resetInSeconds;
   }
 
+  /** Gives the primary rate limit its full budget again. */
+  resetRateLimit(): void {
+    this.remaining = this.options.rateLimit ?? 5000;
+    this.resetAt = Math.floor(Date.now() / 1000) + 3600;
+  }
+
   // ---- request checks -------------------------------------------------------------------------------
 
   private guarded(req: StandInRequest, next: () => StandInResponse): StandInResponse {

@@ -1,3 +1,4 @@
+import type { DemoContext, DemoUpstreams } from '@app/testing';
 import { SlackApiStandIn } from '../stand-in/slack-api.stand-in.js';
 import type { Bot, Channel, Team } from '../stand-in/slack-state.js';
 
@@ -45,7 +46,7 @@ export async function startSlackDemoWorkspace(): Promise<SlackDemoWorkspace> {
 }
 
 /** Used by `npm run demo`: the Slack stand-in, and the sidecar env that points the plugin at it. */
-export async function startDemoUpstreams(): Promise<{ env: Record<string, string>; close(): Promise<void> }> {
+export async function startDemoUpstreams(_context?: DemoContext): Promise<DemoUpstreams> {
   const { env, close } = await startSlackDemoWorkspace();
   return { env, close };
 }

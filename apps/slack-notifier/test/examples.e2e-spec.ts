@@ -1,0 +1,157 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  argoSchemaValidator,
+  loadManifestFile,
+  runWorkflow,
+  schemaProblems,
+  type AgentPlugin,
+  type WorkflowResult,
+} from '@app/testing';
+import { parse } from 'yaml';
+import { readFileSync } from 'node:fs';
+import { DEMO_ONCALL_GROUP } from '../demo/upstreams.js';
+import { startSlackFixture, type SlackFixture } from './support.js';
+
+const EXAMPLES = join(import.meta.dirname, '../../../manifests/slack-notifier/examples');
+const files = readdirSync(EXAMPLES)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort();
+const load = (file: string) => loadManifestFile(join(EXAMPLES, file)).workflows[0];
+const out = (result: WorkflowResult, node: string, name: string) =>
+  result.node(node)?.outputs?.parameters?.find((p) => p.name === name)?.value;
+
+describe('examples: valid Argo workflows', () => {
+  it('there are the five documented examples', () => {
+    expect(files).toEqual([
+      'exit-handler-report.yaml',
+      'notify-on-start.yaml',
+      'thread-progress.yaml',
+      'update-status-in-place.yaml',
+      'upload-report.yaml',
+    ]);
+  });
+
+  it.each(files)("%s validates against Argo's Workflow JSON schema", (file) => {
+    const workflow = parse(readFileSync(join(EXAMPLES, file), 'utf8')) as unknown;
+    expect(schemaProblems(argoSchemaValidator('Workflow'), workflow)).toEqual([]);
+  });
+
+  it.each(files)('%s declares every plugin output with valueFrom.supplied', (file) => {
+    for (const template of load(file).spec.templates ?? []) {
+      if (!template.plugin) continue;
+      for (const p of template.outputs?.parameters ?? []) expect(p.valueFrom).toEqual({ supplied: {} });
+    }
+  });
+});
+
+describe('examples: end to end through the local agent and the Slack stand-in', () => {
+  let f: SlackFixture;
+  let plugin: AgentPlugin;
+  const run = (file: string, parameters?: Record<string, string>) =>
+    runWorkflow(load(file), { plugins: [plugin], timeScale: 0.01, parameters });
+  beforeAll(async () => {
+    f = await startSlackFixture();
+    plugin = { name: 'slack', url: f.h.url, token: f.h.token };
+  });
+  afterAll(() => f.close());
+  beforeEach(() => f.ws.slack.server.faults.clear());
+
+  it('notify-on-start: one running-status message in #builds; ts and permalink are outputs', async () => {
+    const result = await run('notify-on-start.yaml');
+    expect(result.phase).toBe('Succeeded');
+    const ts = out(result, 'announce', 'ts');
+    const message = f.ws.builds.messages.find((m) => m.ts === ts)!;
+    expect(message.text).toBe(
+      `:hourglass_flowing_sand: Build of \`3f2a9c1\` started: *${result.name}* in \`argo\``,
+    );
+    expect(message.metadata?.event_payload).toMatchObject({
+      workflow_uid: result.uid,
+      workflow_name: result.name,
+      template: 'announce',
+    });
+    expect(out(result, 'announce', 'permalink')).toMatch(
+      new RegExp(`/archives/${f.ws.builds.id}/p${ts!.replace('.', '')}$`),
+    );
+    expect(result.node('announce')?.message).toBe(
+      `posted to #builds: ${out(result, 'announce', 'permalink')}`,
+    );
+  });
+
+  it('thread-progress: a root and three replies in its thread, the last one broadcast', async () => {
+    const result = await run('thread-progress.yaml');
+    expect(result.phase).toBe('Succeeded');
+    const root = out(result, 'start', 'ts')!;
+    const thread = f.ws.builds.messages.filter((m) => m.thread_ts === root && m.ts !== root);
+    expect(thread.map((m) => m.text)).toEqual([
+      ':hammer: compiled',
+      ':test_tube: 128 tests passed',
+      `:white_check_mark: ${result.name} is done`,
+    ]);
+    expect(thread.map((m) => m.subtype)).toEqual([undefined, undefined, 'thread_broadcast']);
+    expect(result.node('done')?.message).toMatch(
+      new RegExp(`^replied in thread ${root.replace('.', '\\.')} in #builds: `),
+    );
+  });
+
+  it('update-status-in-place: one card in #deploys, edited once from running to succeeded', async () => {
+    const before = f.ws.slack.posts(f.ws.deploys).length;
+    const result = await run('update-status-in-place.yaml');
+    expect(result.phase).toBe('Succeeded');
+    expect(f.ws.slack.posts(f.ws.deploys).length).toBe(before + 1);
+    const ts = out(result, 'card', 'ts');
+    expect(out(result, 'result', 'ts')).toBe(ts);
+    const card = f.ws.deploys.messages.find((m) => m.ts === ts)!;
+    expect(card).toMatchObject({ edits: 1, text: ':white_check_mark: Deployed *api* 1.14.2' });
+    expect(card.attachments).toEqual([expect.objectContaining({ color: '#2EB67D' })]);
+    expect(result.node('result')?.message).toBe(`updated ${out(result, 'card', 'permalink')}`);
+  });
+
+  it('exit-handler-report, success: the final status without a mention', async () => {
+    const result = await run('exit-handler-report.yaml');
+    expect(result.phase).toBe('Succeeded');
+    expect(result.node('failed')?.phase).toBe('Skipped');
+    const report = f.ws.deploys.messages.at(-1)!;
+    expect(report.text).toMatch(
+      new RegExp(`^:white_check_mark: Nightly ETL \\*${result.name}\\* finished: Succeeded after [\\d.]+ s$`),
+    );
+    expect(report.attachments).toEqual([expect.objectContaining({ color: '#2EB67D' })]);
+  });
+
+  it('exit-handler-report, failure: red, and the on-call group is mentioned', async () => {
+    // Slack refuses the announcement once, so the workflow fails and the exit handler reports it.
+    f.ws.slack.server.faults.add(
+      { kind: 'status', status: 200, body: { ok: false, error: 'restricted_action' } },
+      { match: (req) => req.path === '/api/chat.postMessage' },
+    );
+    const result = await run('exit-handler-report.yaml');
+    expect(result.phase).toBe('Failed');
+    expect(result.node('announce')?.message).toMatch(/\(restricted_action\)$/);
+    expect(result.node('succeeded')?.phase).toBe('Skipped');
+    const report = f.ws.deploys.messages.at(-1)!;
+    expect(report.text).toMatch(
+      new RegExp(
+        `^:x: <!subteam\\^${DEMO_ONCALL_GROUP}> Nightly ETL \\*${result.name}\\* finished: Failed after`,
+      ),
+    );
+    expect(report.blocks).toEqual([
+      {
+        type: 'context',
+        elements: [{ type: 'mrkdwn', text: `:x: *Failed* <!subteam^${DEMO_ONCALL_GROUP}>` }],
+      },
+    ]);
+    expect(report.attachments).toEqual([expect.objectContaining({ color: '#E01E5A' })]);
+  });
+
+  it('upload-report: the summary and the report file, shared once, with the full content', async () => {
+    const result = await run('upload-report.yaml');
+    expect(result.phase).toBe('Succeeded');
+    const share = f.ws.slack.fileShares(f.ws.builds).at(-1)!;
+    expect(share.files).toEqual([
+      expect.objectContaining({ name: 'test-report.md', title: `Test report ${result.name}` }),
+    ]);
+    const upload = [...f.ws.slack.uploads.values()].find((u) => u.fileId === share.files![0].id)!;
+    expect(upload.content).toBe(String(load('upload-report.yaml').spec.arguments?.parameters?.[0].value));
+    expect(result.node('publish')?.message).toMatch(/^posted to #builds: .* with file test-report\.md$/);
+  });
+});

@@ -295,16 +295,17 @@ export class GitHubStandIn {
     return run;
   }
 
-  private statusOf(run: Run): { status: RunStatus; conclusion: string | null } {
-    const status = run.life.state;
-    if (status !== 'queued' && status !== 'waiting') run.startedAt ??= Date.now();
-    if (status === 'completed') run.completedAt ??= Date.now();
-    return { status, conclusion: status === 'completed' ? run.conclusion : null };
+  private statusOf(
+    run: Run,
+    observed: RunStatus = run.life.state,
+  ): { status: RunStatus; conclusion: string | null } {
+    if (observed !== 'queued' && observed !== 'waiting') run.startedAt ??= Date.now();
+    if (observed === 'completed') run.completedAt ??= Date.now();
+    return { status: observed, conclusion: observed === 'completed' ? run.conclusion : null };
   }
 
   private runJson(run: Run, read: boolean): Record<string, unknown> {
-    if (read) run.life.read();
-    const { status, conclusion } = this.statusOf(run);
+    const { status, conclusion } = this.statusOf(run, read ? run.life.read() : run.life.state);
     const api = `${this.apiUrl}/repos/${run.repo}/actions/runs/${run.id}`;
     return {
       id: run.id,

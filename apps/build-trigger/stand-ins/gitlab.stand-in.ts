@@ -263,7 +263,7 @@ export class GitLabStandIn {
   }
 
   private json(p: Pipeline, read: boolean): Record<string, unknown> {
-    const status = read ? (p.life.read(), p.life.state) : p.life.state;
+    const status = read ? p.life.read() : p.life.state;
     if (status === 'running') p.startedAt ??= Date.now();
     if (FINAL.has(status)) {
       p.startedAt ??= Date.now();

@@ -281,7 +281,7 @@ describe('build plugin × GitHub Actions (harness)', () => {
   describe.each([
     ['no-details', 'answers 204 even with return_run_details'],
     ['ghes', 'rejects return_run_details (GHES ≤ 3.20)'],
-  ] as const)('a server that %s', (mode) => {
+  ] as const)('%s: a server that %s', (mode, _what) => {
     const server = standIn(mode);
     let sh: PluginHarness;
     beforeAll(async () => {

@@ -19,6 +19,11 @@ import { outcomeUnknown } from './slack/slack-errors.js';
  */
 export interface SlackState {
   channel?: ResolvedChannel;
+  /**
+   * This process had no record of the execution when it started: Slack must be searched for what an earlier
+   * process (before a restart) already did, before anything is sent.
+   */
+  searchPending?: boolean;
   /** The file's bytes are uploaded (not shared yet). */
   fileId?: string;
   /** The message posted, found or edited. */
@@ -61,20 +66,22 @@ export class SlackNotifierHandler implements PluginHandler<SlackConfig, SlackSta
     const budget = new CallBudget(ctx.signal);
     const client = this.clients.forWorkspace(config.workspace);
     const rendered = renderMessage(config);
-    // Nothing known in this process: a first call, or the first one after a sidecar restart.
-    const unknownHere = ctx.call === 1 && ctx.state.get() === undefined;
-    const state: SlackState = { ...ctx.state.get() };
+    const known = ctx.state.get();
+    const state: SlackState = { ...known };
     const save = async (patch: Partial<SlackState>) => {
       Object.assign(state, patch);
       await ctx.state.set({ ...state });
     };
+    // No record in this process (ctx.call is 1): a first call, or the first one after a sidecar restart.
+    // Recorded at once, so a call that fails before the search still leaves it to the next one.
+    if (!known) await save({ searchPending: true });
     const channel =
       state.channel ?? (await this.channels.resolve(client, config.channel, budget, ctx.logger));
     if (!state.channel) await save({ channel });
     const call: Call = { ctx, client, channel, budget, log: ctx.logger, state, save };
 
-    if (config.updateTs) await this.edit(call, rendered, config.updateTs, unknownHere);
-    else await this.post(call, rendered, unknownHere);
+    if (config.updateTs) await this.edit(call, rendered, config.updateTs);
+    else await this.post(call, rendered);
     if (config.file && !state.fileShared) await this.shareFile(call);
 
     const ts = state.ts!;
@@ -92,18 +99,13 @@ export class SlackNotifierHandler implements PluginHandler<SlackConfig, SlackSta
     );
   }
 
-  private async post(call: Call, rendered: RenderedMessage, unknownHere: boolean): Promise<void> {
+  private async post(call: Call, rendered: RenderedMessage): Promise<void> {
     const { ctx, client, channel, budget, log, state, save } = call;
     const { config } = ctx;
     if (state.ts) return;
-    if (unknownHere || state.postUncertain) {
-      const earlier = await this.finder.findPost(
-        client,
-        { channel: channel.id, threadTs: config.threadTs },
-        ctx.key,
-        budget,
-        log,
-      );
+    if (state.searchPending || state.postUncertain) {
+      const where = { channel: channel.id, label: channel.label, threadTs: config.threadTs };
+      const earlier = await this.finder.findPost(client, where, ctx.key, budget, log);
       if (earlier) {
         log.info(
           { ts: earlier.ts, fileShared: earlier.fileShared },
@@ -115,9 +117,11 @@ export class SlackNotifierHandler implements PluginHandler<SlackConfig, SlackSta
           fileShared: earlier.fileShared,
           recovered: true,
           postUncertain: false,
+          searchPending: false,
         });
         return;
       }
+      await save({ searchPending: false });
     }
     if (config.file && !state.fileId)
       await save({ fileId: await this.files.upload(client, config.file, budget, log) });
@@ -150,26 +154,16 @@ export class SlackNotifierHandler implements PluginHandler<SlackConfig, SlackSta
   }
 
   /** chat.update is idempotent: repeating it leaves the same message. Only the file needs care. */
-  private async edit(
-    call: Call,
-    rendered: RenderedMessage,
-    updateTs: string,
-    unknownHere: boolean,
-  ): Promise<void> {
+  private async edit(call: Call, rendered: RenderedMessage, updateTs: string): Promise<void> {
     const { ctx, client, channel, budget, log, state, save } = call;
     const { config } = ctx;
     if (state.ts) return;
-    if (config.file && unknownHere) {
-      const earlier = await this.finder.findUpdate(
-        client,
-        { channel: channel.id, threadTs: config.threadTs },
-        updateTs,
-        ctx.key,
-        budget,
-        log,
-      );
+    if (config.file && state.searchPending) {
+      const where = { channel: channel.id, label: channel.label, threadTs: config.threadTs };
+      const earlier = await this.finder.findUpdate(client, where, updateTs, ctx.key, budget, log);
       if (earlier?.fileId)
         await save({ fileId: earlier.fileId, fileShared: earlier.fileShared, recovered: true });
+      await save({ searchPending: false });
     }
     if (config.file && !state.fileId)
       await save({ fileId: await this.files.upload(client, config.file, budget, log) });
@@ -191,7 +185,7 @@ export class SlackNotifierHandler implements PluginHandler<SlackConfig, SlackSta
   private async shareFile(call: Call): Promise<void> {
     const { ctx, client, channel, budget, log, state, save } = call;
     const file = ctx.config.file!;
-    const where = { channel: channel.id, threadTs: ctx.config.threadTs };
+    const where = { channel: channel.id, label: channel.label, threadTs: ctx.config.threadTs };
     if (!state.fileId) await save({ fileId: await this.files.upload(client, file, budget, log) });
     if (
       state.shareUncertain &&
@@ -202,7 +196,7 @@ export class SlackNotifierHandler implements PluginHandler<SlackConfig, SlackSta
     }
     await save({ shareUncertain: true });
     try {
-      await this.files.share(client, state.fileId!, file, { ...where, label: channel.label }, budget, log);
+      await this.files.share(client, state.fileId!, file, where, budget, log);
       await save({ fileShared: true, shareUncertain: false });
     } catch (err) {
       if (!outcomeUnknown(err)) await save({ shareUncertain: false });

@@ -48,6 +48,18 @@ describe('slack plugin: exactly one message per execution', () => {
     ).toBe(true);
   });
 
+  it('after a restart, a first call that fails before or during the search leaves the search to the next call', async () => {
+    const body = slack({ channel: '#builds', text: 'search survives failures' });
+    await f.h.execute(body);
+    await f.restart();
+    f.ws.slack.httpError('conversations.list', 503, 3); // the client's own two retries fail too
+    expect((await f.h.execute(body)).body.node?.phase).toBe('Running');
+    f.ws.slack.httpError('conversations.history', 503, 3);
+    expect((await f.h.execute(body)).body.node?.phase).toBe('Running');
+    expect((await f.h.execute(body)).body.node?.phase).toBe('Succeeded');
+    expect(posts()).toBe(1);
+  });
+
   it('restart in a thread: the replies of the thread are searched (history does not show them)', async () => {
     const root = outputs((await f.h.execute(slack({ channel: '#builds', text: 'root' }))).body);
     const body = slack({ channel: '#builds', text: 'progress', threadTs: root.ts });

@@ -18,6 +18,8 @@ export interface EarlierDelivery {
 
 interface Where {
   channel: string;
+  /** `#builds` or the ID, for messages. */
+  label: string;
   /** Scan this thread (conversations.replies) instead of the channel (conversations.history). */
   threadTs?: string;
 }
@@ -30,7 +32,7 @@ interface ScannedMessage {
 
 /** Codes that mean "this token cannot read here", not "something is wrong". */
 const UNREADABLE = new Set(['missing_scope', 'not_in_channel', 'channel_not_found']);
-/** How long a workspace or channel that cannot be read is not asked again. */
+/** How long a channel that cannot be read is not asked again. */
 const UNREADABLE_BACKOFF_MS = 10 * 60_000;
 
 /**
@@ -146,7 +148,7 @@ export class DuplicateFinder {
           ...(range && { inclusive: true }),
           ...(cursor && { cursor }),
         };
-        const site = { method, workspace: client.workspace, channel: where.channel };
+        const site = { method, workspace: client.workspace, channel: where.label, ts: where.threadTs };
         const page = await slackCall(site, budget, logger, () =>
           where.threadTs
             ? client.reads.conversations.replies({ ...args, ts: where.threadTs })

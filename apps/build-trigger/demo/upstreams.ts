@@ -1,3 +1,4 @@
+import type { DemoContext, DemoUpstreams } from '@app/testing';
 import { GitHubStandIn } from '../stand-ins/github.stand-in.js';
 import { GitLabStandIn } from '../stand-ins/gitlab.stand-in.js';
 import { JenkinsStandIn } from '../stand-ins/jenkins.stand-in.js';
@@ -10,12 +11,10 @@ export const DEMO_CREDENTIALS = {
   gitlabToken: 'glpat-demoDEMOdemoDEMOdemo',
 } as const;
 
-export interface DemoUpstreams {
-  env: Record<string, string>;
+export interface BuildDemoUpstreams extends DemoUpstreams {
   jenkins: JenkinsStandIn;
   github: GitHubStandIn;
   gitlab: GitLabStandIn;
-  close(): Promise<void>;
 }
 
 /** Each stage ends after two polls or a short time, whichever comes first: fast in tests and in the demo. */
@@ -27,7 +26,7 @@ const FAST = { polls: 2, ms: 1500 };
  * (inputs environment and argo_key, run-name from argo_key), GitLab project acme/deploy (id 42, pipelines
  * named by $ARGO_KEY). Returns the sidecar env pointing at them.
  */
-export async function startDemoUpstreams(): Promise<DemoUpstreams> {
+export async function startDemoUpstreams(_context?: DemoContext): Promise<BuildDemoUpstreams> {
   const c = DEMO_CREDENTIALS;
   const jenkins = new JenkinsStandIn({
     user: c.jenkinsUser,

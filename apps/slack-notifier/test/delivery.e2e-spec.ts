@@ -1,3 +1,4 @@
+import { DEMO_BOT_TOKEN } from '../demo/upstreams.js';
 import { outputs, slack, startSlackFixture, type SlackFixture } from './support.js';
 
 describe('slack plugin: posting, threads, edits, files (kit harness + Slack stand-in)', () => {
@@ -146,5 +147,12 @@ describe('slack plugin: posting, threads, edits, files (kit harness + Slack stan
       '<@U0ALICE001> <!subteam^S0ONCALL01> <!here> see https://example.com',
     );
     expect(f.ws.slack.okCalls('chat.postMessage').at(-1)?.args.unfurl_links).toBe('true');
+  });
+
+  it('after all of the above (debug logging on), the bot token is in no log line', () => {
+    expect(f.h.logs.length).toBeGreaterThan(50);
+    expect(f.h.logs.some((l) => l.component === 'slack-web-api')).toBe(true);
+    expect(f.h.logText()).not.toContain(DEMO_BOT_TOKEN);
+    expect(f.h.logText()).not.toContain(DEMO_BOT_TOKEN.slice('xoxb-'.length));
   });
 });

@@ -48,6 +48,22 @@ describe('slack plugin: failures a workflow author can act on', () => {
     );
   });
 
+  it('a missing scope fails naming it (files:write for a file)', async () => {
+    f.ws.bot.scopes.delete('files:write');
+    try {
+      expect(
+        (await run({ channel: '#builds', text: 'x', file: { content: 'x', filename: 'x.txt' } })).node
+          ?.message,
+      ).toBe(
+        'slack: files.getUploadURLExternal: the bot token of workspace "default" lacks the scope files:write ' +
+          '(it has: chat:write,channels:read,groups:read,channels:history,groups:history) (missing_scope): add it under OAuth & Permissions and reinstall the app',
+      );
+      expect(f.ws.slack.posts(f.ws.builds).filter((m) => m.text === 'x')).toHaveLength(0);
+    } finally {
+      f.ws.bot.scopes.add('files:write');
+    }
+  });
+
   it('an archived channel, by ID: is_archived', async () => {
     const old = f.ws.team.channelByName('old-builds');
     expect((await run({ channel: old.id, text: 'x' })).node?.message).toBe(

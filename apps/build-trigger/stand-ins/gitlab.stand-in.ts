@@ -39,6 +39,8 @@ export interface GitLabStandInOptions {
   token: string;
   /** Pipeline trigger token accepted by the trigger endpoint. */
   triggerToken?: string;
+  /** false: GitLab before 16.9, which ignores the `name` list filter. */
+  nameFilter?: boolean;
 }
 
 interface Pipeline {
@@ -219,7 +221,7 @@ export class GitLabStandIn {
     const sort = q.get('sort') === 'asc' ? 1 : -1;
     const matching = this.pipelines
       .filter((p) => p.project === project)
-      .filter((p) => !q.get('name') || this.nameOf(p) === q.get('name'))
+      .filter((p) => !q.get('name') || this.options.nameFilter === false || this.nameOf(p) === q.get('name'))
       .filter((p) => !q.get('ref') || p.ref === q.get('ref'))
       .filter((p) => !q.get('source') || p.source === q.get('source'))
       .filter((p) => !q.get('status') || p.life.state === q.get('status'))

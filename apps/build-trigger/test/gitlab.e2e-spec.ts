@@ -262,6 +262,28 @@ describe('build plugin × GitLab CI (harness)', () => {
     });
   });
 
+  it('never adopts an unrelated pipeline when an older GitLab ignores the name filter', async () => {
+    const old = new GitLabStandIn({ token: TOKEN, nameFilter: false }).addProject({
+      id: 42,
+      path: 'acme/deploy',
+      nameFromArgoKey: true,
+    });
+    await old.start();
+    const oh = await startHarness(buildTriggerPlugin, { env: env({ GITLAB_URL: old.url }) });
+    try {
+      expect((await drive(oh, request(gl('acme/deploy', { key: 'one' })), old.server)).last.node?.phase).toBe(
+        'Succeeded',
+      );
+      expect((await drive(oh, request(gl('acme/deploy', { key: 'two' })), old.server)).last.node?.phase).toBe(
+        'Succeeded',
+      );
+      expect(old.pipelinesOf('acme/deploy')).toHaveLength(2);
+    } finally {
+      await oh.close();
+      await old.close();
+    }
+  });
+
   describe('sidecar restarts', () => {
     it.each([
       ['by pipeline name (workflow: name: $ARGO_KEY)', 'acme/deploy', 0],

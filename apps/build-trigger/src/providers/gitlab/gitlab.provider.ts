@@ -1,5 +1,5 @@
 import type { AxiosInstance } from 'axios';
-import { PluginConfigError } from '@app/plugin-kit';
+import { PluginConfigError, UpstreamError } from '@app/plugin-kit';
 import type { BuildProvider, BuildRequest, Tracked } from '../../build/build-provider.js';
 import type { BuildRun } from '../../build/build-run.js';
 import { GITLAB_KEY_VARIABLE } from '../../build/correlation-key.js';
@@ -43,16 +43,17 @@ export class GitLabProvider implements BuildProvider<GitLabBuildSpec, GitLabRef>
   async find(request: Request): Promise<Tracked<GitLabRef> | undefined> {
     const api = this.api;
     if (!api) return undefined;
-    const base = this.projectPath(request);
     const list = (params: Record<string, string>) =>
       api
-        .get<GitLabPipeline[]>(`${base}/pipelines`, { params })
+        .get<GitLabPipeline[]>(`${this.projectPath(request)}/pipelines`, { params })
         .then((r) => (Array.isArray(r.data) ? r.data : []))
         .catch((err: unknown) =>
           Promise.reject(describeGitLabError(err, `cannot list pipelines of ${this.project(request)}`)),
         );
 
-    const [named] = await list({ name: request.correlationKey, per_page: '1' });
+    // GitLab before 16.9 ignores `name` and lists every pipeline: check the name of what comes back.
+    const byName = await list({ name: request.correlationKey, per_page: '1' });
+    const named = byName.find((p) => p.name === request.correlationKey);
     if (named) return this.tracked(request, named);
 
     const source = this.server.triggerToken ? 'trigger' : 'api';
@@ -65,16 +66,31 @@ export class GitLabProvider implements BuildProvider<GitLabBuildSpec, GitLabRef>
     });
     for (const pipeline of recent) {
       if (pipeline.name?.startsWith('argo-')) continue; // named by its key: the name lookup would have found ours
-      const variables = await api
-        .get<GitLabVariable[]>(`${base}/pipelines/${pipeline.id}/variables`)
-        .then((r) => (Array.isArray(r.data) ? r.data : []))
-        .catch((err: unknown) =>
-          Promise.reject(describeGitLabError(err, `cannot read variables of pipeline ${pipeline.id}`)),
-        );
+      const variables = await this.variables(request, pipeline.id);
+      if (!variables) return undefined;
       if (variables.some((v) => v.key === GITLAB_KEY_VARIABLE && v.value === request.correlationKey))
         return this.tracked(request, pipeline);
     }
     return undefined;
+  }
+
+  /** A pipeline's variables; undefined when the token may not read them (the lookup by name still works). */
+  private async variables(request: Request, pipelineId: number): Promise<GitLabVariable[] | undefined> {
+    try {
+      const res = await this.api!.get<GitLabVariable[]>(
+        `${this.projectPath(request)}/pipelines/${pipelineId}/variables`,
+      );
+      return Array.isArray(res.data) ? res.data : [];
+    } catch (err) {
+      if (err instanceof UpstreamError && err.status === 403) {
+        request.logger.warn(
+          { project: this.project(request) },
+          'the GitLab token may not read pipeline variables: a restarted sidecar can find pipelines only by name',
+        );
+        return undefined;
+      }
+      throw describeGitLabError(err, `cannot read variables of pipeline ${pipelineId}`);
+    }
   }
 
   async start(request: Request): Promise<Tracked<GitLabRef>> {

@@ -64,10 +64,9 @@ export async function startPlugin<E extends object>(
   const loadRuntime = (): Promise<{ handler: PluginHandler; close(): Promise<void> }> => {
     runtime ??= (async () => {
       const t0 = performance.now();
-      const [{ createPluginRuntime }, pluginModule] = await Promise.all([
-        import('./nest/plugin-runtime.js'),
-        definition.load(),
-      ]);
+      // One after the other: concurrent dynamic imports of modules sharing a dependency race under Jest's ESM loader.
+      const { createPluginRuntime } = await import('./nest/plugin-runtime.js');
+      const pluginModule = await definition.load();
       const created = await createPluginRuntime(pluginModule, {
         logger,
         redactor,

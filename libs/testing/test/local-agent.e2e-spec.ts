@@ -427,6 +427,12 @@ spec:
     ).rejects.toThrow(/spec\.templates\[0\]\.plugin: expected exactly one key, got 2/);
   });
 
+  it('accepts a template container without a name, as Argo does (it becomes "main")', async () => {
+    const yaml =
+      'apiVersion: argoproj.io/v1alpha1\nkind: Workflow\nmetadata: {name: unnamed}\nspec:\n  entrypoint: main\n  templates: [{name: main, container: {image: alpine}}]\n';
+    expect((await runWorkflow(yaml, opts())).node('unnamed')?.phase).toBe('Skipped');
+  });
+
   it('respects 16 concurrent workers for a wide fan-out', async () => {
     let inFlight = 0;
     let peak = 0;

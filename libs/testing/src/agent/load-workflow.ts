@@ -68,6 +68,11 @@ function asModelShape(object: Record<string, unknown>): Record<string, unknown> 
   for (const t of Array.isArray(templates) ? templates : []) {
     if (Array.isArray(t?.steps))
       t.steps = t.steps.map((group: unknown) => (Array.isArray(group) ? { steps: group } : group));
+    // Argo names a template's container "main" when it has no name; the core/v1 Container model requires one.
+    for (const field of ['container', 'script'] as const) {
+      const c = t?.[field] as Record<string, unknown> | undefined;
+      if (c && typeof c === 'object' && c.name === undefined) c.name = 'main';
+    }
   }
   return copy;
 }

@@ -197,6 +197,20 @@ describe('build plugin × Jenkins (harness)', () => {
   it('cancels on timeout: cancelItem while queued, stop while building', async () => {
     const queued = request({ jenkins: { job: 'stuck-in-queue' }, timeout: '1s' });
     const building = request({ jenkins: { job: 'endless' }, timeout: '1s' });
+    const leaving = request({
+      jenkins: { job: 'endless' },
+      timeout: '1s',
+      key: 'left the queue since the last poll',
+    });
+    // Jenkins keeps a left item for 5 minutes (60ms in this file's stand-in): cancelItem then answers 422.
+    const retaining = new JenkinsStandIn({ user: USER, apiToken: TOKEN }).addJob('endless', {
+      parameters: ['ARGO_KEY'],
+      build: { polls: 10_000 },
+    });
+    await retaining.start();
+    const rh = await startHarness(buildTriggerPlugin, { env: { ...env(), JENKINS_URL: retaining.url } });
+    await rh.execute(leaving);
+    await rh.execute(leaving);
     expect((await h.execute(queued)).body.requeue).toBe('1s'); // never later than the timeout
     expect((await h.execute(queued)).body.node?.message).toContain(
       'queued (Waiting for next available executor on linux)',
@@ -204,6 +218,8 @@ describe('build plugin × Jenkins (harness)', () => {
     await h.execute(building);
     await h.execute(building);
     expect((await h.execute(building)).body.node?.message).toMatch(/endless #1 running/);
+    await h.execute(leaving);
+    await h.execute(leaving); // the item leaves the queue on this read; the plugin has not seen the build yet
     await sleep(1100);
     const timedOut = await h.execute(queued);
     expect(timedOut.body.node?.phase).toBe('Failed');
@@ -217,6 +233,25 @@ describe('build plugin × Jenkins (harness)', () => {
     );
     expect(jenkins.server.count('POST', '/job/endless/1/stop')).toBe(1);
     expect(jenkins.builds('endless')[0]).toMatchObject({ building: false, result: 'ABORTED' });
+    const late = await h.execute(leaving);
+    expect(late.body.node?.message).toMatch(
+      /^jenkins: endless \(queue item \d+\) timed out after 1s; cancelled https:\/\/jenkins\.example\.com\/job\/endless\/$/,
+    );
+    // the item is gone (404): the build is found by its queueId and stopped
+    expect(jenkins.server.calls.filter((c) => c.path === '/queue/cancelItem').map((c) => c.status)).toEqual([
+      204, 404,
+    ]);
+    expect(jenkins.builds('endless')[1]).toMatchObject({ building: false, result: 'ABORTED' });
+    try {
+      expect((await rh.execute(leaving)).body.node?.message).toMatch(/timed out after 1s; cancelled /);
+      expect(
+        retaining.server.calls.filter((c) => c.path === '/queue/cancelItem').map((c) => c.status),
+      ).toEqual([422]);
+      expect(retaining.builds('endless')[0]).toMatchObject({ building: false, result: 'ABORTED' });
+    } finally {
+      await rh.close();
+      await retaining.close();
+    }
     // the final outcome is repeated without asking Jenkins again
     const before = jenkins.server.calls.length;
     expect((await h.execute(building)).body.node?.message).toBe(stopped.body.node?.message);

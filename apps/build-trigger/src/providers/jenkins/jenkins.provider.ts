@@ -122,7 +122,7 @@ export class JenkinsProvider implements BuildProvider<JenkinsBuildSpec, JenkinsR
         .post('/queue/cancelItem', { params: { id: ref.queueId }, accept: [302] })
         .then(() => true)
         .catch((err: unknown) => {
-          if (err instanceof UpstreamError && err.status === 404) return false; // it left the queue meanwhile
+          if (err instanceof UpstreamError && (err.status === 404 || err.status === 422)) return false; // it left the queue meanwhile
           throw describeJenkinsError(err, `queue item ${ref.queueId}`);
         });
       if (cancelled) {

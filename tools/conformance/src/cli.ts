@@ -1,0 +1,94 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { loadConfig } from './config-file.js';
+import { parseCliArgs, USAGE, UsageError, type CliOptions } from './options.js';
+import { renderJson } from './report/json.js';
+import { renderJunit } from './report/junit.js';
+import { exitCodeFor, type ConformanceReport } from './report/report.js';
+import { renderText } from './report/text.js';
+import type { RuleResult } from './rule.js';
+import { runConformance, SetupError, type ConformanceOptions } from './run.js';
+import type { SecretValue } from './secrets.js';
+import { TOOL_NAME, VERSION } from './version.js';
+
+export interface CliIo {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown; isTTY?: boolean };
+  env: Record<string, string | undefined>;
+}
+
+const defaultIo: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env };
+
+/** The whole command line tool; returns the exit code (0 ok, 1 breaking finding, 2 usage/setup error). */
+export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<number> {
+  let options: CliOptions;
+  try {
+    const parsed = parseCliArgs(argv);
+    if (parsed === 'help' || parsed === 'version') {
+      io.stdout.write(parsed === 'help' ? `${USAGE}\n` : `${TOOL_NAME} ${VERSION}\n`);
+      return 0;
+    }
+    options = parsed;
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    io.stderr.write(`${TOOL_NAME}: ${err.message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  let report: ConformanceReport;
+  try {
+    report = await runConformance(await conformanceOptions(options, io));
+  } catch (err) {
+    if (!(err instanceof SetupError)) throw err;
+    io.stderr.write(`${TOOL_NAME}: ${err.message}\n`);
+    return 2;
+  }
+  const exitCode = exitCodeFor(report, options.strict);
+  if (options.junitFile) writeFileSync(options.junitFile, renderJunit(report));
+  io.stdout.write(
+    options.output === 'json'
+      ? renderJson(report, exitCode)
+      : options.output === 'junit'
+        ? renderJunit(report)
+        : renderText(report, { verbose: options.verbose, exitCode }),
+  );
+  return exitCode;
+}
+
+async function conformanceOptions(options: CliOptions, io: CliIo): Promise<ConformanceOptions> {
+  let token: string;
+  try {
+    token = readFileSync(options.tokenFile, 'utf8').trim();
+  } catch (err) {
+    throw new SetupError(`--token-file: ${(err as Error).message}`);
+  }
+  let config: unknown;
+  if (options.config) {
+    try {
+      config = loadConfig(options.config, options.key);
+    } catch (err) {
+      throw new SetupError((err as Error).message);
+    }
+  }
+  const secrets: SecretValue[] = [];
+  for (const name of options.secretEnv) {
+    const value = io.env[name];
+    if (value) secrets.push({ name, value });
+    else io.stderr.write(`${TOOL_NAME}: --secret-env ${name} is not set in this environment: not checked\n`);
+  }
+  const progress = io.stderr.isTTY
+    ? (r: RuleResult) => io.stderr.write(`  ${r.status.padEnd(4)} ${r.id} (${r.ms} ms)\n`)
+    : undefined;
+  return {
+    url: options.url,
+    token,
+    key: options.key,
+    config,
+    countUrl: options.countUrl,
+    secrets,
+    start: options.start ? { command: options.start } : undefined,
+    timeScale: options.timeScale,
+    gracePeriodMs: options.gracePeriodMs,
+    pollTimeoutMs: options.pollTimeoutMs,
+    skip: options.skip,
+    onResult: progress,
+  };
+}

@@ -1,0 +1,136 @@
+import { parseArgs } from 'node:util';
+import { parseDuration } from '@app/contract';
+
+export type OutputFormat = 'text' | 'json' | 'junit';
+
+export interface CliOptions {
+  url: string;
+  tokenFile: string;
+  key: string;
+  config?: string;
+  countUrl?: string;
+  secretEnv: string[];
+  start?: string;
+  output: OutputFormat;
+  junitFile?: string;
+  timeScale: number;
+  gracePeriodMs: number;
+  pollTimeoutMs: number;
+  skip: string[];
+  strict: boolean;
+  verbose: boolean;
+}
+
+export class UsageError extends Error {}
+
+export const USAGE = `usage: argo-plugin-conformance --url http://127.0.0.1:<port> --token-file <file> --key <plugin-key>
+         [--config <body.json|yaml>] [--count-url <url>] [--secret-env NAME ...] [--start "<command>"]
+         [--output text|json|junit] [--junit-file <file>] [--time-scale <n>] [--grace-period <duration>]
+         [--poll-timeout <duration>] [--skip <rule-id> ...] [--strict] [--verbose]
+
+Calls an Argo Workflows executor plugin exactly as Argo's agent does and checks it against the contract the
+agent enforces: auth on every path, 404 for unknown methods, {} for other plugins' templates, status 200 with a
+JSON body, requeue rules, Failed for a bad body, idempotency, tolerance of extra fields and key order, cold start
+and SIGTERM (with --start), no secret in replies.
+
+  --url            the plugin's base URL (the agent calls http://localhost:<containerPort>)
+  --token-file     file holding the agent's token (the plugin reads the same file)
+  --key            the key under template.plugin that addresses the plugin
+  --config         an example plugin body (the value under the key) that succeeds
+  --count-url      GET → {"count": N} or N: counts the plugin's upstream side effect (idempotency)
+  --secret-env     names of env vars whose values must never appear in a reply (repeatable, or A,B)
+  --start          command that launches the plugin (run without a shell; gets the current env)
+  --output         text (default), json, or junit on stdout; --junit-file also writes JUnit XML to a file
+  --time-scale     factor for the agent's retry backoff and requeue waits (default 1, as in a cluster)
+  --grace-period   SIGTERM → exit allowance (default 30s, the pod default)
+  --poll-timeout   longest wait for a Running node to finish (default 5m)
+  --strict         exit 1 on hygiene findings too
+
+Exit code: 0 no breaking finding, 1 a breaks-workflow or breaks-other-plugins rule failed, 2 usage or setup error.`;
+
+/** `--secret-env A B --x` → `--secret-env A --secret-env B --x`: several names after one flag. */
+function expandMultiValue(argv: string[], flags: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    out.push(flag);
+    if (!flags.includes(flag) || i + 1 >= argv.length) continue;
+    out.push(argv[++i]);
+    while (i + 1 < argv.length && !argv[i + 1].startsWith('-')) out.push(flag, argv[++i]);
+  }
+  return out;
+}
+
+function duration(flag: string, value: string): number {
+  try {
+    const ms = parseDuration(value);
+    if (ms > 0) return ms;
+  } catch {
+    // reported below
+  }
+  throw new UsageError(
+    `${flag}: expected a positive Go duration like 30s or 2m, got ${JSON.stringify(value)}`,
+  );
+}
+
+export function parseCliArgs(argv: string[]): CliOptions | 'help' | 'version' {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: expandMultiValue(argv, ['--secret-env', '--skip']),
+      options: {
+        url: { type: 'string' },
+        'token-file': { type: 'string' },
+        key: { type: 'string' },
+        config: { type: 'string' },
+        'count-url': { type: 'string' },
+        'secret-env': { type: 'string', multiple: true },
+        start: { type: 'string' },
+        output: { type: 'string', default: 'text' },
+        'junit-file': { type: 'string' },
+        'time-scale': { type: 'string', default: '1' },
+        'grace-period': { type: 'string', default: '30s' },
+        'poll-timeout': { type: 'string', default: '5m' },
+        skip: { type: 'string', multiple: true },
+        strict: { type: 'boolean', default: false },
+        verbose: { type: 'boolean', short: 'v', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', default: false },
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const v = parsed.values;
+  if (v.help) return 'help';
+  if (v.version) return 'version';
+  for (const required of ['url', 'token-file', 'key'] as const) {
+    if (!v[required]) throw new UsageError(`--${required} is required`);
+  }
+  if (!['text', 'json', 'junit'].includes(v.output!))
+    throw new UsageError('--output must be text, json or junit');
+  const timeScale = Number(v['time-scale']);
+  if (!(timeScale > 0)) throw new UsageError('--time-scale must be a positive number');
+  const list = (values: string[] | undefined): string[] =>
+    (values ?? [])
+      .flatMap((s) => s.split(','))
+      .map((s) => s.trim())
+      .filter(Boolean);
+  return {
+    url: v.url!,
+    tokenFile: v['token-file']!,
+    key: v.key!,
+    config: v.config,
+    countUrl: v['count-url'],
+    secretEnv: list(v['secret-env']),
+    start: v.start,
+    output: v.output as OutputFormat,
+    junitFile: v['junit-file'],
+    timeScale,
+    gracePeriodMs: duration('--grace-period', v['grace-period']!),
+    pollTimeoutMs: duration('--poll-timeout', v['poll-timeout']!),
+    skip: list(v.skip),
+    strict: v.strict!,
+    verbose: v.verbose!,
+  };
+}

@@ -1,0 +1,145 @@
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { gunzipSync } from 'node:zlib';
+
+/** Why a call was made; the judging rules pick the exchanges they own by purpose. */
+export type Purpose = 'own' | 'bad-config' | 'foreign' | 'cold-start';
+
+/** One HTTP exchange between the agent's client and the plugin, as it was on the wire. */
+export interface Exchange {
+  purpose: Purpose;
+  label: string;
+  status?: number;
+  /** Response body (decompressed, first MAX_TEXT bytes). */
+  text: string;
+  ms: number;
+  /** Set when no complete response arrived (refused, reset, closed mid-body). */
+  error?: string;
+}
+
+const MAX_TEXT = 1024 * 1024;
+
+/**
+ * A loopback pass-through between Argo's RPC client (reused as is) and the plugin, recording what the client
+ * itself does not expose: the raw status and body of every attempt. Failures are passed on as failures (a
+ * refused or dropped upstream connection drops the client's connection), so the client's retry logic sees
+ * what it would see talking to the plugin directly.
+ */
+export class WireTap {
+  readonly exchanges: Exchange[] = [];
+  private readonly tags = new Map<string, { purpose: Purpose; label: string }>();
+  private readonly sockets = new Set<Socket>();
+  private server?: Server;
+  url = '';
+
+  constructor(private readonly target: URL) {}
+
+  /** Names the request body about to be sent, so its exchanges can be attributed. */
+  tag(body: string, purpose: Purpose, label: string): void {
+    this.tags.set(body, { purpose, label });
+  }
+
+  forBody(body: string): Exchange[] {
+    const tag = this.tags.get(body);
+    return tag ? this.exchanges.filter((e) => e.label === tag.label && e.purpose === tag.purpose) : [];
+  }
+
+  async start(): Promise<void> {
+    this.server = createServer((req, res) => this.forward(req, res));
+    this.server.on('connection', (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    const address = this.server.address();
+    this.url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  private forward(req: IncomingMessage, res: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const tag = this.tags.get(body.toString('utf8')) ?? { purpose: 'own' as const, label: 'untagged' };
+      const started = performance.now();
+      const record = (fields: Partial<Exchange>): void => {
+        this.exchanges.push({ ...tag, text: '', ms: Math.round(performance.now() - started), ...fields });
+      };
+      const upstream = request(
+        {
+          host: this.target.hostname,
+          port: this.target.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: this.target.host },
+          agent: false,
+        },
+        (up) => {
+          const received: Buffer[] = [];
+          res.writeHead(up.statusCode ?? 502, up.statusMessage, up.headers);
+          up.on('data', (c: Buffer) => {
+            received.push(c);
+            res.write(c);
+          });
+          up.on('end', () => {
+            res.end();
+            record({
+              status: up.statusCode,
+              text: decode(Buffer.concat(received), up.headers['content-encoding']),
+            });
+          });
+          let cut = false;
+          const onCut = (): void => {
+            if (cut || up.complete) return;
+            cut = true;
+            record({
+              status: up.statusCode,
+              text: decode(Buffer.concat(received)),
+              error: 'connection closed mid-body',
+            });
+            res.destroy();
+          };
+          up.on('aborted', onCut);
+          up.on('error', onCut);
+        },
+      );
+      upstream.on('error', (err: NodeJS.ErrnoException) => {
+        if (!res.headersSent) record({ error: describeNetworkError(err) });
+        res.destroy();
+      });
+      res.on('close', () => {
+        if (!res.writableFinished) upstream.destroy();
+      });
+      upstream.end(body);
+    });
+  }
+}
+
+function decode(data: Buffer, encoding?: string): string {
+  let bytes = data;
+  if (encoding === 'gzip') {
+    try {
+      bytes = gunzipSync(data);
+    } catch {
+      // keep the raw bytes: the client reports the broken gzip itself
+    }
+  }
+  return bytes.subarray(0, MAX_TEXT).toString('utf8');
+}
+
+function describeNetworkError(err: NodeJS.ErrnoException): string {
+  switch (err.code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return 'connection reset by peer';
+    default:
+      return err.code ? `${err.code}: ${err.message}` : err.message;
+  }
+}

@@ -1,43 +1,26 @@
-// npm run manifests:check   fails when a generated manifest is stale (regenerate with `npm run plugin:build`)
-// or when a plugin fails the lint.
+// npm run manifests:check   fails when a generated manifest is stale, missing or obsolete (regenerate with
+// `npm run plugin:build`), when a plugin.yaml is not stamped with the collection's version (image tag =
+// package.json version, the minimum Argo version annotation), or when a plugin fails the lint.
 import { existsSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
-import {
-  buildPluginDir,
-  collectionKustomization,
-  formatFinding,
-  lintCollection,
-  lintExecutorPlugin,
-  pluginDirs,
-} from '@app/manifests';
+import { relative, resolve } from 'node:path';
+import { collectionContext, planCollection, type GeneratedFile } from '@app/manifests';
 
 const root = resolve(import.meta.dirname, '../..');
-const manifests = join(root, 'manifests');
-const problems: string[] = [];
-const built = [];
-for (const dir of pluginDirs(manifests)) {
-  try {
-    const { plugin, files } = buildPluginDir(dir);
-    built.push({ plugin, file: relative(root, join(dir, 'plugin.yaml')), configMap: files[0].path });
-    for (const f of files) {
-      if (!existsSync(f.path)) problems.push(`${relative(root, f.path)}: missing (run npm run plugin:build)`);
-      else if (readFileSync(f.path, 'utf8') !== f.content)
-        problems.push(`${relative(root, f.path)}: stale (run npm run plugin:build)`);
-    }
-    problems.push(...lintExecutorPlugin(plugin, relative(root, join(dir, 'plugin.yaml'))).map(formatFinding));
-  } catch (err) {
-    problems.push(`${relative(root, dir)}: ${(err as Error).message}`);
-  }
+const plan = planCollection(collectionContext(root));
+const problems = [...plan.problems];
+
+function compare(f: GeneratedFile): void {
+  const path = relative(root, f.path);
+  if (!existsSync(f.path)) problems.push(`${path}: missing (run npm run plugin:build)`);
+  else if (readFileSync(f.path, 'utf8') !== f.content)
+    problems.push(`${path}: stale (run npm run plugin:build)`);
 }
-problems.push(...lintCollection(built).map(formatFinding));
-const kustomization = join(manifests, 'kustomization.yaml');
-const expected = collectionKustomization(
-  manifests,
-  built.map((b) => b.configMap),
-);
-if (built.length > 0 && (!existsSync(kustomization) || readFileSync(kustomization, 'utf8') !== expected)) {
-  problems.push('manifests/kustomization.yaml: stale (run npm run plugin:build)');
+
+for (const pkg of plan.packages) {
+  pkg.files.forEach(compare);
+  for (const f of pkg.obsolete) problems.push(`${relative(root, f)}: obsolete (run npm run plugin:build)`);
 }
+plan.files.forEach(compare);
 for (const p of problems) console.error(p);
-console.log(`manifests:check: ${built.length} plugins, ${problems.length} problems`);
+console.log(`manifests:check: ${plan.packages.length} plugins, ${problems.length} problems`);
 process.exit(problems.length > 0 ? 1 : 0);

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { marshalGoYaml } from './go-yaml.js';
 
 /** Plugin directories of a manifests tree: every child folder with a plugin.yaml. */
@@ -11,14 +11,18 @@ export function pluginDirs(manifestsDir: string): string[] {
     .sort();
 }
 
-/** manifests/kustomization.yaml: installs every plugin's ConfigMap (`kubectl apply -n <ns> -k manifests`). */
+/**
+ * manifests/kustomization.yaml: every plugin of the collection (`kubectl apply -n <ns> -k manifests`), each
+ * through its own directory's kustomization (ConfigMap + agent RBAC). Takes the plugins' ConfigMap files.
+ */
 export function collectionKustomization(manifestsDir: string, configMapFiles: string[]): string {
   return (
     '# This is an auto-generated file (npm run plugin:build). DO NOT EDIT\n' +
+    '# kubectl apply -n <namespace> -k manifests: every plugin (ConfigMap + agent RBAC) into one namespace.\n' +
     marshalGoYaml({
       apiVersion: 'kustomize.config.k8s.io/v1beta1',
       kind: 'Kustomization',
-      resources: configMapFiles.map((f) => relative(manifestsDir, f)),
+      resources: configMapFiles.map((f) => relative(manifestsDir, dirname(f))),
     })
   );
 }

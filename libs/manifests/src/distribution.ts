@@ -1,0 +1,183 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { GENERATED_BY, pluginAgentRbacFile, workflowNamespaceRbacFile } from './agent-rbac.js';
+import { collectionKustomization, pluginDirs } from './collection.js';
+import type { ConfigMap } from './configmap.js';
+import { exampleObjectsFile } from './example-objects.js';
+import type { ExecutorPlugin } from './executor-plugin.js';
+import { marshalGoYaml } from './go-yaml.js';
+import { formatFinding, lintCollection, lintExecutorPlugin, type LintFinding } from './lint.js';
+import { buildPluginDir } from './plugin-build.js';
+import { lintVersioning, type CollectionContext } from './versioning.js';
+import { workflowLevelExampleFile } from './workflow-level.js';
+
+export interface GeneratedFile {
+  path: string;
+  content: string;
+}
+
+/** Everything `npm run plugin:build` derives from one plugin directory. */
+export interface PluginPackage {
+  dir: string;
+  /** The directory name: the app (and image) name for the collection's plugins. */
+  app: string;
+  /** plugin.yaml, relative to the repository root, for messages. */
+  file: string;
+  plugin: ExecutorPlugin;
+  configMap: ConfigMap;
+  /** ConfigMap and README (what `argo executor-plugin build` writes), then the install files. */
+  files: GeneratedFile[];
+  /** Generated files of an earlier build that this build no longer writes. */
+  obsolete: string[];
+  findings: LintFinding[];
+}
+
+export const KUSTOMIZATION = 'kustomization.yaml';
+export const AGENT_RBAC = 'agent-rbac.yaml';
+export const SECRET_EXAMPLE = 'secret.example.yaml';
+export const SETTINGS_EXAMPLE = 'settings.example.yaml';
+export const WORKFLOW_LEVEL_EXAMPLE = 'workflow-level-example.yaml';
+const OPTIONAL_FILES = [SECRET_EXAMPLE, SETTINGS_EXAMPLE];
+
+function kustomization(resources: string[], comment: string[]): string {
+  return (
+    GENERATED_BY +
+    comment.map((c) => `# ${c}\n`).join('') +
+    marshalGoYaml({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources })
+  );
+}
+
+function examples(dir: string): Array<{ name: string; text: string }> {
+  const folder = join(dir, 'examples');
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder)
+    .filter((f) => f.endsWith('.yaml') || f.endsWith('.yml'))
+    .map((name) => ({ name, text: readFileSync(join(folder, name), 'utf8') }));
+}
+
+/** Whether a plugin directory belongs to an app of this repository (so its image is built by release.yml). */
+export function isCollectionApp(ctx: CollectionContext, app: string): boolean {
+  return existsSync(join(ctx.root, 'apps', app, 'src/main.ts'));
+}
+
+/** Builds one plugin directory in memory: ConfigMap, README, install files and every lint finding. */
+export function planPluginPackage(dir: string, ctx: CollectionContext): PluginPackage {
+  const app = basename(dir);
+  const file = relative(ctx.root, join(dir, 'plugin.yaml'));
+  const built = buildPluginDir(dir);
+  const { plugin } = built;
+  const configMapFile = basename(built.files[0].path);
+  const files: GeneratedFile[] = [...built.files];
+  const add = (name: string, content: string | undefined) => {
+    if (content !== undefined) files.push({ path: join(dir, name), content });
+  };
+  const secrets = exampleObjectsFile(plugin, 'Secret', file);
+  add(
+    KUSTOMIZATION,
+    kustomization(
+      [configMapFile, AGENT_RBAC],
+      [
+        `kubectl apply -n <namespace> -k ${relative(ctx.root, dir)}: the plugin's ConfigMap and the agent RBAC.`,
+        ...(secrets ? [`Create the Secret first (${SECRET_EXAMPLE}).`] : []),
+      ],
+    ),
+  );
+  add(AGENT_RBAC, pluginAgentRbacFile(plugin, app));
+  add(SECRET_EXAMPLE, secrets);
+  add(SETTINGS_EXAMPLE, exampleObjectsFile(plugin, 'ConfigMap', file));
+  add(WORKFLOW_LEVEL_EXAMPLE, workflowLevelExampleFile(plugin, app, examples(dir)));
+  const planned = new Set(files.map((f) => basename(f.path)));
+  return {
+    dir,
+    app,
+    file,
+    plugin,
+    configMap: configMapOf(built.files[0].content),
+    files,
+    obsolete: OPTIONAL_FILES.filter((f) => !planned.has(f) && existsSync(join(dir, f))).map((f) =>
+      join(dir, f),
+    ),
+    findings: [
+      ...lintExecutorPlugin(plugin, file),
+      ...lintVersioning(plugin, file, ctx, isCollectionApp(ctx, app) ? app : undefined),
+    ],
+  };
+}
+
+function configMapOf(text: string): ConfigMap {
+  // The text is ours (marshalGoYaml of a ConfigMap): JSON-compatible YAML.
+  return JSON.parse(JSON.stringify(parseYaml(text))) as ConfigMap;
+}
+
+/** The whole manifests/ tree: every plugin package, the collection files and every problem. */
+export interface CollectionPlan {
+  packages: PluginPackage[];
+  files: GeneratedFile[];
+  problems: string[];
+}
+
+export const INSTALL_DIR = 'install';
+export const WORKFLOW_NAMESPACE_DIR = join(INSTALL_DIR, 'workflow-namespace');
+
+/** Collection-wide rules: one port, one plugin name and one container name per plugin. */
+export function lintUniqueness(packages: PluginPackage[]): LintFinding[] {
+  const out = lintCollection(packages.map((p) => ({ plugin: p.plugin, file: p.file })));
+  for (const [field, value] of [
+    ['metadata.name', (p: PluginPackage) => p.plugin.metadata.name],
+    ['spec.sidecar.container.name', (p: PluginPackage) => p.plugin.spec.sidecar.container.name],
+  ] as const) {
+    const seen = new Map<string, string>();
+    for (const p of packages) {
+      const v = value(p);
+      if (!v) continue;
+      const other = seen.get(v);
+      if (other) out.push({ file: p.file, field, problem: `${v} is also used by ${other}` });
+      else seen.set(v, p.file);
+    }
+  }
+  return out;
+}
+
+export function planCollection(ctx: CollectionContext): CollectionPlan {
+  const manifests = join(ctx.root, 'manifests');
+  const packages: PluginPackage[] = [];
+  const problems: string[] = [];
+  for (const dir of pluginDirs(manifests)) {
+    try {
+      packages.push(planPluginPackage(dir, ctx));
+    } catch (err) {
+      problems.push(`${relative(ctx.root, dir)}: ${(err as Error).message}`);
+    }
+  }
+  for (const p of packages) problems.push(...p.findings.map(formatFinding));
+  problems.push(...lintUniqueness(packages).map(formatFinding));
+  const files: GeneratedFile[] = [];
+  if (packages.length > 0) {
+    files.push({
+      path: join(manifests, KUSTOMIZATION),
+      content: collectionKustomization(
+        manifests,
+        packages.map((p) => p.files[0].path),
+      ),
+    });
+    files.push(
+      {
+        path: join(manifests, WORKFLOW_NAMESPACE_DIR, KUSTOMIZATION),
+        content: kustomization(
+          [AGENT_RBAC],
+          [
+            'kubectl apply -n <workflow namespace> -k manifests/install/workflow-namespace: for plugins installed',
+            "in Argo's installation namespace, the agent RBAC every workflow namespace needs (plus the plugins'",
+            'Secrets, see manifests/<plugin>/secret.example.yaml).',
+          ],
+        ),
+      },
+      {
+        path: join(manifests, WORKFLOW_NAMESPACE_DIR, AGENT_RBAC),
+        content: workflowNamespaceRbacFile(packages.map((p) => p.plugin)),
+      },
+    );
+  }
+  return { packages, files, problems };
+}

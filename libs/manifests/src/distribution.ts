@@ -48,7 +48,8 @@ function kustomization(resources: string[], comment: string[]): string {
   );
 }
 
-function examples(dir: string): Array<{ name: string; text: string }> {
+/** The example workflow files of a plugin directory (examples/*.yaml). */
+export function pluginExamples(dir: string): Array<{ name: string; text: string }> {
   const folder = join(dir, 'examples');
   if (!existsSync(folder)) return [];
   return readdirSync(folder)
@@ -86,7 +87,7 @@ export function planPluginPackage(dir: string, ctx: CollectionContext): PluginPa
   add(AGENT_RBAC, pluginAgentRbacFile(plugin, app));
   add(SECRET_EXAMPLE, secrets);
   add(SETTINGS_EXAMPLE, exampleObjectsFile(plugin, 'ConfigMap', file));
-  add(WORKFLOW_LEVEL_EXAMPLE, workflowLevelExampleFile(plugin, app, examples(dir)));
+  add(WORKFLOW_LEVEL_EXAMPLE, workflowLevelExampleFile(plugin, app, pluginExamples(dir)));
   const planned = new Set(files.map((f) => basename(f.path)));
   return {
     dir,

@@ -12,3 +12,4 @@ export * from './example-objects.js';
 export * from './agent-rbac.js';
 export * from './workflow-level.js';
 export * from './distribution.js';
+export * from './release.js';

@@ -28,7 +28,9 @@ export const coldStart: Rule = {
     const call = ctx.session().call('cold-start', 'first call after spawn', body);
     const first = await Promise.race([call, launched.exited]);
     if ('code' in first) {
+      const agent = await call; // the agent keeps retrying through its window: so does this check
       return fail(`the plugin exited (${describeExit(first)}) ${first.at} ms after spawn, before answering`, [
+        callEvidence('first call after spawn', agent, ctx.mask),
         { what: 'plugin output (last lines)', body: outputTail(launched.output(), ctx.mask) },
       ]);
     }

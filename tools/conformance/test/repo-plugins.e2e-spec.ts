@@ -1,0 +1,145 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { parse as parseYaml } from 'yaml';
+import type { DemoContext, DemoUpstreams } from '@app/testing/demo/demo-upstreams.js';
+import { renderText } from '../src/report/text.js';
+import { runConformance } from '../src/run.js';
+import type { SecretValue } from '../src/secrets.js';
+import { freePort, repoRoot, tokenDir } from './support/fixtures.js';
+
+/**
+ * The kit's first customers: every plugin app of this repo that is complete (src/main.ts, demo/upstreams.ts
+ * and a successful build) is launched against its demo stand-ins and must pass every rule. An optional
+ * apps/<app>/test/conformance.json gives the example body and the side-effect counter (docs/conformance.md).
+ */
+interface AppConformance {
+  key?: string;
+  config?: unknown;
+  countUrl?: string;
+  countUpstreamEnv?: string;
+}
+
+const appsDir = join(repoRoot, 'apps');
+const apps = readdirSync(appsDir, { withFileTypes: true })
+  .filter((d) => d.isDirectory() && existsSync(join(appsDir, d.name, 'src/main.ts')))
+  .map((d) => d.name)
+  .sort();
+const withDemo = apps.filter((app) => existsSync(join(appsDir, app, 'demo/upstreams.ts')));
+const SECRET_NAME = /TOKEN|SECRET|PASSWORD|KEY|CREDENTIAL/i;
+
+const covered: string[] = [];
+const notCovered: string[] = apps
+  .filter((a) => !withDemo.includes(a))
+  .map((a) => `${a} (no demo/upstreams.ts)`);
+
+function readJson<T>(path: string): T | undefined {
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as T) : undefined;
+}
+
+/** The plugin key: conformance.json, else the manifest's metadata.name, else the plugin definition. */
+function pluginKey(app: string, conf: AppConformance | undefined): string | undefined {
+  if (conf?.key) return conf.key;
+  const manifest = join(repoRoot, 'manifests', app, 'plugin.yaml');
+  if (existsSync(manifest)) {
+    const name = (parseYaml(readFileSync(manifest, 'utf8')) as { metadata?: { name?: string } })?.metadata
+      ?.name;
+    if (name) return name;
+  }
+  for (const file of readdirSync(join(appsDir, app, 'src')).filter((f) => f.endsWith('.plugin.ts'))) {
+    const key = /\bkey:\s*'([^']+)'/.exec(readFileSync(join(appsDir, app, 'src', file), 'utf8'))?.[1];
+    if (key) return key;
+  }
+  return undefined;
+}
+
+/** dist/apps/<app>/main.js, built now if missing (npm test builds first); undefined if the build fails. */
+async function builtEntry(app: string): Promise<{ main?: string; problem?: string }> {
+  const main = join(repoRoot, 'dist/apps', app, 'main.js');
+  if (existsSync(main)) return { main };
+  try {
+    await promisify(execFile)(process.execPath, [join(repoRoot, 'tools/build.mjs'), app], { cwd: repoRoot });
+  } catch (err) {
+    return {
+      problem: `build failed: ${((err as { stderr?: string }).stderr ?? String(err)).trim().split('\n')[0]}`,
+    };
+  }
+  return existsSync(main) ? { main } : { problem: 'the build wrote no main.js' };
+}
+
+describe('conformance: the plugins of this repo', () => {
+  afterAll(() => {
+    console.log(
+      `conformance covered: ${covered.join(', ') || 'no app yet'}` +
+        (notCovered.length ? `; not covered: ${notCovered.join('; ')}` : ''),
+    );
+  });
+
+  it('finds the plugin apps (apps/*/src/main.ts)', () => {
+    expect(apps.length).toBeGreaterThan(0);
+    expect([...withDemo, ...notCovered.map((n) => n.split(' ')[0])].sort()).toEqual(apps);
+  });
+
+  const cases = withDemo.length > 0 ? withDemo : ['(none complete yet)'];
+  it.each(cases)(
+    '%s passes every rule',
+    async (app) => {
+      if (!withDemo.includes(app)) return;
+      const conf = readJson<AppConformance>(join(appsDir, app, 'test/conformance.json'));
+      const key = pluginKey(app, conf);
+      const { main, problem } = await builtEntry(app);
+      if (!main || !key) {
+        notCovered.push(`${app} (${problem ?? 'no plugin key found'})`);
+        return;
+      }
+      const demo = (await import(pathToFileURL(join(appsDir, app, 'demo/upstreams.ts')).href)) as {
+        startDemoUpstreams(context: DemoContext): Promise<DemoUpstreams>;
+      };
+      const tokens = tokenDir();
+      const context: DemoContext = { plugins: [], timeScale: 0.05 };
+      const upstreams = await demo.startDemoUpstreams(context);
+      try {
+        const port = await freePort();
+        const url = `http://127.0.0.1:${port}`;
+        context.plugins.push({ name: key, url, token: tokens.token });
+        const countBase = conf?.countUpstreamEnv ? upstreams.env[conf.countUpstreamEnv] : undefined;
+        if (conf?.countUrl && !countBase)
+          throw new Error(`${app}: countUpstreamEnv ${conf.countUpstreamEnv} is not in the demo env`);
+        const secrets: SecretValue[] = Object.entries(upstreams.env)
+          .filter(([name, value]) => SECRET_NAME.test(name) && value)
+          .map(([name, value]) => ({ name, value }));
+        const report = await runConformance({
+          url,
+          token: tokens.token,
+          key,
+          config: conf?.config,
+          countUrl: conf?.countUrl ? new URL(conf.countUrl, countBase).href : undefined,
+          secrets,
+          start: {
+            command: `node ${main}`,
+            env: {
+              ...upstreams.env,
+              TOKEN_FILE: tokens.tokenFile,
+              PORT: String(port),
+              HOST: '127.0.0.1',
+              LOG_LEVEL: 'warn',
+            },
+          },
+          timeScale: 0.05,
+          gracePeriodMs: 10_000,
+          pollTimeoutMs: 30_000,
+        });
+        const failed = report.results.filter((r) => r.status === 'fail');
+        if (failed.length > 0)
+          throw new Error(`${app} does not conform:\n${renderText(report, { exitCode: 1 })}`);
+        covered.push(`${app}${conf ? '' : ' (no test/conformance.json: rules without a config)'}`);
+      } finally {
+        await upstreams.close();
+        tokens.remove();
+      }
+    },
+    90_000,
+  );
+});

@@ -1,0 +1,32 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from './config-file.js';
+
+describe('loadConfig', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'conformance-config-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const file = (name: string, text: string): string => {
+    writeFileSync(join(dir, name), text);
+    return join(dir, name);
+  };
+
+  it('reads the body from JSON or YAML', () => {
+    expect(loadConfig(file('a.json', '{"text":"hi","n":1}'), 'slack')).toEqual({ text: 'hi', n: 1 });
+    expect(loadConfig(file('a.yaml', 'text: hi\nchannel: "#ci"\n'), 'slack')).toEqual({
+      text: 'hi',
+      channel: '#ci',
+    });
+  });
+
+  it('unwraps the plugin map {<key>: body}', () => {
+    expect(loadConfig(file('b.yaml', 'slack:\n  text: hi\n'), 'slack')).toEqual({ text: 'hi' });
+    expect(loadConfig(file('c.yaml', 'other:\n  text: hi\n'), 'slack')).toEqual({ other: { text: 'hi' } });
+  });
+
+  it('names the file in its errors', () => {
+    expect(() => loadConfig(file('bad.json', '{'), 'k')).toThrow(/--config .*bad\.json/);
+    expect(() => loadConfig(join(dir, 'missing.yaml'), 'k')).toThrow(/--config .*missing\.yaml: ENOENT/);
+    expect(() => loadConfig(file('empty.yaml', ''), 'k')).toThrow(/empty/);
+  });
+});

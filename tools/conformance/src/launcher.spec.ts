@@ -1,0 +1,55 @@
+import { CommandSyntaxError, LaunchedPlugin, splitCommand } from './launcher.js';
+
+describe('splitCommand', () => {
+  it('splits words, honours quotes and escapes, and takes leading NAME=value as env', () => {
+    expect(splitCommand(`PORT=4355 TOKEN_FILE='/tmp/a b' python3 -u "server.py" --name it\\'s`)).toEqual({
+      env: { PORT: '4355', TOKEN_FILE: '/tmp/a b' },
+      argv: ['python3', '-u', 'server.py', '--name', "it's"],
+    });
+    expect(splitCommand('node dist/main.js X=1')).toEqual({ env: {}, argv: ['node', 'dist/main.js', 'X=1'] });
+    expect(splitCommand(`sh -c 'exec node main.js | tee log'`).argv).toEqual([
+      'sh',
+      '-c',
+      'exec node main.js | tee log',
+    ]);
+  });
+
+  it.each([
+    ['node a.js | tee x', '"|" needs a shell'],
+    ['node a.js && echo', '"&" needs a shell'],
+    ['node $HOME/a.js', '"$" needs a shell'],
+    ['node "a.js', 'unterminated " quote'],
+    ['A=1', 'no command to run'],
+  ])('refuses %s', (command, message) => {
+    expect(() => splitCommand(command)).toThrow(CommandSyntaxError);
+    expect(() => splitCommand(command)).toThrow(message);
+  });
+});
+
+describe('LaunchedPlugin', () => {
+  it('passes env, keeps the output, and reports a graceful exit after SIGTERM', async () => {
+    const script =
+      "process.on('SIGTERM', () => { console.log('bye ' + process.env.WHO); process.exit(0); }); console.log('up'); setInterval(() => {}, 1000);";
+    const p = LaunchedPlugin.start({ command: `node -e "${script}"`, env: { WHO: 'conformance' } });
+    await new Promise((r) => setTimeout(r, 300));
+    const stopped = await p.terminate(5000);
+    expect(stopped).toMatchObject({ killed: false, exit: { code: 0, signal: null } });
+    expect(p.output()).toBe('up\nbye conformance\n');
+  });
+
+  it('SIGKILLs a process that ignores SIGTERM after the grace period', async () => {
+    const p = LaunchedPlugin.start({
+      command: `node -e "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);"`,
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const stopped = await p.terminate(300);
+    expect(stopped.killed).toBe(true);
+    expect(stopped.exit.signal).toBe('SIGKILL');
+  });
+
+  it('reports a command that cannot be started as exit code 127', async () => {
+    const p = LaunchedPlugin.start({ command: 'conformance-no-such-command-here' });
+    expect((await p.exited).code).toBe(127);
+    expect(p.output()).toContain('ENOENT');
+  });
+});

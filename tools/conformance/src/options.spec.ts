@@ -1,0 +1,69 @@
+import { parseCliArgs, UsageError } from './options.js';
+
+const base = ['--url', 'http://127.0.0.1:4355', '--token-file', '/t', '--key', 'hello'];
+
+describe('parseCliArgs', () => {
+  it('applies the defaults: text output, as-in-a-cluster timing', () => {
+    expect(parseCliArgs(base)).toEqual({
+      url: 'http://127.0.0.1:4355',
+      tokenFile: '/t',
+      key: 'hello',
+      config: undefined,
+      countUrl: undefined,
+      secretEnv: [],
+      start: undefined,
+      output: 'text',
+      junitFile: undefined,
+      timeScale: 1,
+      gracePeriodMs: 30_000,
+      pollTimeoutMs: 300_000,
+      skip: [],
+      strict: false,
+      verbose: false,
+    });
+  });
+
+  it('takes several names after one --secret-env, repeated flags and comma lists', () => {
+    const o = parseCliArgs([
+      ...base,
+      '--secret-env',
+      'A',
+      'B',
+      '--strict',
+      '--secret-env',
+      'C,D',
+      '--skip',
+      'sigterm',
+    ]);
+    expect(o).toMatchObject({ secretEnv: ['A', 'B', 'C', 'D'], skip: ['sigterm'], strict: true });
+  });
+
+  it('parses Go durations and the time scale', () => {
+    const o = parseCliArgs([
+      ...base,
+      '--grace-period',
+      '1m30s',
+      '--poll-timeout',
+      '90s',
+      '--time-scale',
+      '0.1',
+    ]);
+    expect(o).toMatchObject({ gracePeriodMs: 90_000, pollTimeoutMs: 90_000, timeScale: 0.1 });
+  });
+
+  it.each([
+    [['--url', 'http://x', '--key', 'k'], '--token-file is required'],
+    [[...base, '--output', 'xml'], '--output must be text, json or junit'],
+    [[...base, '--grace-period', '30'], '--grace-period: expected a positive Go duration'],
+    [[...base, '--time-scale', '0'], '--time-scale must be a positive number'],
+    [[...base, '--bogus'], "Unknown option '--bogus'"],
+  ])('refuses %j', (args, message) => {
+    expect(() => parseCliArgs(args)).toThrow(UsageError);
+    expect(() => parseCliArgs(args)).toThrow(message);
+  });
+
+  it('answers --help and --version', () => {
+    expect(parseCliArgs(['--help'])).toBe('help');
+    expect(parseCliArgs(['--version'])).toBe('version');
+  });
+});

@@ -29,6 +29,19 @@ describe('docker/Dockerfile (no engine here: checked statically, and its build s
     expect(runtime).not.toMatch(/^VOLUME/m);
   });
 
+  it('builds the bundle once on the build platform, so a multi-architecture build needs no emulation', () => {
+    expect(stages[0]).toMatch(/^--platform=\$BUILDPLATFORM \$\{NODE_IMAGE\} AS build$/m);
+    expect(runtime).toMatch(/^\$\{NODE_IMAGE\} AS runtime$/m);
+    expect(runtime).not.toMatch(/^RUN /m);
+  });
+
+  it('labels the image with the version, revision and source the release passes in', () => {
+    for (const arg of ['APP', 'VERSION', 'REVISION', 'SOURCE'])
+      expect(runtime).toMatch(new RegExp(`^ARG ${arg}(=|$)`, 'm'));
+    for (const label of ['version="${VERSION}"', 'revision="${REVISION}"', 'source="${SOURCE}"'])
+      expect(runtime).toContain(`org.opencontainers.image.${label}`);
+  });
+
   it("every manifest starts the image's entry point", () => {
     for (const app of readdirSync(join(root, 'manifests')).filter((d) =>
       existsSync(join(root, 'manifests', d, 'plugin.yaml')),

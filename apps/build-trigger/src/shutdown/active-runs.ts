@@ -8,6 +8,9 @@ interface ActiveRun {
   cancel: () => Promise<unknown>;
 }
 
+/** Most builds remembered; the least recently polled go first. */
+const MAX_TRACKED = 10_000;
+
 /** How long shutdown waits for the cancel requests (the pod's grace period is usually 30s). */
 const CANCEL_BUDGET_MS = 10_000;
 
@@ -31,7 +34,10 @@ export class ActiveRuns implements BeforeApplicationShutdown {
   }
 
   track(key: string, run: ActiveRun): void {
+    this.runs.delete(key); // re-inserted: the map stays ordered by last poll
     this.runs.set(key, run);
+    // Executions nobody polls any more (workflow deleted) would otherwise stay forever.
+    if (this.runs.size > MAX_TRACKED) this.runs.delete(this.runs.keys().next().value!);
   }
 
   forget(key: string): void {

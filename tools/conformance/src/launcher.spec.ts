@@ -1,4 +1,4 @@
-import { CommandSyntaxError, LaunchedPlugin, splitCommand } from './launcher.js';
+import { CommandSyntaxError, displayCommand, LaunchedPlugin, splitCommand } from './launcher.js';
 
 describe('splitCommand', () => {
   it('splits words, honours quotes and escapes, and takes leading NAME=value as env', () => {
@@ -24,6 +24,12 @@ describe('splitCommand', () => {
     expect(() => splitCommand(command)).toThrow(CommandSyntaxError);
     expect(() => splitCommand(command)).toThrow(message);
   });
+});
+
+it('displayCommand hides the values of secret-looking assignments', () => {
+  expect(displayCommand("PORT=1 API_TOKEN=abc DB_PASSWORD='x y' node main.js --key=v")).toBe(
+    'PORT=1 API_TOKEN=*** DB_PASSWORD=*** node main.js --key=v',
+  );
 });
 
 describe('LaunchedPlugin', () => {

@@ -66,6 +66,16 @@ export function splitCommand(command: string): { env: Record<string, string>; ar
   return { env, argv: words };
 }
 
+const SECRET_NAME = /TOKEN|SECRET|PASSWORD|KEY|CREDENTIAL/i;
+
+/** The command as it may be shown: values of secret-looking `NAME=value` assignments hidden. */
+export function displayCommand(command: string): string {
+  return command.replace(
+    /(^|\s)([A-Za-z_][A-Za-z0-9_]*)=('[^']*'|"[^"]*"|\S+)/g,
+    (all, space: string, name: string) => (SECRET_NAME.test(name) ? `${space}${name}=***` : all),
+  );
+}
+
 const OUTPUT_LIMIT = 64 * 1024;
 
 /** A plugin process started by the kit: its output tail, its exit, SIGTERM with a grace period. */

@@ -2,7 +2,7 @@ import { checkReply } from './reply-check.js';
 import type { Exchange } from './wire-tap.js';
 
 const check = (text: string, error?: string) => {
-  const exchange: Exchange = { purpose: 'own', label: 't', status: 200, text, ms: 1, error };
+  const exchange: Exchange = { purpose: 'own', label: 't', request: 1, status: 200, text, ms: 1, error };
   const r = checkReply(exchange);
   return r.ok ? 'ok' : `${r.rule}: ${r.problem}`;
 };

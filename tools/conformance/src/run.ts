@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { RunContext, type Target } from './context.js';
 import { readCount } from './count-url.js';
-import { LaunchedPlugin, type LaunchSpec } from './launcher.js';
+import { displayCommand, LaunchedPlugin, type LaunchSpec } from './launcher.js';
 import { scoreOf, type ConformanceReport } from './report/report.js';
 import { fail, skip, type Rule, type RuleResult, type RuleVerdict, type Stage } from './rule.js';
 import { RULES } from './rules/index.js';
@@ -118,7 +118,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       key: target.key,
       config: target.config !== undefined,
       countUrl: target.countUrl,
-      start: options.start?.command,
+      start: options.start ? scanner.mask(displayCommand(options.start.command)) : undefined,
       timeScale: target.timeScale,
     },
     startedAt: started.toISOString(),

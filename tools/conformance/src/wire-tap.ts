@@ -9,6 +9,8 @@ export type Purpose = 'own' | 'bad-config' | 'foreign' | 'cold-start';
 export interface Exchange {
   purpose: Purpose;
   label: string;
+  /** Identifies the request body: identical requests (duplicates, polls) share it. */
+  request: number;
   status?: number;
   /** Response body (decompressed, first MAX_TEXT bytes). */
   text: string;
@@ -27,7 +29,7 @@ const MAX_TEXT = 1024 * 1024;
  */
 export class WireTap {
   readonly exchanges: Exchange[] = [];
-  private readonly tags = new Map<string, { purpose: Purpose; label: string }>();
+  private readonly tags = new Map<string, { purpose: Purpose; label: string; request: number }>();
   private readonly sockets = new Set<Socket>();
   private server?: Server;
   url = '';
@@ -36,12 +38,14 @@ export class WireTap {
 
   /** Names the request body about to be sent, so its exchanges can be attributed. */
   tag(body: string, purpose: Purpose, label: string): void {
-    this.tags.set(body, { purpose, label });
+    const request = this.tags.get(body)?.request ?? this.tags.size + 1;
+    this.tags.set(body, { purpose, label, request });
   }
 
+  /** The exchanges of this exact request body so far. */
   forBody(body: string): Exchange[] {
-    const tag = this.tags.get(body);
-    return tag ? this.exchanges.filter((e) => e.label === tag.label && e.purpose === tag.purpose) : [];
+    const request = this.tags.get(body)?.request;
+    return request === undefined ? [] : this.exchanges.filter((e) => e.request === request);
   }
 
   async start(): Promise<void> {
@@ -65,7 +69,11 @@ export class WireTap {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      const tag = this.tags.get(body.toString('utf8')) ?? { purpose: 'own' as const, label: 'untagged' };
+      const tag = this.tags.get(body.toString('utf8')) ?? {
+        purpose: 'own' as const,
+        label: 'untagged',
+        request: 0,
+      };
       const started = performance.now();
       const record = (fields: Partial<Exchange>): void => {
         this.exchanges.push({ ...tag, text: '', ms: Math.round(performance.now() - started), ...fields });

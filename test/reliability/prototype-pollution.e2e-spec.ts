@@ -1,0 +1,97 @@
+import fc from 'fast-check';
+import { startHarness } from '@app/testing';
+import { badRequestFamilies } from './support/bad-requests.js';
+import { keepAliveAgent, sendRaw } from './support/raw-http.js';
+import { replyProblem } from './support/reply-check.js';
+import { report, SEED, size } from './support/report.js';
+import { SecretSweep } from './support/secret-sweep.js';
+import { coverageLine, discoverApps, probeTarget } from './support/targets.js';
+
+/**
+ * `__proto__`, `constructor` and `prototype` keys at every level of the request, with the plugin running in
+ * this process (the in-process harness), so the test can look at Object.prototype afterwards: a merge,
+ * transform or validation step that writes through such a key would show up here.
+ */
+const CASES = size(1_000, 10_000);
+const apps = discoverApps();
+const names = [...apps.targets.map((t) => t.name), 'probe'];
+const sweep = new SecretSweep();
+let sent = 0;
+
+const PROTOTYPES = { Object: Object.prototype, Array: Array.prototype, Function: Function.prototype };
+
+function snapshot(): Record<string, string[]> {
+  return Object.fromEntries(
+    Object.entries(PROTOTYPES).map(([name, proto]) => [
+      name,
+      Reflect.ownKeys(proto).map((k) => {
+        const d = Object.getOwnPropertyDescriptor(proto, k)!;
+        return `${String(k)}=${'value' in d ? typeof d.value : 'accessor'}`;
+      }),
+    ]),
+  );
+}
+
+describe('prototype pollution: hostile keys leave every prototype as it was', () => {
+  const before = snapshot();
+
+  afterAll(() => {
+    report(
+      coverageLine('prototype pollution', {
+        targets: names.map((name) => ({ name })) as never,
+        skipped: apps.skipped,
+      }),
+    );
+    report(
+      `prototype pollution: ${names.length} plugins × ${CASES} requests with __proto__/constructor/prototype keys ` +
+        `at every level (${sent} sent, seed ${SEED}), Object/Array/Function prototypes unchanged, ({}).polluted undefined`,
+    );
+    expect(sweep.check()).toEqual([]);
+  });
+
+  it.each(names)(
+    '%s',
+    async (name) => {
+      const target = name === 'probe' ? await probeTarget() : apps.targets.find((t) => t.name === name)!;
+      const upstreams = await target.startUpstreams({ plugins: [], timeScale: 0.01 });
+      const env = { ...upstreams.env, ...target.env, CALL_DEADLINE: '2s', LOG_LEVEL: 'info' };
+      sweep.addEnv(env);
+      const h = await startHarness(await target.definition(), { env });
+      sweep.add('agent token', h.token);
+      const agent = keepAliveAgent(2);
+      try {
+        const f = badRequestFamilies({ key: target.key, config: target.config, token: h.token });
+        const hostile = fc.oneof(
+          { arbitrary: f.protoKeys, weight: 6 },
+          { arbitrary: f.wrongType, weight: 1 },
+          { arbitrary: f.randomConfig, weight: 1 },
+        );
+        const result = await fc.check(
+          fc.asyncProperty(hostile, async (req) => {
+            const outcome = await sendRaw(h.url, req, { timeoutMs: 10_000, agent });
+            sent++;
+            if (outcome.kind === 'reply') sweep.collect(`${name} reply`, outcome.text);
+            const problem = replyProblem(outcome);
+            if (problem) throw new Error(`${req.kind}: ${problem}`);
+            const polluted = ({} as Record<string, unknown>).polluted;
+            if (polluted !== undefined)
+              throw new Error(`${req.kind}: ({}).polluted is now ${String(polluted)}`);
+            expect(snapshot()).toEqual(before);
+          }),
+          { numRuns: CASES, seed: SEED },
+        );
+        if (result.failed)
+          throw new Error(
+            `${name} (seed ${result.seed}): ${(result.errorInstance as Error | undefined)?.message}`,
+          );
+        expect(snapshot()).toEqual(before);
+      } finally {
+        agent.destroy();
+        sweep.collect(`${name} logs`, h.logText());
+        await h.close();
+        await upstreams.close();
+      }
+    },
+    size(60_000, 600_000),
+  );
+});

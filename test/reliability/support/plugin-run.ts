@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  startPluginProcess,
+  type AgentPlugin,
+  type DemoContext,
+  type DemoUpstreams,
+  type PluginProcess,
+} from '@app/testing';
+import type { SecretSweep } from './secret-sweep.js';
+import type { PluginTarget } from './targets.js';
+
+export interface LaunchOptions {
+  sweep: SecretSweep;
+  /** Sidecar env on top of the demo env (CALL_DEADLINE, LOG_LEVEL, ...). */
+  env?: Record<string, string>;
+  /** The demo's time scale (for stand-ins that run workflows themselves). */
+  timeScale?: number;
+  /** Rewrites the demo env before the plugin sees it (e.g. to put a fault proxy in front of an upstream). */
+  rewriteEnv?: (env: Record<string, string>) => Promise<Record<string, string>> | Record<string, string>;
+}
+
+/** A built plugin running as a process against its demo stand-ins, as its sidecar would in a pod. */
+export interface PluginRun {
+  target: PluginTarget;
+  url: string;
+  port: number;
+  token: string;
+  tokenFile: string;
+  /** The plugin as the local agent sees it (url and token follow restarts and rotations). */
+  agentPlugin: AgentPlugin;
+  proc: PluginProcess;
+  upstreams: DemoUpstreams;
+  /** The env the sidecar was started with. */
+  env: Record<string, string>;
+  /** The side-effect counter of conformance.json, or undefined when the target has none. */
+  count(): Promise<number | undefined>;
+  /** Resident set size of the plugin process, and its peak (VmHWM), in MB. */
+  memory(): { rssMb: number; peakMb: number };
+  /** Writes a new agent token into the token file. */
+  rotateToken(next: string): void;
+  /** SIGKILL (no drain, no goodbye), then a new process on the same port with the same env and token. */
+  killAndRestart(onKilled?: () => Promise<void> | void): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function agentToken(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+export async function launch(target: PluginTarget, options: LaunchOptions): Promise<PluginRun> {
+  const dir = mkdtempSync(join(tmpdir(), `reliability-${target.name}-`));
+  const tokenFile = join(dir, 'token');
+  let token = agentToken();
+  writeFileSync(tokenFile, token);
+  const context: DemoContext = { plugins: [], timeScale: options.timeScale ?? 0.01 };
+  const upstreams = await target.startUpstreams(context);
+  const demoEnv = options.rewriteEnv ? await options.rewriteEnv({ ...upstreams.env }) : upstreams.env;
+  const env: Record<string, string> = {
+    LOG_LEVEL: 'info',
+    ...demoEnv,
+    ...target.env,
+    ...options.env,
+    TOKEN_FILE: tokenFile,
+    HOST: '127.0.0.1',
+  };
+  options.sweep.addEnv({ ...env, ...upstreams.env });
+  options.sweep.add('agent token', token);
+
+  const start = (port: number): Promise<PluginProcess> =>
+    startPluginProcess(target.name, target.entry, { ...env, PORT: String(port) }, { cwd: dir });
+  let proc: PluginProcess;
+  try {
+    proc = await start(0);
+  } catch (err) {
+    await upstreams.close();
+    throw err;
+  }
+  const incarnations: PluginProcess[] = [proc];
+  const agentPlugin: AgentPlugin = { name: target.key, url: proc.url, token };
+  context.plugins.push(agentPlugin);
+  const countUrl =
+    target.countUrl && target.countUpstreamEnv
+      ? new URL(target.countUrl, upstreams.env[target.countUpstreamEnv]).href
+      : undefined;
+
+  const run: PluginRun = {
+    target,
+    url: proc.url,
+    port: proc.port,
+    get token() {
+      return token;
+    },
+    tokenFile,
+    agentPlugin,
+    get proc() {
+      return proc;
+    },
+    upstreams,
+    env,
+    async count() {
+      if (!countUrl) return undefined;
+      const res = await fetch(countUrl);
+      const body = (await res.json()) as { count?: unknown };
+      if (typeof body.count !== 'number') throw new Error(`${countUrl} answered ${JSON.stringify(body)}`);
+      return body.count;
+    },
+    memory() {
+      const status = readFileSync(`/proc/${proc.child.pid}/status`, 'utf8');
+      const kb = (field: string): number =>
+        Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
+      return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+    },
+    rotateToken(next) {
+      options.sweep.add('rotated agent token', next);
+      writeFileSync(tokenFile, next);
+      token = next;
+      agentPlugin.token = next;
+    },
+    async killAndRestart(onKilled) {
+      const exited = new Promise((resolve) => proc.child.once('exit', resolve));
+      proc.child.kill('SIGKILL');
+      await exited;
+      await onKilled?.();
+      proc = await start(run.port);
+      incarnations.push(proc);
+    },
+    async close() {
+      await proc.stop(10_000).catch(() => proc.child.kill('SIGKILL'));
+      await upstreams.close();
+      incarnations.forEach((p, i) =>
+        options.sweep.collect(`${target.name} log (process ${i + 1})`, p.output()),
+      );
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return run;
+}

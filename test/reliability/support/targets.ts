@@ -1,0 +1,142 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { PluginDefinition } from '@app/plugin-kit';
+import type { DemoContext, DemoUpstreams } from '@app/testing';
+
+export const repoRoot = join(import.meta.dirname, '../../..');
+
+/** One plugin the suites run: a complete app of this repo, or the kit's probe plugin. */
+export interface PluginTarget {
+  name: string;
+  key: string;
+  /** A representative body (apps/<app>/test/conformance.json). */
+  config: Record<string, unknown>;
+  /** The built bundle (dist/apps/<app>/main.js). */
+  entry: string;
+  /** Counter of the side effect, resolved against the demo env variable `countUpstreamEnv`. */
+  countUrl?: string;
+  countUpstreamEnv?: string;
+  /** Extra sidecar env (the probe's secret). */
+  env: Record<string, string>;
+  startUpstreams(context: DemoContext): Promise<DemoUpstreams>;
+  /** The plugin definition, for the in-process harness. */
+  definition(): Promise<PluginDefinition<object>>;
+  /** docs/<app>.md, when it exists. */
+  doc?: string;
+}
+
+interface ConformanceFile {
+  key?: string;
+  config?: Record<string, unknown>;
+  countUrl?: string;
+  countUpstreamEnv?: string;
+}
+
+export interface Discovery {
+  targets: PluginTarget[];
+  /** Apps left out, with what they lack. */
+  skipped: string[];
+}
+
+/**
+ * The complete apps, by convention: apps/<app>/src/main.ts, demo/upstreams.ts, test/conformance.json and a
+ * built bundle dist/apps/<app>/main.js (`npm test` builds first). Apps lacking one are listed with the reason.
+ */
+export function discoverApps(): Discovery {
+  const appsDir = join(repoRoot, 'apps');
+  const targets: PluginTarget[] = [];
+  const skipped: string[] = [];
+  for (const app of readdirSync(appsDir).sort()) {
+    const dir = join(appsDir, app);
+    if (!statSync(dir).isDirectory()) continue;
+    const draft = process.env.RELIABILITY_CONFORMANCE_DIR;
+    const parts = {
+      'src/main.ts': join(dir, 'src/main.ts'),
+      'demo/upstreams.ts': join(dir, 'demo/upstreams.ts'),
+      'test/conformance.json':
+        draft && existsSync(join(draft, `${app}.json`))
+          ? join(draft, `${app}.json`)
+          : join(dir, 'test/conformance.json'),
+      [`dist/apps/${app}/main.js`]: join(repoRoot, 'dist/apps', app, 'main.js'),
+    };
+    const missing = Object.entries(parts)
+      .filter(([, path]) => !existsSync(path))
+      .map(([label]) => label);
+    if (missing.length > 0) {
+      skipped.push(`${app} (no ${missing.join(', no ')})`);
+      continue;
+    }
+    const conf = JSON.parse(readFileSync(parts['test/conformance.json'], 'utf8')) as ConformanceFile;
+    const definitionFile = readdirSync(join(dir, 'src')).find((f) => f.endsWith('.plugin.ts'));
+    if (!conf.key || !conf.config || !definitionFile) {
+      skipped.push(`${app} (conformance.json without key/config, or no src/*.plugin.ts)`);
+      continue;
+    }
+    const doc = join(repoRoot, 'docs', `${app}.md`);
+    targets.push({
+      name: app,
+      key: conf.key,
+      config: conf.config,
+      entry: parts[`dist/apps/${app}/main.js`],
+      countUrl: conf.countUrl,
+      countUpstreamEnv: conf.countUpstreamEnv,
+      env: {},
+      doc: existsSync(doc) ? doc : undefined,
+      async startUpstreams(context) {
+        const demo = (await import(pathToFileURL(parts['demo/upstreams.ts']).href)) as {
+          startDemoUpstreams(context: DemoContext): Promise<DemoUpstreams>;
+        };
+        return demo.startDemoUpstreams(context);
+      },
+      definition: () => findDefinition(join(dir, 'src', definitionFile)),
+    });
+  }
+  return { targets, skipped };
+}
+
+async function findDefinition(file: string): Promise<PluginDefinition<object>> {
+  const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  const found = Object.values(mod).find(
+    (v): v is PluginDefinition<object> =>
+      typeof v === 'object' && v !== null && 'key' in v && typeof (v as PluginDefinition).load === 'function',
+  );
+  if (!found) throw new Error(`${file} exports no plugin definition`);
+  return found;
+}
+
+const PROBE_DIR = join(repoRoot, 'libs/plugin-kit/test/fixtures');
+
+/** The kit's probe plugin, bundled like an app into a temporary directory (no stand-in, one secret). */
+export async function probeTarget(): Promise<PluginTarget> {
+  const out = join(mkdtempSync(join(tmpdir(), 'reliability-probe-')), 'app');
+  // @ts-expect-error: the build script is plain JavaScript
+  const { bundleEntry } = (await import('../../../tools/build.mjs')) as {
+    bundleEntry(entry: string, out: string, name: string): Promise<unknown>;
+  };
+  await bundleEntry(join(PROBE_DIR, 'probe-main.ts'), out, 'probe');
+  return {
+    name: 'probe',
+    key: 'probe',
+    config: { outcome: 'poll' },
+    entry: join(out, 'main.js'),
+    env: { PROBE_SECRET: `probe-secret-${Math.random().toString(36).slice(2)}-reliability` },
+    startUpstreams: async () => ({ env: {}, close: async () => undefined }),
+    definition: async () =>
+      (await import('../../../libs/plugin-kit/test/fixtures/probe-plugin.js'))
+        .probePlugin as PluginDefinition<object>,
+  };
+}
+
+/** The targets a suite covers, and the line that says so. */
+export async function allTargets(options: { probe?: boolean } = {}): Promise<Discovery> {
+  const found = discoverApps();
+  if (options.probe !== false) found.targets.push(await probeTarget());
+  return found;
+}
+
+export function coverageLine(suite: string, found: Discovery): string {
+  const names = found.targets.map((t) => t.name).join(', ') || 'nothing';
+  return `${suite} covered: ${names}${found.skipped.length ? `; not covered: ${found.skipped.join('; ')}` : ''}`;
+}

@@ -73,6 +73,7 @@ export class LivyStandIn {
   /** Every batch ever created (argument capture survives DELETE and retention). */
   readonly created: LivyBatch[] = [];
   private nextId = 0;
+  private readonly applications = new Map<string, Array<LifecycleStep<string>>>();
 
   constructor(private readonly options: LivyStandInOptions = {}) {
     this.server = new StandInServer('livy', (req) => jettyError(404, 'Not Found', req.path));
@@ -119,6 +120,12 @@ export class LivyStandIn {
 
   close(): Promise<void> {
     return this.server.close();
+  }
+
+  /** Batches of this application file walk these steps (instead of the stand-in's default). */
+  addApplication(file: string, lifecycle: Array<LifecycleStep<string>>): this {
+    this.applications.set(file, lifecycle);
+    return this;
   }
 
   /** All batches ever created with this name. */
@@ -195,7 +202,8 @@ export class LivyStandIn {
       name,
       request: structuredClone(body),
       lifecycle: new Lifecycle(
-        this.options.lifecycle ?? [{ state: 'starting' }, { state: 'running' }, { state: 'success' }],
+        this.applications.get(body.file) ??
+          this.options.lifecycle ?? [{ state: 'starting' }, { state: 'running' }, { state: 'success' }],
       ),
       appId: null,
       log: ['stdout: ', '\nstderr: ', `INFO SparkSubmit: Submitting ${body.file}`],

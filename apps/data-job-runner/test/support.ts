@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ExecuteTemplateReply } from '@app/contract';
+import { startPlugin, type RunningPlugin } from '@app/plugin-kit';
 import {
   executeArgs,
   startHarness,
@@ -76,4 +80,53 @@ export function uniqueWorkflow(name = 'wf-e2e'): { name: string; uid: string } {
     name: `${name}-${uidCounter}`,
     uid: `0b7c9a8e-3d1f-4c55-9a0e-${String(Date.now() % 1e6).padStart(6, '0')}${String(uidCounter).padStart(6, '0')}`,
   };
+}
+
+/** A sidecar that can be restarted on the same port with an empty memory (as when its container restarts). */
+export interface RestartableSidecar {
+  readonly url: string;
+  readonly token: string;
+  /** Log lines of every incarnation. */
+  readonly logText: () => string;
+  restarts: number;
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startRestartableSidecar(env: Record<string, string>): Promise<RestartableSidecar> {
+  const dir = mkdtempSync(join(tmpdir(), 'data-job-sidecar-'));
+  const tokenFile = join(dir, 'token');
+  const token = `agent-token-${process.pid}-bcdfghjklmnpqrstvwxz`;
+  writeFileSync(tokenFile, token);
+  const lines: string[] = [];
+  const start = (port: string): Promise<RunningPlugin> =>
+    startPlugin(dataJobPlugin, {
+      env: {
+        LOG_LEVEL: 'debug',
+        ...TEST_KIT_ENV,
+        ...env,
+        TOKEN_FILE: tokenFile,
+        PORT: port,
+        HOST: '127.0.0.1',
+      },
+      logDestination: { write: (line: string) => lines.push(line) },
+    });
+  let current = await start('0');
+  const port = String(current.port);
+  const sidecar: RestartableSidecar = {
+    url: current.url,
+    token,
+    logText: () => lines.join(''),
+    restarts: 0,
+    async restart() {
+      await current.shutdown('restart');
+      current = await start(port);
+      sidecar.restarts++;
+    },
+    async close() {
+      await current.shutdown('test');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return sidecar;
 }

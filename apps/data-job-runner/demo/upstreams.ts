@@ -1,0 +1,108 @@
+import { AirflowStandIn } from '../stand-ins/airflow.stand-in.js';
+import { DatabricksStandIn } from '../stand-ins/databricks.stand-in.js';
+import { DbtCloudStandIn } from '../stand-ins/dbt-cloud.stand-in.js';
+import { LivyStandIn } from '../stand-ins/livy.stand-in.js';
+
+/** Credentials of the demo stand-ins (fake, loopback only). */
+export const DEMO_CREDENTIALS = {
+  databricksToken: 'dapi-demo0a1b2c3d4e5f60718293a4b5c6d7',
+  airflowUser: 'argo-runner',
+  airflowPassword: 'airflow-demo-pw-0a1b2c3d',
+  dbtAccountId: 43786,
+  dbtToken: 'dbtc_demoDEMOdemoDEMOdemo1234',
+  livyUser: 'livy-runner',
+  livyPassword: 'livy-demo-pw-9f8e7d6c',
+} as const;
+
+/** What the examples in manifests/data-job-runner/examples use. */
+export const DEMO_IDS = {
+  databricksTransformJob: 1001,
+  databricksRefreshJob: 1002,
+  airflowIngestDag: 'ingest_orders',
+  dbtModelsJob: 2001,
+} as const;
+
+export interface DataJobDemoUpstreams {
+  env: Record<string, string>;
+  databricks: DatabricksStandIn;
+  airflow: AirflowStandIn;
+  dbt: DbtCloudStandIn;
+  livy: LivyStandIn;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the four stand-ins on 127.0.0.1, seeded for the examples, with runs that finish after a few polls
+ * (fast under the demo's and the tests' time scale): Databricks jobs 1001 (a notebook that exits with a row
+ * count) and 1002, Airflow 3 DAG ingest_orders (JWT auth, auto-detected), dbt Cloud job 2001, Livy with Basic auth.
+ * Returns the sidecar env pointing at them.
+ */
+export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
+  const c = DEMO_CREDENTIALS;
+  const databricks = new DatabricksStandIn({ token: c.databricksToken });
+  databricks
+    .addJob({
+      jobId: DEMO_IDS.databricksTransformJob,
+      name: 'orders_transform',
+      tasks: [{ task_key: 'transform', notebook_task: { notebook_path: '/Repos/data/orders/transform' } }],
+      notebookResult: '{"rows_written": 1234}',
+      lifecycle: [
+        { state: 'QUEUED', message: 'Queued due to reaching maximum concurrent runs of 1.' },
+        { state: 'PENDING' },
+        { state: 'RUNNING', polls: 2 },
+        { state: 'TERMINATED/SUCCESS' },
+      ],
+    })
+    .addJob({
+      jobId: DEMO_IDS.databricksRefreshJob,
+      name: 'nightly_refresh',
+      lifecycle: [{ state: 'PENDING' }, { state: 'RUNNING', polls: 2 }, { state: 'TERMINATED/SUCCESS' }],
+    });
+
+  const airflow = new AirflowStandIn({ api: 'v2', username: c.airflowUser, password: c.airflowPassword });
+  airflow.addDag({
+    dagId: DEMO_IDS.airflowIngestDag,
+    lifecycle: [{ state: 'queued' }, { state: 'running', polls: 2 }, { state: 'success' }],
+  });
+
+  const dbt = new DbtCloudStandIn({ accountId: c.dbtAccountId, token: c.dbtToken });
+  dbt.addJob({
+    jobId: DEMO_IDS.dbtModelsJob,
+    name: 'orders models',
+    lifecycle: [{ state: 1 }, { state: 2 }, { state: 3, polls: 2 }, { state: 10 }],
+  });
+
+  const livy = new LivyStandIn({
+    username: c.livyUser,
+    password: c.livyPassword,
+    lifecycle: [
+      { state: 'starting' },
+      { state: 'running', polls: 2, message: 'INFO DAGScheduler: Job 0 finished' },
+      { state: 'success' },
+    ],
+  });
+
+  await Promise.all([databricks.start(), airflow.start(), dbt.start(), livy.start()]);
+  return {
+    env: {
+      DATABRICKS_HOST: databricks.url,
+      DATABRICKS_TOKEN: c.databricksToken,
+      AIRFLOW_URL: airflow.url,
+      AIRFLOW_USERNAME: c.airflowUser,
+      AIRFLOW_PASSWORD: c.airflowPassword,
+      DBT_CLOUD_URL: dbt.url,
+      DBT_CLOUD_ACCOUNT_ID: String(c.dbtAccountId),
+      DBT_CLOUD_API_TOKEN: c.dbtToken,
+      LIVY_URL: livy.url,
+      LIVY_USERNAME: c.livyUser,
+      LIVY_PASSWORD: c.livyPassword,
+    },
+    databricks,
+    airflow,
+    dbt,
+    livy,
+    close: async () => {
+      await Promise.all([databricks.close(), airflow.close(), dbt.close(), livy.close()]);
+    },
+  };
+}

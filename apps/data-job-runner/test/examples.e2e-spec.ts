@@ -1,0 +1,115 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import {
+  argoSchemaValidator,
+  outputValue,
+  runWorkflow,
+  schemaProblems,
+  type PluginHarness,
+} from '@app/testing';
+import {
+  DEMO_CREDENTIALS,
+  DEMO_IDS,
+  startDemoUpstreams,
+  type DataJobDemoUpstreams,
+} from '../demo/upstreams.js';
+import { expectNoSecrets, startDataJob } from './support.js';
+
+const EXAMPLES = resolve(
+  dirname(fileURLToPath(import.meta.url)),
+  '../../../manifests/data-job-runner/examples',
+);
+const files = readdirSync(EXAMPLES)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort();
+
+interface Template {
+  name: string;
+  plugin?: Record<string, unknown>;
+  outputs?: { parameters?: Array<{ name: string; valueFrom?: { supplied?: object } }> };
+}
+
+const read = (
+  file: string,
+): {
+  text: string;
+  wf: { metadata: { annotations?: Record<string, string> }; spec: { templates: Template[] } };
+} => {
+  const text = readFileSync(join(EXAMPLES, file), 'utf8');
+  return { text, wf: parse(text) };
+};
+
+describe('data-job examples', () => {
+  it('has one example per provider and the pipeline DAG', () => {
+    const bodies = files.flatMap((f) =>
+      read(f).wf.spec.templates.map((t) => t.plugin?.['data-job'] as Record<string, unknown> | undefined),
+    );
+    for (const provider of ['databricks', 'airflow', 'dbtCloud', 'livy'])
+      expect(bodies.some((b) => b?.[provider])).toBe(true);
+    expect(files).toContain('ingest-transform-models.yaml');
+  });
+
+  it.each(files)('%s is a valid Argo Workflow whose plugin outputs are declared as supplied', (file) => {
+    const { wf } = read(file);
+    expect(schemaProblems(argoSchemaValidator('Workflow'), wf)).toEqual([]);
+    for (const t of wf.spec.templates.filter((x) => x.plugin)) {
+      expect(Object.keys(t.plugin!)).toEqual(['data-job']);
+      for (const p of t.outputs?.parameters ?? []) expect(p.valueFrom).toEqual({ supplied: {} });
+    }
+  });
+
+  describe('run end to end through the local agent', () => {
+    let up: DataJobDemoUpstreams;
+    let h: PluginHarness;
+    beforeAll(async () => {
+      up = await startDemoUpstreams();
+      h = await startDataJob(up.env);
+    });
+    afterAll(async () => {
+      await h.close();
+      await up.close();
+    });
+
+    const run = (file: string) =>
+      runWorkflow(read(file).text, {
+        plugins: [{ name: 'data-job', url: h.url, token: h.token }],
+        timeScale: 0.002,
+      });
+
+    it.each(files)('%s ends as expected', async (file) => {
+      const result = await run(file);
+      const expected =
+        read(file).wf.metadata.annotations?.['executor-plugins.dev/demo-expect'] ?? 'Succeeded';
+      expect([result.phase, result.message]).toEqual([expected, undefined]);
+      for (const node of result.nodes.filter((n) => n.type === 'Plugin')) {
+        expect(outputValue(node, 'runId')).toBeTruthy();
+      }
+    });
+
+    it('passes run ids along the pipeline: Airflow → Databricks job parameter → dbt Cloud cause', async () => {
+      const result = await run('ingest-transform-models.yaml');
+      expect(result.phase).toBe('Succeeded');
+      const ingestRun = outputValue(result.node('ingest'), 'runId')!;
+      const transformRun = outputValue(result.node('transform'), 'runId')!;
+      const databricksRun = up.databricks.runs.find((r) => String(r.runId) === transformRun)!;
+      expect(databricksRun.request.job_parameters).toEqual({ date: '2024-01-01', airflow_run_id: ingestRun });
+      expect(
+        up.airflow.runsOf(DEMO_IDS.airflowIngestDag).find((r) => r.dagRunId === ingestRun)?.request.conf,
+      ).toEqual({ date: '2024-01-01' });
+      const models = up.dbt.runs.find((r) => String(r.id) === outputValue(result.node('models'), 'runId'))!;
+      expect(models.cause).toMatch(
+        new RegExp(`^after Databricks run ${transformRun} \\[argo K=[0-9a-f]{32}\\]$`),
+      );
+      expect(outputValue(result.node('transform'), 'notebookOutput')).toBe('{"rows_written": 1234}');
+      expectNoSecrets(
+        h,
+        [result.nodes],
+        Object.values(DEMO_CREDENTIALS)
+          .map(String)
+          .filter((s) => s.length > 8),
+      );
+    });
+  });
+});

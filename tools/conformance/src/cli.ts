@@ -86,6 +86,7 @@ async function conformanceOptions(options: CliOptions, io: CliIo): Promise<Confo
     secrets,
     start: options.start ? { command: options.start } : undefined,
     timeScale: options.timeScale,
+    startWindowMs: options.startWindowMs,
     gracePeriodMs: options.gracePeriodMs,
     pollTimeoutMs: options.pollTimeoutMs,
     skip: options.skip,

@@ -36,6 +36,8 @@ export interface Target {
   countUrl?: string;
   /** Factor applied to the agent's waits: retry backoff and requeues (1 = as in a cluster). */
   timeScale: number;
+  /** How long "connection refused" is retried at start: the agent's backoff sum, 1+2+4+8 s. Not scaled. */
+  startWindowMs: number;
   gracePeriodMs: number;
   pollTimeoutMs: number;
 }
@@ -72,8 +74,8 @@ export class RunContext {
   }
 
   /** A new agent "workflow": its own 404 memory. */
-  session(): AgentSession {
-    return new AgentSession(this.tap, this.target.token, this.timing, (o) => this.outcomes.push(o));
+  session(timing: RpcTiming = this.timing): AgentSession {
+    return new AgentSession(this.tap, this.target.token, timing, (o) => this.outcomes.push(o));
   }
 
   workflow(label: string): WorkflowMeta {

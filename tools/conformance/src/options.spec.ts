@@ -15,6 +15,7 @@ describe('parseCliArgs', () => {
       output: 'text',
       junitFile: undefined,
       timeScale: 1,
+      startWindowMs: 15_000,
       gracePeriodMs: 30_000,
       pollTimeoutMs: 300_000,
       skip: [],

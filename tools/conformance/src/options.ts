@@ -14,6 +14,7 @@ export interface CliOptions {
   output: OutputFormat;
   junitFile?: string;
   timeScale: number;
+  startWindowMs: number;
   gracePeriodMs: number;
   pollTimeoutMs: number;
   skip: string[];
@@ -25,8 +26,8 @@ export class UsageError extends Error {}
 
 export const USAGE = `usage: argo-plugin-conformance --url http://127.0.0.1:<port> --token-file <file> --key <plugin-key>
          [--config <body.json|yaml>] [--count-url <url>] [--secret-env NAME ...] [--start "<command>"]
-         [--output text|json|junit] [--junit-file <file>] [--time-scale <n>] [--grace-period <duration>]
-         [--poll-timeout <duration>] [--skip <rule-id> ...] [--strict] [--verbose]
+         [--output text|json|junit] [--junit-file <file>] [--time-scale <n>] [--start-window <duration>]
+         [--grace-period <duration>] [--poll-timeout <duration>] [--skip <rule-id> ...] [--strict] [--verbose]
 
 Calls an Argo Workflows executor plugin exactly as Argo's agent does and checks it against the contract the
 agent enforces: auth on every path, 404 for unknown methods, {} for other plugins' templates, status 200 with a
@@ -42,6 +43,7 @@ and SIGTERM (with --start), no secret in replies.
   --start          command that launches the plugin (run without a shell; gets the current env)
   --output         text (default), json, or junit on stdout; --junit-file also writes JUnit XML to a file
   --time-scale     factor for the agent's retry backoff and requeue waits (default 1, as in a cluster)
+  --start-window   how long a launched plugin may take to answer (default 15s, the agent's retry window)
   --grace-period   SIGTERM → exit allowance (default 30s, the pod default)
   --poll-timeout   longest wait for a Running node to finish (default 5m)
   --strict         exit 1 on hygiene findings too
@@ -89,6 +91,7 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' | 'version' {
         output: { type: 'string', default: 'text' },
         'junit-file': { type: 'string' },
         'time-scale': { type: 'string', default: '1' },
+        'start-window': { type: 'string', default: '15s' },
         'grace-period': { type: 'string', default: '30s' },
         'poll-timeout': { type: 'string', default: '5m' },
         skip: { type: 'string', multiple: true },
@@ -127,6 +130,7 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' | 'version' {
     output: v.output as OutputFormat,
     junitFile: v['junit-file'],
     timeScale,
+    startWindowMs: duration('--start-window', v['start-window']!),
     gracePeriodMs: duration('--grace-period', v['grace-period']!),
     pollTimeoutMs: duration('--poll-timeout', v['poll-timeout']!),
     skip: list(v.skip),

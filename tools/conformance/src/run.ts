@@ -24,6 +24,8 @@ export interface ConformanceOptions {
   start?: LaunchSpec;
   /** Factor for the agent's retry backoff and for requeues (1 = as in a cluster). */
   timeScale?: number;
+  /** Start window (default 15 s, the agent's); not scaled by timeScale. */
+  startWindowMs?: number;
   gracePeriodMs?: number;
   pollTimeoutMs?: number;
   /** Rule ids not to run. */
@@ -150,6 +152,7 @@ function resolveTarget(options: ConformanceOptions): Target {
     config: options.config,
     countUrl: options.countUrl,
     timeScale,
+    startWindowMs: options.startWindowMs ?? 15_000,
     gracePeriodMs: options.gracePeriodMs ?? 30_000,
     pollTimeoutMs: options.pollTimeoutMs ?? 300_000,
   };

@@ -126,14 +126,14 @@ describe('conformance rules against deliberately broken plugins', () => {
     });
 
     it("a plugin that starts after the agent's retry window fails cold-start, and nothing else is run", async () => {
-      const report = await launch({ MINI_START_DELAY_MS: '4000' });
+      const report = await launch({ MINI_START_DELAY_MS: '4000' }, { startWindowMs: 1000 });
       expect(failedIds(report)).toEqual(['cold-start']);
       expect(report.results.filter((r) => r.status === 'skip').length).toBe(RULES.length - 1);
       expect(exitCodeFor(report)).toBe(1);
     });
 
     it('a plugin that exits at once fails cold-start with its exit code', async () => {
-      const report = await launch({ TOKEN_FILE: join(tokens.dir, 'missing-token') });
+      const report = await launch({ TOKEN_FILE: join(tokens.dir, 'missing-token') }, { startWindowMs: 1000 });
       const cold = report.results.find((r) => r.id === 'cold-start')!;
       expect(cold.status).toBe('fail');
       expect(cold.verdict).toMatch(/exited \(exit code 1\)/);

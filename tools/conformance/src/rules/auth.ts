@@ -105,7 +105,7 @@ export const authBeforeBody: Rule = {
   stage: 'probe',
   why: 'a sidecar that reads (and buffers) a body before checking the token can be pushed out of its memory limit by anyone in the pod; the agent pod then loses the plugin',
   async run(ctx) {
-    const waitMs = Math.max(1000, 5000 * ctx.target.timeScale);
+    const waitMs = Math.max(2000, 5000 * ctx.target.timeScale);
     const probes: Array<[string, string, string | undefined]> = [
       ['POST execute without a token, 32 MiB announced, 64 KiB sent', EXECUTE_PATH, undefined],
       [

@@ -6,9 +6,6 @@ import type { RawExchange } from '../raw-http.js';
 import { executeBody } from '../requests.js';
 import { fail, pass, skip, type Evidence, type Rule } from '../rule.js';
 
-/** Backoff sum of the agent's client (1+2+4+8 s): how long "connection refused" is retried. */
-const REFUSED_WINDOW_MS = 15_000;
-
 const describeExit = (e: ExitStatus): string => (e.signal ? `killed by ${e.signal}` : `exit code ${e.code}`);
 
 const outputTail = (text: string, mask: (s: string) => string): string =>
@@ -23,9 +20,11 @@ export const coldStart: Rule = {
   async run(ctx) {
     const launched = ctx.launched;
     if (!launched) return skip('needs --start: the kit launches the plugin to time its start');
-    const windowMs = REFUSED_WINDOW_MS * ctx.target.timeScale;
+    // The agent's 5 attempts sleep 1, 2, 4 and 8 backoff units: 15 units in all.
+    const windowMs = ctx.target.startWindowMs;
+    const timing = { ...ctx.timing, backoffMs: windowMs / 15 };
     const body = executeBody(ctx.workflow('cold-start'), ctx.foreignKey, {});
-    const call = ctx.session().call('cold-start', 'first call after spawn', body);
+    const call = ctx.session(timing).call('cold-start', 'first call after spawn', body);
     const first = await Promise.race([call, launched.exited]);
     if ('code' in first) {
       const agent = await call; // the agent keeps retrying through its window: so does this check

@@ -1,0 +1,124 @@
+// The fork path of docs/write-a-plugin.md, run for real in a copy of the repository (its tracked files, with
+// node_modules linked): scaffold a plugin, build and stamp its manifests, build it, lint it, check the
+// manifests, call it through the local agent against its demo stand-in, and produce the image reference and the
+// install files a release publishes (kustomize-built like `kubectl apply -k` would, when kubectl is present).
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { parse, parseAllDocuments } from 'yaml';
+import { ARGO_MIN_VERSION, fromConfigMap, type ConfigMap, type ExecutorPlugin } from '@app/manifests';
+
+const root = join(import.meta.dirname, '..');
+const doc = readFileSync(join(root, 'docs/write-a-plugin.md'), 'utf8');
+const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
+
+/** The walk, in the order the guide gives it. */
+const WALK = [
+  'npm run new-plugin -- my-thing',
+  'npm run plugin:build',
+  'npm run demo -- --only my-thing',
+  'npx eslint apps/my-thing',
+  'npm run manifests:check',
+  'node tools/run-cli.mjs release-check --tag v$VERSION --owner you',
+  'node tools/run-cli.mjs release-assets --owner you',
+];
+
+describe('the fork path (docs/write-a-plugin.md), end to end in a copy of the repository', () => {
+  let repo: string;
+  const run = (command: string) => {
+    const r = spawnSync('sh', ['-c', command.replace('$VERSION', version)], {
+      cwd: repo,
+      encoding: 'utf8',
+      env: { ...process.env, npm_config_loglevel: 'error', FORCE_COLOR: '0' },
+      timeout: 60_000,
+    });
+    return { status: r.status, out: `${r.stdout}${r.stderr}` };
+  };
+  const step = (command: string) => {
+    const r = run(command);
+    expect({ command, status: r.status, out: r.status === 0 ? '' : r.out }).toEqual({
+      command,
+      status: 0,
+      out: '',
+    });
+    return r.out;
+  };
+
+  beforeAll(() => {
+    repo = mkdtempSync(join(tmpdir(), 'fork-'));
+    const tracked = spawnSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' }).stdout.split('\0');
+    for (const file of tracked.filter((f) => f && existsSync(join(root, f)))) {
+      mkdirSync(dirname(join(repo, file)), { recursive: true });
+      cpSync(join(root, file), join(repo, file));
+    }
+    symlinkSync(join(root, 'node_modules'), join(repo, 'node_modules'));
+  });
+  afterAll(() => rmSync(repo, { recursive: true, force: true }));
+
+  it('the guide gives exactly these commands, in this order', () => {
+    let at = 0;
+    for (const command of WALK) {
+      const found = doc.indexOf(
+        command.replace('$VERSION', '<version>').replace('--owner you', '--owner <you>'),
+        at,
+      );
+      expect({ command, found: found >= 0 }).toEqual({ command, found: true });
+      at = found;
+    }
+  });
+
+  it('scaffolds, stamps, builds, lints, checks, runs through the local agent and releases', () => {
+    const scaffold = step(WALK[0]);
+    expect(scaffold).toContain('created plugin "my-thing"');
+
+    const built = step(WALK[1]);
+    expect(built).toContain('manifests/my-thing/kustomization.yaml created');
+    const manifest = parse(
+      readFileSync(join(repo, 'manifests/my-thing/plugin.yaml'), 'utf8'),
+    ) as ExecutorPlugin;
+    expect(manifest.metadata.annotations?.['workflows.argoproj.io/version']).toBe(ARGO_MIN_VERSION);
+    expect(manifest.spec.sidecar.container.image).toBe(
+      `ghcr.io/executor-plugins/executor-plugins/my-thing:${version}`,
+    );
+    for (const f of [
+      'kustomization.yaml',
+      'agent-rbac.yaml',
+      'secret.example.yaml',
+      'workflow-level-example.yaml',
+    ])
+      expect(existsSync(join(repo, 'manifests/my-thing', f))).toBe(true);
+
+    const demo = step(WALK[2]);
+    expect(existsSync(join(repo, 'dist/apps/my-thing/main.js'))).toBe(true);
+    expect(demo).toMatch(/manifests\/my-thing\/examples\/my-thing-example\.yaml\s+Succeeded\s+.*as expected/);
+    expect(demo).toContain('0 not as expected');
+
+    step(WALK[3]);
+    expect(step(WALK[4])).toMatch(/manifests:check: \d+ plugins, 0 problems/);
+
+    const check = step(WALK[5]);
+    expect(check).toContain('image-prefix=ghcr.io/you/executor-plugins');
+    expect(JSON.parse(/apps=(.*)/.exec(check)![1])).toContain('my-thing');
+
+    expect(step(WALK[6])).toContain('dist/release/my-thing-install.yaml created');
+    const install = parseAllDocuments(
+      readFileSync(join(repo, 'dist/release/my-thing-install.yaml'), 'utf8'),
+    ).map((d) => d.toJSON() as { kind: string; metadata: { name: string } });
+    expect(install.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([
+      'ConfigMap/my-thing-executor-plugin',
+      'Role/my-thing-executor-plugin-agent',
+      'RoleBinding/my-thing-executor-plugin-agent',
+    ]);
+    const registered = fromConfigMap(install[0] as unknown as ConfigMap);
+    expect(registered.metadata.name).toBe('my-thing');
+    expect(registered.spec.sidecar.container.image).toBe(`ghcr.io/you/executor-plugins/my-thing:${version}`);
+
+    if (kubectl) {
+      const r = spawnSync('kubectl', ['kustomize', 'manifests/my-thing'], { cwd: repo, encoding: 'utf8' });
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain('name: my-thing-executor-plugin\n');
+    }
+  });
+});

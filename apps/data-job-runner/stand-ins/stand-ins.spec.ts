@@ -122,7 +122,7 @@ describe('Databricks stand-in', () => {
 
 describe('Airflow stand-in', () => {
   const v1 = new AirflowStandIn({ api: 'v1', username: 'u', password: 'p' });
-  const v2 = new AirflowStandIn({ api: 'v2', username: 'u', password: 'p', jwtTtlMs: 50 });
+  const v2 = new AirflowStandIn({ api: 'v2', username: 'u', password: 'p' });
   const basic = { Authorization: `Basic ${Buffer.from('u:p').toString('base64')}` };
   beforeAll(async () => {
     await Promise.all([v1.start(), v2.start()]);
@@ -188,10 +188,26 @@ describe('Airflow stand-in', () => {
     });
     expect(dup.status).toBe(409);
     expect(dup.json.detail).toMatchObject({ reason: 'Unique constraint violation' });
-    await new Promise((r) => setTimeout(r, 60));
+    v2.expireTokens();
     expect((await call(`${v2.url}/api/v2/dags/d`, 'GET', bearer)).json).toEqual({
       detail: 'Invalid JWT token',
     });
+  });
+
+  it('v2: issued JWTs expire after their lifetime', async () => {
+    const short = new AirflowStandIn({ api: 'v2', username: 'u', password: 'p', jwtTtlMs: 20 });
+    await short.start();
+    short.addDag({ dagId: 'd' });
+    try {
+      const login = await call(`${short.url}/auth/token`, 'POST', {}, { username: 'u', password: 'p' });
+      await new Promise((r) => setTimeout(r, 40));
+      const res = await call(`${short.url}/api/v2/dags/d`, 'GET', {
+        Authorization: `Bearer ${String(login.json.access_token)}`,
+      });
+      expect(res.status).toBe(401);
+    } finally {
+      await short.close();
+    }
   });
 
   it('keeps the runs of a paused DAG queued, and PATCH marks a run failed', async () => {

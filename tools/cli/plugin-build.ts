@@ -4,18 +4,17 @@
 // secret/settings examples, workflow-level-example.yaml) and runs the stricter lint. Without a directory it
 // builds every plugin under manifests/. The collection files (manifests/kustomization.yaml,
 // manifests/install/) are always rewritten. Exit 1 on a build error or a lint finding.
-import { readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename, join, relative, resolve } from 'node:path';
 import {
   collectionContext,
   formatFinding,
   isCollectionApp,
   lintUniqueness,
-  planCollection,
-  planPluginPackage,
   pluginDirs,
   stampPluginYaml,
-  writePluginDir,
+  writeCollectionFiles,
+  writePluginPackage,
 } from '@app/manifests';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -25,29 +24,22 @@ const targets = dirs.length > 0 ? dirs : pluginDirs(join(root, 'manifests'));
 const show = (path: string) => relative(process.cwd(), path) || path;
 let failed = false;
 
-function write(path: string, content: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, content);
-  console.log(`${show(path)} created`);
-}
-
 for (const dir of targets) {
   try {
     const source = join(dir, 'plugin.yaml');
     const text = readFileSync(source, 'utf8');
-    const app = isCollectionApp(ctx, basename(dir)) ? basename(dir) : undefined;
-    const stamped = stampPluginYaml(text, ctx, app);
+    const stamped = stampPluginYaml(
+      text,
+      ctx,
+      isCollectionApp(ctx, basename(dir)) ? basename(dir) : undefined,
+    );
     if (stamped !== text) {
       writeFileSync(source, stamped);
       console.log(`${show(source)} stamped (image tag ${ctx.version}, Argo ${ctx.argoVersion})`);
     }
-    for (const line of writePluginDir(dir)) console.log(`${show(line.replace(/ created$/, ''))} created`);
-    const pkg = planPluginPackage(dir, ctx);
-    for (const f of pkg.files.slice(2)) write(f.path, f.content);
-    for (const f of pkg.obsolete) {
-      rmSync(f);
-      console.log(`${show(f)} removed`);
-    }
+    const { pkg, written } = writePluginPackage(dir, ctx);
+    for (const path of written) console.log(`${show(path)} created`);
+    for (const path of pkg.obsolete) console.log(`${show(path)} removed`);
     for (const finding of pkg.findings) {
       console.error(formatFinding(finding));
       failed = true;
@@ -59,8 +51,8 @@ for (const dir of targets) {
 }
 
 // The collection files depend on every plugin, so they are rebuilt from the whole tree.
-const collection = planCollection(ctx);
-for (const f of collection.files) write(f.path, f.content);
+const collection = writeCollectionFiles(ctx);
+for (const path of collection.written) console.log(`${show(path)} created`);
 for (const finding of lintUniqueness(collection.packages)) {
   console.error(formatFinding(finding));
   failed = true;

@@ -1,5 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { GENERATED_BY, pluginAgentRbacFile, workflowNamespaceRbacFile } from './agent-rbac.js';
 import { collectionKustomization, pluginDirs } from './collection.js';
@@ -181,4 +181,30 @@ export function planCollection(ctx: CollectionContext): CollectionPlan {
     );
   }
   return { packages, files, problems };
+}
+
+function writeGenerated(f: GeneratedFile): string {
+  mkdirSync(dirname(f.path), { recursive: true });
+  writeFileSync(f.path, f.content);
+  return f.path;
+}
+
+/**
+ * Writes everything `planPluginPackage` derives from a plugin directory and removes obsolete generated files.
+ * Returns the package and the paths written. (plugin.yaml itself is stamped by `npm run plugin:build`.)
+ */
+export function writePluginPackage(
+  dir: string,
+  ctx: CollectionContext,
+): { pkg: PluginPackage; written: string[] } {
+  const pkg = planPluginPackage(dir, ctx);
+  const written = pkg.files.map(writeGenerated);
+  for (const f of pkg.obsolete) rmSync(f);
+  return { pkg, written };
+}
+
+/** Writes the collection files (manifests/kustomization.yaml, manifests/install/...); returns the plan. */
+export function writeCollectionFiles(ctx: CollectionContext): CollectionPlan & { written: string[] } {
+  const plan = planCollection(ctx);
+  return { ...plan, written: plan.files.map(writeGenerated) };
 }

@@ -242,4 +242,20 @@ describe('data-job: Livy', () => {
       'data-job: invalid config: livy.conf: must be an object of strings, numbers or booleans',
     );
   });
+
+  it('masks the Basic credentials even when Livy echoes them in an error', async () => {
+    const basic = Buffer.from(`${USER}:${SECRETS.livyPassword}`).toString('base64');
+    livy.server.faults.add({
+      kind: 'status',
+      status: 400,
+      body: { msg: `rejected header Authorization: Basic ${basic}` },
+    });
+    const reply = await h.execute(
+      dataJob({ livy: { file: 's3://echo.py' } }, { workflow: uniqueWorkflow() }),
+    );
+    expect(reply.body.node?.message).toBe(
+      'livy: POST /batches → 400 Bad Request: rejected header Authorization: Basic [REDACTED]',
+    );
+    expectNoSecrets(h, [reply.body], [basic]);
+  });
 });

@@ -70,7 +70,7 @@ export class DataJobEnv implements EnvExtras {
   LIVY_PASSWORD?: string;
 
   /** Timeout of one upstream request; keep it well below the kit's 20 s call deadline. */
-  @IsGoDuration({ min: '100ms', max: '25s' })
+  @IsGoDuration({ min: '100ms', max: '15s' })
   UPSTREAM_TIMEOUT = '10s';
 
   /** On SIGTERM, cancel the runs this sidecar is still waiting for (see docs: off by default for a reason). */

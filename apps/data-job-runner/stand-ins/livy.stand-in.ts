@@ -50,7 +50,7 @@ const FINAL = new Set(['success', 'dead', 'killed', 'error']);
 const msg = (status: number, text: string): StandInResponse => ({ status, body: { msg: text } });
 
 /** Jetty's error page, as Livy's servlet filters answer with `sendError`. */
-function jettyError(status: number, reason: string, path: string): StandInResponse {
+export function jettyError(status: number, reason: string, path: string): StandInResponse {
   return {
     status,
     headers: { 'Content-Type': 'text/html;charset=iso-8859-1' },

@@ -1,5 +1,6 @@
 import { createMemoryLogger, Redactor } from '@app/plugin-kit';
-import { LivyStandIn, type LivyVersion } from '../../../stand-ins/livy.stand-in.js';
+import { StandInServer } from '@app/testing';
+import { jettyError, LivyStandIn, type LivyVersion } from '../../../stand-ins/livy.stand-in.js';
 import type { LivyBlock } from '../../dto/livy-block.dto.js';
 import { LivyProvider } from './livy.provider.js';
 
@@ -63,6 +64,30 @@ describe('LivyProvider', () => {
       expect(lost.message).toMatch(/^Livy no longer knows batch 0 \(retention\)/);
     } finally {
       await livy.close();
+    }
+  });
+
+  it("reduces Jetty's HTML error pages to their reason (a proxy that drops X-Requested-By)", async () => {
+    const proxy = new StandInServer('proxy').route('POST', '/batches', (req) =>
+      jettyError(400, 'Missing Required Header for CSRF protection.', req.path),
+    );
+    await proxy.start();
+    try {
+      const provider = new LivyProvider({ url: proxy.url }, 1000);
+      const err = await provider
+        .start({
+          block,
+          key: KEY,
+          workflow,
+          signal: AbortSignal.timeout(5000),
+          logger: createMemoryLogger(new Redactor()).logger,
+        })
+        .catch((e: unknown) => e as Error);
+      expect((err as Error).message).toBe(
+        'livy: POST /batches → 400 Bad Request: Missing Required Header for CSRF protection.',
+      );
+    } finally {
+      await proxy.close();
     }
   });
 });

@@ -5,11 +5,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { dirname, join, relative, resolve } from 'node:path';
 import * as prettier from 'prettier';
 import {
-  buildPluginDir,
-  collectionKustomization,
+  ARGO_MIN_VERSION,
+  collectionContext,
   parseExecutorPlugin,
   pluginDirs,
-  writePluginDir,
+  writeCollectionFiles,
+  writePluginPackage,
 } from '@app/manifests';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -45,9 +46,10 @@ const values: Record<string, string> = {
   __ENV__: name.toUpperCase().replace(/-/g, '_'),
   __port__: String(port),
   __version__: version,
+  __argoVersion__: ARGO_MIN_VERSION,
 };
 const render = (text: string) =>
-  text.replace(/__(name|key|Pascal|camel|ENV|port|version)__/g, (m) => values[m]);
+  text.replace(/__(name|key|Pascal|camel|ENV|port|version|argoVersion)__/g, (m) => values[m]);
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((f) =>
@@ -73,16 +75,10 @@ for (const [section, target] of Object.entries(targets)) {
   }
 }
 
-const manifestDir = join(root, 'manifests', name);
-for (const line of writePluginDir(manifestDir)) written.push(relative(root, line.replace(/ created$/, '')));
-const all = pluginDirs(join(root, 'manifests'));
-writeFileSync(
-  join(root, 'manifests/kustomization.yaml'),
-  collectionKustomization(
-    join(root, 'manifests'),
-    all.map((d) => buildPluginDir(d).files[0].path),
-  ),
-);
+const ctx = collectionContext(root);
+const { written: manifestFiles } = writePluginPackage(join(root, 'manifests', name), ctx);
+written.push(...manifestFiles.map((f) => relative(root, f)));
+writeCollectionFiles(ctx);
 
 console.log(`created plugin "${name}" (key ${name}, port ${port}):`);
 for (const f of written) console.log(`  ${f}`);

@@ -32,12 +32,17 @@ it('displayCommand hides the values of secret-looking assignments', () => {
   );
 });
 
+/** Resolves once the process has printed `text` (its signal handlers are in place by then). */
+async function printed(p: LaunchedPlugin, text: string): Promise<void> {
+  while (!p.output().includes(text)) await new Promise((r) => setTimeout(r, 20));
+}
+
 describe('LaunchedPlugin', () => {
   it('passes env, keeps the output, and reports a graceful exit after SIGTERM', async () => {
     const script =
       "process.on('SIGTERM', () => { console.log('bye ' + process.env.WHO); process.exit(0); }); console.log('up'); setInterval(() => {}, 1000);";
     const p = LaunchedPlugin.start({ command: `node -e "${script}"`, env: { WHO: 'conformance' } });
-    await new Promise((r) => setTimeout(r, 300));
+    await printed(p, 'up');
     const stopped = await p.terminate(5000);
     expect(stopped).toMatchObject({ killed: false, exit: { code: 0, signal: null } });
     expect(p.output()).toBe('up\nbye conformance\n');
@@ -45,9 +50,9 @@ describe('LaunchedPlugin', () => {
 
   it('SIGKILLs a process that ignores SIGTERM after the grace period', async () => {
     const p = LaunchedPlugin.start({
-      command: `node -e "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);"`,
+      command: `node -e "process.on('SIGTERM', () => {}); console.log('ready'); setInterval(() => {}, 1000);"`,
     });
-    await new Promise((r) => setTimeout(r, 300));
+    await printed(p, 'ready');
     const stopped = await p.terminate(300);
     expect(stopped.killed).toBe(true);
     expect(stopped.exit.signal).toBe('SIGKILL');

@@ -1,4 +1,4 @@
-import { callEvidence, type CallOutcome } from '../agent-session.js';
+import { callEvidence, lastStatus, type CallOutcome } from '../agent-session.js';
 import { plural } from '../excerpt.js';
 import { describeEnd } from '../poll.js';
 import { fail, pass, skip, type Evidence, type Rule } from '../rule.js';
@@ -19,9 +19,15 @@ function tally(outcomes: CallOutcome[]): string {
   return [...counts].map(([k, n]) => `${k} ×${n}`).join(', ');
 }
 
-/** A reply to a duplicate that would change the node: an error, Failed, or "not mine". */
-const contradicts = (o: CallOutcome): boolean =>
-  !!o.error || !o.reply?.node || o.reply.node.phase === 'Failed' || o.reply.node.phase === 'Error';
+/**
+ * A reply to a duplicate that would change the node: an error status or no reply, Failed, or "not mine".
+ * A 200 the agent cannot decode is left to json-body and requeue-format: it fails any call, not duplicates.
+ */
+function contradicts(o: CallOutcome): boolean {
+  if (o.error) return lastStatus(o) !== 200;
+  const phase = o.reply?.node?.phase;
+  return !phase || phase === 'Failed' || phase === 'Error';
+}
 
 export const idempotency: Rule = {
   id: 'idempotency',

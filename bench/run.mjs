@@ -1,0 +1,125 @@
+#!/usr/bin/env node
+// npm run bench: builds the production artefacts of every complete plugin (apps/<app> with src/main.ts and
+// demo/upstreams.ts whose build succeeds) into bench/.work/apps/<app> with the same function `npm run build`
+// uses (tools/build.mjs buildApp), bundles the benchmark (bench/src, TypeScript) and each app's stand-in host,
+// then runs the measurements. Options are passed through: `npm run bench -- --help`.
+// Builds go to bench/.work rather than dist/ so a run never swaps a bundle under someone else's test.
+import { build } from 'esbuild';
+import { transform } from '@swc/core';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { artefactBytes, buildApp, bundleEntry } from '../tools/build.mjs';
+
+const root = resolve(import.meta.dirname, '..');
+const work = join(root, 'bench/.work');
+const args = process.argv.slice(2);
+const only = parseArgs({ args, strict: false, options: { only: { type: 'string', multiple: true } } }).values
+  .only;
+
+/** Our TypeScript, compiled like tools/build.mjs does (the stand-ins may use decorators). */
+const swcTypeScript = {
+  name: 'swc-typescript',
+  setup(b) {
+    b.onLoad({ filter: /\.ts$/ }, async ({ path }) => {
+      if (path.includes('node_modules')) return undefined;
+      const out = await transform(readFileSync(path, 'utf8'), {
+        filename: path,
+        sourceMaps: 'inline',
+        jsc: {
+          parser: { syntax: 'typescript', decorators: true },
+          transform: { legacyDecorator: true, decoratorMetadata: true },
+          target: 'es2022',
+          keepClassNames: true,
+        },
+        module: { type: 'es6' },
+      });
+      return { contents: out.code, loader: 'js' };
+    });
+  },
+};
+
+const bundleOptions = {
+  absWorkingDir: root,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  tsconfig: join(root, 'tsconfig.json'),
+  plugins: [swcTypeScript],
+  sourcemap: 'inline',
+  logLevel: 'warning',
+};
+
+function candidateApps() {
+  const dir = join(root, 'apps');
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .filter((app) => !only || only.includes(app))
+    .sort();
+}
+
+async function main() {
+  mkdirSync(work, { recursive: true });
+  const plan = { root, work, apps: [], skipped: [] };
+  const started = performance.now();
+  for (const app of candidateApps()) {
+    const src = join(root, 'apps', app);
+    const missing = ['src/main.ts', 'demo/upstreams.ts'].filter((f) => !existsSync(join(src, f)));
+    if (missing.length > 0) {
+      plan.skipped.push({ app, reason: `incomplete: no ${missing.join(', ')}` });
+      continue;
+    }
+    try {
+      const metafile = await buildApp(app, { outRoot: join(work, 'apps') });
+      writeFileSync(join(work, `${app}.metafile.json`), JSON.stringify(metafile));
+      const standIns = join(work, 'stand-ins', `${app}.mjs`);
+      await build({
+        ...bundleOptions,
+        stdin: {
+          contents:
+            `import { startDemoUpstreams } from ${JSON.stringify(join(src, 'demo/upstreams.ts'))};\n` +
+            `import { hostStandIns } from ${JSON.stringify(join(root, 'bench/src/stand-in-host.ts'))};\n` +
+            `void hostStandIns(startDemoUpstreams);\n`,
+          resolveDir: root,
+          sourcefile: `${app}-stand-ins.ts`,
+          loader: 'ts',
+        },
+        outfile: standIns,
+      });
+      const conformance = join(src, 'test/conformance.json');
+      plan.apps.push({
+        app,
+        dir: join(work, 'apps', app),
+        entry: join(work, 'apps', app, 'main.js'),
+        bytes: artefactBytes(join(work, 'apps', app)),
+        standIns,
+        conformance: existsSync(conformance) ? conformance : undefined,
+      });
+    } catch (err) {
+      plan.skipped.push({ app, reason: `build failed: ${String(err.message).split('\n')[0]}` });
+    }
+  }
+  // The kit's probe plugin (no upstream): the kit's own hot path, whatever the apps do.
+  const probeDir = join(work, 'apps', 'kit-probe');
+  await bundleEntry(join(root, 'libs/plugin-kit/test/fixtures/probe-main.ts'), probeDir, 'kit-probe');
+  plan.probe = { dir: probeDir, entry: join(probeDir, 'main.js'), bytes: artefactBytes(probeDir) };
+  await build({
+    ...bundleOptions,
+    entryPoints: [join(root, 'bench/src/main.ts')],
+    outfile: join(work, 'bench.mjs'),
+  });
+  plan.buildMs = Math.round(performance.now() - started);
+  writeFileSync(join(work, 'plan.json'), JSON.stringify(plan, null, 2));
+  console.error(
+    `built ${plan.apps.map((a) => a.app).join(', ') || 'no app'} in ${plan.buildMs} ms` +
+      plan.skipped.map((s) => `\n  skipped ${s.app}: ${s.reason}`).join(''),
+  );
+  process.argv = [process.argv[0], join(work, 'bench.mjs'), join(work, 'plan.json'), ...args];
+  await import(pathToFileURL(join(work, 'bench.mjs')).href);
+}
+
+await main();

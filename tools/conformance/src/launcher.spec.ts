@@ -27,8 +27,8 @@ describe('splitCommand', () => {
 });
 
 it('displayCommand hides the values of secret-looking assignments', () => {
-  expect(displayCommand("PORT=1 API_TOKEN=abc DB_PASSWORD='x y' node main.js --key=v")).toBe(
-    'PORT=1 API_TOKEN=*** DB_PASSWORD=*** node main.js --key=v',
+  expect(displayCommand("PORT=1 API_TOKEN=abc DB_PASSWORD='x y' TOKEN_FILE=/t node main.js --key=v")).toBe(
+    'PORT=1 API_TOKEN=*** DB_PASSWORD=*** TOKEN_FILE=/t node main.js --key=v',
   );
 });
 

@@ -66,7 +66,8 @@ export function splitCommand(command: string): { env: Record<string, string>; ar
   return { env, argv: words };
 }
 
-const SECRET_NAME = /TOKEN|SECRET|PASSWORD|KEY|CREDENTIAL/i;
+/** Names whose values look secret; `*_FILE` and `*_PATH` name where a secret is, not the secret. */
+const SECRET_NAME = /^(?!.*_(FILE|PATH)$).*(TOKEN|SECRET|PASSWORD|KEY|CREDENTIAL)/i;
 
 /** The command as it may be shown: values of secret-looking `NAME=value` assignments hidden. */
 export function displayCommand(command: string): string {

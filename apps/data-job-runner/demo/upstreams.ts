@@ -32,7 +32,7 @@ export interface DataJobDemoUpstreams {
 }
 
 /**
- * Starts the four stand-ins on 127.0.0.1, seeded for the examples, with runs that finish after a few polls
+ * Starts the four stand-ins on 127.0.0.1, seeded for the examples, with runs that finish after three polls
  * (fast under the demo's and the tests' time scale): Databricks jobs 1001 (a notebook that exits with a row
  * count) and 1002, Airflow 3 DAG ingest_orders (JWT auth, auto-detected), dbt Cloud job 2001, Livy with Basic auth.
  * Returns the sidecar env pointing at them.
@@ -48,28 +48,27 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
       notebookResult: '{"rows_written": 1234}',
       lifecycle: [
         { state: 'QUEUED', message: 'Queued due to reaching maximum concurrent runs of 1.' },
-        { state: 'PENDING' },
-        { state: 'RUNNING', polls: 2 },
+        { state: 'RUNNING' },
         { state: 'TERMINATED/SUCCESS' },
       ],
     })
     .addJob({
       jobId: DEMO_IDS.databricksRefreshJob,
       name: 'nightly_refresh',
-      lifecycle: [{ state: 'PENDING' }, { state: 'RUNNING', polls: 2 }, { state: 'TERMINATED/SUCCESS' }],
+      lifecycle: [{ state: 'PENDING' }, { state: 'RUNNING' }, { state: 'TERMINATED/SUCCESS' }],
     });
 
   const airflow = new AirflowStandIn({ api: 'v2', username: c.airflowUser, password: c.airflowPassword });
   airflow.addDag({
     dagId: DEMO_IDS.airflowIngestDag,
-    lifecycle: [{ state: 'queued' }, { state: 'running', polls: 2 }, { state: 'success' }],
+    lifecycle: [{ state: 'queued' }, { state: 'running' }, { state: 'success' }],
   });
 
   const dbt = new DbtCloudStandIn({ accountId: c.dbtAccountId, token: c.dbtToken });
   dbt.addJob({
     jobId: DEMO_IDS.dbtModelsJob,
     name: 'orders models',
-    lifecycle: [{ state: 1 }, { state: 2 }, { state: 3, polls: 2 }, { state: 10 }],
+    lifecycle: [{ state: 1 }, { state: 3 }, { state: 10 }],
   });
 
   const livy = new LivyStandIn({
@@ -77,7 +76,7 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
     password: c.livyPassword,
     lifecycle: [
       { state: 'starting' },
-      { state: 'running', polls: 2, message: 'INFO DAGScheduler: Job 0 finished' },
+      { state: 'running', message: 'INFO DAGScheduler: Job 0 finished' },
       { state: 'success' },
     ],
   });

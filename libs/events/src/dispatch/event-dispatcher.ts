@@ -1,0 +1,88 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Environment } from '@app/expr';
+import type { Caller } from '../auth/caller.js';
+import { EndpointLogger } from '../logging/endpoint-logger.js';
+import type { BindingObject, TemplateObject } from '../manifests/argo-objects.js';
+import { ManifestStore } from '../manifests/manifest-store.js';
+import { ENDPOINT_OPTIONS, type ResolvedOptions } from '../options.js';
+import { EventRecorder } from '../recorder/event-recorder.js';
+import { WorkflowSubmitter } from '../submit/workflow-submitter.js';
+import { evaluateBinding } from './evaluate-binding.js';
+
+/** One received event, after the bindings were listed: what a queue worker (or the request) dispatches. */
+export interface EventOperation {
+  namespace: string;
+  bindings: BindingObject[];
+  env: Environment;
+  caller: Caller;
+}
+
+/**
+ * Argo's operation.Dispatch: every binding in list order; a failing binding is logged, recorded as a Warning
+ * Event and collected, and the others still run. Returns the errors (empty = every binding succeeded).
+ */
+@Injectable()
+export class EventDispatcher {
+  constructor(
+    @Inject(ENDPOINT_OPTIONS) private readonly options: ResolvedOptions,
+    private readonly manifests: ManifestStore,
+    private readonly submitter: WorkflowSubmitter,
+    private readonly recorder: EventRecorder,
+    private readonly logger: EndpointLogger,
+  ) {}
+
+  async dispatch(op: EventOperation): Promise<string[]> {
+    const errors: string[] = [];
+    for (const binding of op.bindings) {
+      if (this.options.dispatchDelayMs > 0) await sleep(this.options.dispatchDelayMs);
+      const error = await this.dispatchOne(binding, op);
+      if (error === undefined) continue;
+      errors.push(error);
+      this.recorder.bindingError(binding, `failed to dispatch event: ${error}`);
+    }
+    return errors;
+  }
+
+  private async dispatchOne(binding: BindingObject, op: EventOperation): Promise<string | undefined> {
+    const evaluation = evaluateBinding(binding, {
+      env: op.env,
+      instanceId: this.options.instanceId,
+      claims: op.caller,
+      getTemplate: (ref, namespace) => this.getTemplate(op.caller, ref, namespace),
+      random: this.options.random,
+    });
+    if (evaluation.failure) return evaluation.failure.message;
+    if (!evaluation.workflow) {
+      if (evaluation.matched && !evaluation.hasSubmit)
+        this.logger.info(`binding ${binding.metadata.name} matched but has no submit`);
+      return undefined;
+    }
+    try {
+      await this.submitter.submit(evaluation.workflow, op.caller);
+      return undefined;
+    } catch (err) {
+      return (err as Error).message;
+    }
+  }
+
+  /** GET (cluster)workflowtemplate with the caller's permissions; Kubernetes' messages on failure. */
+  private getTemplate(
+    caller: Caller,
+    ref: { name: string; clusterScope?: boolean },
+    namespace: string,
+  ): TemplateObject {
+    if (ref.clusterScope) {
+      if (!caller.can('get clusterworkflowtemplates'))
+        throw new Error(caller.forbidden('get clusterworkflowtemplates', undefined, ref.name));
+      const template = this.manifests.getClusterTemplate(ref.name);
+      if (!template) throw new Error(`clusterworkflowtemplates.argoproj.io "${ref.name}" not found`);
+      return template;
+    }
+    if (!caller.can('get workflowtemplates', namespace))
+      throw new Error(caller.forbidden('get workflowtemplates', namespace, ref.name));
+    const template = this.manifests.getTemplate(namespace, ref.name);
+    if (!template) throw new Error(`workflowtemplates.argoproj.io "${ref.name}" not found`);
+    return template;
+  }
+}

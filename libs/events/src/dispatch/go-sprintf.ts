@@ -1,0 +1,19 @@
+import { goFormat, goTypeOf, type ExprValue } from '@app/expr';
+
+/**
+ * Go's `fmt.Sprintf("%s", v)` for an expression result: strings as they are, lists and maps element-wise, any
+ * other value as `%!s(<type>=<value>)` and nil as `%!s(<nil>)`. Argo uses it in
+ * `unable to cast expression result '%s' to bool`.
+ */
+export function sprintS(value: ExprValue): string {
+  if (typeof value === 'string') return value;
+  if (value === null) return '%!s(<nil>)';
+  if (Array.isArray(value)) return `[${value.map(sprintS).join(' ')}]`;
+  if (value instanceof Map) {
+    const entries = [...value].sort(([a], [b]) =>
+      String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0,
+    );
+    return `map[${entries.map(([k, v]) => `${sprintS(k)}:${sprintS(v)}`).join(' ')}]`;
+  }
+  return `%!s(${goTypeOf(value)}=${goFormat(value)})`;
+}

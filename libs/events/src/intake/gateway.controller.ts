@@ -1,0 +1,142 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { All, Controller, Inject, Req, Res } from '@nestjs/common';
+import { Authenticator, WebhookRejection } from '../auth/authenticator.js';
+import type { Caller } from '../auth/caller.js';
+import { ManifestStore } from '../manifests/manifest-store.js';
+import { WorkflowStore } from '../submit/workflow-store.js';
+import { EventIntakeService } from './event-intake.service.js';
+import { cleanPath, decodePath, matchRoute } from './gateway-path.js';
+import { decodeFirstJsonValue, GoJsonSyntaxError } from './go-json-decoder.js';
+import { GrpcCode, GrpcError, notImplemented } from './grpc-status.js';
+import { headerMetadata } from './header-metadata.js';
+import { BodyTooLarge, readRawBody } from './raw-body.js';
+import { ENDPOINT_OPTIONS, type ResolvedOptions } from '../options.js';
+
+/** The gRPC message limit the gateway's loopback client has (GRPC_MESSAGE_SIZE, 100 MiB). */
+const GRPC_MESSAGE_SIZE = 100 * 1024 * 1024;
+const WEBHOOK_PREFIX = '/api/v1/events/';
+
+/**
+ * The Argo Server's HTTP front for the routes this emulator serves, in the real order: path cleaning
+ * (redirect), the webhook interceptor (no Authorization), grpc-gateway routing (501), header metadata, body
+ * decoding (400), authentication (401), then the handler. Everything is matched here rather than by
+ * Express so that paths are read the way Go reads them.
+ */
+@Controller()
+export class GatewayController {
+  constructor(
+    @Inject(ENDPOINT_OPTIONS) private readonly options: ResolvedOptions,
+    private readonly auth: Authenticator,
+    private readonly intake: EventIntakeService,
+    private readonly manifests: ManifestStore,
+    private readonly workflows: WorkflowStore,
+  ) {}
+
+  @All(['/', '{*path}'])
+  async handle(@Req() req: IncomingMessage, @Res() res: ServerResponse): Promise<void> {
+    try {
+      await this.route(req, res);
+    } catch (err) {
+      if (err instanceof GrpcError) return reply(res, err.httpStatus, err.body);
+      if (err instanceof WebhookRejection) return reply(res, 403, err.body, 'text/plain; charset=utf-8');
+      throw err;
+    }
+  }
+
+  private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+    const rawPath = raw.split('?')[0]!;
+    const query = new URLSearchParams(raw.includes('?') ? raw.slice(raw.indexOf('?') + 1) : '');
+    const path = decodePath(rawPath);
+    if (path === undefined) return reply(res, 400, '400 Bad Request', 'text/plain; charset=utf-8');
+    const cleaned = cleanPath(path);
+    if (cleaned !== path) {
+      res.setHeader('Location', cleaned + (query.size ? `?${query}` : ''));
+      return reply(res, 301, '', 'text/html; charset=utf-8');
+    }
+    const method = req.method ?? 'GET';
+    let body: Buffer | undefined;
+    let caller: Caller | undefined;
+    const authorization = req.headers.authorization;
+    const webhookNamespace = webhookTarget(method, path, authorization);
+    if (webhookNamespace !== undefined) {
+      body = await this.readBody(req, 2 * 1024 * 1024 + 1);
+      caller = this.auth.authenticate({ headers: req.headers, body, eventNamespace: webhookNamespace });
+    }
+    const route = matchRoute(method, path);
+    if (route.kind === 'none') throw notImplemented();
+    const authenticate = (): Caller =>
+      caller ?? this.auth.authenticate({ authorization, headers: req.headers });
+    if (route.kind === 'event') {
+      const metadata = headerMetadata({
+        rawHeaders: req.rawHeaders,
+        remoteAddress: req.socket.remoteAddress,
+      });
+      body ??= await this.readBody(req, GRPC_MESSAGE_SIZE);
+      let payload: unknown;
+      try {
+        payload = decodeFirstJsonValue(body);
+      } catch (err) {
+        if (err instanceof GoJsonSyntaxError) throw new GrpcError(GrpcCode.InvalidArgument, err.message);
+        throw err;
+      }
+      await this.intake.receive({ ...route, payload, metadata, caller: authenticate() });
+      res.setHeader('Grpc-Metadata-Content-Type', 'application/grpc');
+      return reply(res, 200, '{}');
+    }
+    const who = authenticate();
+    const { namespace } = route;
+    if (route.kind === 'list-bindings') {
+      if (!who.can('list workfloweventbindings', namespace))
+        throw new GrpcError(
+          GrpcCode.PermissionDenied,
+          who.forbidden('list workfloweventbindings', namespace),
+        );
+      const items = this.manifests.listBindings(namespace, this.options.instanceId);
+      return reply(res, 200, JSON.stringify({ metadata: {}, items }));
+    }
+    if (!who.can('list workflows', namespace))
+      throw new GrpcError(GrpcCode.PermissionDenied, who.forbidden('list workflows', namespace));
+    const items = this.workflows.list(namespace, parseLabelSelector(query.get('listOptions.labelSelector')));
+    return reply(res, 200, JSON.stringify({ metadata: {}, items }));
+  }
+
+  private async readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+    try {
+      return await readRawBody(req, limit);
+    } catch (err) {
+      if (err instanceof BodyTooLarge && limit === GRPC_MESSAGE_SIZE)
+        throw new GrpcError(
+          GrpcCode.ResourceExhausted,
+          `grpc: received message larger than max (> ${limit})`,
+        );
+      if (err instanceof BodyTooLarge) throw new WebhookRejection('webhook body larger than 2 MiB');
+      throw err;
+    }
+  }
+}
+
+/** The namespace when Argo's webhook interceptor handles the request: POST /api/v1/events/<ns>/..., no Authorization. */
+function webhookTarget(method: string, path: string, authorization: string | undefined): string | undefined {
+  if (method !== 'POST' || authorization !== undefined || !path.startsWith(WEBHOOK_PREFIX)) return undefined;
+  const rest = path.slice(WEBHOOK_PREFIX.length);
+  const slash = rest.indexOf('/');
+  return slash < 0 ? undefined : rest.slice(0, slash);
+}
+
+/** `a=b,c=d` (equality only, as the emulator's listing supports). */
+function parseLabelSelector(selector: string | null): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const part of (selector ?? '').split(',').filter(Boolean)) {
+    const [key, value] = part.split('=');
+    if (key) labels[key.trim()] = (value ?? '').trim();
+  }
+  return labels;
+}
+
+function reply(res: ServerResponse, status: number, body: string, contentType = 'application/json'): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', contentType);
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
+}

@@ -1,0 +1,125 @@
+import 'reflect-metadata';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { NestFactory } from '@nestjs/core';
+import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
+import { loadTokensFile } from './auth/tokens-file.js';
+import { OperationQueue } from './dispatch/operation-queue.js';
+import { EventEndpointModule } from './event-endpoint.module.js';
+import { jsonLines } from './logging/endpoint-logger.js';
+import type { WorkflowObject } from './manifests/argo-objects.js';
+import { loadManifestFolder, type SourcedObject } from './manifests/load-manifests.js';
+import { ManifestStore } from './manifests/manifest-store.js';
+import { SEED_DEFAULTS, type EventEndpointOptions, type ResolvedOptions } from './options.js';
+import { EventRecorder, type RecordedEvent } from './recorder/event-recorder.js';
+import { WorkflowRunner, type WorkflowRun } from './submit/workflow-runner.js';
+import { WorkflowStore } from './submit/workflow-store.js';
+import { validateArgoObject } from '@app/testing/agent/load-workflow.js';
+
+export interface EventEndpoint {
+  url: string;
+  port: number;
+  /** The resolved settings (mode, queue size, workers...). */
+  settings: Omit<ResolvedOptions, 'objects' | 'tokens' | 'log' | 'random' | 'run'> & { run: boolean };
+  /** Objects of other kinds that were skipped while loading the folder. */
+  skipped: string[];
+  /** Submitted Workflows, in creation order. */
+  workflows(namespace?: string): WorkflowObject[];
+  /** Warning Events recorded for failing bindings. */
+  events(): RecordedEvent[];
+  /** Finished local-agent runs (with `run`). */
+  runs(): WorkflowRun[];
+  /** Resolves when the queue is empty, no operation is running and (with `run`) every run has finished. */
+  idle(): Promise<void>;
+  /** Stops the queue workers taking events (queued events stay); for tests and demos of a full queue. */
+  pauseWorkers(): void;
+  resumeWorkers(): void;
+  /** Stops accepting requests, drains the queue, waits for runs, closes. */
+  close(): Promise<void>;
+}
+
+function resolve(options: EventEndpointOptions): ResolvedOptions & { skipped: string[] } {
+  const objects: SourcedObject[] = [];
+  const skipped: string[] = [];
+  if (options.bindingsDir) {
+    const folder = loadManifestFolder(options.bindingsDir);
+    objects.push(...folder.objects);
+    skipped.push(...folder.skipped);
+  }
+  (options.objects ?? []).forEach((object, i) => {
+    validateArgoObject(object, `objects[${i}]`);
+    objects.push({ object, source: `objects[${i}]` });
+  });
+  const tokens = options.tokens ?? (options.tokenFile ? loadTokensFile(options.tokenFile) : undefined);
+  if (!tokens)
+    throw new Error('a tokens file is required (--token-file): the endpoint always needs authorization');
+  const count = (name: string, value: number | undefined, fallback: number, min: number) => {
+    const v = value ?? fallback;
+    if (!Number.isInteger(v) || v < min) throw new Error(`${name} must be an integer ≥ ${min}, got ${value}`);
+    return v;
+  };
+  return {
+    objects,
+    skipped,
+    tokens,
+    host: options.host ?? '127.0.0.1',
+    port: count('port', options.port, 0, 0),
+    namespaceDefault: options.namespaceDefault ?? 'argo',
+    asyncDispatch: options.asyncDispatch ?? SEED_DEFAULTS.asyncDispatch,
+    queueSize: count('queue size', options.queueSize, SEED_DEFAULTS.queueSize, 0),
+    workers: count('worker count', options.workers, SEED_DEFAULTS.workers, 1),
+    instanceId: options.instanceId || undefined,
+    outDir: options.outDir,
+    run: options.run,
+    dispatchDelayMs: count('dispatch delay', options.dispatchDelayMs, 0, 0),
+    log: options.log ?? jsonLines,
+    random: options.random ?? Math.random,
+  };
+}
+
+/** Starts the local event endpoint (a Nest app on platform-express) and returns its handle. */
+export async function startEventEndpoint(options: EventEndpointOptions): Promise<EventEndpoint> {
+  const resolved = resolve(options);
+  const app = await NestFactory.create<NestExpressApplication>(
+    EventEndpointModule.register(resolved),
+    new ExpressAdapter(),
+    { bodyParser: false, logger: false, abortOnError: false },
+  );
+  app.disable('x-powered-by');
+  await app.listen(resolved.port, resolved.host);
+  const server = app.getHttpServer() as Server;
+  const port = (server.address() as AddressInfo).port;
+  const queue = app.get(OperationQueue, { strict: false });
+  const runner = app.get(WorkflowRunner, { strict: false });
+  const store = app.get(WorkflowStore, { strict: false });
+  const recorder = app.get(EventRecorder, { strict: false });
+  app.get(ManifestStore, { strict: false });
+  const idle = async () => {
+    await queue.idle();
+    await runner.idle();
+  };
+  let closing: Promise<void> | undefined;
+  const { objects: _o, tokens: _t, log: _l, random: _r, run, skipped, ...settings } = resolved;
+  return {
+    url: `http://${resolved.host}:${port}`,
+    port,
+    settings: { ...settings, run: run !== undefined },
+    skipped,
+    workflows: (namespace) => store.list(namespace),
+    events: () => recorder.events(),
+    runs: () => runner.runs(),
+    idle,
+    pauseWorkers: () => queue.pause(),
+    resumeWorkers: () => queue.resume(),
+    close: () =>
+      (closing ??= (async () => {
+        server.closeIdleConnections?.();
+        const closed = new Promise<void>((done) => server.close(() => done()));
+        await queue.close();
+        await runner.idle();
+        server.closeAllConnections?.();
+        await closed;
+        await app.close().catch(() => undefined);
+      })()),
+  };
+}

@@ -99,10 +99,12 @@ export class DataJobHandler implements PluginHandler<DataJobConfig, DataJobState
       run = { ...run, state: 'cancelled' };
     let state = withRun(previous, run);
 
-    if (!ctx.config.wait) {
+    // wait: false succeeds once the run is started; a run that has already ended (found again after a
+    // restart, or over at once) is reported as what it is.
+    if (!ctx.config.wait && !isTerminal(run.state)) {
       this.active.forget(ctx.key);
       const input = { provider: name, run, startedAt: state.startedAt, now };
-      return succeeded(runOutputs(input), runMessage(input, isTerminal(run.state) ? 'final' : 'started'));
+      return succeeded(runOutputs(input), runMessage(input, 'started'));
     }
 
     if (!isTerminal(run.state)) {

@@ -276,6 +276,11 @@ describe('data-job: Databricks', () => {
     expect(final.node?.phase).toBe('Succeeded');
     expect(final.node?.message).toMatch(/^Databricks run \d+ started \(RUNNING\)/);
     expect(outputs(final)).toMatchObject({ provider: 'databricks', state: 'running' });
+    const over = await h.execute(
+      dataJob({ databricks: { jobId: 15 }, wait: false }, { workflow: uniqueWorkflow() }),
+    );
+    expect(over.body.node?.phase).toBe('Failed');
+    expect(over.body.node?.message).toMatch(/^Databricks run \d+ failed \(SKIPPED\)/);
   });
 
   it('fails clearly for a job that does not exist, and for a bad body, without leaking the token', async () => {

@@ -12,3 +12,6 @@ export { evaluateBinding } from './dispatch/evaluate-binding.js';
 export type { BindingEvaluation, BindingFailure } from './dispatch/evaluate-binding.js';
 export type { RecordedEvent } from './recorder/event-recorder.js';
 export type { WorkflowRun } from './submit/workflow-runner.js';
+export { testBindings } from './tester/binding-tester.js';
+export type { BindingReport, TestEventInput, TestReport } from './tester/binding-tester.js';
+export { renderTestReport } from './tester/render-report.js';

@@ -36,7 +36,8 @@ export function loadManifestFolder(dir: string): LoadedFolder {
     throw new ManifestError(`${dir}: not a folder`);
   const out: LoadedFolder = { objects: [], skipped: [] };
   for (const file of yamlFiles(dir)) {
-    const source = relative(process.cwd(), file) || file;
+    const rel = relative(process.cwd(), file);
+    const source = rel && !rel.startsWith('..') ? rel : file;
     const parsed = parseManifestText(readFileSync(file, 'utf8'), source);
     out.objects.push(...parsed.objects);
     out.skipped.push(...parsed.skipped);

@@ -15,3 +15,4 @@ export type { WorkflowRun } from './submit/workflow-runner.js';
 export { testBindings } from './tester/binding-tester.js';
 export type { BindingReport, TestEventInput, TestReport } from './tester/binding-tester.js';
 export { renderTestReport } from './tester/render-report.js';
+export type { ReceivedEventRecord } from './intake/event-intake.service.js';

@@ -31,6 +31,8 @@ export interface EventEndpointOptions {
   tokens?: TokensConfig;
   tokenFile?: string;
   host?: string;
+  /** Serve https with this PEM certificate and key, as the real server does by default (`--secure`). */
+  tls?: { cert: string | Buffer; key: string | Buffer };
   /** 0 (default) picks a free port. */
   port?: number;
   /** Namespace of namespaced objects that do not name one (default `argo`). */
@@ -59,6 +61,7 @@ export interface ResolvedOptions {
   objects: Array<{ object: Record<string, unknown>; source: string }>;
   tokens: TokensConfig;
   host: string;
+  tls?: { cert: string | Buffer; key: string | Buffer };
   port: number;
   namespaceDefault: string;
   asyncDispatch: boolean;

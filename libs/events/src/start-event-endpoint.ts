@@ -9,8 +9,8 @@ import { EventEndpointModule } from './event-endpoint.module.js';
 import { jsonLines } from './logging/endpoint-logger.js';
 import type { WorkflowObject } from './manifests/argo-objects.js';
 import { loadManifestFolder, type SourcedObject } from './manifests/load-manifests.js';
-import { ManifestStore } from './manifests/manifest-store.js';
 import { SEED_DEFAULTS, type EventEndpointOptions, type ResolvedOptions } from './options.js';
+import { EventIntakeService, type ReceivedEventRecord } from './intake/event-intake.service.js';
 import { EventRecorder, type RecordedEvent } from './recorder/event-recorder.js';
 import { WorkflowRunner, type WorkflowRun } from './submit/workflow-runner.js';
 import { WorkflowStore } from './submit/workflow-store.js';
@@ -20,13 +20,18 @@ export interface EventEndpoint {
   url: string;
   port: number;
   /** The resolved settings (mode, queue size, workers...). */
-  settings: Omit<ResolvedOptions, 'objects' | 'tokens' | 'log' | 'random' | 'run'> & { run: boolean };
+  settings: Omit<ResolvedOptions, 'objects' | 'tokens' | 'log' | 'random' | 'run' | 'tls'> & {
+    run: boolean;
+    tls: boolean;
+  };
   /** Objects of other kinds that were skipped while loading the folder. */
   skipped: string[];
   /** Submitted Workflows, in creation order. */
   workflows(namespace?: string): WorkflowObject[];
   /** Warning Events recorded for failing bindings. */
   events(): RecordedEvent[];
+  /** Every event that reached the handler (after routing, body decoding and authentication), with its status. */
+  received(): ReceivedEventRecord[];
   /** Finished local-agent runs (with `run`). */
   runs(): WorkflowRun[];
   /** Resolves when the queue is empty, no operation is running and (with `run`) every run has finished. */
@@ -63,6 +68,7 @@ function resolve(options: EventEndpointOptions): ResolvedOptions & { skipped: st
     skipped,
     tokens,
     host: options.host ?? '127.0.0.1',
+    tls: options.tls,
     port: count('port', options.port, 0, 0),
     namespaceDefault: options.namespaceDefault ?? 'argo',
     asyncDispatch: options.asyncDispatch ?? SEED_DEFAULTS.asyncDispatch,
@@ -83,7 +89,12 @@ export async function startEventEndpoint(options: EventEndpointOptions): Promise
   const app = await NestFactory.create<NestExpressApplication>(
     EventEndpointModule.register(resolved),
     new ExpressAdapter(),
-    { bodyParser: false, logger: false, abortOnError: false },
+    {
+      bodyParser: false,
+      logger: false,
+      abortOnError: false,
+      ...(resolved.tls && { httpsOptions: { cert: resolved.tls.cert, key: resolved.tls.key } }),
+    },
   );
   app.disable('x-powered-by');
   await app.listen(resolved.port, resolved.host);
@@ -93,20 +104,21 @@ export async function startEventEndpoint(options: EventEndpointOptions): Promise
   const runner = app.get(WorkflowRunner, { strict: false });
   const store = app.get(WorkflowStore, { strict: false });
   const recorder = app.get(EventRecorder, { strict: false });
-  app.get(ManifestStore, { strict: false });
+  const intake = app.get(EventIntakeService, { strict: false });
   const idle = async () => {
     await queue.idle();
     await runner.idle();
   };
   let closing: Promise<void> | undefined;
-  const { objects: _o, tokens: _t, log: _l, random: _r, run, skipped, ...settings } = resolved;
+  const { objects: _o, tokens: _t, log: _l, random: _r, tls, run, skipped, ...settings } = resolved;
   return {
-    url: `http://${resolved.host}:${port}`,
+    url: `${tls ? 'https' : 'http'}://${resolved.host}:${port}`,
     port,
-    settings: { ...settings, run: run !== undefined },
+    settings: { ...settings, run: run !== undefined, tls: tls !== undefined },
     skipped,
     workflows: (namespace) => store.list(namespace),
     events: () => recorder.events(),
+    received: () => intake.received(),
     runs: () => runner.runs(),
     idle,
     pauseWorkers: () => queue.pause(),

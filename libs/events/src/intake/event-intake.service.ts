@@ -7,6 +7,16 @@ import { ManifestStore } from '../manifests/manifest-store.js';
 import { ENDPOINT_OPTIONS, type ResolvedOptions } from '../options.js';
 import { GrpcCode, GrpcError } from './grpc-status.js';
 
+/** An event that reached the handler, with the status it was answered (emulator extra, for tests). */
+export interface ReceivedEventRecord {
+  namespace: string;
+  discriminator: string;
+  payload: unknown;
+  metadata: Record<string, string[]>;
+  status: number;
+  at: string;
+}
+
 export interface ReceivedEvent {
   namespace: string;
   discriminator: string;
@@ -26,7 +36,33 @@ export class EventIntakeService {
     private readonly queue: OperationQueue,
   ) {}
 
+  private readonly log: ReceivedEventRecord[] = [];
+
+  received(): ReceivedEventRecord[] {
+    return [...this.log];
+  }
+
   async receive(event: ReceivedEvent): Promise<void> {
+    let status = 200;
+    try {
+      await this.handle(event);
+    } catch (err) {
+      status = err instanceof GrpcError ? err.httpStatus : 500;
+      throw err;
+    } finally {
+      const { namespace, discriminator, payload, metadata } = event;
+      this.log.push({
+        namespace,
+        discriminator,
+        payload: payload ?? null,
+        metadata,
+        status,
+        at: new Date().toISOString(),
+      });
+    }
+  }
+
+  private async handle(event: ReceivedEvent): Promise<void> {
     const { namespace, caller } = event;
     if (!caller.can('list workfloweventbindings', namespace))
       throw new GrpcError(

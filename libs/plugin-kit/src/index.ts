@@ -20,3 +20,4 @@ export * from './ledger/ledger-store.js';
 export * from './logging/plugin-logger.js';
 export * from './logging/redactor.js';
 export * from './nest/provide-handler.js';
+export * from './remote-run/index.js';

@@ -1,0 +1,3 @@
+export * from './active-runs.js';
+export * from './remote-run-driver.js';
+export * from './remote-run.js';

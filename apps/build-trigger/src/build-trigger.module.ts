@@ -1,10 +1,18 @@
 import { Module } from '@nestjs/common';
-import { provideHandler } from '@app/plugin-kit';
+import { provideActiveRuns, provideHandler } from '@app/plugin-kit';
 import { BuildTriggerHandler } from './build-trigger.handler.js';
+import { BuildTriggerEnv } from './config/build-trigger.env.js';
 import { ProviderRegistry } from './providers/provider-registry.js';
-import { ActiveRuns } from './shutdown/active-runs.js';
 
 @Module({
-  providers: [ProviderRegistry, ActiveRuns, BuildTriggerHandler, provideHandler(BuildTriggerHandler)],
+  providers: [
+    ProviderRegistry,
+    provideActiveRuns(BuildTriggerEnv, (env) => ({
+      cancelOnShutdown: env.CANCEL_ON_SHUTDOWN,
+      noun: 'build',
+    })),
+    BuildTriggerHandler,
+    provideHandler(BuildTriggerHandler),
+  ],
 })
 export class BuildTriggerModule {}

@@ -1,4 +1,4 @@
-import type { PluginLogger } from '@app/plugin-kit';
+import type { PluginLogger, RunObservation } from '@app/plugin-kit';
 import type { BuildRun, ProviderName } from './build-run.js';
 
 /** Everything a provider needs for one call: the provider block of the body and the correlation key. */
@@ -17,14 +17,10 @@ export interface BuildRequest<Spec = unknown> {
 
 /**
  * A build being followed: `ref` is the provider's own JSON-serialisable handle (queue id, build number,
- * run id, ...), kept in the execution state between calls; `run` is the last thing observed.
+ * run id, ...), kept in the execution state between calls; `run` is the last thing observed; `soon` asks for
+ * the next poll to come soon (the handle changed, e.g. a run id is being looked up).
  */
-export interface Tracked<Ref = unknown> {
-  ref: Ref;
-  run: BuildRun;
-  /** The next poll should come soon (the handle changed, e.g. a run id is being looked up). */
-  soon?: boolean;
-}
+export type Tracked<Ref = unknown> = RunObservation<Ref, BuildRun>;
 
 /**
  * One upstream CI system. The handler calls `find` then `start` on the first call of an execution (never a

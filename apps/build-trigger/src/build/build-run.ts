@@ -1,3 +1,5 @@
+import type { RunOutcome } from '@app/plugin-kit';
+
 /** The CI systems the plugin can drive; also the names of the provider blocks in the plugin body. */
 export const PROVIDER_NAMES = ['jenkins', 'github', 'gitlab'] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
@@ -26,6 +28,7 @@ export interface BuildRun {
   waitingReason?: string;
 }
 
-export function isTerminal(status: BuildStatus): boolean {
-  return status === 'succeeded' || status === 'failed' || status === 'cancelled';
+/** How the build ended; undefined while it is queued or running. */
+export function buildOutcome({ status }: BuildRun): RunOutcome | undefined {
+  return status === 'queued' || status === 'running' ? undefined : status;
 }

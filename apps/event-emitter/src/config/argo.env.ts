@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsNotEmpty, IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
+import { IsBoolean, IsNotEmpty, IsOptional, IsString, Matches } from 'class-validator';
 import { EnvBoolean, IsGoDuration, Secret, type EnvExtras, type EnvSource } from '@app/plugin-kit';
 import { NAMESPACE, NAMESPACE_MAX } from './names.js';
 
@@ -60,10 +60,7 @@ export class ArgoEnv implements EnvExtras {
   /** Namespaces events may be sent to: a comma-separated list or `*`. Default: the workflow's own only. */
   @IsOptional()
   @trim
-  @ValidateIf((_, v) => v !== '*')
-  @Matches(/^\s*[a-z0-9-]+(\s*,\s*[a-z0-9-]+)*\s*$/, {
-    message: 'must be * or a comma-separated list of namespaces',
-  })
+  @IsString()
   ARGO_EVENT_NAMESPACES?: string;
 
   /** Timeout of the POST; well below the kit's 20 s call deadline. */

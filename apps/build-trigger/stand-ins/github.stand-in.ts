@@ -1,5 +1,12 @@
-import { credential, StandInServer, type StandInRequest, type StandInResponse } from '@app/testing';
-import { Lifecycle, type Stage, type Timing } from './lifecycle.js';
+import {
+  credential,
+  Lifecycle,
+  StandInServer,
+  type LifecycleStep,
+  type StandInRequest,
+  type StandInResponse,
+  type Timing,
+} from '@app/testing';
 
 export type GitHubConclusion =
   | 'success'
@@ -270,9 +277,9 @@ export class GitHubStandIn {
   ): Run {
     const previous = this.runs.filter((r) => r.workflow === workflow);
     const conclusions = workflow.conclusions ?? ['success'];
-    const stages: Array<Stage<RunStatus>> = [{ state: 'queued', ...(workflow.queued ?? { polls: 1 }) }];
+    const stages: Array<LifecycleStep<RunStatus>> = [{ state: 'queued', ...workflow.queued }];
     if (workflow.waiting) stages.push({ state: 'waiting', ...workflow.waiting });
-    stages.push({ state: 'in_progress', ...(workflow.inProgress ?? { polls: 1 }) }, { state: 'completed' });
+    stages.push({ state: 'in_progress', ...workflow.inProgress }, { state: 'completed' });
     const title = workflow.runName
       ? workflow.runName.replace(/\$\{\{\s*inputs\.([A-Za-z0-9_-]+)\s*\}\}/g, (_, name: string) =>
           String(inputs[name] ?? ''),
@@ -305,7 +312,7 @@ export class GitHubStandIn {
   }
 
   private runJson(run: Run, read: boolean): Record<string, unknown> {
-    const { status, conclusion } = this.statusOf(run, read ? run.life.read() : run.life.state);
+    const { status, conclusion } = this.statusOf(run, read ? run.life.read().state : run.life.state);
     const api = `${this.apiUrl}/repos/${run.repo}/actions/runs/${run.id}`;
     return {
       id: run.id,
@@ -403,7 +410,7 @@ export class GitHubStandIn {
       );
     }
     run.conclusion = 'cancelled';
-    run.life.jump('completed');
+    run.life.redirect([{ state: 'completed' }]);
     return { status: 202, body: {} };
   }
 }

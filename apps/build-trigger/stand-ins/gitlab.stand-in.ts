@@ -1,5 +1,12 @@
-import { credential, StandInServer, type StandInRequest, type StandInResponse } from '@app/testing';
-import { Lifecycle, type Stage, type Timing } from './lifecycle.js';
+import {
+  credential,
+  Lifecycle,
+  StandInServer,
+  type LifecycleStep,
+  type StandInRequest,
+  type StandInResponse,
+  type Timing,
+} from '@app/testing';
 
 export type GitLabStatus =
   | 'created'
@@ -185,13 +192,9 @@ export class GitLabStandIn {
     }
     const previous = this.pipelines.filter((p) => p.project === project).length;
     const outcomes = project.outcomes ?? ['success'];
-    const stages: Array<Stage<GitLabStatus>> = (
+    const stages: Array<LifecycleStep<GitLabStatus>> = (
       project.stages ?? [{ status: 'created' }, { status: 'pending' }, { status: 'running' }]
-    ).map((s) => ({
-      state: s.status,
-      polls: s.polls ?? (s.ms === undefined ? 1 : undefined),
-      ms: s.ms,
-    }));
+    ).map((s) => ({ state: s.status, polls: s.polls, ms: s.ms }));
     const pipeline: Pipeline = {
       id: this.nextId++,
       iid: previous + 1,
@@ -208,7 +211,7 @@ export class GitLabStandIn {
 
   private cancel(p: Pipeline): StandInResponse {
     if (!FINAL.has(p.life.state)) {
-      p.life.jump('canceled');
+      p.life.redirect([{ state: 'canceled' }]);
       return { status: 200, body: { ...this.json(p, false), status: 'canceling' } };
     }
     return { status: 200, body: this.json(p, false) };
@@ -265,7 +268,7 @@ export class GitLabStandIn {
   }
 
   private json(p: Pipeline, read: boolean): Record<string, unknown> {
-    const status = read ? p.life.read() : p.life.state;
+    const status = read ? p.life.read().state : p.life.state;
     if (status === 'running') p.startedAt ??= Date.now();
     if (FINAL.has(status)) {
       p.startedAt ??= Date.now();

@@ -1,8 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { credential, hasBasic, StandInServer, type StandInRequest, type StandInResponse } from '@app/testing';
+import {
+  credential,
+  hasBasic,
+  Lifecycle,
+  StandInServer,
+  type LifecycleStep,
+  type StandInRequest,
+  type StandInResponse,
+  type Timing,
+} from '@app/testing';
 import { jettyError } from './jetty-error.js';
 import { filterTree } from './jenkins-tree.js';
-import { Lifecycle, type Stage, type Timing } from './lifecycle.js';
 
 export type JenkinsResult = 'SUCCESS' | 'UNSTABLE' | 'FAILURE' | 'NOT_BUILT' | 'ABORTED';
 
@@ -62,10 +70,6 @@ interface Job {
   builds: Build[];
   nextBuildNumber: number;
 }
-
-/** A stage without a length lasts one read. */
-const orOnePoll = (t: Timing): Timing =>
-  t.polls === undefined && t.ms === undefined ? { polls: 1 } : { polls: t.polls, ms: t.ms };
 
 const JOB_PATH =
   /^((?:\/job\/[^/]+)+)\/?(api\/json|build|buildWithParameters|(\d+)\/(api\/json|stop|term|kill))?\/?$/;
@@ -248,7 +252,7 @@ export class JenkinsStandIn {
     }
     const id = this.nextQueueId++;
     const { queue = {}, handoffPolls = 0 } = job.setup;
-    const stages: Array<Stage<QueueState>> = [{ state: 'waiting', ...orOnePoll(queue) }];
+    const stages: Array<LifecycleStep<QueueState>> = [{ state: 'waiting', polls: queue.polls, ms: queue.ms }];
     if (handoffPolls > 0) stages.push({ state: 'handoff', polls: handoffPolls });
     this.queue.set(id, {
       id,
@@ -265,7 +269,7 @@ export class JenkinsStandIn {
     const build = job.builds.find((b) => b.number === number);
     if (!build) return jettyError(404, req.path);
     if (this.buildState(build).building) {
-      build.life.jump('ABORTED');
+      build.life.redirect([{ state: 'ABORTED' }]);
       build.aborted = Date.now();
     }
     return { status: 302, headers: { Location: `${this.jobUrl(job)}${number}/` } };
@@ -284,10 +288,7 @@ export class JenkinsStandIn {
         queueId: item.id,
         params: item.params,
         timestamp: Date.now(),
-        life: new Lifecycle<JenkinsResult | 'building'>([
-          { state: 'building', ...orOnePoll(build) },
-          { state: result },
-        ]),
+        life: new Lifecycle<JenkinsResult | 'building'>([{ state: 'building', ...build }, { state: result }]),
       };
       job.builds.push(created);
       item.build = created;
@@ -300,7 +301,7 @@ export class JenkinsStandIn {
     if (item.leftAt !== undefined && Date.now() - item.leftAt > (this.options.queueRetentionMs ?? 300_000)) {
       return jettyError(404, req.path);
     }
-    const state = item.cancelled ? 'left' : item.life.read();
+    const state = item.cancelled ? 'left' : item.life.read().state;
     this.settle(item, item.cancelled ? 'left' : item.life.state);
     const base = {
       id: item.id,
@@ -376,7 +377,7 @@ export class JenkinsStandIn {
   }
 
   private buildJson(job: Job, build: Build, poll: boolean): Record<string, unknown> {
-    const state = poll ? build.life.read() : build.life.state;
+    const state = poll ? build.life.read().state : build.life.state;
     const building = state === 'building';
     const result = building ? (job.setup.provisionalResult ?? null) : state;
     const end = build.aborted ?? Date.now();

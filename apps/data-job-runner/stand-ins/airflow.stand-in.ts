@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { credential, hasBasic, StandInServer, type StandInRequest, type StandInResponse } from '@app/testing';
-import { Lifecycle, type LifecycleStep } from './lifecycle.js';
+import {
+  credential,
+  hasBasic,
+  Lifecycle,
+  StandInServer,
+  type LifecycleStep,
+  type StandInRequest,
+  type StandInResponse,
+} from '@app/testing';
 
 export type AirflowApi = 'v1' | 'v2';
 
@@ -254,7 +261,7 @@ export class AirflowStandIn {
       patches: [],
     };
     this.runs.push(run);
-    return { body: this.view(run, run.lifecycle.peek().state) };
+    return { body: this.view(run, run.lifecycle.state) };
   }
 
   private invalidV1(b: Record<string, unknown>): StandInResponse | undefined {
@@ -388,8 +395,7 @@ export class AirflowStandIn {
   private taskInstances(req: StandInRequest): StandInResponse {
     const run = this.runOr404(req);
     if (!('dagRunId' in run)) return run;
-    const failed =
-      run.lifecycle.peek().state === 'failed' ? (this.dags.get(run.dagId)?.failedTasks ?? []) : [];
+    const failed = run.lifecycle.state === 'failed' ? (this.dags.get(run.dagId)?.failedTasks ?? []) : [];
     const instances = ['extract', 'load', ...failed].map((task_id) => ({
       task_id,
       dag_id: run.dagId,

@@ -1,5 +1,11 @@
-import { hasBearer, StandInServer, type StandInRequest, type StandInResponse } from '@app/testing';
-import { Lifecycle, type LifecycleStep } from './lifecycle.js';
+import {
+  hasBearer,
+  Lifecycle,
+  StandInServer,
+  type LifecycleStep,
+  type StandInRequest,
+  type StandInResponse,
+} from '@app/testing';
 
 /** A run state as `LIFE_CYCLE` or `LIFE_CYCLE/RESULT`, e.g. `RUNNING`, `TERMINATED/FAILED`. */
 export type DatabricksRunState = string;

@@ -1,5 +1,11 @@
-import { credential, StandInServer, type StandInRequest, type StandInResponse } from '@app/testing';
-import { Lifecycle, type LifecycleStep } from './lifecycle.js';
+import {
+  credential,
+  Lifecycle,
+  StandInServer,
+  type LifecycleStep,
+  type StandInRequest,
+  type StandInResponse,
+} from '@app/testing';
 
 export interface DbtJobSpec {
   jobId: number;

@@ -1,4 +1,3 @@
-export * from './lifecycle.js';
 export * from './databricks.stand-in.js';
 export * from './airflow.stand-in.js';
 export * from './dbt-cloud.stand-in.js';

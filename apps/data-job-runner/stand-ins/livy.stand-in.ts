@@ -1,5 +1,11 @@
-import { hasBasic, StandInServer, type StandInRequest, type StandInResponse } from '@app/testing';
-import { Lifecycle, type LifecycleStep } from './lifecycle.js';
+import {
+  hasBasic,
+  Lifecycle,
+  StandInServer,
+  type LifecycleStep,
+  type StandInRequest,
+  type StandInResponse,
+} from '@app/testing';
 
 export type LivyVersion = '0.6' | '0.7' | '0.8';
 
@@ -229,7 +235,7 @@ export class LivyStandIn {
   }
 
   /** The batch as Livy shows it; `state` is the one a status read just returned (default: the current one). */
-  private view(batch: LivyBatch, state = batch.lifecycle.peek().state): Record<string, unknown> {
+  private view(batch: LivyBatch, state = batch.lifecycle.state): Record<string, unknown> {
     return {
       id: batch.id,
       name: batch.name,
@@ -287,7 +293,7 @@ export class LivyStandIn {
   private remove(req: StandInRequest): StandInResponse {
     const batch = this.find(req.params.id);
     if (!batch) return this.notFound(req.params.id);
-    if (!FINAL.has(batch.lifecycle.peek().state)) batch.lifecycle.redirect([{ state: 'killed' }]);
+    if (!FINAL.has(batch.lifecycle.state)) batch.lifecycle.redirect([{ state: 'killed' }]);
     this.batches.splice(this.batches.indexOf(batch), 1);
     return msg(200, 'deleted');
   }

@@ -2,7 +2,6 @@
 import { AirflowStandIn } from './airflow.stand-in.js';
 import { DatabricksStandIn } from './databricks.stand-in.js';
 import { DbtCloudStandIn } from './dbt-cloud.stand-in.js';
-import { Lifecycle } from './lifecycle.js';
 import { LivyStandIn } from './livy.stand-in.js';
 
 async function call(url: string, method: string, headers: Record<string, string> = {}, body?: unknown) {
@@ -20,34 +19,6 @@ async function call(url: string, method: string, headers: Record<string, string>
   }
   return { status: res.status, text, json: json as Record<string, unknown>, headers: res.headers };
 }
-
-describe('Lifecycle', () => {
-  it('walks by status reads, stays on the last step, and can be redirected', () => {
-    const l = new Lifecycle([{ state: 'a', polls: 2 }, { state: 'b' }, { state: 'c' }]);
-    expect([l.read().state, l.read().state, l.read().state, l.read().state, l.read().state]).toEqual([
-      'a',
-      'a',
-      'b',
-      'c',
-      'c',
-    ]);
-    expect(l.finished).toBe(true);
-    const m = new Lifecycle([{ state: 'a', polls: 5 }, { state: 'b' }]);
-    m.redirect([{ state: 'x' }, { state: 'y' }]);
-    expect([m.read().state, m.read().state]).toEqual(['x', 'y']);
-  });
-
-  it('walks by time when steps have a duration', () => {
-    let now = 0;
-    const l = new Lifecycle([{ state: 'a', ms: 100 }, { state: 'b', ms: 50 }, { state: 'c' }], () => now);
-    expect(l.peek().state).toBe('a');
-    now = 120;
-    expect(l.peek().state).toBe('b');
-    now = 151;
-    expect(l.peek().state).toBe('c');
-    expect(l.endedAt).toBe(150);
-  });
-});
 
 describe('Databricks stand-in', () => {
   const db = new DatabricksStandIn({ token: 'dapi-stand-in-token' });

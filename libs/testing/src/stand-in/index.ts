@@ -2,3 +2,4 @@ export * from './auth.js';
 export * from './faults.js';
 export * from './seeded-random.js';
 export * from './stand-in-server.js';
+export * from './lifecycle.js';

@@ -1,25 +1,29 @@
-/** One step of a scripted run: it lasts `polls` status reads (default 1) or, with `ms`, that long. */
-export interface LifecycleStep<S> {
-  state: S;
+/** How long a step lasts: `polls` status reads or `ms` milliseconds, whichever ends first; neither: one read. */
+export interface Timing {
   polls?: number;
   ms?: number;
-  /** The upstream's explanation while in this step (state message, log line, ...). */
+}
+
+/** One step of a scripted upstream object (a run, a build, a queue item, a pipeline). */
+export interface LifecycleStep<S> extends Timing {
+  state: S;
+  /** The upstream's explanation while in this step (state message, queue reason, log line). */
   message?: string;
 }
 
 /**
- * The walk of one upstream run through its states, driven by status reads (fast, deterministic tests) or
- * by time (the demo). The last step is final. `redirect` replaces the rest of the walk (cancel, kill).
+ * The walk of a fake upstream object through its states, driven by status reads (fast, deterministic tests)
+ * or by time (demos). The last step is final. `redirect` replaces the rest of the walk (cancel, kill, stop).
  */
 export class Lifecycle<S> {
-  private steps: LifecycleStep<S>[];
+  private steps: Array<LifecycleStep<S>>;
   private index = 0;
   private reads = 0;
   private enteredAt: number;
   private finishedAt?: number;
 
   constructor(
-    steps: LifecycleStep<S>[],
+    steps: Array<LifecycleStep<S>>,
     private readonly now: () => number = Date.now,
   ) {
     if (steps.length === 0) throw new Error('a lifecycle needs at least one step');
@@ -34,10 +38,16 @@ export class Lifecycle<S> {
     return this.steps[this.index];
   }
 
+  /** The current state without counting a read. */
+  get state(): S {
+    return this.peek().state;
+  }
+
   /** The current step, counting one status read (which may move the walk on for the next read). */
   read(): LifecycleStep<S> {
     const step = this.peek();
-    if (step.ms === undefined && this.index < this.steps.length - 1) {
+    const byReads = step.polls !== undefined || step.ms === undefined;
+    if (byReads && this.index < this.steps.length - 1) {
       this.reads++;
       if (this.reads >= (step.polls ?? 1)) this.enter(this.index + 1);
     }
@@ -56,7 +66,7 @@ export class Lifecycle<S> {
   }
 
   /** Replaces the rest of the walk, starting now. */
-  redirect(steps: LifecycleStep<S>[]): void {
+  redirect(steps: Array<LifecycleStep<S>>): void {
     this.steps = [...this.steps.slice(0, this.index), ...steps];
     this.finishedAt = undefined;
     this.enter(this.index);
@@ -74,14 +84,11 @@ export class Lifecycle<S> {
   }
 
   private advanceByTime(): void {
-    let step = this.steps[this.index];
-    while (
-      step.ms !== undefined &&
-      this.index < this.steps.length - 1 &&
-      this.now() - this.enteredAt >= step.ms
-    ) {
+    for (;;) {
+      const step = this.steps[this.index];
+      if (this.index === this.steps.length - 1 || step.ms === undefined) return;
+      if (this.now() - this.enteredAt < step.ms) return;
       this.enter(this.index + 1, this.enteredAt + step.ms);
-      step = this.steps[this.index];
     }
   }
 }

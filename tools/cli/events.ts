@@ -18,6 +18,7 @@ const USAGE = `usage:
   npm run events -- serve --bindings <dir> --token-file <tokens.yaml> [--port 2746] [--host 127.0.0.1]
        [--namespace-default argo] [--event-async-dispatch[=true|false]] [--event-operation-queue-size 64]
        [--event-worker-count 4] [--instanceid <id>] [--out <dir>] [--dispatch-delay <ms>] [--log text|json]
+       [--tls-cert <cert.pem> --tls-key <key.pem>]
        [--run --plugin <name>=<url> ... --plugin-token-file <file> [--time-scale 1]]
   npm run events -- test --bindings <dir> [--payload <event.json>] [-H 'X-Name: value' ...]
        [--discriminator <d>] [--namespace argo] [--instanceid <id>] [--output text|json]
@@ -67,6 +68,8 @@ async function serve(args: string[]): Promise<void> {
       instanceid: { type: 'string' },
       out: { type: 'string' },
       'dispatch-delay': { type: 'string' },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
       log: { type: 'string', default: 'text' },
       run: { type: 'boolean', default: false },
       plugin: { type: 'string', multiple: true },
@@ -90,6 +93,12 @@ async function serve(args: string[]): Promise<void> {
     });
     if (plugins.length === 0) fail('--run needs at least one --plugin <name>=<url>');
   }
+  if (Boolean(values['tls-cert']) !== Boolean(values['tls-key']))
+    fail('--tls-cert and --tls-key go together');
+  const tls =
+    values['tls-cert'] && values['tls-key']
+      ? { cert: readFileSync(values['tls-cert']), key: readFileSync(values['tls-key']) }
+      : undefined;
   const timeScale = Number(values['time-scale']);
   if (!(timeScale > 0)) fail('--time-scale must be a positive number');
   const endpoint = await startEventEndpoint({
@@ -97,6 +106,7 @@ async function serve(args: string[]): Promise<void> {
     tokenFile: values['token-file'],
     port: int(values.port, '--port'),
     host: values.host,
+    tls,
     namespaceDefault: values['namespace-default'],
     asyncDispatch: asyncFlag === undefined ? undefined : asyncFlag === 'true',
     queueSize: int(values['event-operation-queue-size'], '--event-operation-queue-size'),

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import {
   envelopeProblems,
   formatDuration,
@@ -16,6 +17,7 @@ import type { LedgerEntry } from '../ledger/ledger-store.js';
 import type { PluginLogger } from '../logging/plugin-logger.js';
 import type { Redactor } from '../logging/redactor.js';
 import type { ExecutionContext, PluginHandler } from './plugin-handler.js';
+import { executionSignal } from './execution-signal.js';
 import { failed, running } from './replies.js';
 
 export interface RetryPolicy {
@@ -53,7 +55,10 @@ const MAX_MESSAGE = 4000;
  * the execution key and ledger (idempotency, single-flight, deadline), error mapping and reply invariants.
  */
 export class TemplateExecutor {
-  constructor(private readonly options: TemplateExecutorOptions) {}
+  constructor(private readonly options: TemplateExecutorOptions) {
+    // One abort listener per execution in flight: not a leak, so no MaxListenersExceededWarning.
+    setMaxListeners(0, options.shutdown);
+  }
 
   /** Never throws, always returns a valid reply: `{}` when the template is not addressed to this plugin. */
   async execute(body: unknown): Promise<ExecuteTemplateReply> {
@@ -137,10 +142,7 @@ export class TemplateExecutor {
     const { ledger, shutdown } = this.options;
     const meta = args.workflow.metadata;
     let state = entry.state;
-    const signal = AbortSignal.any([
-      shutdown,
-      AbortSignal.timeout(this.options.backgroundLimitMs ?? 10 * 60_000),
-    ]);
+    const { signal, release } = executionSignal(shutdown, this.options.backgroundLimitMs ?? 10 * 60_000);
     const ctx: ExecutionContext<object> = {
       config,
       workflow: { name: meta.name, namespace: meta.namespace, uid: meta.uid },
@@ -164,6 +166,8 @@ export class TemplateExecutor {
       return reply;
     } catch (err) {
       return this.mapError(err, key, entry, ctx.logger);
+    } finally {
+      release();
     }
   }
 

@@ -120,9 +120,9 @@ export class ContractServer {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       return reply(res, 400, 'request body must be an ExecuteTemplateArgs object');
     }
-    const result = await this.options.dispatcher.execute(body);
-    res.writeHead(200, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify(result));
+    const text = JSON.stringify(await this.options.dispatcher.execute(body));
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+    res.end(text);
   }
 }
 

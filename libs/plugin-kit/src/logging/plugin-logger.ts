@@ -25,9 +25,22 @@ export interface LoggerOptions {
   destination?: { write(line: string): unknown };
 }
 
+/**
+ * Children are created lazily: a call makes several (workflow/template, then the execution key, then the
+ * handler's), most never write a line, and pino serialises the bindings of every child it makes.
+ */
 class PinoPluginLogger extends PluginLogger {
-  constructor(private readonly pino: PinoLogger) {
+  private made?: PinoLogger;
+
+  constructor(
+    private readonly root: PinoLogger,
+    private readonly make?: () => PinoLogger,
+  ) {
     super();
+  }
+
+  private get pino(): PinoLogger {
+    return (this.made ??= this.make ? this.make() : this.root);
   }
 
   debug(fields: LogFields | string, msg?: string): void {
@@ -43,13 +56,14 @@ class PinoPluginLogger extends PluginLogger {
     this.write('error', fields, msg);
   }
   child(bindings: LogFields): PluginLogger {
-    return new PinoPluginLogger(this.pino.child(bindings));
+    return new PinoPluginLogger(this.root, () => this.pino.child(bindings));
   }
   flush(): void {
-    this.pino.flush?.();
+    this.root.flush?.();
   }
 
   private write(level: 'debug' | 'info' | 'warn' | 'error', fields: LogFields | string, msg?: string): void {
+    if (!this.root.isLevelEnabled(level)) return;
     if (typeof fields === 'string') this.pino[level](fields);
     else this.pino[level](fields, msg);
   }

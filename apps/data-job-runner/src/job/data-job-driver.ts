@@ -11,7 +11,7 @@ import {
 import type { DataJobConfig } from '../dto/data-job-config.dto.js';
 import type { DataJobProvider, PollRequest } from '../providers/data-job-provider.js';
 import type { ProviderName } from '../providers/provider-names.js';
-import { runMessage, runOutputs, timeoutMessage } from './job-report.js';
+import { runMessage, runOutputs, timeoutMessage, type ReportInput } from './job-report.js';
 import type { JobRun, RunExtras, RunRef } from './job-run.js';
 
 /** The run's handle and its last view (without the upstream's raw reply). */
@@ -35,9 +35,8 @@ export class DataJobDriver implements RemoteRunDriver<RunRef, JobRun> {
   ) {}
 
   async begin(): Promise<BegunRun<RunRef, JobRun>> {
-    const { ctx, block } = this;
-    const { key, workflow, signal, logger } = ctx;
-    const run = await this.provider.start({ block, key, workflow, signal, logger });
+    const { key, workflow, signal, logger } = this.ctx;
+    const run = await this.provider.start({ block: this.block, key, workflow, signal, logger });
     return { ...this.observe(run.ref, run), provisional: run.provisional };
   }
 
@@ -73,13 +72,8 @@ export class DataJobDriver implements RemoteRunDriver<RunRef, JobRun> {
   /** A cancel the upstream refuses fails the call with its message; the next call tries again. */
   timedOut({ run, startedAt }: DataJobState, { error }: CancelResult<JobRun>): RunReport {
     if (error !== undefined) throw error;
-    const input = {
-      provider: this.name,
-      run: { ...run, state: 'cancelled' as const },
-      startedAt,
-      now: Date.now(),
-    };
-    return { message: timeoutMessage(this.name, run, this.ctx.config.timeout!), outputs: runOutputs(input) };
+    const outputs = runOutputs(this.input({ ...run, state: 'cancelled' }, startedAt));
+    return { message: timeoutMessage(this.name, run, this.ctx.config.timeout!), outputs };
   }
 
   private report(
@@ -87,9 +81,13 @@ export class DataJobDriver implements RemoteRunDriver<RunRef, JobRun> {
     startedAt: number,
     phase: 'started' | 'progress' | 'final',
     extras?: RunExtras,
-  ) {
-    const input = { provider: this.name, run, startedAt, now: Date.now(), extras };
+  ): RunReport {
+    const input = this.input(run, startedAt, extras);
     return { message: runMessage(input, phase), outputs: runOutputs(input) };
+  }
+
+  private input(run: JobRun, startedAt: number, extras?: RunExtras): ReportInput {
+    return { provider: this.name, run, startedAt, now: Date.now(), extras };
   }
 
   /** Extras are a nicety: a permanent failure to fetch them does not change the run's result. */

@@ -1,4 +1,3 @@
-import type { PluginHarness } from '@app/testing';
 import { AirflowStandIn } from '../stand-ins/index.js';
 import {
   dataJob,
@@ -6,9 +5,11 @@ import {
   outputs,
   pollToEnd,
   SECRETS,
+  sharedSidecar,
   sleep,
   startDataJob,
   uniqueWorkflow,
+  withSidecar,
 } from './support.js';
 
 const USER = 'argo-runner';
@@ -27,7 +28,6 @@ function seed(airflow: AirflowStandIn): void {
 
 describe('data-job: Airflow 3 (API v2, JWT, auto-detected)', () => {
   const airflow = new AirflowStandIn({ api: 'v2', username: USER, password: SECRETS.airflowPassword });
-  let h: PluginHarness;
   const env = (): Record<string, string> => ({
     AIRFLOW_URL: airflow.url,
     AIRFLOW_USERNAME: USER,
@@ -35,16 +35,7 @@ describe('data-job: Airflow 3 (API v2, JWT, auto-detected)', () => {
   });
   const secrets = (): string[] => [SECRETS.airflowPassword, ...airflow.jwts.keys()];
 
-  beforeAll(async () => {
-    await airflow.start();
-    seed(airflow);
-    h = await startDataJob(env());
-  });
-  afterAll(async () => {
-    await h.close();
-    await airflow.close();
-  });
-  beforeEach(() => airflow.server.faults.clear());
+  const h = sharedSidecar([airflow], env, () => seed(airflow));
 
   it('detects v2, logs in once, triggers the DAG with conf intact and waits for success', async () => {
     const conf = { date: '2024-01-01', tables: ['a', 'b'], options: { full: true, limit: 10 } };
@@ -129,12 +120,9 @@ describe('data-job: Airflow 3 (API v2, JWT, auto-detected)', () => {
       expect(outputs(again.body).runId).toBe(runId);
 
       airflow.dags.get('slow')!.paused = true;
-      const third = await startDataJob(env());
-      try {
+      await withSidecar(env(), async (third) => {
         expect(outputs((await third.execute(request)).body).runId).toBe(runId);
-      } finally {
-        await third.close();
-      }
+      });
     } finally {
       airflow.dags.get('slow')!.paused = false;
       await restarted.close();
@@ -162,8 +150,7 @@ describe('data-job: Airflow 3 (API v2, JWT, auto-detected)', () => {
     expect(missing.body.node?.message).toBe(
       "airflow: GET /api/v2/dags/nope → 404 Not Found: DAG with dag_id: 'nope' not found",
     );
-    const wrong = await startDataJob({ ...env(), AIRFLOW_PASSWORD: 'wrong-password-123' });
-    try {
+    await withSidecar({ ...env(), AIRFLOW_PASSWORD: 'wrong-password-123' }, async (wrong) => {
       const reply = await wrong.execute(
         dataJob({ airflow: { dagId: 'ingest' } }, { workflow: uniqueWorkflow() }),
       );
@@ -171,9 +158,7 @@ describe('data-job: Airflow 3 (API v2, JWT, auto-detected)', () => {
         'airflow: POST /auth/token → 401 Unauthorized: Invalid credentials',
       );
       expectNoSecrets(wrong, [reply.body], ['wrong-password-123']);
-    } finally {
-      await wrong.close();
-    }
+    });
   });
 });
 
@@ -184,7 +169,6 @@ describe('data-job: Airflow 2 (API v1)', () => {
     password: SECRETS.airflowPassword,
     token: SECRETS.airflowToken,
   });
-  let h: PluginHarness;
   const env = (): Record<string, string> => ({
     AIRFLOW_URL: airflow.url,
     AIRFLOW_USERNAME: USER,
@@ -192,16 +176,7 @@ describe('data-job: Airflow 2 (API v1)', () => {
     AIRFLOW_API_VERSION: 'v1',
   });
 
-  beforeAll(async () => {
-    await airflow.start();
-    seed(airflow);
-    h = await startDataJob(env());
-  });
-  afterAll(async () => {
-    await h.close();
-    await airflow.close();
-  });
-  beforeEach(() => airflow.server.faults.clear());
+  const h = sharedSidecar([airflow], env, () => seed(airflow));
 
   it('triggers with Basic auth, the logical date and conf, and rides out 5xx and resets', async () => {
     const request = dataJob(
@@ -250,14 +225,11 @@ describe('data-job: Airflow 2 (API v1)', () => {
   it('adopts its run after a restart (409 in the problem+json dialect)', async () => {
     const request = dataJob({ airflow: { dagId: 'slow' } }, { workflow: uniqueWorkflow() });
     const first = await h.execute(request);
-    const restarted = await startDataJob(env());
-    try {
+    await withSidecar(env(), async (restarted) => {
       const again = await restarted.execute(request);
       expect(outputs(again.body).runId).toBe(outputs(first.body).runId);
       expect(airflow.server.calls.filter((c) => c.status === 409).length).toBeGreaterThan(0);
-    } finally {
-      await restarted.close();
-    }
+    });
     expect(airflow.runsOf('slow').filter((r) => r.dagRunId === outputs(first.body).runId)).toHaveLength(1);
   });
 
@@ -276,8 +248,7 @@ describe('data-job: Airflow 2 (API v1)', () => {
   });
 
   it('uses a static bearer token when one is configured', async () => {
-    const bearer = await startDataJob({ AIRFLOW_URL: airflow.url, AIRFLOW_TOKEN: SECRETS.airflowToken });
-    try {
+    await withSidecar({ AIRFLOW_URL: airflow.url, AIRFLOW_TOKEN: SECRETS.airflowToken }, async (bearer) => {
       const { final } = await pollToEnd(
         bearer,
         dataJob({ airflow: { dagId: 'ingest' } }, { workflow: uniqueWorkflow() }),
@@ -288,8 +259,6 @@ describe('data-job: Airflow 2 (API v1)', () => {
         `Bearer ${SECRETS.airflowToken}`,
       );
       expectNoSecrets(bearer, [final], [SECRETS.airflowToken]);
-    } finally {
-      await bearer.close();
-    }
+    });
   });
 });

@@ -1,5 +1,4 @@
 import { EnvValidationError, startPlugin } from '@app/plugin-kit';
-import type { PluginHarness } from '@app/testing';
 import { dataJobPlugin } from '../src/data-job.plugin.js';
 import { DatabricksStandIn } from '../stand-ins/index.js';
 import {
@@ -8,6 +7,7 @@ import {
   outputs,
   pollToEnd,
   SECRETS,
+  sharedSidecar,
   startDataJob,
   uniqueWorkflow,
 } from './support.js';
@@ -17,22 +17,15 @@ const PROD_TOKEN = 'dapi-prod-4d3c2b1a0f9e8d7c6b5a';
 describe('data-job: admin connections and body checks', () => {
   const main = new DatabricksStandIn({ token: SECRETS.databricks });
   const prod = new DatabricksStandIn({ token: PROD_TOKEN });
-  let h: PluginHarness;
-
-  beforeAll(async () => {
-    await Promise.all([main.start(), prod.start()]);
+  const env = (): Record<string, string> => ({
+    DATABRICKS_HOST: main.url,
+    DATABRICKS_TOKEN: SECRETS.databricks,
+    DATABRICKS_PROD_HOST: prod.url,
+    DATABRICKS_PROD_TOKEN: PROD_TOKEN,
+  });
+  const h = sharedSidecar([main, prod], env, () => {
     main.addJob({ jobId: 1 });
     prod.addJob({ jobId: 1 });
-    h = await startDataJob({
-      DATABRICKS_HOST: main.url,
-      DATABRICKS_TOKEN: SECRETS.databricks,
-      DATABRICKS_PROD_HOST: prod.url,
-      DATABRICKS_PROD_TOKEN: PROD_TOKEN,
-    });
-  });
-  afterAll(async () => {
-    await h.close();
-    await Promise.all([main.close(), prod.close()]);
   });
 
   it('sends a body with `connection: prod` to the prod workspace with its own token', async () => {

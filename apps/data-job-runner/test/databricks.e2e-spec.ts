@@ -1,4 +1,3 @@
-import type { PluginHarness } from '@app/testing';
 import { DatabricksStandIn } from '../stand-ins/index.js';
 import {
   dataJob,
@@ -6,21 +5,20 @@ import {
   outputs,
   pollToEnd,
   SECRETS,
+  sharedSidecar,
   sleep,
-  startDataJob,
   uniqueWorkflow,
+  withSidecar,
 } from './support.js';
 
 describe('data-job: Databricks', () => {
   const databricks = new DatabricksStandIn({ token: SECRETS.databricks });
-  let h: PluginHarness;
   const env = (): Record<string, string> => ({
     DATABRICKS_HOST: databricks.url,
     DATABRICKS_TOKEN: SECRETS.databricks,
   });
 
-  beforeAll(async () => {
-    await databricks.start();
+  const h = sharedSidecar([databricks], env, () =>
     databricks
       .addJob({ jobId: 11, name: 'nightly', notebookResult: '{"rows": 42}' })
       .addJob({
@@ -58,14 +56,8 @@ describe('data-job: Databricks', () => {
         jobId: 17,
         name: 'py',
         tasks: [{ task_key: 'py', spark_python_task: { python_file: 'dbfs:/x.py' } }],
-      });
-    h = await startDataJob(env());
-  });
-  afterAll(async () => {
-    await h.close();
-    await databricks.close();
-  });
-  beforeEach(() => databricks.server.faults.clear());
+      }),
+  );
 
   it('runs a job to success with one upstream request per poll, and reports the run', async () => {
     const wf = uniqueWorkflow();
@@ -254,15 +246,12 @@ describe('data-job: Databricks', () => {
     await h.execute(request);
     await h.execute(request);
     // a new sidecar (empty ledger) re-issues run-now with the same idempotency token: same run
-    const restarted = await startDataJob(env());
-    try {
+    await withSidecar(env(), async (restarted) => {
       const runNows = databricks.server.count('POST', '/api/2.2/jobs/run-now');
       const again = await restarted.execute(request);
       expect(databricks.server.count('POST', '/api/2.2/jobs/run-now')).toBe(runNows + 1);
       expect(outputs(again.body).runId).toBe(outputs(concurrent[0].body).runId);
-    } finally {
-      await restarted.close();
-    }
+    });
     expect(databricks.runsOf(13).length).toBe(before + 1);
   });
 
@@ -308,11 +297,8 @@ describe('data-job: Databricks', () => {
   });
 
   it('fails with the upstream message when the token is refused', async () => {
-    const wrong = await startDataJob({
-      DATABRICKS_HOST: databricks.url,
-      DATABRICKS_TOKEN: 'dapi-wrong-token-000000000000',
-    });
-    try {
+    const wrongToken = { DATABRICKS_HOST: databricks.url, DATABRICKS_TOKEN: 'dapi-wrong-token-000000000000' };
+    await withSidecar(wrongToken, async (wrong) => {
       const reply = await wrong.execute(
         dataJob({ databricks: { jobId: 11 } }, { workflow: uniqueWorkflow() }),
       );
@@ -322,8 +308,6 @@ describe('data-job: Databricks', () => {
           'databricks: POST /api/2.2/jobs/run-now → 401 Unauthorized: Invalid access token. (UNAUTHENTICATED)',
       });
       expectNoSecrets(wrong, [reply.body], ['dapi-wrong-token-000000000000']);
-    } finally {
-      await wrong.close();
-    }
+    });
   });
 });

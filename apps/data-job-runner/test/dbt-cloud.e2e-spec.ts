@@ -1,4 +1,3 @@
-import type { PluginHarness } from '@app/testing';
 import { DBT_LOOKUP_WINDOW } from '../src/job/run-keys.js';
 import { DbtCloudStandIn } from '../stand-ins/index.js';
 import {
@@ -7,16 +6,16 @@ import {
   outputs,
   pollToEnd,
   SECRETS,
+  sharedSidecar,
   sleep,
-  startDataJob,
   uniqueWorkflow,
+  withSidecar,
 } from './support.js';
 
 const ACCOUNT = 43786;
 
 describe('data-job: dbt Cloud', () => {
   const dbt = new DbtCloudStandIn({ accountId: ACCOUNT, token: SECRETS.dbtCloud });
-  let h: PluginHarness;
   const env = (): Record<string, string> => ({
     DBT_CLOUD_URL: dbt.url,
     DBT_CLOUD_ACCOUNT_ID: String(ACCOUNT),
@@ -24,8 +23,7 @@ describe('data-job: dbt Cloud', () => {
   });
   const base = `/api/v2/accounts/${ACCOUNT}`;
 
-  beforeAll(async () => {
-    await dbt.start();
+  const h = sharedSidecar([dbt], env, () =>
     dbt
       .addJob({ jobId: 501, name: 'models' })
       .addJob({
@@ -38,14 +36,8 @@ describe('data-job: dbt Cloud', () => {
         ],
       })
       .addJob({ jobId: 503, name: 'long', lifecycle: [{ state: 3, polls: 1000 }, { state: 10 }] })
-      .addJob({ jobId: 504, name: 'busy' });
-    h = await startDataJob(env());
-  });
-  afterAll(async () => {
-    await h.close();
-    await dbt.close();
-  });
-  beforeEach(() => dbt.server.faults.clear());
+      .addJob({ jobId: 504, name: 'busy' }),
+  );
 
   it('looks for its run, then triggers the job with the cause marker and overrides intact, and waits', async () => {
     const wf = uniqueWorkflow();
@@ -109,15 +101,12 @@ describe('data-job: dbt Cloud', () => {
     const runId = outputs(concurrent[0].body).runId;
     expect(new Set(concurrent.map((r) => outputs(r.body).runId))).toEqual(new Set([runId]));
     dbt.addForeignRuns(503, 5);
-    const restarted = await startDataJob(env());
-    try {
+    await withSidecar(env(), async (restarted) => {
       const triggers = dbt.server.count('POST', `${base}/jobs/503/run/`);
       const again = await restarted.execute(request);
       expect(outputs(again.body).runId).toBe(runId);
       expect(dbt.server.count('POST', `${base}/jobs/503/run/`)).toBe(triggers);
-    } finally {
-      await restarted.close();
-    }
+    });
     expect(dbt.runsOf(503).filter((r) => !r.cause.startsWith('Triggered via schedule'))).toHaveLength(1);
   });
 
@@ -125,12 +114,9 @@ describe('data-job: dbt Cloud', () => {
     const request = dataJob({ dbtCloud: { jobId: 504 } }, { workflow: uniqueWorkflow() });
     await h.execute(request);
     dbt.addForeignRuns(504, DBT_LOOKUP_WINDOW);
-    const restarted = await startDataJob(env());
-    try {
+    await withSidecar(env(), async (restarted) => {
       await restarted.execute(request);
-    } finally {
-      await restarted.close();
-    }
+    });
     expect(dbt.runsOf(504).filter((r) => r.cause.includes('argo K='))).toHaveLength(2);
   });
 
@@ -165,8 +151,7 @@ describe('data-job: dbt Cloud', () => {
     expect(missing.body.node?.message).toBe(
       `dbt Cloud: POST ${base}/jobs/999/run/ → 404 Not Found: The requested resource was not found.`,
     );
-    const wrong = await startDataJob({ ...env(), DBT_CLOUD_API_TOKEN: 'dbtc_wrong_token_0000000' });
-    try {
+    await withSidecar({ ...env(), DBT_CLOUD_API_TOKEN: 'dbtc_wrong_token_0000000' }, async (wrong) => {
       const reply = await wrong.execute(
         dataJob({ dbtCloud: { jobId: 501 } }, { workflow: uniqueWorkflow() }),
       );
@@ -174,9 +159,7 @@ describe('data-job: dbt Cloud', () => {
         `dbt Cloud: GET ${base}/runs/ → 401 Unauthorized: Invalid token.`,
       );
       expectNoSecrets(wrong, [reply.body], ['dbtc_wrong_token_0000000']);
-    } finally {
-      await wrong.close();
-    }
+    });
     const bad = await h.execute(dataJob({ dbtCloud: { jobId: 501, stepsOverride: [] } }));
     expect(bad.body.node?.message).toBe(
       'data-job: invalid config: dbtCloud.stepsOverride: should not be empty',

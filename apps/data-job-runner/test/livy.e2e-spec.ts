@@ -1,36 +1,34 @@
 import type { PluginHarness } from '@app/testing';
-import { LivyStandIn } from '../stand-ins/index.js';
+import { LivyStandIn, type LivyStandInOptions } from '../stand-ins/index.js';
 import {
   dataJob,
   expectNoSecrets,
   outputs,
   pollToEnd,
   SECRETS,
+  sharedSidecar,
   sleep,
-  startDataJob,
   uniqueWorkflow,
+  withSidecar,
+  withStandIn,
 } from './support.js';
 
 const USER = 'livy-user';
 
+/** A Livy of its own for one test, and a sidecar pointed at it. */
+const withOwnLivy = (
+  options: LivyStandInOptions,
+  use: (livy: LivyStandIn, h: PluginHarness) => Promise<void>,
+) => withStandIn(new LivyStandIn(options), (own) => withSidecar({ LIVY_URL: own.url }, (h) => use(own, h)));
+
 describe('data-job: Livy', () => {
   const livy = new LivyStandIn({ username: USER, password: SECRETS.livyPassword });
-  let h: PluginHarness;
   const env = (): Record<string, string> => ({
     LIVY_URL: livy.url,
     LIVY_USERNAME: USER,
     LIVY_PASSWORD: SECRETS.livyPassword,
   });
-
-  beforeAll(async () => {
-    await livy.start();
-    h = await startDataJob(env());
-  });
-  afterAll(async () => {
-    await h.close();
-    await livy.close();
-  });
-  beforeEach(() => livy.server.faults.clear());
+  const h = sharedSidecar([livy], env);
 
   it('submits the batch with args and conf intact under a unique name, and waits for success', async () => {
     const body = {
@@ -75,41 +73,38 @@ describe('data-job: Livy', () => {
   });
 
   it('fails with the last log line and the log tail of a dead batch', async () => {
-    const failing = new LivyStandIn({
-      lifecycle: [
-        { state: 'starting' },
-        { state: 'running', message: 'INFO DAGScheduler: Job 0 failed' },
-        {
-          state: 'dead',
-          message:
-            'Exception in thread "main" java.lang.IllegalStateException: input path s3://in/2024-01-01 is empty',
-        },
-      ],
-    });
-    await failing.start();
-    const lh = await startDataJob({ LIVY_URL: failing.url });
-    try {
-      const { final } = await pollToEnd(
-        lh,
-        dataJob(
-          { livy: { file: 'local:/app.jar', className: 'com.example.Etl' } },
-          { workflow: uniqueWorkflow() },
-        ),
-        failing.server,
-      );
-      expect(final.node?.phase).toBe('Failed');
-      expect(final.node?.message).toMatch(
-        /^Livy run 0 failed \(dead\): Exception in thread "main" java.lang.IllegalStateException: input path s3:\/\/in\/2024-01-01 is empty \(http:\/\/rm:8088/,
-      );
-      expect(outputs(final).logTail).toBe(
-        'INFO SparkSubmit: Submitting local:/app.jar\nINFO DAGScheduler: Job 0 failed\nException in thread "main" java.lang.IllegalStateException: input path s3://in/2024-01-01 is empty',
-      );
-      expect(outputs(final).appId).toBe('application_1700000000000_0001');
-      expect(failing.server.count('GET', '/batches/0/log')).toBe(1);
-    } finally {
-      await lh.close();
-      await failing.close();
-    }
+    await withOwnLivy(
+      {
+        lifecycle: [
+          { state: 'starting' },
+          { state: 'running', message: 'INFO DAGScheduler: Job 0 failed' },
+          {
+            state: 'dead',
+            message:
+              'Exception in thread "main" java.lang.IllegalStateException: input path s3://in/2024-01-01 is empty',
+          },
+        ],
+      },
+      async (failing, lh) => {
+        const { final } = await pollToEnd(
+          lh,
+          dataJob(
+            { livy: { file: 'local:/app.jar', className: 'com.example.Etl' } },
+            { workflow: uniqueWorkflow() },
+          ),
+          failing.server,
+        );
+        expect(final.node?.phase).toBe('Failed');
+        expect(final.node?.message).toMatch(
+          /^Livy run 0 failed \(dead\): Exception in thread "main" java.lang.IllegalStateException: input path s3:\/\/in\/2024-01-01 is empty \(http:\/\/rm:8088/,
+        );
+        expect(outputs(final).logTail).toBe(
+          'INFO SparkSubmit: Submitting local:/app.jar\nINFO DAGScheduler: Job 0 failed\nException in thread "main" java.lang.IllegalStateException: input path s3://in/2024-01-01 is empty',
+        );
+        expect(outputs(final).appId).toBe('application_1700000000000_0001');
+        expect(failing.server.count('GET', '/batches/0/log')).toBe(1);
+      },
+    );
   });
 
   it('adopts its batch by name after a restart (duplicate-name 400), and starts one batch for concurrent calls', async () => {
@@ -122,84 +117,72 @@ describe('data-job: Livy', () => {
     expect(new Set(concurrent.map((r) => outputs(r.body).runId))).toEqual(new Set([runId]));
     const name = livy.created.find((b) => String(b.id) === runId)!.name!;
     expect(name).toMatch(/^nightly-[0-9a-f]{24}$/);
-    const restarted = await startDataJob(env());
-    try {
+    await withSidecar(env(), async (restarted) => {
       const again = await restarted.execute(request);
       expect(outputs(again.body).runId).toBe(runId);
       expect(livy.server.calls.some((c) => c.method === 'GET' && c.path === `/batches/${name}`)).toBe(true);
-    } finally {
-      await restarted.close();
-    }
+    });
     expect(livy.createdNamed(name)).toHaveLength(1);
   });
 
   it('deletes the batch on timeout, then fails', async () => {
-    const slow = new LivyStandIn({ lifecycle: [{ state: 'running', polls: 1000 }, { state: 'success' }] });
-    await slow.start();
-    const sh = await startDataJob({ LIVY_URL: slow.url });
-    try {
-      const request = dataJob(
-        { livy: { file: 's3://x.py' }, timeout: '1s', pollInterval: '5s' },
-        { workflow: uniqueWorkflow() },
-      );
-      expect((await sh.execute(request)).body.requeue).toBe('1s');
-      await sleep(1050);
-      const reply = await sh.execute(request);
-      expect(reply.body.node?.message).toMatch(
-        /^Livy run 0 timed out after 1s and was cancelled \(last state running\)/,
-      );
-      expect(slow.server.count('DELETE', '/batches/0')).toBe(1);
-      expect(slow.batches).toHaveLength(0);
-    } finally {
-      await sh.close();
-      await slow.close();
-    }
+    await withOwnLivy(
+      { lifecycle: [{ state: 'running', polls: 1000 }, { state: 'success' }] },
+      async (slow, sh) => {
+        const request = dataJob(
+          { livy: { file: 's3://x.py' }, timeout: '1s', pollInterval: '5s' },
+          { workflow: uniqueWorkflow() },
+        );
+        expect((await sh.execute(request)).body.requeue).toBe('1s');
+        await sleep(1050);
+        const reply = await sh.execute(request);
+        expect(reply.body.node?.message).toMatch(
+          /^Livy run 0 timed out after 1s and was cancelled \(last state running\)/,
+        );
+        expect(slow.server.count('DELETE', '/batches/0')).toBe(1);
+        expect(slow.batches).toHaveLength(0);
+      },
+    );
   });
 
   it('reports a batch Livy forgot (retention window passed) as a clear failure', async () => {
-    const forgetful = new LivyStandIn({
-      retainMs: 30,
-      lifecycle: [{ state: 'running' }, { state: 'success' }],
-    });
-    await forgetful.start();
-    const fh = await startDataJob({ LIVY_URL: forgetful.url });
-    try {
-      const request = dataJob({ livy: { file: 's3://x.py' } }, { workflow: uniqueWorkflow() });
-      await fh.execute(request); // created: running
-      expect(outputs((await fh.execute(request)).body).upstreamState).toBe('running'); // the batch succeeds right after this read
-      await sleep(60);
-      const reply = await fh.execute(request);
-      expect(reply.body.node?.phase).toBe('Failed');
-      expect(reply.body.node?.message).toMatch(
-        /^Livy run 0 failed \(not found\): Livy no longer knows batch 0 \(retention\)/,
-      );
-    } finally {
-      await fh.close();
-      await forgetful.close();
-    }
+    await withOwnLivy(
+      {
+        retainMs: 30,
+        lifecycle: [{ state: 'running' }, { state: 'success' }],
+      },
+      async (forgetful, fh) => {
+        const request = dataJob({ livy: { file: 's3://x.py' } }, { workflow: uniqueWorkflow() });
+        await fh.execute(request); // created: running
+        expect(outputs((await fh.execute(request)).body).upstreamState).toBe('running'); // the batch succeeds right after this read
+        await sleep(60);
+        const reply = await fh.execute(request);
+        expect(reply.body.node?.phase).toBe('Failed');
+        expect(reply.body.node?.message).toMatch(
+          /^Livy run 0 failed \(not found\): Livy no longer knows batch 0 \(retention\)/,
+        );
+      },
+    );
   });
 
   it('does not mistake a reused id for its batch after Livy restarts without recovery', async () => {
-    const amnesiac = new LivyStandIn({
-      lifecycle: [{ state: 'running', polls: 1000 }, { state: 'success' }],
-    });
-    await amnesiac.start();
-    const ah = await startDataJob({ LIVY_URL: amnesiac.url });
-    try {
-      const request = dataJob({ livy: { file: 's3://x.py' } }, { workflow: uniqueWorkflow() });
-      expect(outputs((await ah.execute(request)).body).runId).toBe('0');
-      amnesiac.restartWithoutRecovery();
-      await fetch(`${amnesiac.url}/batches`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-Requested-By': 'someone' },
-        body: JSON.stringify({ file: 's3://other.py', name: 'someone-else' }),
-      });
-      const reply = await ah.execute(request);
-      expect(reply.body.node?.message).toMatch(/Livy no longer knows batch 0/);
-    } finally {
-      await ah.close();
-      await amnesiac.close();
-    }
+    await withOwnLivy(
+      {
+        lifecycle: [{ state: 'running', polls: 1000 }, { state: 'success' }],
+      },
+      async (amnesiac, ah) => {
+        const request = dataJob({ livy: { file: 's3://x.py' } }, { workflow: uniqueWorkflow() });
+        expect(outputs((await ah.execute(request)).body).runId).toBe('0');
+        amnesiac.restartWithoutRecovery();
+        await fetch(`${amnesiac.url}/batches`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-Requested-By': 'someone' },
+          body: JSON.stringify({ file: 's3://other.py', name: 'someone-else' }),
+        });
+        const reply = await ah.execute(request);
+        expect(reply.body.node?.message).toMatch(/Livy no longer knows batch 0/);
+      },
+    );
   });
 
   it('rides out 5xx, resets, hangs and "too many sessions" while starting and polling', async () => {
@@ -227,16 +210,13 @@ describe('data-job: Livy', () => {
   });
 
   it('fails with Livy’s reason for a refused password, and names a bad body field', async () => {
-    const wrong = await startDataJob({ ...env(), LIVY_PASSWORD: 'wrong-livy-password' });
-    try {
+    await withSidecar({ ...env(), LIVY_PASSWORD: 'wrong-livy-password' }, async (wrong) => {
       const reply = await wrong.execute(
         dataJob({ livy: { file: 's3://x.py' } }, { workflow: uniqueWorkflow() }),
       );
       expect(reply.body.node?.message).toBe('livy: POST /batches → 401 Unauthorized: Unauthorized');
       expectNoSecrets(wrong, [reply.body], ['wrong-livy-password']);
-    } finally {
-      await wrong.close();
-    }
+    });
     const bad = await h.execute(dataJob({ livy: { file: 's3://x.py', conf: { nested: { a: 1 } } } }));
     expect(bad.body.node?.message).toBe(
       'data-job: invalid config: livy.conf: must be an object of strings, numbers or booleans',

@@ -32,6 +32,64 @@ export function startDataJob(env: Record<string, string>): Promise<PluginHarness
   return startHarness(dataJobPlugin, { env: { ...TEST_KIT_ENV, ...env } });
 }
 
+/** A stand-in as the tests drive it. */
+interface Upstream {
+  readonly url: string;
+  readonly server: StandInServer;
+  start(): Promise<unknown>;
+  close(): Promise<unknown>;
+}
+
+/**
+ * The describe block's sidecar, pointed at its stand-ins: they start (then `seed` runs) and the sidecar
+ * starts before the tests, all close after them, and injected faults are cleared before each test. The
+ * harness is returned at once and usable from the first test on.
+ */
+export function sharedSidecar(
+  standIns: Upstream[],
+  env: () => Record<string, string>,
+  seed?: () => void,
+): PluginHarness {
+  let h: PluginHarness | undefined;
+  beforeAll(async () => {
+    await Promise.all(standIns.map((s) => s.start()));
+    seed?.();
+    h = await startDataJob(env());
+  });
+  afterAll(async () => {
+    await h?.close();
+    await Promise.all(standIns.map((s) => s.close()));
+  });
+  beforeEach(() => standIns.forEach((s) => s.server.faults.clear()));
+  return new Proxy({} as PluginHarness, {
+    get(_target, property) {
+      if (!h) throw new Error('the shared sidecar starts in beforeAll');
+      const value: unknown = Reflect.get(h, property);
+      return typeof value === 'function' ? value.bind(h) : value;
+    },
+  });
+}
+
+/** A sidecar of its own for one test (a restart: empty memory; other credentials), closed afterwards. */
+export async function withSidecar<T>(env: Record<string, string>, use: (h: PluginHarness) => Promise<T>) {
+  const h = await startDataJob(env);
+  try {
+    return await use(h);
+  } finally {
+    await h.close();
+  }
+}
+
+/** A stand-in of its own for one test, started and closed around `use`. */
+export async function withStandIn<U extends Upstream, T>(standIn: U, use: (standIn: U) => Promise<T>) {
+  await standIn.start();
+  try {
+    return await use(standIn);
+  } finally {
+    await standIn.close();
+  }
+}
+
 export function outputs(reply: ExecuteTemplateReply): Record<string, string> {
   return Object.fromEntries((reply.node?.outputs?.parameters ?? []).map((p) => [p.name, p.value]));
 }

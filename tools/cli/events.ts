@@ -5,13 +5,13 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
+  GoJsonSyntaxError,
   loadManifestFolder,
   renderTestReport,
   startEventEndpoint,
   testBindings,
   type LogEntry,
 } from '../../libs/events/src/index.js';
-import { GoJsonSyntaxError } from '../../libs/events/src/intake/go-json-decoder.js';
 import type { AgentPlugin } from '@app/testing';
 
 const USAGE = `usage:

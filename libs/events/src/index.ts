@@ -16,3 +16,4 @@ export { testBindings } from './tester/binding-tester.js';
 export type { BindingReport, TestEventInput, TestReport } from './tester/binding-tester.js';
 export { renderTestReport } from './tester/render-report.js';
 export type { ReceivedEventRecord } from './intake/event-intake.service.js';
+export { GoJsonSyntaxError } from './intake/go-json-decoder.js';

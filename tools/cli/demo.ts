@@ -106,6 +106,18 @@ async function main(): Promise<number> {
         }
       }
     }
+    for (const up of upstreams) {
+      for (const run of (await up.settle?.()) ?? []) {
+        const ok = run.phase === 'Succeeded';
+        if (!ok) failures++;
+        results.push([
+          `${run.name} (${run.origin})`,
+          run.phase,
+          ok ? 'as expected' : 'expected Succeeded',
+          0,
+        ]);
+      }
+    }
     console.log('Summary');
     for (const [file, phase, verdict, ms] of results)
       console.log(

@@ -11,7 +11,7 @@ import {
   startEventEndpoint,
   testBindings,
   type LogEntry,
-} from '../../libs/events/src/index.js';
+} from '@app/events';
 import type { AgentPlugin } from '@app/testing';
 
 const USAGE = `usage:

@@ -1,16 +1,16 @@
 // The demo's Argo Server: the local event endpoint (libs/events) with the bindings and templates of
 // manifests/event-emitter/examples, in async mode, running the workflows it submits through the local agent
-// with the plugins of the demo. (libs/events is imported relatively until tsconfig.json maps @app/events.)
+// with the plugins of the demo.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { DemoContext, DemoUpstreams, WorkflowResult } from '@app/testing';
+import type { DemoBackgroundRun, DemoContext, DemoUpstreams, WorkflowResult } from '@app/testing';
 import { renderResult } from '@app/testing';
 import {
   startEventEndpoint,
   type EventEndpoint,
   type EventEndpointOptions,
   type WorkflowObject,
-} from '../../../libs/events/src/index.js';
+} from '@app/events';
 
 /** The demo's Argo token (a stand-in value for a ServiceAccount token). */
 export const DEMO_ARGO_TOKEN = 'argo-demo-token-9f8e7d6c5b4a39281706f5e4d3c2b1a0';
@@ -58,8 +58,7 @@ export async function startArgoDemoServer(
   };
 }
 
-function printConsumed(result: WorkflowResult, workflow: WorkflowObject): void {
-  const binding = workflow.metadata.labels['workflows.argoproj.io/workflow-event-binding'];
+function printConsumed(result: WorkflowResult, binding: string): void {
   const mark = result.phase === 'Succeeded' ? '✔' : '✖';
   process.stdout.write(
     `\n${mark}━━ submitted by binding ${binding} through the local event endpoint ━━\n${renderResult(result)}\n`,
@@ -68,8 +67,24 @@ function printConsumed(result: WorkflowResult, workflow: WorkflowObject): void {
 
 /** Used by `npm run demo`: consumed workflows run with the demo's plugins (filled in after start-up). */
 export async function startDemoUpstreams(context: DemoContext): Promise<DemoUpstreams> {
+  const runs: DemoBackgroundRun[] = [];
   const demo = await startArgoDemoServer({
-    run: { plugins: () => context.plugins, timeScale: context.timeScale, onResult: printConsumed },
+    run: {
+      plugins: () => context.plugins,
+      timeScale: context.timeScale,
+      onResult: (result: WorkflowResult, workflow: WorkflowObject) => {
+        const binding = workflow.metadata.labels['workflows.argoproj.io/workflow-event-binding'];
+        printConsumed(result, binding);
+        runs.push({ name: result.name, phase: result.phase, origin: `binding ${binding}` });
+      },
+    },
   });
-  return { env: demo.env, close: demo.close };
+  return {
+    env: demo.env,
+    settle: async () => {
+      await demo.endpoint.idle();
+      return runs;
+    },
+    close: demo.close,
+  };
 }

@@ -140,7 +140,7 @@ describe('workflow-event against the local event endpoint', () => {
     expect(down.body.node?.message).toMatch(
       /^argo-server: POST \/api\/v1\/events\/argo\/: ECONNREFUSED; retrying in 5s/,
     );
-    const { startEventEndpoint } = await import('../../../libs/events/src/index.js');
+    const { startEventEndpoint } = await import('@app/events');
     const { BINDINGS, TOKENS } = await import('./support.js');
     const back = await startEventEndpoint({
       objects: BINDINGS,

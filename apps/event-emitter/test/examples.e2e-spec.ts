@@ -12,7 +12,7 @@ import {
   type AgentPlugin,
   type PluginHarness,
 } from '@app/testing';
-import { loadManifestFolder, testBindings } from '../../../libs/events/src/index.js';
+import { loadManifestFolder, testBindings } from '@app/events';
 import { EXAMPLES_DIR, startArgoDemoServer, type EventEmitterDemo } from '../demo/upstreams.js';
 import { eventEmitterPlugin } from '../src/event-emitter.plugin.js';
 import './support.js';

@@ -1,11 +1,7 @@
 // The plugin module is imported up front (Jest's ESM loader fails the kit's concurrent lazy imports).
 import '../src/event-emitter.module.js';
 import { executeArgs, startHarness, type ExecuteArgsOptions, type PluginHarness } from '@app/testing';
-import {
-  startEventEndpoint,
-  type EventEndpoint,
-  type EventEndpointOptions,
-} from '../../../libs/events/src/index.js';
+import { startEventEndpoint, type EventEndpoint, type EventEndpointOptions } from '@app/events';
 import { DEMO_ARGO_TOKEN, DEMO_SUBJECT } from '../demo/upstreams.js';
 import { eventEmitterPlugin } from '../src/event-emitter.plugin.js';
 

@@ -35,16 +35,18 @@ export function parseDuration(input: string): number {
   if (s === '0') return 0;
   if (s === '') throw new DurationParseError(input, 'invalid');
   let total = 0;
-  const part = /^(\d*)(?:\.(\d*))?([a-zµμ]+)/;
   while (s.length > 0) {
-    const m = part.exec(s);
-    if (!m || (m[1] === '' && (m[2] === undefined || m[2] === ''))) {
-      throw new DurationParseError(input, /^[\d.]/.test(s) ? 'missing unit in' : 'invalid');
-    }
-    const unit = UNIT_MS[m[3]];
-    if (unit === undefined) throw new DurationParseError(input, `unknown unit ${JSON.stringify(m[3])} in`);
-    total += Number(`${m[1] || '0'}.${m[2] ?? '0'}`) * unit;
-    s = s.slice(m[0].length);
+    // As time.ParseDuration: a number (integer and/or fraction), then the unit: every character up to the
+    // next digit or dot.
+    const number = /^(\d*)(?:\.(\d*))?/.exec(s)!;
+    if (number[1] === '' && (number[2] === undefined || number[2] === '')) throw new DurationParseError(input, 'invalid');
+    s = s.slice(number[0].length);
+    const unitText = /^[^\d.]*/.exec(s)![0];
+    if (unitText === '') throw new DurationParseError(input, 'missing unit in');
+    const unit = UNIT_MS[unitText];
+    if (unit === undefined) throw new DurationParseError(input, `unknown unit ${JSON.stringify(unitText)} in`);
+    total += Number(`${number[1] || '0'}.${number[2] ?? '0'}`) * unit;
+    s = s.slice(unitText.length);
   }
   if (total > MAX_DURATION_MS) throw new DurationParseError(input, 'invalid');
   return sign * total;

@@ -8,9 +8,19 @@ export interface DemoContext {
 }
 
 /** What `apps/<app>/demo/upstreams.ts` exports as `startDemoUpstreams`. */
+/** A workflow that an upstream ran by itself during the demo (e.g. submitted by a WorkflowEventBinding). */
+export interface DemoBackgroundRun {
+  name: string;
+  phase: string;
+  /** What produced it, e.g. `binding ci-finished`. */
+  origin: string;
+}
+
 export interface DemoUpstreams {
   /** Sidecar environment pointing the plugin at its stand-ins. */
   env: Record<string, string>;
+  /** Waits for work the upstream does in the background and lists the workflows it ran (optional). */
+  settle?(): Promise<DemoBackgroundRun[]>;
   close(): Promise<void>;
 }
 

@@ -158,7 +158,7 @@ export async function bundleEntry(entry, outdir, name = 'plugin') {
     legalComments: 'none',
     minifySyntax: true,
     minifyWhitespace: true,
-    keepNames: true,
+    keepNames: false,
     metafile: true,
     logLevel: 'warning',
     define: { 'process.env.EXECUTOR_PLUGINS_VERSION': JSON.stringify(pkg.version) },

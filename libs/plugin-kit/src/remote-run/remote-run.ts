@@ -157,14 +157,15 @@ class RemoteRun<Ref, Run> {
     return final;
   }
 
-  /** The poll interval; at most `soonMs` when asked; never later than the timeout (but at least 1s). */
+  /** The poll interval; at most `soonMs` when asked; never later than the timeout (running() keeps it ≥ 1s). */
   private requeueMs(state: State<Ref, Run>, soon: boolean | undefined): number {
     const { pollIntervalMs, soonMs, timeoutMs } = this.options;
     const requeue = soon && soonMs !== undefined ? Math.min(pollIntervalMs, soonMs) : pollIntervalMs;
     if (timeoutMs === undefined) return requeue;
-    return Math.min(requeue, Math.max(state.startedAt + timeoutMs - this.now(), 1000));
+    return Math.min(requeue, state.startedAt + timeoutMs - this.now());
   }
 
+  /** A poll whose transient failure waits at least one poll interval when `retryAtPollInterval` asks so. */
   private async upstream<T>(request: () => Promise<T>): Promise<T> {
     try {
       return await request();

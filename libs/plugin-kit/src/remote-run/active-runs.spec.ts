@@ -31,16 +31,18 @@ function run(id: string, cancelled: string[], { ms = 0, error }: { ms?: number; 
 }
 
 describe('ActiveRuns', () => {
-  it('tracks, forgets and keeps at most maxTracked runs, dropping the least recently polled', () => {
-    const { active } = setup({ cancelOnShutdown: true, maxTracked: 2 });
+  it('tracks, forgets and keeps at most 10000 runs, dropping the least recently polled', async () => {
+    const { active } = setup({ cancelOnShutdown: true });
     const cancelled: string[] = [];
-    active.track('a', run('a', cancelled).tracked);
-    active.track('b', run('b', cancelled).tracked);
-    active.track('a', run('a', cancelled).tracked); // polled again
-    active.track('c', run('c', cancelled).tracked);
-    expect(active.size).toBe(2);
-    active.forget('c');
-    expect(active.size).toBe(1);
+    active.track('first', run('first', cancelled).tracked);
+    active.track('second', run('second', cancelled).tracked);
+    active.track('first', run('first', cancelled).tracked); // polled again
+    for (let i = 0; i < 9_999; i++) active.track(String(i), { fields: {}, cancel: async () => undefined });
+    expect(active.size).toBe(10_000);
+    active.forget('0');
+    expect(active.size).toBe(9_999);
+    await active.beforeApplicationShutdown();
+    expect(cancelled).toEqual(['first']);
   });
 
   it('leaves the runs alone by default, saying so', async () => {
@@ -80,11 +82,11 @@ describe('ActiveRuns', () => {
     expect(logs().map((l) => l.msg)).toContain('could not cancel the build on shutdown: gone');
   });
 
-  it('keeps at most `concurrency` cancels in flight', async () => {
-    const { active } = setup({ cancelOnShutdown: true, concurrency: 3 });
+  it('keeps at most 8 cancels in flight', async () => {
+    const { active } = setup({ cancelOnShutdown: true });
     let inFlight = 0;
     let most = 0;
-    for (let i = 0; i < 10; i++)
+    for (let i = 0; i < 20; i++)
       active.track(String(i), {
         fields: {},
         cancel: async () => {
@@ -94,15 +96,14 @@ describe('ActiveRuns', () => {
         },
       });
     await active.beforeApplicationShutdown();
-    expect(most).toBe(3);
+    expect(most).toBe(8);
   });
 
   it('gives up after the budget, aborting the signal the cancels got', async () => {
-    const { active, logs } = setup({ cancelOnShutdown: true, budgetMs: 50, concurrency: 1 });
+    const { active, logs } = setup({ cancelOnShutdown: true, budgetMs: 50 });
     const cancelled: string[] = [];
     const hung = run('hung', cancelled, { ms: 10_000 });
     active.track('hung', hung.tracked);
-    active.track('next', run('next', cancelled).tracked);
     const started = Date.now();
     await active.beforeApplicationShutdown();
     expect(Date.now() - started).toBeLessThan(1000);

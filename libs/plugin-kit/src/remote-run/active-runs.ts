@@ -19,13 +19,14 @@ export interface ActiveRunsOptions {
   cancelOnShutdown: boolean;
   /** What the plugin's log lines call a run (`build`: "cancelled the build on shutdown"); unset: "cancelled on shutdown". */
   noun?: string;
-  /** How long shutdown waits for the cancel requests (a pod's grace period is usually 30s). */
+  /** How long shutdown waits for the cancel requests (a pod's grace period is usually 30s); default 10s. */
   budgetMs?: number;
-  /** Cancel requests in flight at once. */
-  concurrency?: number;
-  /** Most runs remembered; the least recently polled go first (executions nobody polls any more). */
-  maxTracked?: number;
 }
+
+/** Most runs remembered; the least recently polled go first (executions nobody polls any more). */
+const MAX_TRACKED = 10_000;
+/** Cancel requests in flight at once on shutdown. */
+const CONCURRENCY = 8;
 
 /**
  * The non-terminal runs this process is following. With CANCEL_ON_SHUTDOWN=true they are cancelled upstream
@@ -48,8 +49,7 @@ export class ActiveRuns implements RunTracker, BeforeApplicationShutdown {
   track(key: string, run: TrackedRun): void {
     this.runs.delete(key); // re-inserted: the map stays ordered by last poll
     this.runs.set(key, run);
-    if (this.runs.size > (this.options.maxTracked ?? 10_000))
-      this.runs.delete(this.runs.keys().next().value!);
+    if (this.runs.size > MAX_TRACKED) this.runs.delete(this.runs.keys().next().value!);
   }
 
   forget(key: string): void {
@@ -60,7 +60,7 @@ export class ActiveRuns implements RunTracker, BeforeApplicationShutdown {
     const runs = [...this.runs.values()];
     this.runs.clear();
     if (runs.length === 0) return;
-    const { cancelOnShutdown, noun, budgetMs = 10_000, concurrency = 8 } = this.options;
+    const { cancelOnShutdown, noun, budgetMs = 10_000 } = this.options;
     if (!cancelOnShutdown) {
       this.logger.info(
         { runs: runs.length },
@@ -77,7 +77,7 @@ export class ActiveRuns implements RunTracker, BeforeApplicationShutdown {
     const worker = async (): Promise<void> => {
       for (const run of queue) if (!budget.aborted) await this.cancel(run, budget);
     };
-    const workers = Array.from({ length: Math.min(concurrency, runs.length) }, worker);
+    const workers = Array.from({ length: Math.min(CONCURRENCY, runs.length) }, worker);
     await Promise.race([Promise.all(workers), new Promise((end) => budget.addEventListener('abort', end))]);
   }
 

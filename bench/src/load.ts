@@ -145,8 +145,9 @@ export async function loadRun(target: Target, ctx: RunContext, options: LoadOpti
       run.own = await measured(pids, () =>
         cannon(port, ctx.token, own, options.connections, options.durationS),
       );
-      if (target.standIns && before !== undefined && run.own.requests > 0)
-        run.upstreamPerCall = ((await target.standIns.count()) - before) / run.own.requests;
+      const after = target.standIns ? await target.standIns.count() : undefined;
+      if (before !== undefined && after !== undefined && run.own.requests > 0)
+        run.upstreamPerCall = (after - before) / run.own.requests;
       const same = own();
       await firstReply(port, ctx.token, same, performance.now() + 30_000);
       await cannon(port, ctx.token, () => same, options.connections, options.warmupS);

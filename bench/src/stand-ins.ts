@@ -8,8 +8,11 @@ export interface StandIns {
   pid: number;
   /** Origins of the loopback stand-ins that answer the read-only counter. */
   origins: string[];
-  /** Total requests the stand-ins have recorded so far (all of them, every method and path). */
-  count(): Promise<number>;
+  /**
+   * Total requests the stand-ins have recorded so far (all of them, every method and path); undefined when no
+   * stand-in answers the read-only counter (an upstream fake that is not a StandInServer).
+   */
+  count(): Promise<number | undefined>;
   close(): Promise<void>;
 }
 
@@ -72,6 +75,7 @@ export async function startStandIns(hostScript: string, timeoutMs = 15_000): Pro
     pid: child.pid ?? -1,
     origins,
     count: async () => {
+      if (origins.length === 0) return undefined;
       let total = 0;
       for (const origin of origins) {
         const n = await readCounter(origin);

@@ -37,6 +37,11 @@ export async function pollCost(
   options: { nodes: number; rounds: number; roundGapMs: number },
 ): Promise<PollCost> {
   const standIns = target.standIns!;
+  const count = async (): Promise<number> => {
+    const n = await standIns.count();
+    if (n === undefined) throw new Error('the stand-ins have no request counter');
+    return n;
+  };
   const cost: PollCost = {
     target: target.name,
     body: poll.name,
@@ -58,7 +63,7 @@ export async function pollCost(
       requestBody({ 'other-plugin': {} }, freshUid()),
       performance.now() + 15_000,
     );
-    const before = await standIns.count();
+    const before = await count();
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < bodies.length) {
@@ -70,16 +75,16 @@ export async function pollCost(
       }
     };
     await Promise.all(Array.from({ length: 16 }, worker));
-    cost.triggerPerNode = ((await standIns.count()) - before) / options.nodes;
+    cost.triggerPerNode = ((await count()) - before) / options.nodes;
     const perPoll: number[] = [];
     for (let round = 0; round < options.rounds; round++) {
       const active = phases.map((p, i) => (ACTIVE.has(p) ? i : -1)).filter((i) => i >= 0);
       if (active.length === 0) break;
       await new Promise((resolve) => setTimeout(resolve, options.roundGapMs));
       for (const i of active) {
-        const c0 = await standIns.count();
+        const c0 = await count();
         const reply = await postExecute(port, ctx.token, bodies[i]);
-        const requests = (await standIns.count()) - c0;
+        const requests = (await count()) - c0;
         const phase = reply.json?.node?.phase ?? `HTTP ${reply.status}`;
         perPoll.push(requests);
         if (requests > 1) cost.over.push({ requests, transition: `${phases[i]} → ${phase}` });

@@ -13,7 +13,7 @@ import { ProviderRegistry } from './providers/provider-registry.js';
 
 /**
  * Starts a data job and follows it with the kit's remote-run lifecycle: one upstream poll per call until it
- * ends, cancelled upstream on timeout. With wait: false, a run that has already ended is reported as it ended.
+ * ends, cancelled upstream on timeout. With wait: false, a run that has already ended is reported as such.
  */
 @Injectable()
 export class DataJobHandler implements PluginHandler<DataJobConfig, DataJobState> {

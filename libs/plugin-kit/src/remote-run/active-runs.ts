@@ -17,7 +17,9 @@ export interface RunTracker {
 export interface ActiveRunsOptions {
   /** The plugin's CANCEL_ON_SHUTDOWN. */
   cancelOnShutdown: boolean;
-  /** What the plugin's log lines call a run (`build`: "cancelled the build on shutdown"); unset: "cancelled on shutdown". */
+  /**
+   * How log lines name a run: `build` gives "cancelled the build on shutdown"; unset, "cancelled on shutdown".
+   */
   noun?: string;
   /** How long shutdown waits for the cancel requests (a pod's grace period is usually 30s); default 10s. */
   budgetMs?: number;

@@ -18,9 +18,9 @@ export interface RunObservation<Ref, Run> {
 }
 
 export interface BegunRun<Ref, Run> extends RunObservation<Ref, Run> {
-  /** true: found the run an earlier call started; false: started it now; unset: the upstream's idempotent start does not say. */
+  /** true: found the run an earlier call started; false: started it now; unset: the start cannot tell. */
   adopted?: boolean;
-  /** Only a handle is known yet (e.g. Databricks run-now returns an id): the run is polled once before replying. */
+  /** Only a handle is known yet (Databricks run-now returns an id): it is polled once before replying. */
   provisional?: boolean;
 }
 
@@ -30,7 +30,7 @@ export interface RunReport {
   outputs: OutputValues;
 }
 
-/** What the lifecycle keeps in ctx.state for one execution (the plugin's own data lives in `ref` and `run`). */
+/** What the lifecycle keeps in ctx.state for one execution (the plugin's own data is in `ref` and `run`). */
 export interface RemoteRunState<Ref, Run> {
   /** Epoch ms: when this execution began the run, or the upstream's earlier start time. */
   startedAt: number;
@@ -56,7 +56,7 @@ export interface CancelResult<Run> {
  * it and words the replies. Upstream failures are UpstreamErrors, as everywhere in the kit.
  */
 export interface RemoteRunDriver<Ref, Run> {
-  /** Starts the run, or adopts the one an earlier call (maybe in another process) started for this execution. */
+  /** Starts the run, or adopts the one an earlier call (maybe another process) started for this execution. */
   begin(): Promise<BegunRun<Ref, Run>>;
   /** Exactly one upstream request. */
   poll(ref: Ref): Promise<RunObservation<Ref, Run>>;

@@ -159,7 +159,7 @@ describe('executeRemoteRun', () => {
     expect(t.driver.calls).toEqual(['begin']);
   });
 
-  it('with wait: false reports a run that has already ended as started, or as it ended when asked to', async () => {
+  it('with wait: false reports a run already over as started, or as it ended when asked to', async () => {
     const started = setup({ wait: false });
     started.driver.begun = { ...seen('failed'), adopted: true };
     expect((await started.call()).node).toMatchObject({ phase: 'Succeeded', message: 'adopted r1 (failed)' });
@@ -276,7 +276,7 @@ describe('executeRemoteRun', () => {
       });
     });
 
-    it('retries a transient cancel error on the next call (after at least a poll interval when asked)', async () => {
+    it('retries a transient cancel error on the next call, a poll interval later when asked', async () => {
       const t = await timedOut({ retryAtPollInterval: true });
       t.driver.cancels = [UpstreamError.transient('502', { status: 502, retryAfterMs: 2000 }), undefined];
       const err = await t.call().catch((e: unknown) => e);

@@ -19,14 +19,18 @@ export interface RemoteRunOptions {
   timeoutMs?: number;
   /** Requeue while a handle is being resolved (an observation with `soon`). */
   soonMs?: number;
-  /** Transient errors while polling or cancelling wait at least one poll interval (the kit's backoff starts lower). */
+  /** Transient errors while polling or cancelling wait at least one poll interval, not just the backoff. */
   retryAtPollInterval?: boolean;
-  /** With wait: false, a run that has already ended (adopted after a restart, over at once) is reported as it ended, not as started. */
+  /**
+   * With wait: false, a run that has already ended when it is begun (adopted after a restart, over at once)
+   * is reported as it ended; by default it is reported as started, like any other.
+   */
   reportEndedWhenNotWaiting?: boolean;
   /** What the log lines call a run (`build`); default `run`. */
   noun?: string;
   /** The plugin's ActiveRuns, for CANCEL_ON_SHUTDOWN. */
   tracker?: RunTracker;
+  /** The clock (tests). */
   now?: () => number;
 }
 
@@ -157,7 +161,7 @@ class RemoteRun<Ref, Run> {
     return final;
   }
 
-  /** The poll interval; at most `soonMs` when asked; never later than the timeout (running() keeps it ≥ 1s). */
+  /** The poll interval, at most `soonMs` when asked, never past the timeout (running() keeps it ≥ 1s). */
   private requeueMs(state: State<Ref, Run>, soon: boolean | undefined): number {
     const { pollIntervalMs, soonMs, timeoutMs } = this.options;
     const requeue = soon && soonMs !== undefined ? Math.min(pollIntervalMs, soonMs) : pollIntervalMs;

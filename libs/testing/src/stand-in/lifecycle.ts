@@ -1,4 +1,4 @@
-/** How long a step lasts: `polls` status reads or `ms` milliseconds, whichever ends first; neither: one read. */
+/** How long a step lasts: `polls` status reads or `ms` milliseconds, whichever ends first; else one read. */
 export interface Timing {
   polls?: number;
   ms?: number;

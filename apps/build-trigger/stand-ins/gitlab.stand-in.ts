@@ -1,12 +1,5 @@
-import {
-  credential,
-  Lifecycle,
-  StandInServer,
-  type LifecycleStep,
-  type StandInRequest,
-  type StandInResponse,
-  type Timing,
-} from '@app/testing';
+import { credential, Lifecycle, StandInServer } from '@app/testing';
+import type { LifecycleStep, StandInRequest, StandInResponse, Timing } from '@app/testing';
 
 export type GitLabStatus =
   | 'created'

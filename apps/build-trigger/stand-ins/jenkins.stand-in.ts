@@ -1,14 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  credential,
-  hasBasic,
-  Lifecycle,
-  StandInServer,
-  type LifecycleStep,
-  type StandInRequest,
-  type StandInResponse,
-  type Timing,
-} from '@app/testing';
+import { credential, hasBasic, Lifecycle, StandInServer } from '@app/testing';
+import type { LifecycleStep, StandInRequest, StandInResponse, Timing } from '@app/testing';
 import { jettyError } from './jetty-error.js';
 import { filterTree } from './jenkins-tree.js';
 

@@ -1,13 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import {
-  credential,
-  hasBasic,
-  Lifecycle,
-  StandInServer,
-  type LifecycleStep,
-  type StandInRequest,
-  type StandInResponse,
-} from '@app/testing';
+import { credential, hasBasic, Lifecycle, StandInServer } from '@app/testing';
+import type { LifecycleStep, StandInRequest, StandInResponse } from '@app/testing';
 
 export type AirflowApi = 'v1' | 'v2';
 

@@ -1,11 +1,5 @@
-import {
-  hasBearer,
-  Lifecycle,
-  StandInServer,
-  type LifecycleStep,
-  type StandInRequest,
-  type StandInResponse,
-} from '@app/testing';
+import { hasBearer, Lifecycle, StandInServer } from '@app/testing';
+import type { LifecycleStep, StandInRequest, StandInResponse } from '@app/testing';
 
 /** A run state as `LIFE_CYCLE` or `LIFE_CYCLE/RESULT`, e.g. `RUNNING`, `TERMINATED/FAILED`. */
 export type DatabricksRunState = string;

@@ -1,11 +1,5 @@
-import {
-  credential,
-  Lifecycle,
-  StandInServer,
-  type LifecycleStep,
-  type StandInRequest,
-  type StandInResponse,
-} from '@app/testing';
+import { credential, Lifecycle, StandInServer } from '@app/testing';
+import type { LifecycleStep, StandInRequest, StandInResponse } from '@app/testing';
 
 export interface DbtJobSpec {
   jobId: number;

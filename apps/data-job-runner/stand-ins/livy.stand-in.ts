@@ -1,11 +1,5 @@
-import {
-  hasBasic,
-  Lifecycle,
-  StandInServer,
-  type LifecycleStep,
-  type StandInRequest,
-  type StandInResponse,
-} from '@app/testing';
+import { hasBasic, Lifecycle, StandInServer } from '@app/testing';
+import type { LifecycleStep, StandInRequest, StandInResponse } from '@app/testing';
 
 export type LivyVersion = '0.6' | '0.7' | '0.8';
 

@@ -19,7 +19,8 @@ function duration(node: { startedAt: number; finishedAt?: number }, now = Date.n
 /** A node tree like `argo get`: name, template, phase, duration, message, then output parameters. */
 export function renderResult(result: WorkflowResult): string {
   const byId = new Map(result.nodes.map((n) => [n.id, n]));
-  const rows: string[][] = [];
+  // Node rows are aligned in columns; output-parameter lines hang under their node outside the columns.
+  const rows: Array<string[] | string> = [];
   const visit = (node: AgentNode, prefix: string, last: boolean, root: boolean): void => {
     // Step groups are structural: show their children directly, like argo get does.
     const children = node.children
@@ -35,26 +36,25 @@ export function renderResult(result: WorkflowResult): string {
     ]);
     const params = node.type === 'Plugin' ? (node.outputs?.parameters ?? []) : [];
     const childPrefix = root ? ' ' : `${prefix}${last ? '  ' : '│ '}`;
-    for (const p of params)
-      rows.push([
-        `${childPrefix}${children.length ? '│' : ' '}   ${p.name}=${p.value.length > 80 ? `${p.value.slice(0, 77)}...` : p.value}`,
-        '',
-        '',
-        '',
-        '',
-      ]);
+    for (const p of params) {
+      const value = p.value.length > 80 ? `${p.value.slice(0, 77)}...` : p.value;
+      rows.push(`${childPrefix}${children.length ? '│' : ' '}   ${p.name}=${value}`);
+    }
     children.forEach((c, i) => visit(c, childPrefix, i === children.length - 1, false));
   };
   const roots = result.nodes.filter((n) => n.name === result.name || n.name === `${result.name}.onExit`);
   for (const r of roots) visit(r, '', true, true);
+  const columns = rows.filter((r): r is string[] => Array.isArray(r));
   const widths = [0, 1, 2, 3].map((i) =>
-    Math.max(...rows.map((r) => [...r[i]].length), ['STEP', 'TEMPLATE', 'PHASE', 'DURATION'][i].length),
+    Math.max(...columns.map((r) => [...r[i]].length), ['STEP', 'TEMPLATE', 'PHASE', 'DURATION'][i].length),
   );
-  const line = (r: string[]) =>
-    r
-      .map((c, i) => (i < 4 ? c + ' '.repeat(widths[i] - [...c].length) : c))
-      .join('  ')
-      .trimEnd();
+  const line = (r: string[] | string) =>
+    typeof r === 'string'
+      ? r
+      : r
+          .map((c, i) => (i < 4 ? c + ' '.repeat(widths[i] - [...c].length) : c))
+          .join('  ')
+          .trimEnd();
   const header = [
     `Name:                ${result.name}`,
     `Namespace:           ${result.namespace}`,

@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FOREIGN_PLUGIN, freshUid, requestBody } from './bodies.js';
 import { firstReply } from './contract-client.js';
@@ -167,5 +168,8 @@ export async function loadRun(target: Target, ctx: RunContext, options: LoadOpti
   }
   const fatal = logLines(logFile).find((l) => l.level === 'error' || l.level === 'fatal');
   if (fatal && !run.error) run.error = `logged: ${String(fatal.msg).slice(0, 200)}`;
+  // A sidecar that died under load (V8 heap limit, crash): say so rather than "connection refused".
+  const died = /FATAL ERROR: [^\n]*/.exec(readFileSync(logFile, 'utf8'))?.[0];
+  if (died) run.error = `process died: ${died}${run.error ? ` (then: ${run.error})` : ''}`;
   return run;
 }

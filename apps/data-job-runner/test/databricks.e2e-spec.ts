@@ -59,6 +59,10 @@ describe('data-job: Databricks', () => {
       }),
   );
 
+  const declaresNotebookOutput = {
+    outputs: { parameters: [{ name: 'notebookOutput', valueFrom: { supplied: {} } }] },
+  };
+
   it('runs a job to success with one upstream request per poll, and reports the run', async () => {
     const wf = uniqueWorkflow();
     const request = dataJob(
@@ -66,14 +70,14 @@ describe('data-job: Databricks', () => {
         databricks: { jobId: 11, jobParameters: { date: '2024-01-01', n: 5, full: true } },
         pollInterval: '10s',
       },
-      { workflow: wf },
+      { workflow: wf, template: declaresNotebookOutput },
     );
     const { replies, final, requestsPerCall } = await pollToEnd(h, request, databricks.server);
 
     expect(replies[0].node?.phase).toBe('Running');
     expect(replies[0].requeue).toBe('10s');
     expect(final.node?.phase).toBe('Succeeded');
-    // first call: run-now + runs/get; each poll: runs/get; the terminal one also runs/get-output
+    // first call: run-now + runs/get; each poll: runs/get; the terminal one also runs/get-output (declared)
     expect(requestsPerCall[0]).toBe(2);
     expect(requestsPerCall.slice(1, -1).every((n) => n === 1)).toBe(true);
     expect(requestsPerCall[requestsPerCall.length - 1]).toBe(2);
@@ -142,6 +146,17 @@ describe('data-job: Databricks', () => {
       idempotency_token: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
     expect(outputs(python.final).notebookOutput).toBeUndefined();
+  });
+
+  it('skips runs/get-output when the template does not declare notebookOutput: one request on every poll', async () => {
+    const { final, requestsPerCall } = await pollToEnd(
+      h,
+      dataJob({ databricks: { jobId: 11 }, pollInterval: '10s' }, { workflow: uniqueWorkflow() }),
+      databricks.server,
+    );
+    expect(final.node?.phase).toBe('Succeeded');
+    expect(requestsPerCall.slice(1).every((n) => n === 1)).toBe(true);
+    expect(outputs(final).notebookOutput).toBeUndefined();
   });
 
   it('fails with the state message and the notebook error when the run fails', async () => {

@@ -118,6 +118,7 @@ export class DataJobDriver implements RemoteRunDriver<RunRef, JobRun> {
 
   private pollRequest(ref: RunRef): PollRequest<unknown> {
     const cancelRequested = this.ctx.state.get()?.cancelRequestedAt !== undefined;
-    return { ref, block: this.block, signal: this.ctx.signal, cancelRequested };
+    const declaredOutputs = new Set((this.ctx.template.outputs?.parameters ?? []).map((p) => p.name));
+    return { ref, block: this.block, signal: this.ctx.signal, cancelRequested, declaredOutputs };
   }
 }

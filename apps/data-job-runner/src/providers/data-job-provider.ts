@@ -16,6 +16,8 @@ export interface PollRequest<B> {
   signal: AbortSignal;
   /** We asked the upstream to cancel this run (Livy: a 404 then means "deleted by us"). */
   cancelRequested: boolean;
+  /** Output parameters the template declares: extras that cost a request are fetched only when asked for. */
+  declaredOutputs: ReadonlySet<string>;
 }
 
 /**

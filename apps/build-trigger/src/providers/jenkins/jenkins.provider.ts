@@ -37,10 +37,23 @@ type Request = BuildRequest<JenkinsBuildSpec>;
  * item → `executable.number`. The correlation parameter ARGO_KEY is sent only when the job declares it; it
  * stops Jenkins from merging two executions' requests and lets a restarted sidecar find the build.
  */
+interface JobSummary {
+  url?: string;
+  declared: Set<string>;
+}
+
+function summarize(job: JenkinsJob): JobSummary {
+  return { url: job.url, declared: declaredParameters(job) };
+}
+
 export class JenkinsProvider implements BuildProvider<JenkinsBuildSpec, JenkinsRef> {
   readonly name = 'jenkins' as const;
-  /** The job read by find(), reused by start() within the same call. */
-  private readonly jobs = new WeakMap<Request, JenkinsJob>();
+  /**
+   * What start() needs of the job find() read in the same call: its URL and declared parameters. Only this
+   * summary is kept (not the job JSON with its recent builds), and only until start() has used it: the
+   * request stays reachable while the run is tracked, so anything hung on it lives as long as the build.
+   */
+  private readonly jobs = new WeakMap<Request, JobSummary>();
 
   constructor(private readonly client: JenkinsClient) {}
 
@@ -56,8 +69,9 @@ export class JenkinsProvider implements BuildProvider<JenkinsBuildSpec, JenkinsR
   }
 
   async start(request: Request): Promise<Tracked<JenkinsRef>> {
-    const job = this.jobs.get(request) ?? (await this.job(request));
-    const declared = declaredParameters(job);
+    const job = this.jobs.get(request) ?? summarize(await this.job(request));
+    this.jobs.delete(request);
+    const { declared } = job;
     const parameters = toStringMap(request.spec.parameters);
     const undeclared = Object.keys(parameters).filter((name) => !declared.has(name));
     if (undeclared.length > 0) {
@@ -148,7 +162,7 @@ export class JenkinsProvider implements BuildProvider<JenkinsBuildSpec, JenkinsR
     const job = await this.client
       .getJson<JenkinsJob>(`${this.path(request)}/api/json`, { tree: JOB_TREE })
       .catch((err: unknown) => Promise.reject(describeJenkinsError(err, `job ${this.label(request)}`)));
-    this.jobs.set(request, job);
+    this.jobs.set(request, summarize(job));
     return job;
   }
 

@@ -99,11 +99,16 @@ export class DatabricksProvider implements DataJobProvider<DatabricksBlock> {
     await this.http.post(`${JOBS}/runs/cancel`, { run_id: Number(ref.runId) }, { signal });
   }
 
-  /** A single notebook task: its exit value (`dbutils.notebook.exit`) or, on failure, its error. */
-  async finish(run: JobRun, { signal }: PollRequest<DatabricksBlock>): Promise<RunExtras> {
+  /**
+   * A single notebook task: its exit value (`dbutils.notebook.exit`) or, on failure, its error. That takes a
+   * second request, so it is made only when the template declares `notebookOutput` or the run failed (the
+   * error text is worth it); a succeeded run nobody reads the output of costs one request per poll.
+   */
+  async finish(run: JobRun, { signal, declaredOutputs }: PollRequest<DatabricksBlock>): Promise<RunExtras> {
     const tasks = isJson(run.raw) && Array.isArray(run.raw.tasks) ? run.raw.tasks.filter(isJson) : [];
     const task = tasks.length === 1 ? tasks[0] : undefined;
-    if (!isTerminal(run.state) || !task?.notebook_task || typeof task.run_id !== 'number')
+    const wanted = declaredOutputs.has('notebookOutput') || run.state !== 'succeeded';
+    if (!wanted || !isTerminal(run.state) || !task?.notebook_task || typeof task.run_id !== 'number')
       return { outputs: {} };
     const { data } = await this.http.get(`${JOBS}/runs/get-output`, {
       params: { run_id: task.run_id },

@@ -9,7 +9,8 @@ import {
   type ExecuteTemplateArgs,
   type ExecuteTemplateReply,
 } from '@app/contract';
-import { validatePluginConfig } from '../config/plugin-config.js';
+import { MAX_BODY_DEPTH, validatePluginConfig } from '../config/plugin-config.js';
+import { nestingDepth } from '../ledger/canonical-json.js';
 import { PluginConfigError, UpstreamError } from '../errors/upstream-error.js';
 import { executionKey, inputParameters } from '../ledger/execution-key.js';
 import type { ExecutionLedger } from '../ledger/execution-ledger.js';
@@ -105,6 +106,19 @@ export class TemplateExecutor {
     if (problems.length > 0)
       return { reply: failed(`${pluginKey}: invalid request: ${problems.join('; ')}`), source: 'rejected' };
     const args = request as unknown as ExecuteTemplateArgs;
+    const parameters = inputParameters(args);
+
+    // A repeat of an execution that already succeeded (requeue, agent retry) is answered from the ledger
+    // without loading or running anything: the same body gives the same key, and it was validated then.
+    const known =
+      nestingDepth(pluginBody, MAX_BODY_DEPTH) <= MAX_BODY_DEPTH
+        ? executionKey(args, pluginBody, parameters)
+        : undefined;
+    const replay = known === undefined ? undefined : await ledger.succeeded(known);
+    if (known !== undefined && replay) {
+      onKey(known);
+      return { reply: replay, source: 'replayed' };
+    }
 
     const handler = await this.options.handler();
     const validation = validatePluginConfig(handler.configClass, pluginBody);
@@ -114,8 +128,7 @@ export class TemplateExecutor {
         source: 'rejected',
       };
     }
-    const parameters = inputParameters(args);
-    const key = executionKey(args, pluginBody, parameters);
+    const key = known ?? executionKey(args, pluginBody, parameters);
     onKey(key);
     const deadlineRequeue = this.options.deadlineRequeueMs ?? 5000;
     const outcome = await ledger.run(

@@ -41,6 +41,18 @@ describe('ExecutionLedger', () => {
     expect((await ledger.run('d', async () => ok, 1000, late)).reply).toEqual(ok);
   });
 
+  it('answers succeeded() only for a remembered Succeeded reply, never while work is in flight', async () => {
+    const ledger = new ExecutionLedger(new MemoryLedgerStore());
+    expect(await ledger.succeeded('k')).toBeUndefined();
+    await ledger.run('f', async () => bad, 1000, late);
+    expect(await ledger.succeeded('f')).toBeUndefined();
+    void ledger.run('k', async () => (await sleep(30), ok), 1000, late);
+    await sleep(5);
+    expect(await ledger.succeeded('k')).toBeUndefined();
+    await sleep(40);
+    expect(await ledger.succeeded('k')).toEqual(ok);
+  });
+
   it('counts calls and keeps handler state per key', async () => {
     const ledger = new ExecutionLedger(new MemoryLedgerStore());
     await ledger.run('k', async () => late(), 1000, late);

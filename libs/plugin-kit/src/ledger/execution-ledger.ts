@@ -75,6 +75,17 @@ export class ExecutionLedger {
     return this.wait(flight!, joined ? 'joined' : 'executed', deadlineMs, onDeadline, entry);
   }
 
+  /** The remembered Succeeded reply of `key`, if any (a cheap lookup for repeats; counts as a call). */
+  async succeeded(key: string): Promise<ExecuteTemplateReply | undefined> {
+    if (this.flights.has(key)) return undefined;
+    return this.exclusive(key, async () => {
+      const stored = await this.store.get(key);
+      if (stored?.result?.node?.phase !== 'Succeeded') return undefined;
+      await this.store.set(key, { ...stored, calls: stored.calls + 1, updatedAt: this.now() });
+      return stored.result;
+    });
+  }
+
   /** Updates the handler-owned state of `key` (kept across calls and in a persistent store across restarts). */
   async saveState(key: string, state: unknown): Promise<void> {
     await this.exclusive(key, async () => {

@@ -163,7 +163,7 @@ export function checkTargets(base: TargetSummary, p: TargetSummary): TargetCheck
     }
     add(
       'idle RSS ≤ 1.5× baseline',
-      `${((p.idleRssKiB ?? 0) / 1024).toFixed(1)} MiB, ${p.ratios.idleRss?.toFixed(2) ?? '–'}×`,
+      `${p.idleRssKiB === undefined ? '–' : (p.idleRssKiB / 1024).toFixed(1)} MiB, ${p.ratios.idleRss?.toFixed(2) ?? '–'}×`,
       p.ratios.idleRss === undefined ? undefined : p.ratios.idleRss <= 1.5,
     );
   }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import {
   startPluginProcess,
   type AgentPlugin,
@@ -39,6 +39,10 @@ export interface PluginRun {
   count(): Promise<number | undefined>;
   /** Resident set size of the plugin process, and its peak (VmHWM), in MB. */
   memory(): { rssMb: number; peakMb: number };
+  /** Exits nobody asked for (crash, OOM), each with the end of the process output. */
+  crashes: string[];
+  /** CPU time (user + system) the current plugin process has used, in seconds. */
+  cpuSeconds(): number;
   /** Writes a new agent token into the token file. */
   rotateToken(next: string): void;
   /** SIGKILL (no drain, no goodbye), then a new process on the same port with the same env and token. */
@@ -53,6 +57,9 @@ export function agentToken(): string {
 export async function launch(target: PluginTarget, options: LaunchOptions): Promise<PluginRun> {
   const dir = mkdtempSync(join(tmpdir(), `reliability-${target.name}-`));
   const tokenFile = join(dir, 'token');
+  // A copy of the bundle, as the image ships it: a rebuild of dist/ meanwhile cannot pull chunks from under it.
+  cpSync(dirname(target.entry), join(dir, 'app'), { recursive: true });
+  const entry = join(dir, 'app', basename(target.entry));
   let token = agentToken();
   writeFileSync(tokenFile, token);
   const context: DemoContext = { plugins: [], timeScale: options.timeScale ?? 0.01 };
@@ -69,8 +76,28 @@ export async function launch(target: PluginTarget, options: LaunchOptions): Prom
   options.sweep.addEnv({ ...env, ...upstreams.env });
   options.sweep.add('agent token', token);
 
-  const start = (port: number): Promise<PluginProcess> =>
-    startPluginProcess(target.name, target.entry, { ...env, PORT: String(port) }, { cwd: dir });
+  const crashes: string[] = [];
+  let stopping = false;
+  const start = async (port: number): Promise<PluginProcess> => {
+    const p = await startPluginProcess(
+      target.name,
+      entry,
+      { ...env, PORT: String(port) },
+      // RELIABILITY_NODE_ARGS adds flags for a diagnosis, e.g. --heapsnapshot-near-heap-limit=1 --diagnostic-dir=/tmp/x
+      {
+        cwd: dir,
+        nodeArgs: [
+          ...target.nodeArgs,
+          ...(process.env.RELIABILITY_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+        ],
+      },
+    );
+    p.child.once('exit', (code, signal) => {
+      if (!stopping)
+        crashes.push(`exit ${code ?? signal}: ${p.output().split('\n').slice(-15).join('\n').slice(-3000)}`);
+    });
+    return p;
+  };
   let proc: PluginProcess;
   try {
     proc = await start(0);
@@ -113,21 +140,31 @@ export async function launch(target: PluginTarget, options: LaunchOptions): Prom
         Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
       return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
     },
+    cpuSeconds() {
+      // Fields 14 and 15 of /proc/<pid>/stat, after the parenthesised command name, in clock ticks (100 Hz).
+      const stat = readFileSync(`/proc/${proc.child.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    },
     rotateToken(next) {
       options.sweep.add('rotated agent token', next);
       writeFileSync(tokenFile, next);
       token = next;
       agentPlugin.token = next;
     },
+    crashes,
     async killAndRestart(onKilled) {
       const exited = new Promise((resolve) => proc.child.once('exit', resolve));
+      stopping = true;
       proc.child.kill('SIGKILL');
       await exited;
+      stopping = false;
       await onKilled?.();
       proc = await start(run.port);
       incarnations.push(proc);
     },
     async close() {
+      stopping = true;
       await proc.stop(10_000).catch(() => proc.child.kill('SIGKILL'));
       await upstreams.close();
       incarnations.forEach((p, i) =>

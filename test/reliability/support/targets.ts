@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { parse as parseYaml } from 'yaml';
 import type { PluginDefinition } from '@app/plugin-kit';
 import type { DemoContext, DemoUpstreams } from '@app/testing';
 
@@ -20,6 +21,10 @@ export interface PluginTarget {
   countUpstreamEnv?: string;
   /** Extra sidecar env (the probe's secret). */
   env: Record<string, string>;
+  /** Node flags of the manifest's command (`node --max-old-space-size=48 /app/main.js`), as the pod runs it. */
+  nodeArgs: string[];
+  /** The container's memory limit from the manifest, in MB. */
+  memoryLimitMb?: number;
   startUpstreams(context: DemoContext): Promise<DemoUpstreams>;
   /** The plugin definition, for the in-process harness. */
   definition(): Promise<PluginDefinition<object>>;
@@ -83,6 +88,7 @@ export function discoverApps(): Discovery {
       countUrl: conf.countUrl,
       countUpstreamEnv: conf.countUpstreamEnv,
       env: {},
+      ...manifestRuntime(app),
       doc: existsSync(doc) ? doc : undefined,
       async startUpstreams(context) {
         const demo = (await import(pathToFileURL(parts['demo/upstreams.ts']).href)) as {
@@ -94,6 +100,25 @@ export function discoverApps(): Discovery {
     });
   }
   return { targets, skipped };
+}
+
+/** How the manifest runs the sidecar: node flags and memory limit. */
+function manifestRuntime(app: string): { nodeArgs: string[]; memoryLimitMb?: number } {
+  const file = join(repoRoot, 'manifests', app, 'plugin.yaml');
+  if (!existsSync(file)) return { nodeArgs: [] };
+  const container = (
+    parseYaml(readFileSync(file, 'utf8')) as {
+      spec?: {
+        sidecar?: { container?: { command?: string[]; resources?: { limits?: { memory?: string } } } };
+      };
+    }
+  ).spec?.sidecar?.container;
+  const command = container?.command ?? [];
+  const nodeArgs = command[0] === 'node' ? command.slice(1, -1) : [];
+  const memory = /^(\d+)(Mi|Gi|M|G)$/.exec(String(container?.resources?.limits?.memory ?? ''));
+  const factor = { Mi: 1.048576, Gi: 1073.741824, M: 1, G: 1000 } as const;
+  const memoryLimitMb = memory ? Number(memory[1]) * factor[memory[2] as keyof typeof factor] : undefined;
+  return { nodeArgs, memoryLimitMb };
 }
 
 async function findDefinition(file: string): Promise<PluginDefinition<object>> {
@@ -122,6 +147,7 @@ export async function probeTarget(): Promise<PluginTarget> {
     config: { outcome: 'poll' },
     entry: join(out, 'main.js'),
     env: { PROBE_SECRET: `probe-secret-${Math.random().toString(36).slice(2)}-reliability` },
+    nodeArgs: [],
     startUpstreams: async () => ({ env: {}, close: async () => undefined }),
     definition: async () =>
       (await import('../../../libs/plugin-kit/test/fixtures/probe-plugin.js'))

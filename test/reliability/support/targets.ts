@@ -56,14 +56,10 @@ export function discoverApps(): Discovery {
   for (const app of readdirSync(appsDir).sort()) {
     const dir = join(appsDir, app);
     if (!statSync(dir).isDirectory()) continue;
-    const draft = process.env.RELIABILITY_CONFORMANCE_DIR;
     const parts = {
       'src/main.ts': join(dir, 'src/main.ts'),
       'demo/upstreams.ts': join(dir, 'demo/upstreams.ts'),
-      'test/conformance.json':
-        draft && existsSync(join(draft, `${app}.json`))
-          ? join(draft, `${app}.json`)
-          : join(dir, 'test/conformance.json'),
+      'test/conformance.json': join(dir, 'test/conformance.json'),
       [`dist/apps/${app}/main.js`]: join(repoRoot, 'dist/apps', app, 'main.js'),
     };
     const missing = Object.entries(parts)

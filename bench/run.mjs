@@ -5,40 +5,17 @@
 // then runs the measurements. Options are passed through: `npm run bench -- --help`.
 // Builds go to bench/.work rather than dist/ so a run never swaps a bundle under someone else's test.
 import { build } from 'esbuild';
-import { transform } from '@swc/core';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { artefactBytes, buildApp, bundleEntry } from '../tools/build.mjs';
+import { artefactBytes, buildApp, bundleEntry, swcTypeScript } from '../tools/build.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const work = join(root, 'bench/.work');
 const args = process.argv.slice(2);
 const only = parseArgs({ args, strict: false, options: { only: { type: 'string', multiple: true } } }).values
   .only;
-
-/** Our TypeScript, compiled like tools/build.mjs does (the stand-ins may use decorators). */
-const swcTypeScript = {
-  name: 'swc-typescript',
-  setup(b) {
-    b.onLoad({ filter: /\.ts$/ }, async ({ path }) => {
-      if (path.includes('node_modules')) return undefined;
-      const out = await transform(readFileSync(path, 'utf8'), {
-        filename: path,
-        sourceMaps: 'inline',
-        jsc: {
-          parser: { syntax: 'typescript', decorators: true },
-          transform: { legacyDecorator: true, decoratorMetadata: true },
-          target: 'es2022',
-          keepClassNames: true,
-        },
-        module: { type: 'es6' },
-      });
-      return { contents: out.code, loader: 'js' };
-    });
-  },
-};
 
 const bundleOptions = {
   absWorkingDir: root,

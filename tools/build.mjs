@@ -17,7 +17,7 @@ const root = resolve(import.meta.dirname, '..');
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 
 /** swc for our own TypeScript: legacy decorators + design:* metadata, like tsc with emitDecoratorMetadata. */
-const swcTypeScript = {
+export const swcTypeScript = {
   name: 'swc-typescript',
   setup(b) {
     b.onLoad({ filter: /\.ts$/ }, async ({ path }) => {

@@ -23,6 +23,7 @@ let worstNew = 0;
 
 interface Sample {
   sentAt: number;
+  repliedAt: number;
   token: 'old' | 'new';
   status: number | string;
 }
@@ -54,6 +55,7 @@ async function hammer(
       );
       samples.push({
         sentAt,
+        repliedAt: Date.now(),
         token: which,
         status: outcome.kind === 'reply' ? outcome.status : (outcome.code ?? 'error'),
       });
@@ -77,7 +79,7 @@ function judge(samples: Sample[], changedAt: number): { oldMs: number; newMs: nu
   );
   const problems = [
     ...samples
-      .filter((s) => s.sentAt < changedAt && (s.token === 'old') !== (s.status === 200))
+      .filter((s) => s.repliedAt < changedAt && (s.token === 'old') !== (s.status === 200))
       .slice(0, 3)
       .map((s) => `before the change: ${s.token} token got ${s.status}`),
     ...after
@@ -119,13 +121,13 @@ describe('token rotation under load: the old token refused and the new one accep
           let stop!: () => void;
           const load = hammer(run, tokens, new Promise<void>((resolve) => (stop = resolve)));
           await sleep(500);
+          const changedAt = Date.now(); // taken before the change: a request answered before it saw the old file
           if (how === 'in place') run.rotateToken(tokens.new);
           else {
             writeFileSync(`${run.tokenFile}.next`, tokens.new);
             renameSync(`${run.tokenFile}.next`, run.tokenFile);
             run.agentPlugin.token = tokens.new;
           }
-          const changedAt = Date.now();
           await sleep(LIMIT_MS + 1000);
           stop();
           const samples = await load;

@@ -143,7 +143,8 @@ export async function probeTarget(): Promise<PluginTarget> {
     config: { outcome: 'poll' },
     entry: join(out, 'main.js'),
     env: { PROBE_SECRET: `probe-secret-${Math.random().toString(36).slice(2)}-reliability` },
-    nodeArgs: [],
+    // No manifest of its own: it runs with the node flags the apps' manifests use (a heap cap changes how V8 collects).
+    nodeArgs: discoverApps().targets[0]?.nodeArgs ?? [],
     startUpstreams: async () => ({ env: {}, close: async () => undefined }),
     definition: async () =>
       (await import('../../../libs/plugin-kit/test/fixtures/probe-plugin.js'))

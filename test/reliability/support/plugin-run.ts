@@ -50,6 +50,11 @@ export interface PluginRun {
   close(): Promise<void>;
 }
 
+/** An env URL as a URL: `host:port` values (like ARGO_SERVER) are taken as http. */
+export function asUrl(value: string): string {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
+}
+
 export function agentToken(): string {
   return randomBytes(24).toString('base64url');
 }
@@ -110,7 +115,7 @@ export async function launch(target: PluginTarget, options: LaunchOptions): Prom
   context.plugins.push(agentPlugin);
   const countUrl =
     target.countUrl && target.countUpstreamEnv
-      ? new URL(target.countUrl, upstreams.env[target.countUpstreamEnv]).href
+      ? new URL(target.countUrl, asUrl(upstreams.env[target.countUpstreamEnv])).href
       : undefined;
 
   const run: PluginRun = {

@@ -23,7 +23,13 @@ export class SecretSweep {
 
   /** Registers the secret-looking values of a sidecar env, and user:password pairs with the same prefix. */
   addEnv(env: Record<string, string | undefined>): void {
-    for (const [name, value] of Object.entries(env)) if (value && looksSecret(name)) this.add(name, value);
+    for (const [name, value] of Object.entries(env)) {
+      if (!value || !looksSecret(name)) continue;
+      this.add(name, value);
+      // `ARGO_TOKEN=Bearer <token>`: the credential alone is what would leak.
+      const scheme = /^(Bearer|Basic|Token)\s+(.+)$/i.exec(value);
+      if (scheme) this.add(`${name} (without "${scheme[1]}")`, scheme[2]);
+    }
     for (const [name, user] of Object.entries(env)) {
       const prefix = /^(.*)_USER(NAME)?$/.exec(name)?.[1];
       if (!prefix || !user) continue;

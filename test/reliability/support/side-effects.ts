@@ -1,5 +1,5 @@
 import { FaultProxy, type FaultPlan } from './fault-proxy.js';
-import { launch, type LaunchOptions, type PluginRun } from './plugin-run.js';
+import { asUrl, launch, type LaunchOptions, type PluginRun } from './plugin-run.js';
 import type { PluginTarget } from './targets.js';
 
 /** A plugin whose counted upstream (conformance.json countUpstreamEnv) is reached through a fault proxy. */
@@ -24,12 +24,18 @@ export async function launchBehindProxy(
     const run = await launch(target, {
       ...options,
       rewriteEnv: async (env) => {
-        const origin = new URL(env[target.countUpstreamEnv!]).origin;
-        proxy = new FaultProxy(origin, plan, watch);
+        const upstream = new URL(asUrl(env[target.countUpstreamEnv!]));
+        proxy = new FaultProxy(upstream.origin, plan, watch);
         await proxy.start();
-        return Object.fromEntries(
-          Object.entries(env).map(([k, v]) => [k, v.startsWith(origin) ? proxy!.via(v) : v]),
-        );
+        const via = new URL(proxy.url).host;
+        // Every env value on the counted upstream (a URL, or a bare host:port like ARGO_SERVER) goes through the proxy.
+        const rewrite = (v: string): string =>
+          v.startsWith(upstream.origin)
+            ? proxy!.via(v)
+            : v.startsWith(upstream.host)
+              ? via + v.slice(upstream.host.length)
+              : v;
+        return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, rewrite(v)]));
       },
     });
     return { run, proxy: proxy! };

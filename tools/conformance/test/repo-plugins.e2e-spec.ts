@@ -115,7 +115,13 @@ describe('conformance: the plugins of this repo', () => {
           token: tokens.token,
           key,
           config: conf?.config,
-          countUrl: conf?.countUrl ? new URL(conf.countUrl, countBase).href : undefined,
+          // An upstream address may come as host:port (ARGO_SERVER does).
+          countUrl: conf?.countUrl
+            ? new URL(
+                conf.countUrl,
+                /^[a-z][a-z0-9+.-]*:\/\//i.test(countBase!) ? countBase : `http://${countBase}`,
+              ).href
+            : undefined,
           secrets,
           start: {
             command: `node ${main}`,

@@ -15,6 +15,8 @@ import { ENDPOINT_OPTIONS, type ResolvedOptions } from '../options.js';
 /** The gRPC message limit the gateway's loopback client has (GRPC_MESSAGE_SIZE, 100 MiB). */
 const GRPC_MESSAGE_SIZE = 100 * 1024 * 1024;
 const WEBHOOK_PREFIX = '/api/v1/events/';
+/** The read-only counter every stand-in answers (libs/testing/src/stand-in), for conformance and reliability runs. */
+const STAND_IN_COUNT = '/__stand-in/count';
 
 /**
  * The Argo Server's HTTP front for the routes this emulator serves, in the real order: path cleaning
@@ -43,6 +45,20 @@ export class GatewayController {
     }
   }
 
+  /** Emulator extra, like every stand-in's: events received, optionally by namespace and discriminator. */
+  private count(query: URLSearchParams): { name: string; count: number } {
+    const namespace = query.get('namespace');
+    const discriminator = query.get('discriminator');
+    const events = this.intake
+      .received()
+      .filter(
+        (e) =>
+          (namespace === null || e.namespace === namespace) &&
+          (discriminator === null || e.discriminator === discriminator),
+      );
+    return { name: 'argo-server', count: events.length };
+  }
+
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/';
     const rawPath = raw.split('?')[0]!;
@@ -55,6 +71,8 @@ export class GatewayController {
       return reply(res, 301, '', 'text/html; charset=utf-8');
     }
     const method = req.method ?? 'GET';
+    if (method === 'GET' && path === STAND_IN_COUNT)
+      return reply(res, 200, JSON.stringify(this.count(query)));
     let body: Buffer | undefined;
     let caller: Caller | undefined;
     const authorization = req.headers.authorization;

@@ -37,7 +37,8 @@ const CONCURRENCY = 8;
  * sidecar to adopt. Each cancellation is logged; failures are logged, never thrown.
  */
 export class ActiveRuns implements RunTracker, BeforeApplicationShutdown {
-  private readonly runs = new Map<string, TrackedRun>();
+  /** Keyed by execution; without CANCEL_ON_SHUTDOWN only the key is kept (nothing to cancel, nothing retained). */
+  private readonly runs = new Map<string, TrackedRun | undefined>();
 
   constructor(
     private readonly logger: PluginLogger,
@@ -50,7 +51,7 @@ export class ActiveRuns implements RunTracker, BeforeApplicationShutdown {
 
   track(key: string, run: TrackedRun): void {
     this.runs.delete(key); // re-inserted: the map stays ordered by last poll
-    this.runs.set(key, run);
+    this.runs.set(key, this.options.cancelOnShutdown ? run : undefined);
     if (this.runs.size > MAX_TRACKED) this.runs.delete(this.runs.keys().next().value!);
   }
 
@@ -59,15 +60,13 @@ export class ActiveRuns implements RunTracker, BeforeApplicationShutdown {
   }
 
   async beforeApplicationShutdown(signal?: string): Promise<void> {
-    const runs = [...this.runs.values()];
+    const runs = [...this.runs.values()].filter((run): run is TrackedRun => run !== undefined);
+    const left = this.runs.size;
     this.runs.clear();
-    if (runs.length === 0) return;
+    if (left === 0) return;
     const { cancelOnShutdown, noun, budgetMs = 10_000 } = this.options;
     if (!cancelOnShutdown) {
-      this.logger.info(
-        { runs: runs.length },
-        `leaving the ${noun ?? 'run'}s running (CANCEL_ON_SHUTDOWN is off)`,
-      );
+      this.logger.info({ runs: left }, `leaving the ${noun ?? 'run'}s running (CANCEL_ON_SHUTDOWN is off)`);
       return;
     }
     this.logger.info(

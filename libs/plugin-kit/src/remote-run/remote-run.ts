@@ -113,9 +113,11 @@ class RemoteRun<Ref, Run> {
     if (this.driver.outcome(state.run) !== undefined) return this.finish(state);
     await this.ctx.state.set(state);
     const { ref, run } = state;
+    // The closure lives as long as the run is tracked: it holds the driver and the ref, not this call.
+    const { driver } = this;
     this.options.tracker?.track(this.ctx.key, {
-      fields: this.driver.describe(run),
-      cancel: (signal) => this.driver.cancel(ref, signal),
+      fields: driver.describe(run),
+      cancel: (signal) => driver.cancel(ref, signal),
     });
     const { message, outputs } = this.driver.progress(run, state);
     return running(message, this.requeueMs(state, seen.soon), outputs);

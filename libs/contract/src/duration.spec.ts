@@ -32,7 +32,9 @@ describe('Go durations', () => {
   it('reports a missing unit the way Go does', () => {
     expect(() => parseDuration('30')).toThrow('time: missing unit in duration "30"');
     expect(() => parseDuration('5d')).toThrow('time: unknown unit "d" in duration "5d"');
-    expect(() => parseDuration('30 seconds')).toThrow('time: unknown unit " seconds" in duration "30 seconds"');
+    expect(() => parseDuration('30 seconds')).toThrow(
+      'time: unknown unit " seconds" in duration "30 seconds"',
+    );
   });
 
   it.each([

@@ -39,12 +39,14 @@ export function parseDuration(input: string): number {
     // As time.ParseDuration: a number (integer and/or fraction), then the unit: every character up to the
     // next digit or dot.
     const number = /^(\d*)(?:\.(\d*))?/.exec(s)!;
-    if (number[1] === '' && (number[2] === undefined || number[2] === '')) throw new DurationParseError(input, 'invalid');
+    if (number[1] === '' && (number[2] === undefined || number[2] === ''))
+      throw new DurationParseError(input, 'invalid');
     s = s.slice(number[0].length);
     const unitText = /^[^\d.]*/.exec(s)![0];
     if (unitText === '') throw new DurationParseError(input, 'missing unit in');
     const unit = UNIT_MS[unitText];
-    if (unit === undefined) throw new DurationParseError(input, `unknown unit ${JSON.stringify(unitText)} in`);
+    if (unit === undefined)
+      throw new DurationParseError(input, `unknown unit ${JSON.stringify(unitText)} in`);
     total += Number(`${number[1] || '0'}.${number[2] ?? '0'}`) * unit;
     s = s.slice(unitText.length);
   }

@@ -53,13 +53,25 @@ describe('LivyProvider', () => {
       });
       await provider.cancel(run.ref, signal);
       await provider.cancel(run.ref, signal); // already gone: fine
-      const ours = await provider.poll({ ref: run.ref, block, signal, cancelRequested: true, declaredOutputs: new Set<string>() });
+      const ours = await provider.poll({
+        ref: run.ref,
+        block,
+        signal,
+        cancelRequested: true,
+        declaredOutputs: new Set<string>(),
+      });
       expect(ours).toMatchObject({
         state: 'cancelled',
         upstreamState: 'not found',
         message: 'batch 0 was deleted when it was cancelled',
       });
-      const lost = await provider.poll({ ref: run.ref, block, signal, cancelRequested: false, declaredOutputs: new Set<string>() });
+      const lost = await provider.poll({
+        ref: run.ref,
+        block,
+        signal,
+        cancelRequested: false,
+        declaredOutputs: new Set<string>(),
+      });
       expect(lost.state).toBe('failed');
       expect(lost.message).toMatch(/^Livy no longer knows batch 0 \(retention\)/);
     } finally {

@@ -44,7 +44,9 @@ describe('package-lock.json', () => {
 
   it('applies the pins that keep it complete', () => {
     expect(lock.packages['node_modules/@swc/core']?.version).toBe('1.16.18');
-    const unrs = Object.entries(lock.packages).filter(([path]) => path.endsWith('node_modules/unrs-resolver'));
+    const unrs = Object.entries(lock.packages).filter(([path]) =>
+      path.endsWith('node_modules/unrs-resolver'),
+    );
     expect(unrs.map(([, pkg]) => pkg.version)).toEqual([manifest.overrides?.['unrs-resolver']]);
   });
 });

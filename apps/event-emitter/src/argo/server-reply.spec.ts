@@ -33,6 +33,8 @@ describe('interpretReply', () => {
     [429, 'Too Many Requests', '2', 2000],
     [502, '<html><title>502 Bad Gateway</title></html>', undefined, undefined],
     [504, '', undefined, undefined],
+    [500, '<html><body><h1>500 Internal Server Error</h1></body></html>', undefined, undefined],
+    [500, { code: 13, message: 'etcdserver: request timed out' }, undefined, undefined],
   ])('%i → a transient UpstreamError honouring Retry-After', (status, data, retryAfter, ms) => {
     let thrown: unknown;
     try {
@@ -61,6 +63,14 @@ describe('interpretReply', () => {
     ).node!;
     expect(node.phase).toBe('Failed');
     expect(node.message).toContain(text);
+  });
+
+  it('a dispatch 500 → Failed without a retry: some bindings may already have submitted', () => {
+    const message =
+      'failed to dispatch event: [failed to get workflow template: workflowtemplates.argoproj.io "x" not found]';
+    const node = interpretReply(reply(500, { code: 13, message }), event).node!;
+    expect(node.phase).toBe('Failed');
+    expect(node.message).toContain('so the event is not sent again');
   });
 
   it('500 whose every error is an AlreadyExists of a workflow named with this key → already delivered', () => {

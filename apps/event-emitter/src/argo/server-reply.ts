@@ -26,9 +26,13 @@ function statusMessage(reply: ServerReply): string {
   return data && typeof data === 'object' && typeof data.message === 'string' ? data.message : '';
 }
 
+/** How the server words a sync-mode 500 after running the bindings (argo-event-facts.md §2). */
+const DISPATCH_FAILURE = /^failed to dispatch event: /;
+
 /**
- * 200 → Succeeded; 503/429/5xx-gateway → transient (Running, backoff, Retry-After); 500 → Failed without a
- * retry (unless every failure is this execution's own earlier workflow); 401/403/400/404/501 → Failed with a hint.
+ * 200 → Succeeded; 503/429/5xx-gateway → transient (Running, backoff, Retry-After); a dispatch 500 → Failed
+ * without a retry (unless every failure is this execution's own earlier workflow), any other 500 → transient;
+ * 401/403/400/404/501 → Failed with a hint.
  */
 export function interpretReply(reply: ServerReply, event: SentEvent): ExecuteTemplateReply {
   const where = `${event.namespace}/${event.discriminator}`;
@@ -53,7 +57,14 @@ export function interpretReply(reply: ServerReply, event: SentEvent): ExecuteTem
       { status: reply.status, retryAfterMs: parseRetryAfter(reply.retryAfter) },
     );
   if (reply.status === 500) {
-    const own = workflowsAlreadyCreated(statusMessage(reply), event.key);
+    const message = statusMessage(reply);
+    // Only a dispatch failure can leave workflows behind. Any other 500 (listing bindings failed, or a proxy
+    // or ingress between us and the server answered) happened before dispatch: as safe to retry as a 502.
+    if (!DISPATCH_FAILURE.test(message))
+      throw UpstreamError.transient(`${prefix}${said} (not a dispatch failure, so nothing was submitted)`, {
+        status: reply.status,
+      });
+    const own = workflowsAlreadyCreated(message, event.key);
     if (own)
       return succeeded(
         { status: 'already-delivered', ...outputs },

@@ -76,6 +76,23 @@ describe('examples: valid Argo objects', () => {
       },
     });
   });
+  it('the binding tester: without x-source-workflow the binding still submits, requested by "unknown"', () => {
+    const report = testBindings({
+      objects: loadManifestFolder(EXAMPLES_DIR).objects,
+      body: Buffer.from('{"app":"shop-api","version":"1.14.2"}'),
+      headers: [
+        ['X-Event-Type', 'build-finished'],
+        ['X-Argo-Plugin-Key', 'ab12cd34ef56ab78cd90ef12ab34cd56ef78ab90cd12ef34ab56cd78ef90ab12'],
+      ],
+      namespace: 'argo',
+      discriminator: '',
+    });
+    expect(report.ok).toBe(true);
+    expect(report.bindings[0]).toMatchObject({
+      outcome: 'matched',
+      workflow: { parameters: expect.arrayContaining([{ name: 'requested-by', value: 'unknown' }]) },
+    });
+  });
 });
 
 describe('examples: end to end (agent → plugin → event endpoint → binding → agent → plugin)', () => {

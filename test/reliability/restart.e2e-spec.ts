@@ -32,7 +32,7 @@ function restartPromise(target: PluginTarget): string {
   if (!target.doc) return 'no docs';
   const heading = readFileSync(target.doc, 'utf8')
     .split('\n')
-    .find((l) => /^#+ .*surviv.*restart/i.test(l));
+    .find((l) => /^#+ .*restart/i.test(l));
   return heading
     ? `docs/${target.name}.md "${heading.replace(/^#+ /, '')}"`
     : 'docs say nothing about restarts';

@@ -129,6 +129,34 @@ describe('--out and the read-only listings', () => {
   });
 });
 
+describe('GET /__stand-in/count, the counter the conformance kit and the reliability suites read', () => {
+  const count = async (url: string, query: string) =>
+    (await send(url, `/__stand-in/count${query}`, { method: 'GET', token: null })).json();
+
+  it('counts events received (by namespace and discriminator) and, with binding=, the workflows it submitted', async () => {
+    const named = submitWft({}, { metadata: { name: '"run-" + payload.id' } });
+    const ep = await endpoint([binding('named', { selector: 'true', submit: named })], {
+      asyncDispatch: true,
+      dispatchDelayMs: 100,
+    });
+    ep.pauseWorkers();
+    for (const id of ['a', 'b', 'a']) await send(ep.url, `/api/v1/events/argo/d${id}`, { body: { id } });
+    await send(ep.url, '/api/v1/events/argo/other', { body: { id: 'c' } });
+    expect(await count(ep.url, '')).toEqual({ name: 'argo-server', count: 4 });
+    expect(await count(ep.url, '?discriminator=da')).toEqual({ name: 'argo-server', count: 2 });
+    expect(await count(ep.url, '?namespace=elsewhere')).toEqual({ name: 'argo-server', count: 0 });
+    // Queued events are dispatched first; the repeated "a" is refused as AlreadyExists and adds nothing.
+    const counting = count(ep.url, '?binding=named');
+    ep.resumeWorkers();
+    expect(await counting).toEqual({ name: 'argo-server workflows', count: 3 });
+    expect(await count(ep.url, '?binding=other')).toEqual({ name: 'argo-server workflows', count: 0 });
+    expect(await count(ep.url, '?binding=named&namespace=elsewhere')).toEqual({
+      name: 'argo-server workflows',
+      count: 0,
+    });
+  });
+});
+
 describe('--run: submitted workflows go to the local agent', () => {
   it('runs the plugin steps of the referenced WorkflowTemplate with the binding parameters', async () => {
     const texts: string[] = [];

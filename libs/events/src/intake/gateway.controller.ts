@@ -2,6 +2,8 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { All, Controller, Inject, Req, Res } from '@nestjs/common';
 import { Authenticator, WebhookRejection } from '../auth/authenticator.js';
 import type { Caller } from '../auth/caller.js';
+import { OperationQueue } from '../dispatch/operation-queue.js';
+import { LABEL } from '../manifests/argo-objects.js';
 import { ManifestStore } from '../manifests/manifest-store.js';
 import { WorkflowStore } from '../submit/workflow-store.js';
 import { EventIntakeService } from './event-intake.service.js';
@@ -32,6 +34,7 @@ export class GatewayController {
     private readonly intake: EventIntakeService,
     private readonly manifests: ManifestStore,
     private readonly workflows: WorkflowStore,
+    private readonly queue: OperationQueue,
   ) {}
 
   @All(['/', '{*path}'])
@@ -45,9 +48,23 @@ export class GatewayController {
     }
   }
 
-  /** Emulator extra, like every stand-in's: events received, optionally by namespace and discriminator. */
-  private count(query: URLSearchParams): { name: string; count: number } {
+  /**
+   * Emulator extra, like every stand-in's: events received, optionally by namespace and discriminator; with
+   * `binding`, the workflows that binding submitted (once queued events are dispatched): the effect that
+   * counts for an emitter, since a repeated event whose binding names its workflow after x-argo-plugin-key
+   * submits nothing new.
+   */
+  private async count(query: URLSearchParams): Promise<{ name: string; count: number }> {
     const namespace = query.get('namespace');
+    const binding = query.get('binding');
+    if (binding !== null) {
+      await this.queue.idle();
+      const labels = { [LABEL.binding]: binding };
+      return {
+        name: 'argo-server workflows',
+        count: this.workflows.list(namespace ?? undefined, labels).length,
+      };
+    }
     const discriminator = query.get('discriminator');
     const events = this.intake
       .received()
@@ -72,7 +89,7 @@ export class GatewayController {
     }
     const method = req.method ?? 'GET';
     if (method === 'GET' && path === STAND_IN_COUNT)
-      return reply(res, 200, JSON.stringify(this.count(query)));
+      return reply(res, 200, JSON.stringify(await this.count(query)));
     let body: Buffer | undefined;
     let caller: Caller | undefined;
     const authorization = req.headers.authorization;

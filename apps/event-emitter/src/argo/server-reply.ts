@@ -61,9 +61,12 @@ export function interpretReply(reply: ServerReply, event: SentEvent): ExecuteTem
     // Only a dispatch failure can leave workflows behind. Any other 500 (listing bindings failed, or a proxy
     // or ingress between us and the server answered) happened before dispatch: as safe to retry as a 502.
     if (!DISPATCH_FAILURE.test(message))
-      throw UpstreamError.transient(`${prefix}${said} (not a dispatch failure, so nothing was submitted)`, {
-        status: reply.status,
-      });
+      throw UpstreamError.transient(
+        `${prefix}${said} (not a dispatch failure of the server: retried like a 502)`,
+        {
+          status: reply.status,
+        },
+      );
     const own = workflowsAlreadyCreated(message, event.key);
     if (own)
       return succeeded(

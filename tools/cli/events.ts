@@ -24,7 +24,7 @@ const USAGE = `usage:
        [--discriminator <d>] [--namespace argo] [--instanceid <id>] [--output text|json]
 
 serve: the Argo Server's POST /api/v1/events/{namespace}/{discriminator} with the bindings and templates of
-<dir>. Defaults follow the seed document (asynchronous, 64 queued events, 4 workers); --event-async-dispatch=false
+<dir>. Defaults: asynchronous, 64 queued events, 4 workers; --event-async-dispatch=false
 is the real server's synchronous mode (200 only if every binding succeeded, else 500). See docs/events.md.
 test: what every binding of the namespace does with one event. Exit 0 if no binding has an error.`;
 

@@ -2,7 +2,7 @@ import type { AgentPlugin, WorkflowResult } from '@app/testing/agent/index.js';
 import type { TokensConfig } from './auth/tokens-file.js';
 import type { WorkflowObject } from './manifests/argo-objects.js';
 
-/** Defaults follow the seed document (asynchronous, 64 queued events); flags switch to the real server's ways. */
+/** The emulator's defaults (asynchronous, 64 queued events); flags switch to the real server's ways. */
 export const SEED_DEFAULTS = { asyncDispatch: true, queueSize: 64, workers: 4 } as const;
 /** The real Argo Server's defaults (`--event-async-dispatch=false`, 16 queued, 4 workers). */
 export const ARGO_SERVER_DEFAULTS = { asyncDispatch: false, queueSize: 16, workers: 4 } as const;

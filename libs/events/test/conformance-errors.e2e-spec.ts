@@ -1,4 +1,4 @@
-// Conformance cases 7–14, 27 and 35 of argo-event-facts.md: binding errors (sync mode: 500 + Warning Events).
+// Conformance cases 7–14, 27 and 35 (Argo Server v4.1's event endpoint, docs/events.md): binding errors (sync mode: 500 + Warning Events).
 import { binding, endpoint, FIXTURE_TEMPLATES, send, submitWft } from './support.js';
 
 const EVENT = '/api/v1/events/argo/';

@@ -1,4 +1,4 @@
-// Conformance cases 15–23, 33 and 34 of argo-event-facts.md: the HTTP surface, headers, bodies and auth.
+// Conformance cases 15–23, 33 and 34 (Argo Server v4.1's event endpoint, docs/events.md): the HTTP surface, headers, bodies and auth.
 import { binding, endpoint, send, submitWft, type SendOptions } from './support.js';
 
 const EVENT = '/api/v1/events/argo/';

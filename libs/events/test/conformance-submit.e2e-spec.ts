@@ -1,4 +1,4 @@
-// Conformance cases 1–6, 24–26, 28–30 of argo-event-facts.md: what a matching binding creates.
+// Conformance cases 1–6, 24–26, 28–30 (Argo Server v4.1's event endpoint, docs/events.md): what a matching binding creates.
 import { binding, endpoint, RAND5, send, submitWft } from './support.js';
 
 const EVENT = '/api/v1/events/argo/';

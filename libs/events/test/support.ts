@@ -1,4 +1,4 @@
-// Fixtures of the conformance cases (argo-event-facts.md): namespace argo, WorkflowTemplates my-wft and
+// Fixtures of the conformance cases (docs/events.md): namespace argo, WorkflowTemplates my-wft and
 // meta-wft, ClusterWorkflowTemplate my-cwft, a caller with subject my-sub; sync mode unless a case says so.
 import { request } from 'node:http';
 import { startEventEndpoint, type EventEndpoint, type EventEndpointOptions } from '../src/index.js';

@@ -1,25 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { parse } from 'yaml';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-
-/**
- * Argo's JSON schema and plugin swagger are data shared with this project, not part of it. They are looked
- * up in $ARGO_SHARED_DIR, then next to the repository (../shared), then at /work/shared.
- */
-export function argoSharedDir(): string {
-  const candidates = [process.env.ARGO_SHARED_DIR, join(repoRoot, '..', 'shared'), '/work/shared'].filter(
-    (c): c is string => !!c,
-  );
-  const found = candidates.find((c) => existsSync(join(c, 'argo', 'workflow-jsonschema.json')));
-  if (!found)
-    throw new Error(`Argo's schema not found: set ARGO_SHARED_DIR (looked in ${candidates.join(', ')})`);
-  return found;
-}
+/** Argo's JSON schema and plugin swagger, committed as test data (their origin: libs/testing/argo/README.md). */
+const argoDataDir = resolve(dirname(fileURLToPath(import.meta.url)), '../argo');
 
 const ARGO = 'io.argoproj.workflow.v1alpha1';
 let workflowAjv: { ajv: Ajv2020; id: string } | undefined;
@@ -27,9 +14,9 @@ let workflowAjv: { ajv: Ajv2020; id: string } | undefined;
 /** Validator for a definition of Argo's workflow JSON schema, e.g. `Workflow`, `Template`, `WorkflowEventBinding`. */
 export function argoSchemaValidator(definition: string): ValidateFunction {
   if (!workflowAjv) {
-    const schema = JSON.parse(
-      readFileSync(join(argoSharedDir(), 'argo', 'workflow-jsonschema.json'), 'utf8'),
-    ) as { $id: string };
+    const schema = JSON.parse(readFileSync(join(argoDataDir, 'workflow-jsonschema.json'), 'utf8')) as {
+      $id: string;
+    };
     const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
     ajv.addSchema(schema);
     workflowAjv = { ajv, id: schema.$id };
@@ -44,9 +31,7 @@ let swaggerAjv: Ajv | undefined;
 /** Validator for a definition of the executor plugin swagger (`ExecuteTemplateArgs`, `ExecuteTemplateReply`, ...). */
 export function pluginSwaggerValidator(definition: string): ValidateFunction {
   if (!swaggerAjv) {
-    const swagger = parse(
-      readFileSync(join(argoSharedDir(), 'argo', 'executor-plugin-swagger.yml'), 'utf8'),
-    ) as {
+    const swagger = parse(readFileSync(join(argoDataDir, 'executor-plugin-swagger.yml'), 'utf8')) as {
       definitions: Record<string, object>;
     };
     // go-swagger types these as the Go structs behind them, but their custom JSON marshalling puts a Go

@@ -1,4 +1,4 @@
-// What a reply of the event endpoint means for the node (argo-event-facts.md §1 and §9).
+// What a reply of the event endpoint means for the node (Argo Server v4.1: EventService.ReceiveEvent).
 import type { ExecuteTemplateReply } from '@app/contract';
 import { failed, parseRetryAfter, succeeded, UpstreamError } from '@app/plugin-kit';
 import { errorDetail } from '@app/plugin-kit/upstream/error-detail.js';
@@ -26,7 +26,7 @@ function statusMessage(reply: ServerReply): string {
   return data && typeof data === 'object' && typeof data.message === 'string' ? data.message : '';
 }
 
-/** How the server words a sync-mode 500 after running the bindings (argo-event-facts.md §2). */
+/** How the server words a sync-mode 500 after running the bindings (the server's dispatcher in synchronous mode). */
 const DISPATCH_FAILURE = /^failed to dispatch event: /;
 
 /**

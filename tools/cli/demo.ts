@@ -5,7 +5,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { parse } from 'yaml';
 import { appDemos } from 'virtual:app-demos';
 import {
@@ -17,27 +16,52 @@ import {
   type DemoUpstreams,
   type PluginProcess,
 } from '@app/testing';
+import {
+  exitWith,
+  orList,
+  runCommand,
+  UsageError,
+  type CommandSpec,
+  type ParsedCommand,
+} from './kit/args.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const EXPECT_ANNOTATION = 'executor-plugins.dev/demo-expect';
 
-const { values } = parseArgs({
+const USAGE = `usage: npm run demo [-- --only <app> ... --time-scale <n> --verbose]
+
+Runs every example workflow (manifests/<app>/examples/*.yaml) through the local agent against the built
+plugins (dist/apps/<app>/main.js), each pointed at its local upstream stand-ins. Like a real agent pod, every
+plugin is offered every plugin template. Prints each workflow's node tree and a summary.
+
+  --only <app>      demo only these apps (repeatable)
+  --time-scale <n>  factor for requeue waits and backoff (default 0.05: a 30s requeue takes 1.5s)
+  --verbose         also print each plugin's log when it stops
+
+Exit 0 if every example ends as expected, 1 if not.`;
+
+const SPEC = {
+  usage: USAGE,
   options: {
     only: { type: 'string', multiple: true },
     'time-scale': { type: 'string', default: '0.05' },
-    verbose: { type: 'boolean', short: 'v', default: false },
   },
-});
-const timeScale = Number(values['time-scale']);
+} as const satisfies CommandSpec;
 
 function agentToken(): string {
   const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
   return [...randomBytes(32)].map((b) => alphabet[b % alphabet.length]).join('');
 }
 
-async function main(): Promise<number> {
-  const apps = Object.keys(appDemos)
-    .filter((app) => !values.only || values.only.includes(app))
+async function main({ values }: ParsedCommand<typeof SPEC.options>): Promise<number> {
+  const timeScale = Number(values['time-scale']);
+  if (!(timeScale > 0)) throw new UsageError('--time-scale must be a positive number');
+  const known = Object.keys(appDemos);
+  const unknown = values.only.filter((app) => !known.includes(app));
+  if (unknown.length > 0)
+    throw new UsageError(`--only: no app ${orList(unknown)} with a demo (apps: ${known.join(', ')})`);
+  const apps = known
+    .filter((app) => values.only.length === 0 || values.only.includes(app))
     .filter(
       (app) =>
         existsSync(join(root, 'dist/apps', app, 'main.js')) &&
@@ -76,7 +100,8 @@ async function main(): Promise<number> {
       console.log(`started ${app} (plugin "${key}") on ${proc.url} in ${startup} ms`);
     }
     console.log('');
-    const results: Array<[string, string, string, number]> = [];
+    // [what ran, phase, verdict, ms]; a workflow a binding submitted has no duration of its own here.
+    const results: Array<[string, string, string, number | undefined]> = [];
     for (const app of apps) {
       const examples = join(root, 'manifests', app, 'examples');
       if (!existsSync(examples)) continue;
@@ -114,14 +139,15 @@ async function main(): Promise<number> {
           `${run.name} (${run.origin})`,
           run.phase,
           ok ? 'as expected' : 'expected Succeeded',
-          0,
+          undefined,
         ]);
       }
     }
     console.log('Summary');
+    const width = Math.max(...results.map(([file]) => file.length));
     for (const [file, phase, verdict, ms] of results)
       console.log(
-        `  ${verdict === 'as expected' ? '✔' : '✖'} ${file.padEnd(64)} ${phase.padEnd(10)} ${String(ms).padStart(6)} ms  ${verdict}`,
+        `  ${verdict === 'as expected' ? '✔' : '✖'} ${file.padEnd(width)} ${phase.padEnd(10)} ${(ms === undefined ? '' : `${ms} ms`).padStart(9)}  ${verdict}`,
       );
     console.log(`${results.length} workflows, ${failures} not as expected (requeues scaled by ${timeScale})`);
   } finally {
@@ -139,4 +165,6 @@ async function main(): Promise<number> {
   return failures > 0 ? 1 : 0;
 }
 
-process.exit(await main());
+exitWith(
+  await runCommand({ name: 'demo', help: 'npm run demo -- --help' }, process.argv.slice(2), SPEC, main),
+);

@@ -12,79 +12,104 @@ import {
   writeCollectionFiles,
   writePluginPackage,
 } from '@app/manifests';
+import { exitWith, runCommand, UsageError } from './kit/args.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const templates = join(root, 'tools/new-plugin/templates');
 const FIRST_PORT = 10420;
 
-function fail(message: string): never {
-  console.error(message);
-  process.exit(2);
-}
+const USAGE = `usage: npm run new-plugin -- <name>
 
-const name = process.argv[2];
-if (!name || !/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(name) || name.length > 40) {
-  fail('usage: npm run new-plugin -- <name>   (lower-case words joined by dashes, e.g. my-thing)');
-}
-if (existsSync(join(root, 'apps', name)) || existsSync(join(root, 'manifests', name)))
-  fail(`apps/${name} or manifests/${name} already exists`);
+Scaffolds a working plugin named <name> (lower-case words joined by dashes, e.g. my-thing, at most 40
+characters): apps/<name> (definition, env class, config class, Nest module, handler, unit and e2e tests,
+test/conformance.json, a demo stand-in), manifests/<name> (plugin.yaml on the next free port, an example
+workflow, the generated ConfigMap and README) and docs/<name>.md. The result passes npm test as is, and the
+conformance, reliability and bench suites cover it.`;
 
-const words = name.split('-');
-const pascal = words.map((w) => w[0].toUpperCase() + w.slice(1)).join('');
-const usedPorts = pluginDirs(join(root, 'manifests')).map(
-  (dir) =>
-    parseExecutorPlugin(readFileSync(join(dir, 'plugin.yaml'), 'utf8')).spec.sidecar.container.ports?.[0]
-      ?.containerPort ?? 0,
-);
-const port = Math.max(FIRST_PORT - 1, ...usedPorts) + 1;
-const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
-const values: Record<string, string> = {
-  __name__: name,
-  __key__: name,
-  __Pascal__: pascal,
-  __camel__: pascal[0].toLowerCase() + pascal.slice(1),
-  __ENV__: name.toUpperCase().replace(/-/g, '_'),
-  __port__: String(port),
-  __version__: version,
-  __argoVersion__: ARGO_MIN_VERSION,
-};
-const render = (text: string) =>
-  text.replace(/__(name|key|Pascal|camel|ENV|port|version|argoVersion)__/g, (m) => values[m]);
-
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((f) =>
-    statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)],
-  );
-}
-
-const targets: Record<string, string> = { app: `apps/${name}`, manifest: `manifests/${name}`, docs: 'docs' };
-const written: string[] = [];
-for (const [section, target] of Object.entries(targets)) {
-  for (const source of files(join(templates, section))) {
-    const path = join(
-      root,
-      target,
-      render(relative(join(templates, section), source)).replace(/\.tmpl$/, ''),
+/** The checked name, or a usage error. Nothing is written before this passes. */
+function checkName(name: string): void {
+  if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(name) || name.length > 40)
+    throw new UsageError(
+      `'${name}' is not a plugin name: lower-case words joined by dashes, e.g. my-thing (at most 40 characters)`,
     );
-    mkdirSync(dirname(path), { recursive: true });
-    let content = render(readFileSync(source, 'utf8'));
-    if (path.endsWith('.ts'))
-      content = await prettier.format(content, { ...(await prettier.resolveConfig(path)), filepath: path });
-    writeFileSync(path, content);
-    written.push(relative(root, path));
-  }
+  if (existsSync(join(root, 'apps', name)) || existsSync(join(root, 'manifests', name)))
+    throw new UsageError(`apps/${name} or manifests/${name} already exists`);
 }
 
-const ctx = collectionContext(root);
-const { written: manifestFiles } = writePluginPackage(join(root, 'manifests', name), ctx);
-written.push(...manifestFiles.map((f) => relative(root, f)));
-writeCollectionFiles(ctx);
+async function scaffold(name: string): Promise<number> {
+  const words = name.split('-');
+  const pascal = words.map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+  const usedPorts = pluginDirs(join(root, 'manifests')).map(
+    (dir) =>
+      parseExecutorPlugin(readFileSync(join(dir, 'plugin.yaml'), 'utf8')).spec.sidecar.container.ports?.[0]
+        ?.containerPort ?? 0,
+  );
+  const port = Math.max(FIRST_PORT - 1, ...usedPorts) + 1;
+  const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string })
+    .version;
+  const values: Record<string, string> = {
+    __name__: name,
+    __key__: name,
+    __Pascal__: pascal,
+    __camel__: pascal[0].toLowerCase() + pascal.slice(1),
+    __ENV__: name.toUpperCase().replace(/-/g, '_'),
+    __port__: String(port),
+    __version__: version,
+    __argoVersion__: ARGO_MIN_VERSION,
+  };
+  const render = (text: string) =>
+    text.replace(/__(name|key|Pascal|camel|ENV|port|version|argoVersion)__/g, (m) => values[m]);
 
-console.log(`created plugin "${name}" (key ${name}, port ${port}):`);
-for (const f of written) console.log(`  ${f}`);
-console.log(`
-next:
-  npm test                                  # the new plugin's tests run with the rest
-  npm run build && npm run demo -- --only ${name}
-  edit apps/${name}/src/${name}.handler.ts and apps/${name}/src/dto/${name}-config.dto.ts
-  npm run plugin:build -- manifests/${name}   # after editing manifests/${name}/plugin.yaml`);
+  function files(dir: string): string[] {
+    return readdirSync(dir).flatMap((f) =>
+      statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)],
+    );
+  }
+
+  const targets: Record<string, string> = {
+    app: `apps/${name}`,
+    manifest: `manifests/${name}`,
+    docs: 'docs',
+  };
+  const written: string[] = [];
+  for (const [section, target] of Object.entries(targets)) {
+    for (const source of files(join(templates, section))) {
+      const path = join(
+        root,
+        target,
+        render(relative(join(templates, section), source)).replace(/\.tmpl$/, ''),
+      );
+      mkdirSync(dirname(path), { recursive: true });
+      let content = render(readFileSync(source, 'utf8'));
+      if (/\.(ts|json)$/.test(path))
+        content = await prettier.format(content, { ...(await prettier.resolveConfig(path)), filepath: path });
+      writeFileSync(path, content);
+      written.push(relative(root, path));
+    }
+  }
+
+  const ctx = collectionContext(root);
+  const { written: manifestFiles } = writePluginPackage(join(root, 'manifests', name), ctx);
+  written.push(...manifestFiles.map((f) => relative(root, f)));
+  writeCollectionFiles(ctx);
+
+  console.log(`created plugin "${name}" (key ${name}, port ${port}):`);
+  for (const f of written) console.log(`  ${f}`);
+  console.log(`
+  next:
+    npm test                                  # the new plugin's tests run with the rest
+    npm run build && npm run demo -- --only ${name}
+    edit apps/${name}/src/${name}.handler.ts and apps/${name}/src/dto/${name}-config.dto.ts
+    npm run plugin:build -- manifests/${name}   # after editing manifests/${name}/plugin.yaml`);
+  return 0;
+}
+
+await runCommand(
+  { name: 'new-plugin', help: 'npm run new-plugin -- --help' },
+  process.argv.slice(2),
+  { usage: USAGE, options: {}, positionals: [{ name: '<name>', required: true }] },
+  async ({ positionals: [name] }) => {
+    checkName(name);
+    return scaffold(name);
+  },
+).then(exitWith);

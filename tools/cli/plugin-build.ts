@@ -1,11 +1,6 @@
-// npm run plugin:build [-- <dir>...]   does what `argo executor-plugin build <dir>` does (ConfigMap + README),
-// after stamping the collection's version into plugin.yaml (the image tag from package.json and the minimum
-// Argo version annotation), then writes the install files beside them (kustomization.yaml, agent-rbac.yaml,
-// secret/settings examples, workflow-level-example.yaml) and runs the stricter lint. Without a directory it
-// builds every plugin under manifests/. The collection files (manifests/kustomization.yaml,
-// manifests/install/) are always rewritten. Exit 1 on a build error or a lint finding.
+// npm run plugin:build [-- <dir>...]: argo executor-plugin build + the collection's stamping, install files and lint.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import {
   collectionContext,
   formatFinding,
@@ -16,45 +11,65 @@ import {
   writeCollectionFiles,
   writePluginPackage,
 } from '@app/manifests';
+import { checkInput, exitWith, runCommand } from './kit/args.js';
 
 const root = resolve(import.meta.dirname, '../..');
-const ctx = collectionContext(root);
-const dirs = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-const targets = dirs.length > 0 ? dirs : pluginDirs(join(root, 'manifests'));
+const manifestsDir = join(root, 'manifests');
+
+const USAGE = `usage: npm run plugin:build [-- <plugin-dir> ...]
+
+Does what \`argo executor-plugin build <dir>\` does (the ConfigMap and README of each plugin directory), after
+stamping this collection's apps (apps/<name>) with the collection's version: the image tag from package.json
+and the minimum Argo version annotation. A plugin from elsewhere keeps the version it declares. Then writes
+the install files beside them and runs the stricter lint. Without a directory it builds every plugin under
+manifests/; the collection files (manifests/kustomization.yaml, manifests/install/) are rebuilt whenever a
+plugin under manifests/ is. Exit 1 on a build error or a lint finding, 2 for a bad argument.`;
+
 const show = (path: string) => relative(process.cwd(), path) || path;
-let failed = false;
 
-for (const dir of targets) {
-  try {
-    const source = join(dir, 'plugin.yaml');
-    const text = readFileSync(source, 'utf8');
-    const stamped = stampPluginYaml(
-      text,
-      ctx,
-      isCollectionApp(ctx, basename(dir)) ? basename(dir) : undefined,
-    );
-    if (stamped !== text) {
-      writeFileSync(source, stamped);
-      console.log(`${show(source)} stamped (image tag ${ctx.version}, Argo ${ctx.argoVersion})`);
+await runCommand(
+  { name: 'plugin:build', help: 'npm run plugin:build -- --help' },
+  process.argv.slice(2),
+  { usage: USAGE, options: {}, positionals: [{ name: '<plugin-dir>', multiple: true, input: 'dir' }] },
+  ({ positionals }) => {
+    const ctx = collectionContext(root);
+    const targets = positionals.length > 0 ? positionals.map((d) => resolve(d)) : pluginDirs(manifestsDir);
+    // Every input is read before anything is written: a bad argument leaves the tree as it was.
+    const sources = targets.map((dir) => {
+      const source = join(dir, 'plugin.yaml');
+      checkInput('<plugin-dir>', source, 'file');
+      return { dir, source, text: readFileSync(source, 'utf8') };
+    });
+    let failed = false;
+    for (const { dir, source, text } of sources) {
+      try {
+        const app = basename(dir);
+        const stamped = stampPluginYaml(text, ctx, isCollectionApp(ctx, app) ? app : undefined);
+        if (stamped !== text) {
+          writeFileSync(source, stamped);
+          console.log(`${show(source)} stamped (image tag ${ctx.version}, Argo ${ctx.argoVersion})`);
+        }
+        const { pkg, written } = writePluginPackage(dir, ctx);
+        for (const path of written) console.log(`${show(path)} created`);
+        for (const path of pkg.obsolete) console.log(`${show(path)} removed`);
+        for (const finding of pkg.findings) {
+          console.error(formatFinding(finding));
+          failed = true;
+        }
+      } catch (err) {
+        console.error((err as Error).message);
+        failed = true;
+      }
     }
-    const { pkg, written } = writePluginPackage(dir, ctx);
-    for (const path of written) console.log(`${show(path)} created`);
-    for (const path of pkg.obsolete) console.log(`${show(path)} removed`);
-    for (const finding of pkg.findings) {
-      console.error(formatFinding(finding));
-      failed = true;
+    // The collection files depend on every plugin under manifests/, so they are rebuilt from the whole tree.
+    if (targets.some((dir) => dirname(dir) === manifestsDir)) {
+      const collection = writeCollectionFiles(ctx);
+      for (const path of collection.written) console.log(`${show(path)} created`);
+      for (const finding of lintUniqueness(collection.packages)) {
+        console.error(formatFinding(finding));
+        failed = true;
+      }
     }
-  } catch (err) {
-    console.error((err as Error).message);
-    failed = true;
-  }
-}
-
-// The collection files depend on every plugin, so they are rebuilt from the whole tree.
-const collection = writeCollectionFiles(ctx);
-for (const path of collection.written) console.log(`${show(path)} created`);
-for (const finding of lintUniqueness(collection.packages)) {
-  console.error(formatFinding(finding));
-  failed = true;
-}
-process.exit(failed ? 1 : 0);
+    return failed ? 1 : 0;
+  },
+).then(exitWith);

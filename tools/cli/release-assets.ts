@@ -5,7 +5,6 @@
 // Images point at ghcr.io/<owner>/executor-plugins/<app>:<version>. Refuses a tree that fails manifests:check.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   collectionContext,
   imagePrefixFor,
@@ -13,26 +12,48 @@ import {
   readChangelog,
   releaseAssets,
 } from '@app/manifests';
+import { exitWith, runCommand, UsageError } from './kit/args.js';
 
 const root = resolve(import.meta.dirname, '../..');
-const { values } = parseArgs({
-  options: { owner: { type: 'string' }, out: { type: 'string', default: join(root, 'dist/release') } },
-});
-if (!values.owner) {
-  console.error('usage: release-assets --owner <github owner> [--out <dir>]');
-  process.exit(2);
-}
-const ctx = collectionContext(root);
-const plan = planCollection(ctx);
-if (plan.problems.length > 0) {
-  for (const p of plan.problems) console.error(p);
-  console.error('release-assets: fix the manifests first (npm run manifests:check)');
-  process.exit(1);
-}
-const out = resolve(values.out);
-rmSync(out, { recursive: true, force: true });
-mkdirSync(out, { recursive: true });
-for (const f of releaseAssets(plan, ctx, imagePrefixFor(values.owner), readChangelog(root))) {
-  writeFileSync(join(out, f.path), f.content);
-  console.log(`${relative(process.cwd(), join(out, f.path))} created`);
-}
+
+const USAGE = `usage: npm run release:assets -- --owner <github owner> [--out <dir>]
+
+Writes the files a release publishes into <dir> (default dist/release, emptied first): per plugin
+<app>-install.yaml (ConfigMap + agent RBAC), the ConfigMap alone, the Secret/settings examples and the
+workflow-level example, workflow-namespace-agent-rbac.yaml, release-notes.md and SHA256SUMS. Images point at
+ghcr.io/<owner>/executor-plugins/<app>:<version>. Refuses (exit 1) a tree that fails npm run manifests:check.`;
+
+await runCommand(
+  { name: 'release:assets', help: 'npm run release:assets -- --help' },
+  process.argv.slice(2),
+  {
+    usage: USAGE,
+    options: {
+      owner: { type: 'string', required: true },
+      out: { type: 'string', default: join(root, 'dist/release') },
+    },
+  },
+  ({ values }) => {
+    let prefix: string;
+    try {
+      prefix = imagePrefixFor(values.owner);
+    } catch (err) {
+      throw new UsageError(`--owner: ${(err as Error).message}`);
+    }
+    const ctx = collectionContext(root);
+    const plan = planCollection(ctx);
+    if (plan.problems.length > 0) {
+      for (const p of plan.problems) console.error(p);
+      console.error('release-assets: fix the manifests first (npm run manifests:check)');
+      return 1;
+    }
+    const out = resolve(values.out);
+    rmSync(out, { recursive: true, force: true });
+    mkdirSync(out, { recursive: true });
+    for (const f of releaseAssets(plan, ctx, prefix, readChangelog(root))) {
+      writeFileSync(join(out, f.path), f.content);
+      console.log(`${relative(process.cwd(), join(out, f.path))} created`);
+    }
+    return 0;
+  },
+).then(exitWith);

@@ -41,9 +41,9 @@ describe('stampPluginYaml', () => {
   });
 
   it('keeps the quoting style of the annotation', () => {
-    const double = stampPluginYaml(manifest('x:1', '">= v3.3"'), ctx, undefined);
+    const double = stampPluginYaml(manifest('x:1', '">= v3.3"'), ctx, 'my-thing');
     expect(double).toContain(`workflows.argoproj.io/version: ">= v3.5"`);
-    const parsed = parse(stampPluginYaml(manifest('x:1', '">= v3.3"'), ctx, undefined)) as ExecutorPlugin;
+    const parsed = parse(stampPluginYaml(manifest('x:1', '">= v3.3"'), ctx, 'my-thing')) as ExecutorPlugin;
     expect(parsed.metadata.annotations?.['workflows.argoproj.io/version']).toBe(ARGO_MIN_VERSION);
   });
 
@@ -57,7 +57,12 @@ describe('stampPluginYaml', () => {
 
   it('does not invent a missing annotation (the lint reports it)', () => {
     const text = manifest('x:1').replace(/ {4}workflows.argoproj.io\/version.*\n/, '');
-    expect(stampPluginYaml(text, ctx, undefined)).toBe(text);
+    expect(stampPluginYaml(text, ctx, 'my-thing')).toBe(text);
+  });
+
+  it('keeps what a plugin from outside the collection declares (as argo executor-plugin build does)', () => {
+    const hello = manifest('docker.io/acme/hello:1.0', "'>= v3.3'");
+    expect(stampPluginYaml(hello, ctx, undefined)).toBe(hello);
   });
 });
 
@@ -116,7 +121,8 @@ describe('lintVersioning', () => {
     ]);
   });
 
-  it('checks only the annotation for plugins that are not apps of this repository', () => {
+  it('checks nothing for plugins that are not apps of this repository: they declare their own versions', () => {
     expect(lintVersioning(plugin('python:alpine', ARGO_MIN_VERSION), 'p.yaml', ctx, undefined)).toEqual([]);
+    expect(lintVersioning(plugin('python:alpine', '>= v3.3'), 'p.yaml', ctx, undefined)).toEqual([]);
   });
 });

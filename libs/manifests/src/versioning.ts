@@ -69,6 +69,8 @@ export function lintVersioning(
   app: string | undefined,
 ): LintFinding[] {
   const out: LintFinding[] = [];
+  // A plugin from outside the collection declares the Argo versions it supports itself.
+  if (!app) return out;
   const declared = plugin.metadata.annotations?.[VERSION_ANNOTATION];
   if (declared !== undefined && declared !== ctx.argoVersion)
     out.push({
@@ -76,7 +78,6 @@ export function lintVersioning(
       field: `metadata.annotations.${VERSION_ANNOTATION}`,
       problem: `'${declared}' differs from the collection's '${ctx.argoVersion}' (run npm run plugin:build)`,
     });
-  if (!app) return out;
   const image = plugin.spec.sidecar.container.image ?? '';
   const parsed = parseCollectionImage(image);
   const field = 'spec.sidecar.container.image';
@@ -108,19 +109,18 @@ function rewriteScalar(text: string, node: unknown, value: string): string {
 }
 
 /**
- * plugin.yaml with the collection's version stamped in: the image tag (for this app's collection image) and
- * the minimum Argo version annotation (when present). Only those two scalars change; comments, layout and
- * every other byte stay as written.
+ * plugin.yaml of one of the collection's apps with the collection's version stamped in: the image tag (for
+ * this app's collection image) and the minimum Argo version annotation (when present). Only those two
+ * scalars change; comments, layout and every other byte stay as written. A plugin that is not an app of the
+ * collection (`app` undefined) is returned as it is: like `argo executor-plugin build`, the build keeps what
+ * it declares.
  */
 export function stampPluginYaml(text: string, ctx: CollectionContext, app: string | undefined): string {
-  let out = text;
-  const annotation = parseDocument(out).getIn(['metadata', 'annotations', VERSION_ANNOTATION], true);
-  out = rewriteScalar(out, annotation, ctx.argoVersion);
-  if (app) {
-    const node = parseDocument(out).getIn(['spec', 'sidecar', 'container', 'image'], true);
-    const parsed = node instanceof Scalar ? parseCollectionImage(String(node.value)) : undefined;
-    if (parsed && parsed.app === app)
-      out = rewriteScalar(out, node, `${parsed.prefix}/${app}:${ctx.version}`);
-  }
+  if (!app) return text;
+  const annotation = parseDocument(text).getIn(['metadata', 'annotations', VERSION_ANNOTATION], true);
+  let out = rewriteScalar(text, annotation, ctx.argoVersion);
+  const node = parseDocument(out).getIn(['spec', 'sidecar', 'container', 'image'], true);
+  const parsed = node instanceof Scalar ? parseCollectionImage(String(node.value)) : undefined;
+  if (parsed && parsed.app === app) out = rewriteScalar(out, node, `${parsed.prefix}/${app}:${ctx.version}`);
   return out;
 }

@@ -30,7 +30,7 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
     options = parsed;
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    io.stderr.write(`${TOOL_NAME}: ${err.message}\n\n${USAGE}\n`);
+    io.stderr.write(`${TOOL_NAME}: ${err.message} (usage: ${TOOL_NAME} --help)\n`);
     return 2;
   }
   let report: ConformanceReport;

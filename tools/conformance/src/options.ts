@@ -1,5 +1,7 @@
-import { parseArgs } from 'node:util';
 import { parseDuration } from '@app/contract';
+import { parseCommand, UsageError, wantsHelp } from '../../cli/kit/args.js';
+
+export { UsageError };
 
 export type OutputFormat = 'text' | 'json' | 'junit';
 
@@ -21,8 +23,6 @@ export interface CliOptions {
   strict: boolean;
   verbose: boolean;
 }
-
-export class UsageError extends Error {}
 
 export const USAGE = `usage: argo-plugin-conformance --url http://127.0.0.1:<port> --token-file <file> --key <plugin-key>
          [--config <body.json|yaml>] [--count-url <url>] [--secret-env NAME ...] [--start "<command>"]
@@ -76,42 +76,36 @@ function duration(flag: string, value: string): number {
 }
 
 export function parseCliArgs(argv: string[]): CliOptions | 'help' | 'version' {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: expandMultiValue(argv, ['--secret-env', '--skip']),
+  if (wantsHelp(argv)) return 'help';
+  const parsed = parseCommand(
+    {
+      usage: USAGE,
       options: {
         url: { type: 'string' },
         'token-file': { type: 'string' },
         key: { type: 'string' },
-        config: { type: 'string' },
+        config: { type: 'string', input: 'file' },
         'count-url': { type: 'string' },
         'secret-env': { type: 'string', multiple: true },
         start: { type: 'string' },
-        output: { type: 'string', default: 'text' },
+        output: { type: 'string', default: 'text', choices: ['text', 'json', 'junit'] },
         'junit-file': { type: 'string' },
         'time-scale': { type: 'string', default: '1' },
         'start-window': { type: 'string', default: '15s' },
         'grace-period': { type: 'string', default: '30s' },
         'poll-timeout': { type: 'string', default: '5m' },
         skip: { type: 'string', multiple: true },
-        strict: { type: 'boolean', default: false },
-        verbose: { type: 'boolean', short: 'v', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-        version: { type: 'boolean', default: false },
+        strict: { type: 'boolean' },
+        version: { type: 'boolean' },
       },
-    });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
+    },
+    expandMultiValue(argv, ['--secret-env', '--skip']),
+  );
   const v = parsed.values;
-  if (v.help) return 'help';
   if (v.version) return 'version';
   for (const required of ['url', 'token-file', 'key'] as const) {
     if (!v[required]) throw new UsageError(`--${required} is required`);
   }
-  if (!['text', 'json', 'junit'].includes(v.output!))
-    throw new UsageError('--output must be text, json or junit');
   const timeScale = Number(v['time-scale']);
   if (!(timeScale > 0)) throw new UsageError('--time-scale must be a positive number');
   const list = (values: string[] | undefined): string[] =>

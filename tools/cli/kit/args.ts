@@ -159,6 +159,7 @@ export function parseCommand<O extends Record<string, OptionSpec>>(
   }
   const values = parsed.values as Record<string, string | string[] | boolean | undefined>;
   for (const [name, o] of Object.entries(options)) {
+    if (o.type === 'boolean') values[name] = values[name] === true;
     if (o.type !== 'string') continue;
     if (o.multiple && values[name] === undefined) values[name] = [];
     const value = values[name];
@@ -181,7 +182,6 @@ export function parseCommand<O extends Record<string, OptionSpec>>(
   const last = specs.at(-1);
   if (!last?.multiple && positionals.length > specs.length)
     throw new UsageError(`unexpected argument '${positionals[specs.length]}'`);
-  values.verbose = values.verbose === true;
   return { values, positionals } as unknown as ParsedCommand<O>;
 }
 

@@ -2,20 +2,16 @@
 // npm run bench: builds the production artefacts of every complete plugin (apps/<app> with src/main.ts and
 // demo/upstreams.ts whose build succeeds) into bench/.work/apps/<app> with the same function `npm run build`
 // uses (tools/build.mjs buildApp), bundles the benchmark (bench/src, TypeScript) and each app's stand-in host,
-// then runs the measurements. Options are passed through: `npm run bench -- --help`.
+// then runs the measurements (bench/src/main.ts checks the options before anything is built: `-- --help`).
 // Builds go to bench/.work rather than dist/ so a run never swaps a bundle under someone else's test.
 import { build } from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { artefactBytes, buildApp, bundleEntry, swcTypeScript } from '../tools/build.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const work = join(root, 'bench/.work');
-const args = process.argv.slice(2);
-const only = parseArgs({ args, strict: false, options: { only: { type: 'string', multiple: true } } }).values
-  .only;
 
 const bundleOptions = {
   absWorkingDir: root,
@@ -30,20 +26,20 @@ const bundleOptions = {
   logLevel: 'warning',
 };
 
-function candidateApps() {
+function candidateApps(only) {
   const dir = join(root, 'apps');
   return readdirSync(dir, { withFileTypes: true })
     .filter((e) => e.isDirectory())
     .map((e) => e.name)
-    .filter((app) => !only || only.includes(app))
+    .filter((app) => only.length === 0 || only.includes(app))
     .sort();
 }
 
-async function main() {
-  mkdirSync(work, { recursive: true });
+/** Builds every complete app (or only `only`) and returns the plan the benchmark measures. */
+async function makePlan(only) {
   const plan = { root, work, apps: [], skipped: [] };
   const started = performance.now();
-  for (const app of candidateApps()) {
+  for (const app of candidateApps(only)) {
     const src = join(root, 'apps', app);
     const missing = ['src/main.ts', 'demo/upstreams.ts'].filter((f) => !existsSync(join(src, f)));
     if (missing.length > 0) {
@@ -84,19 +80,23 @@ async function main() {
   const probeDir = join(work, 'apps', 'kit-probe');
   await bundleEntry(join(root, 'libs/plugin-kit/test/fixtures/probe-main.ts'), probeDir, 'kit-probe');
   plan.probe = { dir: probeDir, entry: join(probeDir, 'main.js'), bytes: artefactBytes(probeDir) };
-  await build({
-    ...bundleOptions,
-    entryPoints: [join(root, 'bench/src/main.ts')],
-    outfile: join(work, 'bench.mjs'),
-  });
   plan.buildMs = Math.round(performance.now() - started);
   writeFileSync(join(work, 'plan.json'), JSON.stringify(plan, null, 2));
   console.error(
     `built ${plan.apps.map((a) => a.app).join(', ') || 'no app'} in ${plan.buildMs} ms` +
       plan.skipped.map((s) => `\n  skipped ${s.app}: ${s.reason}`).join(''),
   );
-  process.argv = [process.argv[0], join(work, 'bench.mjs'), join(work, 'plan.json'), ...args];
-  await import(pathToFileURL(join(work, 'bench.mjs')).href);
+  return plan;
 }
 
-await main();
+// The benchmark itself first (TypeScript, a fraction of a second): it answers --help and refuses a bad option
+// before any plugin is built.
+mkdirSync(work, { recursive: true });
+await build({
+  ...bundleOptions,
+  entryPoints: [join(root, 'bench/src/main.ts')],
+  outfile: join(work, 'bench.mjs'),
+});
+const { runBench } = await import(pathToFileURL(join(work, 'bench.mjs')).href);
+const code = await runBench(process.argv.slice(2), makePlan);
+process.exit(code ?? 0);

@@ -11,7 +11,7 @@ import {
   type LogEntry,
 } from '@app/events';
 import type { AgentPlugin } from '@app/testing';
-import { exitWith, runSubCommands, subCommand, UsageError } from './kit/args.js';
+import { exitWith, runSubCommands, stopOnSignalOrOrphan, subCommand, UsageError } from './kit/args.js';
 
 const SERVE_USAGE = `usage: npm run events -- serve --bindings <dir> --token-file <tokens.yaml> [--port 2746]
        [--host 127.0.0.1] [--namespace-default argo] [--event-async-dispatch[=true|false]]
@@ -144,14 +144,10 @@ const serve = subCommand(
       console.log(`  not served (the endpoint serves bindings and templates only):`);
       for (const skipped of endpoint.skipped) console.log(`    ${skipped}`);
     }
-    const stop = async (signal: string) => {
-      console.log(`${signal}: draining the queue${s.run ? ' and waiting for workflow runs' : ''}...`);
-      await endpoint.close();
-      process.exit(0);
-    };
-    process.once('SIGINT', () => void stop('SIGINT'));
-    process.once('SIGTERM', () => void stop('SIGTERM'));
-    process.once('SIGHUP', () => void stop('SIGHUP'));
+    stopOnSignalOrOrphan((reason) => {
+      console.log(`${reason}: draining the queue${s.run ? ' and waiting for workflow runs' : ''}...`);
+      void endpoint.close().then(() => process.exit(0));
+    });
   },
 );
 

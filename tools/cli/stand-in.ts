@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { appDemos } from 'virtual:app-demos';
-import { exitWith, orList, runCommand, UsageError } from './kit/args.js';
+import { exitWith, orList, runCommand, stopOnSignalOrOrphan, UsageError } from './kit/args.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -81,10 +81,7 @@ then call it through the local agent:
     : ''
 }
 Ctrl-C stops the stand-ins.`);
-      const stop = () => void upstreams.close().then(() => process.exit(0));
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-      process.once('SIGHUP', stop);
+      stopOnSignalOrOrphan(() => void upstreams.close().then(() => process.exit(0)));
     },
   ),
 );

@@ -290,3 +290,22 @@ export async function runSubCommands(
 export function exitWith(code: number | undefined): void {
   if (code !== undefined) process.exit(code);
 }
+
+/**
+ * Runs `stop` on SIGINT, SIGTERM and SIGHUP, and when the parent process goes away: `npm run` starts a
+ * command through `sh -c`, and a SIGTERM to npm ends the shell but not its node child, which would keep
+ * serving (and holding its port) as an orphan.
+ */
+export function stopOnSignalOrOrphan(stop: (reason: string) => void): void {
+  let stopping = false;
+  const once = (reason: string) => {
+    if (stopping) return;
+    stopping = true;
+    stop(reason);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => once(signal));
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) once('parent process exited');
+  }, 500).unref();
+}

@@ -13,7 +13,7 @@ export interface SourcedObject {
 
 export interface LoadedFolder {
   objects: SourcedObject[];
-  /** Documents of other kinds that were left out, as `file: Kind/name`. */
+  /** Documents of other kinds that were left out, as `file: Kind name` or `file: Kind with generateName x-`. */
   skipped: string[];
 }
 
@@ -57,7 +57,12 @@ export function parseManifestText(text: string, source: string): LoadedFolder {
     const kind = String(record.kind ?? '');
     if (!SERVED_KINDS.includes(kind)) {
       const name = (record.metadata as { name?: string; generateName?: string } | undefined) ?? {};
-      out.skipped.push(`${source}: ${kind || '(no kind)'}/${name.name ?? name.generateName ?? '?'}`);
+      const named = name.name
+        ? name.name
+        : name.generateName
+          ? `with generateName ${name.generateName}`
+          : 'without a name';
+      out.skipped.push(`${source}: ${kind || 'object without a kind'} ${named}`);
       continue;
     }
     validateArgoObject(record, source);

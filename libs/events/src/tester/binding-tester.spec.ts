@@ -80,6 +80,15 @@ describe('binding tester', () => {
       ['X-GitHub-Event', 'push'],
     ]);
     expect(only(report).outcome).toBe('not matched');
+    expect(only(report).failed).toEqual({
+      condition: 'metadata["x-github-event"] == "push"',
+      actual: 'metadata["x-github-event"] is ["push"]',
+    });
+    const text = renderTestReport(report);
+    expect(text).toContain(
+      '    false:    metadata["x-github-event"] == "push" (metadata["x-github-event"] is ["push"])',
+    );
+    expect(text).toContain('1 binding: 0 matched, 0 with errors');
     expect(only(report).hints).toEqual([
       'metadata["x-github-event"] is a list of strings, so `metadata["x-github-event"] == "push"` is always false: write metadata["x-github-event"] == ["push"] (or "push" in metadata["x-github-event"])',
     ]);

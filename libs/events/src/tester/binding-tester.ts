@@ -11,6 +11,7 @@ import { headerMetadata } from '../intake/header-metadata.js';
 import { LABEL } from '../manifests/argo-objects.js';
 import type { SourcedObject } from '../manifests/load-manifests.js';
 import { ManifestStore } from '../manifests/manifest-store.js';
+import { failedCondition, type FailedCondition } from './failed-condition.js';
 import { expressionHints, failureHints, outcomeHints } from './hints.js';
 import { latentProblems } from './latent-problems.js';
 
@@ -35,6 +36,8 @@ export interface BindingReport {
   selector: string;
   /** Go %v of the selector's result. */
   selectorValue?: string;
+  /** For a binding that did not match: the first false condition of its selector and its left side's value. */
+  failed?: FailedCondition;
   workflow?: {
     name: string;
     /** True when the server would add a random 5-character suffix to generateName. */
@@ -88,6 +91,8 @@ function report(evaluation: BindingEvaluation, ctx: EvaluationContext, payloadIs
   };
   if (evaluation.failure) out.error = `failed to dispatch event: ${evaluation.failure.message}`;
   if (!evaluation.failure && !evaluation.matched) {
+    const failed = failedCondition(out.selector, ctx.env);
+    if (failed) out.failed = failed;
     const latent = latentProblems(b, ctx);
     if (latent.problems.length > 0) out.whenMatched = latent.problems;
     for (const failure of latent.failures)

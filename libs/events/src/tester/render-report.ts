@@ -20,6 +20,8 @@ function renderBinding(b: BindingReport): string {
     `    selector: ${b.selector.replace(/\s*\n\s*/g, ' ')}`,
   ];
   if (b.selectorValue !== undefined) lines.push(`    value:    ${b.selectorValue}`);
+  if (b.failed)
+    lines.push(`    false:    ${b.failed.condition}${b.failed.actual ? ` (${b.failed.actual})` : ''}`);
   const wf = b.workflow;
   if (wf) {
     const name = wf.randomSuffix ? `${wf.generateName}<5 random characters>` : wf.name;
@@ -61,6 +63,7 @@ export function renderTestReport(report: TestReport): string {
       : report.bindings.map(renderBinding);
   const errors = report.bindings.filter((b) => b.outcome === 'error').length;
   const matched = report.bindings.filter((b) => b.outcome === 'matched').length;
-  const summary = `\n${report.bindings.length} bindings: ${matched} matched, ${errors} with errors`;
+  const n = report.bindings.length;
+  const summary = `\n${n} binding${n === 1 ? '' : 's'}: ${matched} matched, ${errors} with ${errors === 1 ? 'an error' : 'errors'}`;
   return [...header, ...body, summary].join('\n') + '\n';
 }

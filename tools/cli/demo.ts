@@ -75,7 +75,11 @@ async function main({ values }: ParsedCommand<typeof SPEC.options>): Promise<num
   const tokenFile = join(dir, 'token');
   const token = agentToken();
   writeFileSync(tokenFile, token);
-  const context: DemoContext = { plugins: [], timeScale };
+  const context: DemoContext = {
+    plugins: [],
+    timeScale,
+    print: (text) => void process.stdout.write(text),
+  };
   const upstreams: DemoUpstreams[] = [];
   const processes: PluginProcess[] = [];
   let failures = 0;

@@ -54,7 +54,11 @@ exitWith(
       const load = Object.hasOwn(appDemos, app) ? appDemos[app] : undefined;
       if (!load) throw new UsageError(`no stand-ins for '${app}': ${orList(Object.keys(appDemos))}`);
       const { startDemoUpstreams } = await load();
-      const upstreams = await startDemoUpstreams({ plugins: [], timeScale: 1 });
+      const upstreams = await startDemoUpstreams({
+        plugins: [],
+        timeScale: 1,
+        print: (text) => void process.stdout.write(text),
+      });
       const env = Object.entries(upstreams.env);
       const manifest = manifestOf(app);
       const port = manifest?.spec.sidecar.container.ports?.[0]?.containerPort ?? 0;

@@ -58,11 +58,9 @@ export async function startArgoDemoServer(
   };
 }
 
-function printConsumed(result: WorkflowResult, binding: string): void {
+function consumedTree(result: WorkflowResult, binding: string): string {
   const mark = result.phase === 'Succeeded' ? '✔' : '✖';
-  process.stdout.write(
-    `\n${mark}━━ submitted by binding ${binding} through the local event endpoint ━━\n${renderResult(result)}\n`,
-  );
+  return `\n${mark}━━ submitted by binding ${binding} through the local event endpoint ━━\n${renderResult(result)}\n`;
 }
 
 /** Used by `npm run demo`: consumed workflows run with the demo's plugins (filled in after start-up). */
@@ -74,7 +72,7 @@ export async function startDemoUpstreams(context: DemoContext): Promise<DemoUpst
       timeScale: context.timeScale,
       onResult: (result: WorkflowResult, workflow: WorkflowObject) => {
         const binding = workflow.metadata.labels['workflows.argoproj.io/workflow-event-binding'];
-        printConsumed(result, binding);
+        context.print?.(consumedTree(result, binding));
         runs.push({ name: result.name, phase: result.phase, origin: `binding ${binding}` });
       },
     },

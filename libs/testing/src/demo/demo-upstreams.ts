@@ -5,6 +5,11 @@ export interface DemoContext {
   plugins: AgentPlugin[];
   /** The factor the demo applies to requeues (for stand-ins that run workflows themselves). */
   timeScale: number;
+  /**
+   * Where a stand-in reports what it does by itself (e.g. the node tree of a workflow a binding submitted).
+   * `npm run demo` and `npm run stand-in` print it; left out (tests), nothing is printed.
+   */
+  print?: (text: string) => void;
 }
 
 /** What `apps/<app>/demo/upstreams.ts` exports as `startDemoUpstreams`. */

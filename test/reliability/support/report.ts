@@ -16,7 +16,8 @@ export function size(n: number, soak: number): number {
  * RELIABILITY_REPORT, which is how docs/reliability.md gets the figures of a real run.
  */
 export function report(line: string): void {
-  console.log(line);
+  // Straight to stdout: one line, not Jest's console block (the call site and a blank line around each).
+  process.stdout.write(`${line}\n`);
   const file = process.env.RELIABILITY_REPORT;
   if (file) appendFileSync(file, `${line}\n`);
 }

@@ -71,9 +71,10 @@ async function builtEntry(app: string): Promise<{ main?: string; problem?: strin
 
 describe('conformance: the plugins of this repo', () => {
   afterAll(() => {
-    console.log(
+    process.stdout.write(
       `conformance covered: ${covered.join(', ') || 'no app yet'}` +
-        (notCovered.length ? `; not covered: ${notCovered.join('; ')}` : ''),
+        (notCovered.length ? `; not covered: ${notCovered.join('; ')}` : '') +
+        '\n',
     );
   });
 

@@ -183,6 +183,9 @@ export async function buildTools({ outdir = join(root, 'dist/tools') } = {}) {
     entryPoints: Object.fromEntries(clis.map((c) => [c, join(dir, `${c}.ts`)])),
     outdir,
     outExtension: { '.js': '.mjs' },
+    // Shared code and what a CLI imports dynamically go to chunks/: `--help` loads only the CLI itself.
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
     bundle: true,
     format: 'esm',
     platform: 'node',

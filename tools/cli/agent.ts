@@ -2,14 +2,7 @@
 //   npm run agent -- run <workflow.yaml> --plugin slack=http://127.0.0.1:10420 --token-file /tmp/token
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  loadManifestFile,
-  renderResult,
-  resultJson,
-  runWorkflow,
-  type AgentPlugin,
-  type WorkflowShape,
-} from '@app/testing';
+import type { AgentPlugin, WorkflowShape } from '@app/testing';
 import { checkInput, exitWith, runSubCommands, subCommand, UsageError } from './kit/args.js';
 
 const USAGE = `usage: npm run agent -- run <workflow.yaml> --plugin <name>=<url> [--plugin ...] --token-file <file>
@@ -54,6 +47,8 @@ const run = subCommand(
     },
   },
   async ({ values, positionals }) => {
+    // Loaded once the arguments are checked: --help and usage errors answer at once.
+    const { loadManifestFile, renderResult, resultJson, runWorkflow } = await import('@app/testing');
     const tokens = new Map(pairs(values['plugin-token'], '--plugin-token'));
     for (const file of tokens.values()) checkInput('--plugin-token', file, 'file');
     const readToken = (file: string) => readFileSync(file, 'utf8').trim();

@@ -7,15 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { appDemos } from 'virtual:app-demos';
-import {
-  loadManifestFile,
-  renderResult,
-  runWorkflow,
-  startPluginProcess,
-  type DemoContext,
-  type DemoUpstreams,
-  type PluginProcess,
-} from '@app/testing';
+import type { DemoContext, DemoUpstreams, PluginProcess } from '@app/testing';
 import {
   exitWith,
   orList,
@@ -54,6 +46,8 @@ function agentToken(): string {
 }
 
 async function main({ values }: ParsedCommand<typeof SPEC.options>): Promise<number> {
+  // Loaded once the arguments are checked: --help and usage errors answer at once.
+  const { loadManifestFile, renderResult, runWorkflow, startPluginProcess } = await import('@app/testing');
   const timeScale = Number(values['time-scale']);
   if (!(timeScale > 0)) throw new UsageError('--time-scale must be a positive number');
   const known = Object.keys(appDemos);

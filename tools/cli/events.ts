@@ -2,14 +2,7 @@
 //   npm run events -- serve --bindings <dir> --token-file <tokens.yaml> [--port 2746] [--run --plugin name=url ...]
 //   npm run events -- test --bindings <dir> --payload event.json [-H 'X-Name: v' ...] [--discriminator d]
 import { readFileSync } from 'node:fs';
-import {
-  GoJsonSyntaxError,
-  loadManifestFolder,
-  renderTestReport,
-  startEventEndpoint,
-  testBindings,
-  type LogEntry,
-} from '@app/events';
+import type { LogEntry } from '@app/events';
 import type { AgentPlugin } from '@app/testing';
 import { exitWith, runSubCommands, stopOnSignalOrOrphan, subCommand, UsageError } from './kit/args.js';
 
@@ -82,6 +75,8 @@ const serve = subCommand(
     },
   },
   async ({ values }) => {
+    // Loaded once the arguments are checked: --help and usage errors answer at once.
+    const { startEventEndpoint } = await import('@app/events');
     const asyncFlag = values['event-async-dispatch'];
     let plugins: AgentPlugin[] | undefined;
     if (values.run) {
@@ -164,7 +159,9 @@ const test = subCommand(
       output: { type: 'string', default: 'text', choices: ['text', 'json'] },
     },
   },
-  ({ values }) => {
+  async ({ values }) => {
+    const { GoJsonSyntaxError, loadManifestFolder, renderTestReport, testBindings } =
+      await import('@app/events');
     const headers = values.header.map((h): [string, string] => {
       const i = h.indexOf(':');
       if (i <= 0) throw new UsageError(`-H must be 'Name: value', got '${h}'`);

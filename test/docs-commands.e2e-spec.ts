@@ -1,0 +1,254 @@
+// Every shell command of README.md and docs/*.md works as written. The commands are read from the ```sh blocks;
+// each one is either run here (in a scratch directory, with the repository's paths made absolute, /tmp/ moved to
+// a scratch folder and fixed ports replaced by free ones, since other runs may hold them), or covered by the named
+// test that runs it, or left out for a stated reason (kubectl and docker need a cluster or an engine; the
+// long-running benchmark and soak runs). A command added to the docs without an entry here fails this test.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
+const DOCS = ['README.md', ...readdirSync(join(root, 'docs')).map((f) => `docs/${f}`)].filter((f) =>
+  f.endsWith('.md'),
+);
+
+interface DocCommand {
+  /** `README.md:98` */
+  where: string;
+  command: string;
+}
+
+/** The commands of the sh blocks: continuation lines joined, trailing `# comments` dropped. */
+function docCommands(file: string): DocCommand[] {
+  const lines = readFileSync(join(root, file), 'utf8').split('\n');
+  const out: DocCommand[] = [];
+  let inSh = false;
+  for (let i = 0; i < lines.length; i++) {
+    const fence = /^```(\w*)/.exec(lines[i]);
+    if (fence) {
+      inSh = !inSh && fence[1] === 'sh';
+      continue;
+    }
+    if (!inSh || !lines[i].trim()) continue;
+    const start = i;
+    let command = lines[i];
+    while (command.endsWith('\\') && i + 1 < lines.length)
+      command = `${command.slice(0, -1)}${lines[++i].trim()}`;
+    out.push({ where: `${file}:${start + 1}`, command: command.replace(/\s+#\s.*$/, '').trim() });
+  }
+  return out;
+}
+
+const commands = DOCS.flatMap(docCommands);
+
+/** How a documented command is covered. */
+type Coverage = { run: string } | { test: string; contains: string } | { skip: string };
+
+/** First match wins; every entry must match at least one documented command. */
+const COVERAGE: Array<[RegExp, Coverage]> = [
+  [
+    /^kubectl /,
+    { skip: 'needs a Kubernetes cluster (the manifests are checked by test/distribution-manifests)' },
+  ],
+  [
+    /^docker build /,
+    { skip: 'needs a container engine (test/image.e2e-spec.ts runs the image build when one is there)' },
+  ],
+  [
+    /^npx @executor-plugins\/conformance .*python3 server\.py/,
+    {
+      skip: "a plugin in another language (the user's server.py); the same CLI runs in tools/conformance/test",
+    },
+  ],
+  [/^npm test$/, { skip: 'this very run' }],
+  [
+    /^npm ci( && npm run demo)?$/,
+    { test: 'test/distribution-fork.e2e-spec.ts', contains: 'npm run demo -- --only my-thing' },
+  ],
+  [/^npm run build$/, { skip: 'npm test runs it before any test (package.json "test")' }],
+  [/^npm run lint$/, { test: '.ci/run', contains: 'npm run lint' }],
+  [
+    /^npm run test:soak$/,
+    { skip: 'about 16 minutes: the suites of test/reliability, which npm test runs at smaller sizes' },
+  ],
+  [
+    /^npm run start:dev /,
+    { skip: 'nest start --watch: an editor loop that never ends; npm run build is what ships' },
+  ],
+  [
+    /^npm run bench$|^npm run bench -- --(write|quick)$/,
+    {
+      skip: 'minutes of measurements (docs/performance.md); its options and helpers are tested (tools/cli/test/every-cli.e2e-spec.ts, bench/src/*.spec.ts)',
+    },
+  ],
+  [/^npm run bench -- --help$/, { run: 'help' }],
+  [
+    /^node --experimental-vm-modules .* test\/reliability$/,
+    { skip: 'the reliability suites: part of this very run' },
+  ],
+  [/<[^>]+>|\[--?[a-z]/, { test: 'tools/cli/test/every-cli.e2e-spec.ts', contains: 'CASES' }],
+  [
+    /^npm run (new-plugin -- my-thing|plugin:build|demo -- --only my-thing|manifests:check)$|^npx eslint apps\/my-thing$|^node tools\/run-cli\.mjs release-/,
+    { test: 'test/distribution-fork.e2e-spec.ts', contains: 'WALK' },
+  ],
+  [
+    /^npm run conformance -- --url http:\/\/127\.0\.0\.1:10420 /,
+    { test: 'tools/conformance/test/repo-plugins.e2e-spec.ts', contains: 'passes every rule' },
+  ],
+  [/^printf |^npm run (events|stand-in|agent) |^curl |^ls \/tmp\/wfs|^PORT=/, { run: 'walk' }],
+];
+
+function coverageOf(command: string): Coverage | undefined {
+  return COVERAGE.find(([re]) => re.test(command))?.[1];
+}
+
+describe('every command of README.md and docs/*.md', () => {
+  it('is run here, covered by a named test, or left out with a reason', () => {
+    expect(commands.length).toBeGreaterThan(30);
+    const uncovered = commands.filter((c) => !coverageOf(c.command)).map((c) => `${c.where}: ${c.command}`);
+    expect(uncovered).toEqual([]);
+    const unused = COVERAGE.filter(([re]) => !commands.some((c) => re.test(c.command))).map(([re]) =>
+      String(re),
+    );
+    expect(unused).toEqual([]);
+    for (const [, coverage] of COVERAGE)
+      if ('test' in coverage)
+        expect(readFileSync(join(root, coverage.test), 'utf8')).toContain(coverage.contains);
+  });
+});
+
+// ---- the commands run here ----------------------------------------------------------------------------------
+
+const scripts = (
+  JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+).scripts;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+let scratch: string;
+let ports: Record<string, number>;
+const background: ChildProcess[] = [];
+
+beforeAll(async () => {
+  scratch = mkdtempSync(join(tmpdir(), 'docs-commands-'));
+  ports = { '2746': await freePort(), '10421': await freePort() };
+});
+afterAll(() => {
+  for (const child of background) if (child.exitCode === null) process.kill(-child.pid!, 'SIGTERM');
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** The command as this test runs it: npm scripts through node, repository paths absolute, /tmp and ports moved. */
+function localise(command: string): string {
+  let out = command.replace(/\bnpm run ([\w:-]+)(?: --)?/g, (_, script: string) => {
+    const node = scripts[script].split('&&').at(-1)!.trim();
+    return node.replace(/^node (\S+)/, (_m, entry: string) => `"${process.execPath}" ${join(root, entry)}`);
+  });
+  out = out.replace(/(^|\s)(manifests|dist)\//g, `$1${root}/$2/`);
+  out = out.replace(/(^|[\s=])\/tmp\//g, `$1${scratch}/`);
+  out = out.replace(/\bnode --env-file/g, `"${process.execPath}" --env-file`);
+  for (const [from, to] of Object.entries(ports))
+    out = out.replace(new RegExp(`\\b${from}\\b`, 'g'), String(to));
+  if (/run-cli\.mjs events serve /.test(out)) out += ` --port ${ports["2746"]}`;
+  return out;
+}
+
+function sh(command: string): { status: number | null; out: string } {
+  const r = spawnSync('sh', ['-c', localise(command)], { cwd: scratch, encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status, out: `${r.stdout}${r.stderr}` };
+}
+
+/** Starts a long-running documented command and waits for `ready` in its output. */
+async function start(command: string, ready: RegExp): Promise<string> {
+  // Its own process group, so the end of the test stops the shell and everything it started.
+  const child = spawn('sh', ['-c', localise(command)], {
+    cwd: scratch,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  background.push(child);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${command}: not ready in 30 s:\n${output}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (ready.test(output)) {
+        clearTimeout(timer);
+        resolve(output);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${command}: exited ${code}:\n${output}`)));
+  });
+}
+
+/** The literal commands of `file` matching `re` (synopsis lines with <placeholders> or [options] left out). */
+const find = (file: string, re: RegExp): DocCommand[] =>
+  commands.filter(
+    (c) => c.where.startsWith(`${file}:`) && re.test(c.command) && !/<[^>]+>|\[--?[a-z]/.test(c.command),
+  );
+
+function one(file: string, re: RegExp): DocCommand {
+  const found = find(file, re);
+  expect(found.map((c) => c.where)).toHaveLength(1);
+  return found[0];
+}
+
+describe('the commands run here', () => {
+  it('docs/events.md and docs/event-emitter.md: events test with the example event matches the example binding', () => {
+    for (const file of ['docs/events.md', 'docs/event-emitter.md']) {
+      expect(sh(one(file, /^printf .* > event\.json$/).command).status).toBe(0);
+      const r = sh(one(file, /^npm run events -- test /).command);
+      expect({ status: r.status, out: r.out }).toEqual({
+        status: 0,
+        out: expect.stringContaining('1 binding: 1 matched'),
+      });
+    }
+  });
+
+  it('docs/events.md: events serve, the curl event, and the workflow it writes', async () => {
+    expect(sh(one('docs/events.md', /^printf .* > tokens\.yaml$/).command).status).toBe(0);
+    await start(one('docs/events.md', /^npm run events -- serve /).command, /event endpoint on http/);
+    const curl = sh(one('docs/events.md', /^curl /).command);
+    expect(curl).toEqual({ status: 0, out: '{}' });
+    const listed = one('docs/events.md', /^ls \/tmp\/wfs/);
+    const expected = /# (\S+)/.exec(
+      readFileSync(join(root, 'docs/events.md'), 'utf8').split('\n')[Number(listed.where.split(':')[1]) - 1],
+    )![1];
+    for (let i = 0; i < 50 && !existsSync(join(scratch, 'wfs/argo', expected)); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(sh(listed.command).out.trim()).toBe(expected);
+  });
+
+  it('README.md "Run a plugin by hand": stand-ins, the plugin, the local agent and curl', async () => {
+    const walk = find('README.md', /^(npm run stand-in|printf|PORT=|npm run agent -- run manifests|curl )/);
+    expect(walk.map((c) => c.command.split(' ')[0])).toEqual(['npm', 'printf', 'PORT=10421', 'npm', 'curl']);
+    await start(walk[0].command, /Ctrl-C stops the stand-ins/);
+    expect(sh(walk[1].command).status).toBe(0);
+    await start(walk[2].command, /"msg":"listening"/);
+    const agent = sh(`${walk[3].command} --time-scale 0.02`);
+    expect({ status: agent.status, out: agent.out }).toEqual({
+      status: 0,
+      out: expect.stringContaining('result=SUCCESS'),
+    });
+    const curl = sh(walk[4].command);
+    expect(curl.status).toBe(0);
+    expect(JSON.parse(curl.out)).toMatchObject({ node: { phase: 'Running' }, requeue: expect.any(String) });
+  });
+
+  it('docs/performance.md: npm run bench -- --help', () => {
+    const r = sh(one('docs/performance.md', /^npm run bench -- --help$/).command);
+    expect(r.status).toBe(0);
+    expect(r.out).toContain('--write');
+  });
+});

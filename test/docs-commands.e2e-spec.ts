@@ -158,7 +158,7 @@ function localise(command: string): string {
   out = out.replace(/\bnode --env-file/g, `"${process.execPath}" --env-file`);
   for (const [from, to] of Object.entries(ports))
     out = out.replace(new RegExp(`\\b${from}\\b`, 'g'), String(to));
-  if (/run-cli\.mjs events serve /.test(out)) out += ` --port ${ports["2746"]}`;
+  if (/run-cli\.mjs events serve /.test(out)) out += ` --port ${ports['2746']}`;
   return out;
 }
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { ARGO_MIN_VERSION, fromConfigMap, type ConfigMap, type ExecutorPlugin } from '@app/manifests';
+import { ownTemplate } from '../bench/src/plan.js';
 
 const root = join(import.meta.dirname, '..');
 const doc = readFileSync(join(root, 'docs/write-a-plugin.md'), 'utf8');
@@ -32,7 +33,7 @@ describe('the fork path (docs/write-a-plugin.md), end to end in a copy of the re
       cwd: repo,
       encoding: 'utf8',
       env: { ...process.env, npm_config_loglevel: 'error', FORCE_COLOR: '0' },
-      timeout: 60_000,
+      timeout: 180_000,
     });
     return { status: r.status, out: `${r.stdout}${r.stderr}` };
   };
@@ -97,6 +98,19 @@ describe('the fork path (docs/write-a-plugin.md), end to end in a copy of the re
 
     step(WALK[3]);
     expect(step(WALK[4])).toMatch(/manifests:check: \d+ plugins, 0 problems/);
+
+    // The scaffold's test/conformance.json puts the new plugin in the suites that find plugins by convention:
+    // the conformance kit's run over the repo's plugins and the reliability suites (run here for my-thing
+    // only), and the bench, which measures its own template.
+    const suites = step(
+      'node --experimental-vm-modules --no-warnings=ExperimentalWarning node_modules/jest/bin/jest.js ' +
+        'tools/conformance/test/repo-plugins.e2e-spec.ts test/reliability/restart.e2e-spec.ts -t my-thing',
+    );
+    expect(suites).toMatch(/conformance covered: .*my-thing/);
+    expect(suites).toMatch(/restart.*my-thing/);
+    expect(suites).not.toMatch(/not covered: .*my-thing/);
+    const bench = ownTemplate(repo, 'my-thing', join(repo, 'apps/my-thing/test/conformance.json'));
+    expect(bench).toMatchObject({ key: 'my-thing', source: 'apps/my-thing/test/conformance.json' });
 
     const check = step(WALK[5]);
     expect(check).toContain('image-prefix=ghcr.io/you/executor-plugins');

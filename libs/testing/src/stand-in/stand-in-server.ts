@@ -120,12 +120,20 @@ export class StandInServer {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
-  /** Counts recorded calls, optionally filtered: `GET /__stand-in/count?method=POST&path=/api/chat.postMessage`. */
+  /**
+   * Counts recorded calls, optionally filtered: `GET /__stand-in/count?method=POST&path=/api/chat.postMessage`;
+   * `&status=201` counts only the calls answered with that status (e.g. what an upstream created, not the
+   * repeats it recognised by their idempotency key).
+   */
   private introspect(query: URLSearchParams): StandInResponse {
     const method = query.get('method');
     const path = query.get('path');
+    const status = query.get('status');
     const calls = this.calls.filter(
-      (c) => (!method || c.method === method) && (!path || c.path.startsWith(path)),
+      (c) =>
+        (!method || c.method === method) &&
+        (!path || c.path.startsWith(path)) &&
+        (!status || String(c.status) === status),
     );
     return { body: { name: this.name, count: calls.length, faultsInjected: this.faults.injected } };
   }

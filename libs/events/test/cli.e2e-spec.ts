@@ -1,5 +1,6 @@
 // `npm run events -- test|serve` as a process (node tools/run-cli.mjs events ...).
 import { spawn, spawnSync } from 'node:child_process';
+import { connect } from 'node:net';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -135,5 +136,38 @@ describe('events serve', () => {
     expect(code).toBe(0);
     expect(readdirSync(join(out, 'argo'))).toEqual([expect.stringMatching(/^deploy-[a-z0-9]{5}\.yaml$/)]);
     expect(output).toMatch(/INFO {2}submitted workflow argo\/deploy-[a-z0-9]{5}/);
+  });
+
+  it('stops when the shell that npm run started it from is killed (no orphan keeps the port)', async () => {
+    // `npm run` runs `sh -c "node tools/run-cli.mjs events ..."`; a SIGTERM to npm ends that shell only.
+    const command = `"${process.execPath}" tools/run-cli.mjs events serve --bindings ${bindings} --token-file ${join(dir, 'tokens.yaml')} --port 0; true`;
+    const shell = spawn('sh', ['-c', command], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const url = await new Promise<string>((resolveUrl, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no start-up line:\n${output}`)), 30_000);
+      shell.stdout.on('data', (c: Buffer) => {
+        output += c.toString();
+        const m = /event endpoint on (http:\/\/[\d.:]+)\/api/.exec(output);
+        if (m) {
+          clearTimeout(timer);
+          resolveUrl(m[1]!);
+        }
+      });
+    });
+    shell.kill('SIGKILL');
+    // The port refuses connections once the orphaned process has drained and exited.
+    const { port } = new URL(url);
+    const listening = () =>
+      new Promise<boolean>((done) => {
+        const socket = connect(Number(port), '127.0.0.1');
+        socket.once('connect', () => done(socket.destroy() !== undefined));
+        socket.once('error', () => done(false));
+      });
+    let reachable = true;
+    for (let i = 0; i < 100 && reachable; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      reachable = await listening();
+    }
+    expect(reachable).toBe(false);
   });
 });

@@ -12,6 +12,7 @@ import { firstReply, postExecute } from './contract-client.js';
 import { loadRun, type LoadRun } from './load.js';
 import { runCommand, UsageError, type CommandSpec, type ParsedCommand } from '../../tools/cli/kit/args.js';
 import { ownTemplate, type BuildPlan } from './plan.js';
+import { resultsFile } from './results-file.js';
 import { freePort } from './process-control.js';
 import { startStandIns } from './stand-ins.js';
 import { addRatios, checkTargets, summarizeTarget, type TargetCheck, type TargetSummary } from './summary.js';
@@ -115,9 +116,7 @@ export async function runBench(
     if (values.write && values.out) throw new UsageError('--write and --out go separately');
     plan = await makePlan(values.only);
     root = plan.root;
-    outFile = values.write
-      ? join(root, 'bench/results.json')
-      : (values.out ?? join(plan.work, 'results.json'));
+    outFile = resultsFile(values, root, plan.work);
     await main();
     return 0;
   });

@@ -8,6 +8,7 @@ import { join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { appDemos } from 'virtual:app-demos';
 import type { DemoContext, DemoUpstreams, PluginProcess } from '@app/testing';
+import { summaryLines, type SummaryRow } from './demo/summary.js';
 import {
   exitWith,
   orList,
@@ -99,7 +100,7 @@ async function main({ values }: ParsedCommand<typeof SPEC.options>): Promise<num
     }
     console.log('');
     // [what ran, phase, verdict, ms]; a workflow a binding submitted has no duration of its own here.
-    const results: Array<[string, string, string, number | undefined]> = [];
+    const results: SummaryRow[] = [];
     for (const app of apps) {
       const examples = join(root, 'manifests', app, 'examples');
       if (!existsSync(examples)) continue;
@@ -142,11 +143,7 @@ async function main({ values }: ParsedCommand<typeof SPEC.options>): Promise<num
       }
     }
     console.log('Summary');
-    const width = Math.max(...results.map(([file]) => file.length));
-    for (const [file, phase, verdict, ms] of results)
-      console.log(
-        `  ${verdict === 'as expected' ? '✔' : '✖'} ${file.padEnd(width)} ${phase.padEnd(10)} ${(ms === undefined ? '' : `${ms} ms`).padStart(9)}  ${verdict}`,
-      );
+    for (const line of summaryLines(results)) console.log(line);
     console.log(`${results.length} workflows, ${failures} not as expected (requeues scaled by ${timeScale})`);
   } finally {
     for (const proc of processes) {

@@ -21,9 +21,10 @@ export interface ContractServerOptions {
 
 /**
  * Connection bounds of the front. The agent sends a whole request at once from the same pod, so a client
- * that has not sent its headers within 10 s, or its body within 15 s, is not the agent; an idle keep-alive
- * connection is closed after 5 s (the agent reconnects); timeouts are checked every second, so idle and
- * half-open connections never pile up. Measured in test/reliability/hostile-upstream.e2e-spec.ts.
+ * that has sent nothing 10 s after connecting, not its headers within 10 s, or not its body within 15 s, is
+ * not the agent; an idle keep-alive connection is closed after 5 s (the agent reconnects); timeouts are
+ * checked every second, so idle and half-open connections never pile up, and there are never more than
+ * `maxConnections` (further ones are closed at once). Measured in test/reliability/hostile-upstream.e2e-spec.ts.
  */
 export const FRONT_LIMITS = {
   maxConnections: 256,
@@ -59,6 +60,14 @@ export class ContractServer {
       });
     });
     this.server.maxConnections = options.maxConnections ?? maxConnections;
+    // Node's header timeout only starts with the first byte: a connection that never sends one is closed here.
+    this.server.on('connection', (socket: Socket) => {
+      const timer = setTimeout(() => {
+        if (socket.bytesRead === 0) socket.destroy();
+      }, timeouts.headersTimeout);
+      timer.unref();
+      socket.once('close', () => clearTimeout(timer));
+    });
     this.server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
       // Malformed HTTP, oversized headers, ... : a short 400 and close, never a crash.
       if (socket.writable)

@@ -172,6 +172,10 @@ describe('hostile upstreams: echoed credentials, huge and trickling replies, red
       const { run, proxy } = proxied;
       const results: string[] = [];
       const problems: string[] = [];
+      const prefixes = Object.entries(run.env)
+        .map(([k, v]) => (looksSecret(k) ? v.trim().replace(/^(Bearer|Token)\s+/i, '') : ''))
+        .filter((v) => v.length >= 16)
+        .map((v) => v.slice(0, 10));
       try {
         // Sanity: through the proxy, with whitespace around every credential, a normal call succeeds.
         const baseline = await drive(proxied, target.config, 'baseline', 12);
@@ -187,6 +191,10 @@ describe('hostile upstreams: echoed credentials, huge and trickling replies, red
           results.push(`${a.name} → ${result.phase || result.status}`);
           if (result.phase === 'Succeeded' || result.status !== 200)
             problems.push(`${a.name}: ${result.status} ${result.phase} ${result.message}`);
+          // A credential cut at the message limit would leave a prefix the sweep (whole values) cannot see.
+          for (const prefix of prefixes)
+            if (result.message.includes(prefix))
+              problems.push(`${a.name}: credential prefix ${prefix.slice(0, 4)}… shown`);
           if (a.expect && !a.expect.test(result.message))
             problems.push(`${a.name}: message ${JSON.stringify(result.message)}`);
           if (other.status !== 200 || other.phase !== '{}' || other.ms > 2000)

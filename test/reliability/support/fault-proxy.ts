@@ -60,6 +60,13 @@ export class FaultProxy {
   attack?: ProxyAttack;
   /** Requests answered by an attack, and how long each of their connections stayed open (ms). */
   readonly attacked: Array<{ request: string; heldMs?: number }> = [];
+  private readonly attackedReplies = new Set<ServerResponse>();
+
+  /** Ends the attack, dropping the connections of replies still being attacked (a trickle, a huge body). */
+  stopAttack(): void {
+    this.attack = undefined;
+    for (const res of this.attackedReplies) res.destroy();
+  }
 
   constructor(
     target: string,
@@ -115,7 +122,11 @@ export class FaultProxy {
       const entry: { request: string; heldMs?: number } = { request: `${req.method} ${req.url}` };
       this.attacked.push(entry);
       const t0 = performance.now();
-      res.once('close', () => (entry.heldMs = Math.round(performance.now() - t0)));
+      this.attackedReplies.add(res);
+      res.once('close', () => {
+        entry.heldMs = Math.round(performance.now() - t0);
+        this.attackedReplies.delete(res);
+      });
       const text = body.toString('utf8');
       await writeHostileReply(
         attack,

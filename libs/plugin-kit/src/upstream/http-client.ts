@@ -104,10 +104,8 @@ export function toUpstreamError(
     return UpstreamError.transient(`${where}: timed out`, { cause: err });
   }
   if (err.code === AxiosError.ERR_BAD_RESPONSE && /maxContentLength/.test(err.message)) {
-    const limit = err.config?.maxContentLength ?? upstreamScope().maxBodyBytes;
-    return UpstreamError.permanent(`${where}: ${new ReplyTooLargeError(limit).message}`, {
-      cause: new ReplyTooLargeError(limit),
-    });
+    const tooLarge = new ReplyTooLargeError(err.config?.maxContentLength ?? upstreamScope().maxBodyBytes);
+    return UpstreamError.permanent(`${where}: ${tooLarge.message}`, { cause: tooLarge });
   }
   const response = err.response;
   if (response) {

@@ -6,6 +6,8 @@ export * from './run-plugin.js';
 export * from './execution/plugin-handler.js';
 export * from './execution/replies.js';
 export * from './execution/template-executor.js';
+export * from './execution/overloaded-error.js';
+export * from './upstream/upstream-scope.js';
 export * from './errors/upstream-error.js';
 export * from './config/env.js';
 export * from './config/kit-env.js';

@@ -13,7 +13,16 @@ export interface PluginDefinition<E extends object = object> {
   port: number;
   /** Admin configuration from the sidecar environment, validated at start-up. */
   env?: new () => E;
+  /** Bounds of this plugin; each one unset here comes from the kit env (MAX_EXECUTIONS, UPSTREAM_MAX_BODY). */
+  limits?: PluginLimits;
   load(): Promise<Type | DynamicModule>;
+}
+
+export interface PluginLimits {
+  /** Most executions of this plugin running at once; past it the front answers 503. */
+  maxExecutions?: number;
+  /** Largest upstream reply body this plugin's clients read, in bytes. */
+  upstreamMaxBody?: number;
 }
 
 export function definePlugin<E extends object>(definition: PluginDefinition<E>): PluginDefinition<E> {

@@ -38,6 +38,7 @@ export async function startPlugin<E extends object>(
   const started = performance.now();
   const source = options.env ?? process.env;
   const redactor = new Redactor();
+  // Every form the value may be sent in (trimmed, URL-encoded) is registered by the redactor itself.
   for (const [name, value] of Object.entries(source)) if (looksSecret(name)) redactor.add(value);
 
   const kit = loadEnv(KitEnv, source);
@@ -90,8 +91,16 @@ export async function startPlugin<E extends object>(
     deadlineMs: parseDuration(kit.CALL_DEADLINE),
     retry: { budget: kit.RETRY_BUDGET, baseMs: 5000, maxMs: 5 * 60_000 },
     shutdown: shutdownController.signal,
+    maxExecutions: definition.limits?.maxExecutions ?? kit.MAX_EXECUTIONS,
+    upstreamMaxBodyBytes: definition.limits?.upstreamMaxBody ?? kit.UPSTREAM_MAX_BODY,
   });
-  const server = new ContractServer({ guard, dispatcher: executor, logger, bodyLimit: kit.BODY_LIMIT });
+  const server = new ContractServer({
+    guard,
+    dispatcher: executor,
+    logger,
+    bodyLimit: kit.BODY_LIMIT,
+    maxConnections: kit.MAX_CONNECTIONS,
+  });
   const port = await server.listen(kit.PORT ?? definition.port, kit.HOST);
   logger.info(
     { port, host: kit.HOST, startupMs: Math.round(performance.now() - started), tokenReady: guard.ready },

@@ -7,7 +7,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { Socket } from 'node:net';
-import { seededRandom } from '@app/testing';
+import { seededRandom, writeHostileReply, type HostileReply } from '@app/testing';
 
 /** What the proxy does to a request instead of passing it through untouched. */
 export type ProxyFault =
@@ -17,6 +17,12 @@ export type ProxyFault =
   | { kind: 'hang'; ms: number } // no answer for `ms`, then the connection is destroyed (never forwarded)
   | { kind: 'slow'; ms: number } // forwarded (the upstream acts), the answer is held back `ms`
   | { kind: 'lost-reply' }; // forwarded (the upstream acts), then the connection is destroyed
+
+/**
+ * A scripted attack: every request gets a hostile reply, or (rewrite) requests to `path` are forwarded and the
+ * upstream's reply body is rewritten (a hostile Slack handing out an upload URL on another host).
+ */
+export type ProxyAttack = HostileReply | { kind: 'rewrite'; path: string; rewrite: (text: string) => string };
 
 export interface FaultPlan {
   seed: number;
@@ -50,6 +56,17 @@ export class FaultProxy {
   largest = { bytes: 0, request: '' };
   /** Off while a test sets things up or reads results. */
   enabled = true;
+  /** The attack every request gets until it is cleared (undefined: pass through, random faults only). */
+  attack?: ProxyAttack;
+  /** Requests answered by an attack, and how long each of their connections stayed open (ms). */
+  readonly attacked: Array<{ request: string; heldMs?: number }> = [];
+  private readonly attackedReplies = new Set<ServerResponse>();
+
+  /** Ends the attack, dropping the connections of replies still being attacked (a trickle, a huge body). */
+  stopAttack(): void {
+    this.attack = undefined;
+    for (const res of this.attackedReplies) res.destroy();
+  }
 
   constructor(
     target: string,
@@ -100,6 +117,24 @@ export class FaultProxy {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks);
+    const attack = this.attack;
+    if (attack && attack.kind !== 'rewrite') {
+      const entry: { request: string; heldMs?: number } = { request: `${req.method} ${req.url}` };
+      this.attacked.push(entry);
+      const t0 = performance.now();
+      this.attackedReplies.add(res);
+      res.once('close', () => {
+        entry.heldMs = Math.round(performance.now() - t0);
+        this.attackedReplies.delete(res);
+      });
+      const text = body.toString('utf8');
+      await writeHostileReply(
+        attack,
+        { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, text },
+        res,
+      );
+      return;
+    }
     const fault = this.draw();
     if (fault) this.injected.set(faultLabel(fault), (this.injected.get(faultLabel(fault)) ?? 0) + 1);
     switch (fault?.kind) {
@@ -139,6 +174,11 @@ export class FaultProxy {
     }
     if (fault?.kind === 'slow') await new Promise((r) => setTimeout(r, fault.ms));
     if (req.socket.destroyed) return;
+    if (attack?.kind === 'rewrite' && (req.url ?? '').startsWith(attack.path)) {
+      this.attacked.push({ request: `${req.method} ${req.url}` });
+      upstream.body = Buffer.from(attack.rewrite(upstream.body.toString('utf8')));
+      upstream.headers['content-length'] = String(upstream.body.length);
+    }
     res.writeHead(upstream.status, upstream.headers);
     res.end(upstream.body);
   }

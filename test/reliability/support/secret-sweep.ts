@@ -34,14 +34,24 @@ export class SecretSweep {
       const prefix = /^(.*)_USER(NAME)?$/.exec(name)?.[1];
       if (!prefix || !user) continue;
       for (const [other, secret] of Object.entries(env))
-        if (secret && other.startsWith(`${prefix}_`) && looksSecret(other))
+        if (secret && other.startsWith(`${prefix}_`) && looksSecret(other)) {
           this.add(`base64(${name}:${other})`, Buffer.from(`${user}:${secret}`).toString('base64'));
+          this.add(`${name}:${other}`, `${user}:${secret}`);
+        }
     }
   }
 
+  /** Registers a value in the forms it may be sent in: as given, trimmed, URL-encoded. */
   add(name: string, value: string): void {
+    const trimmed = value.trim();
+    const forms: Array<[string, string]> = [
+      [name, value],
+      [`${name} (trimmed)`, trimmed],
+      [`${name} (URL-encoded)`, encodeURIComponent(trimmed)],
+    ];
     // Values this short are not secrets anyone could recognise in text (and the kit does not mask them).
-    if (value.length >= 8) this.secrets.set(value, { name, value });
+    for (const [label, form] of forms)
+      if (form.length >= 8 && !this.secrets.has(form)) this.secrets.set(form, { name: label, value: form });
   }
 
   get size(): number {

@@ -8,11 +8,14 @@ export interface ProxiedRun {
   proxy: FaultProxy;
 }
 
-/** Starts the plugin with a fault proxy in front of the counted upstream (every env URL on its origin). */
+/**
+ * Starts the plugin with a fault proxy in front of the counted upstream (every env URL on its origin); the
+ * caller's `rewriteEnv` then sees the proxied env.
+ */
 export async function launchBehindProxy(
   target: PluginTarget,
   plan: FaultPlan,
-  options: Omit<LaunchOptions, 'rewriteEnv'>,
+  options: LaunchOptions,
 ): Promise<ProxiedRun> {
   const counter = new URL(target.countUrl!, 'http://counter');
   const watch = {
@@ -35,7 +38,8 @@ export async function launchBehindProxy(
             : v.startsWith(upstream.host)
               ? via + v.slice(upstream.host.length)
               : v;
-        return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, rewrite(v)]));
+        const proxied = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, rewrite(v)]));
+        return options.rewriteEnv ? options.rewriteEnv(proxied) : proxied;
       },
     });
     return { run, proxy: proxy! };

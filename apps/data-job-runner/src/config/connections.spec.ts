@@ -90,6 +90,21 @@ describe('parseConnections', () => {
     ).toBe(0);
   });
 
+  it('trims values, as a Secret made with --from-file ends in a newline (the credential sent has none)', () => {
+    const { connections, problems } = parseConnections({
+      DATABRICKS_HOST: ' https://adb.example.net\n',
+      DATABRICKS_TOKEN: 'dapi-with-newline\n',
+      LIVY_URL: 'http://livy:8998',
+      LIVY_USERNAME: 'argo\n',
+      LIVY_PASSWORD: '  livy-secret\n',
+      AIRFLOW_URL: 'https://airflow.example.com',
+      AIRFLOW_TOKEN: '\n',
+    });
+    expect(connections.databricks.get('default')).toMatchObject({ token: 'dapi-with-newline' });
+    expect(connections.livy.get('default')).toMatchObject({ username: 'argo', password: 'livy-secret' });
+    expect(problems).toEqual(['AIRFLOW_USERNAME/AIRFLOW_PASSWORD or AIRFLOW_TOKEN: must be set']);
+  });
+
   it('ignores Kubernetes service-link variables', () => {
     const { connections, problems } = parseConnections({
       DATABRICKS_SERVICE_HOST: '10.0.0.1',

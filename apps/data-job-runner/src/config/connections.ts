@@ -62,13 +62,17 @@ export function variableName(provider: ProviderName, connection: string, field: 
 
 type Raw = Map<string, Record<string, string>>;
 
-/** Groups the set variables by provider and connection name; the longest matching field suffix wins. */
+/**
+ * Groups the set variables by provider and connection name; the longest matching field suffix wins. Values
+ * are trimmed: a Secret made with `--from-file` ends in a newline, which is no part of the credential.
+ */
 function collect(source: EnvSource): Record<ProviderName, Raw> {
   const out = { databricks: new Map(), airflow: new Map(), dbtCloud: new Map(), livy: new Map() } as Record<
     ProviderName,
     Raw
   >;
-  for (const [name, value] of Object.entries(source)) {
+  for (const [name, given] of Object.entries(source)) {
+    const value = given?.trim();
     if (value === undefined || value === '') continue;
     for (const provider of Object.keys(VARIABLES) as ProviderName[]) {
       const { prefix, fields } = VARIABLES[provider];

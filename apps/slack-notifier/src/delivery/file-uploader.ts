@@ -12,6 +12,26 @@ import type { WorkspaceClient } from '../slack/slack-client.factory.js';
  * thread. The file ID is written into the message's metadata between the two, so a restart can tell
  * whether the share already happened.
  */
+/** Where Slack's files.getUploadURLExternal hands out upload URLs (https://files.slack.com/upload/v1/…). */
+export const SLACK_UPLOAD_HOSTS = ['files.slack.com'];
+
+/**
+ * Why an upload URL is not followed, or undefined when it is fine: the file's bytes go only to Slack's upload
+ * host over https, or to the origin of the configured SLACK_API_URL (a proxy in front of Slack, a stand-in).
+ */
+export function uploadHostProblem(uploadUrl: string, apiOrigin: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(uploadUrl);
+  } catch {
+    return 'the upload URL is not a URL; the file was not sent';
+  }
+  if (url.origin === apiOrigin) return undefined;
+  if (url.protocol === 'https:' && SLACK_UPLOAD_HOSTS.includes(url.hostname) && url.port === '')
+    return undefined;
+  return `the upload URL points to ${url.protocol}//${url.host}, which is neither Slack's upload host (${SLACK_UPLOAD_HOSTS.join(', ')}) nor the host of SLACK_API_URL; the file was not sent`;
+}
+
 @Injectable()
 export class FileUploader {
   async upload(
@@ -27,6 +47,8 @@ export class FileUploader {
     );
     if (!reserved.upload_url || !reserved.file_id)
       throw UpstreamError.transient('slack: files.getUploadURLExternal returned no upload URL');
+    const refused = uploadHostProblem(reserved.upload_url, client.apiOrigin);
+    if (refused) throw UpstreamError.permanent(`slack: files.getUploadURLExternal: ${refused}`);
     // Multipart with the bytes in one part, the way @slack/web-api sends them.
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(bytes)]), file.filename);

@@ -16,6 +16,8 @@ export interface WorkspaceClient {
   writes: WebClient;
   /** For the upload URL Slack hands out (the token is never sent there). */
   fetch: FetchFunction;
+  /** The origin of SLACK_API_URL: an upload URL on it is followed too (a proxy, the stand-in). */
+  apiOrigin: string;
   timeoutMs: number;
 }
 
@@ -70,6 +72,7 @@ export class SlackClientFactory {
       }),
       writes: new WebClient(token, { ...common, retryConfig: { retries: 0 } }),
       fetch,
+      apiOrigin: new URL(slackApiUrl).origin,
       timeoutMs,
     };
     this.clients.set(name, client);

@@ -49,6 +49,11 @@ const TRANSIENT_ERRORS = new Set([
  */
 export function toSlackError(err: unknown, site: CallSite): UpstreamError {
   if (err instanceof UpstreamError) return err;
+  // A reply over UPSTREAM_MAX_BODY, whether the client read it as a result or as an HTTP error body.
+  const tooLarge = [err, (err as { original?: unknown } | undefined)?.original].find(
+    (e) => e instanceof Error && e.name === 'ReplyTooLargeError',
+  ) as Error | undefined;
+  if (tooLarge) return UpstreamError.permanent(`slack: ${site.method}: ${tooLarge.message}`, { cause: err });
   const e = (err ?? {}) as {
     code?: unknown;
     data?: unknown;

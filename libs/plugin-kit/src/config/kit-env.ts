@@ -2,6 +2,7 @@ import { IsIn, IsInt, IsOptional, IsString, Max, Min, IsNotEmpty } from 'class-v
 import { DEFAULT_TOKEN_FILE } from '@app/contract';
 import { EnvInt } from './env.js';
 import { IsGoDuration } from './go-duration.validator.js';
+import { DEFAULT_UPSTREAM_MAX_BODY } from '../upstream/upstream-scope.js';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 
@@ -48,6 +49,27 @@ export class KitEnv {
   @IsInt()
   @Min(100)
   LEDGER_MAX_ENTRIES = 5000;
+
+  /** Largest upstream reply body read (bytes); a larger reply fails the node instead of filling the heap. */
+  @EnvInt()
+  @IsInt()
+  @Min(64 * 1024)
+  @Max(64 * 1024 * 1024)
+  UPSTREAM_MAX_BODY = DEFAULT_UPSTREAM_MAX_BODY;
+
+  /** Most executions the plugin runs at once (including those finishing after the deadline); past it, 503. */
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  MAX_EXECUTIONS = 100;
+
+  /** Most open connections to the contract front; further ones are closed at once. */
+  @EnvInt()
+  @IsInt()
+  @Min(16)
+  @Max(100_000)
+  MAX_CONNECTIONS = 256;
 
   /** Consecutive transient upstream failures tolerated per execution before the node fails. */
   @EnvInt()

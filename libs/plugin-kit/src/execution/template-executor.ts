@@ -18,7 +18,9 @@ import type { LedgerEntry } from '../ledger/ledger-store.js';
 import type { PluginLogger } from '../logging/plugin-logger.js';
 import type { Redactor } from '../logging/redactor.js';
 import type { ExecutionContext, PluginHandler } from './plugin-handler.js';
+import { runInUpstreamScope, type UpstreamScope } from '../upstream/upstream-scope.js';
 import { executionSignal } from './execution-signal.js';
+import { OverloadedError } from './overloaded-error.js';
 import { failed, running } from './replies.js';
 
 export interface RetryPolicy {
@@ -47,6 +49,13 @@ export interface TemplateExecutorOptions {
   backgroundLimitMs?: number;
   /** Aborted at shutdown; handlers see it through ctx.signal. */
   shutdown: AbortSignal;
+  /**
+   * Most executions of this plugin running at once (in the handler or in the background after the
+   * deadline); a call that would start one more is refused with OverloadedError (the front answers 503).
+   */
+  maxExecutions: number;
+  /** Largest upstream reply body the handler's clients read (the kit's clients find it in the upstream scope). */
+  upstreamMaxBodyBytes: number;
 }
 
 const MAX_MESSAGE = 4000;
@@ -56,12 +65,25 @@ const MAX_MESSAGE = 4000;
  * the execution key and ledger (idempotency, single-flight, deadline), error mapping and reply invariants.
  */
 export class TemplateExecutor {
+  private readonly scope: UpstreamScope;
+  /** Admitted executions whose work has not started yet (not yet counted by the ledger). */
+  private admitting = 0;
+
   constructor(private readonly options: TemplateExecutorOptions) {
     // One abort listener per execution in flight: not a leak, so no MaxListenersExceededWarning.
     setMaxListeners(0, options.shutdown);
+    this.scope = { maxBodyBytes: options.upstreamMaxBodyBytes, redactor: options.redactor };
   }
 
-  /** Never throws, always returns a valid reply: `{}` when the template is not addressed to this plugin. */
+  /** Executions running now, in the handler or in the background. */
+  get running(): number {
+    return this.options.ledger.inFlight + this.admitting;
+  }
+
+  /**
+   * Always returns a valid reply (`{}` when the template is not addressed to this plugin); throws only
+   * OverloadedError, when the call would start an execution beyond `maxExecutions`.
+   */
   async execute(body: unknown): Promise<ExecuteTemplateReply> {
     const own = pluginBodyFor(body, this.options.key);
     if (!own.found) return {};
@@ -71,14 +93,16 @@ export class TemplateExecutor {
     let reply: ExecuteTemplateReply;
     let source = 'executed';
     try {
-      const outcome = await this.executeOwn(
-        request,
-        own.value,
-        (key) => (log = log.child({ key: key.slice(0, 16) })),
+      const outcome = await runInUpstreamScope(this.scope, () =>
+        this.executeOwn(request, own.value, (key) => (log = log.child({ key: key.slice(0, 16) }))),
       );
       reply = outcome.reply;
       source = outcome.source;
     } catch (err) {
+      if (err instanceof OverloadedError) {
+        log.warn({ running: this.running, maxExecutions: this.options.maxExecutions }, err.message);
+        throw err;
+      }
       reply = this.internalError(err, log);
     }
     reply = this.finalize(reply);
@@ -120,28 +144,44 @@ export class TemplateExecutor {
       return { reply: replay, source: 'replayed' };
     }
 
-    const handler = await this.options.handler();
-    const validation = validatePluginConfig(handler.configClass, pluginBody);
-    if (!validation.ok) {
-      return {
-        reply: failed(`${pluginKey}: invalid config: ${validation.problems.join('; ')}`),
-        source: 'rejected',
-      };
+    // A call that joins a running execution costs nothing more; one that would start a new one is refused
+    // when the plugin already runs as many as it may (before the handler is loaded or the body validated).
+    if ((known === undefined || !ledger.isRunning(known)) && this.running >= this.options.maxExecutions)
+      throw new OverloadedError(pluginKey, this.options.maxExecutions);
+    this.admitting++;
+    let admitted = true;
+    const started = (): void => {
+      if (admitted) this.admitting--;
+      admitted = false;
+    };
+    try {
+      const handler = await this.options.handler();
+      const validation = validatePluginConfig(handler.configClass, pluginBody);
+      if (!validation.ok) {
+        return {
+          reply: failed(`${pluginKey}: invalid config: ${validation.problems.join('; ')}`),
+          source: 'rejected',
+        };
+      }
+      const key = known ?? executionKey(args, pluginBody, parameters);
+      onKey(key);
+      const deadlineRequeue = this.options.deadlineRequeueMs ?? 5000;
+      return await ledger.run(
+        key,
+        (entry) => {
+          started(); // the ledger counts it from here on
+          return this.runHandler(handler, args, validation.config, parameters, key, entry);
+        },
+        this.options.deadlineMs,
+        () =>
+          running(
+            `${pluginKey}: still working after ${formatDuration(this.options.deadlineMs)}`,
+            deadlineRequeue,
+          ),
+      );
+    } finally {
+      started();
     }
-    const key = known ?? executionKey(args, pluginBody, parameters);
-    onKey(key);
-    const deadlineRequeue = this.options.deadlineRequeueMs ?? 5000;
-    const outcome = await ledger.run(
-      key,
-      (entry) => this.runHandler(handler, args, validation.config, parameters, key, entry),
-      this.options.deadlineMs,
-      () =>
-        running(
-          `${pluginKey}: still working after ${formatDuration(this.options.deadlineMs)}`,
-          deadlineRequeue,
-        ),
-    );
-    return outcome;
   }
 
   private async runHandler(

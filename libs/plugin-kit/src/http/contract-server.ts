@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { EXECUTE_TEMPLATE_PATH, type ExecuteTemplateReply } from '@app/contract';
 import type { TokenGuard } from '../auth/token-guard.js';
+import { OverloadedError } from '../execution/overloaded-error.js';
 import type { PluginLogger } from '../logging/plugin-logger.js';
 import { BodyTooLargeError, readBody } from './body-reader.js';
 
@@ -14,7 +15,24 @@ export interface ContractServerOptions {
   dispatcher: TemplateDispatcher;
   logger: PluginLogger;
   bodyLimit: number;
+  /** Most open connections; further ones are closed at once (the agent retries connection errors). */
+  maxConnections?: number;
 }
+
+/**
+ * Connection bounds of the front. The agent sends a whole request at once from the same pod, so a client
+ * that has sent nothing 10 s after connecting, not its headers within 10 s, or not its body within 15 s, is
+ * not the agent; an idle keep-alive connection is closed after 5 s (the agent reconnects); timeouts are
+ * checked every second, so idle and half-open connections never pile up, and there are never more than
+ * `maxConnections` (further ones are closed at once). Measured in test/reliability/hostile-upstream.e2e-spec.ts.
+ */
+export const FRONT_LIMITS = {
+  maxConnections: 256,
+  headersTimeout: 10_000,
+  requestTimeout: 15_000,
+  keepAliveTimeout: 5_000,
+  connectionsCheckingInterval: 1_000,
+} as const;
 
 /**
  * The HTTP side of the contract, written once for every plugin:
@@ -22,7 +40,7 @@ export interface ContractServerOptions {
  *   2. only POST /api/v1/template.execute exists (404 otherwise);
  *   3. 503 while draining for shutdown;
  *   4. body limit (413) and JSON parsing (400);
- *   5. dispatch, then always 200 with a JSON body.
+ *   5. dispatch, then 200 with a JSON body (503 + Retry-After when the plugin runs all the executions it may).
  * Plain node:http: it is on the hot path of every call and on the cold-start path of every agent pod.
  */
 export class ContractServer {
@@ -32,17 +50,24 @@ export class ContractServer {
   private readonly idleWaiters: Array<() => void> = [];
 
   constructor(private readonly options: ContractServerOptions) {
-    this.server = createServer(
-      { requestTimeout: 40_000, headersTimeout: 20_000, keepAliveTimeout: 30_000 },
-      (req, res) => {
-        this.active++;
-        res.on('close', () => this.onResponseDone());
-        this.handle(req, res).catch((err: unknown) => {
-          options.logger.error({ err }, 'unexpected error in the HTTP front');
-          if (!res.headersSent) reply(res, 400, 'bad request');
-        });
-      },
-    );
+    const { maxConnections, ...timeouts } = FRONT_LIMITS;
+    this.server = createServer(timeouts, (req, res) => {
+      this.active++;
+      res.on('close', () => this.onResponseDone());
+      this.handle(req, res).catch((err: unknown) => {
+        options.logger.error({ err }, 'unexpected error in the HTTP front');
+        if (!res.headersSent) reply(res, 400, 'bad request');
+      });
+    });
+    this.server.maxConnections = options.maxConnections ?? maxConnections;
+    // Node's header timeout only starts with the first byte: a connection that never sends one is closed here.
+    this.server.on('connection', (socket: Socket) => {
+      const timer = setTimeout(() => {
+        if (socket.bytesRead === 0) socket.destroy();
+      }, timeouts.headersTimeout);
+      timer.unref();
+      socket.once('close', () => clearTimeout(timer));
+    });
     this.server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
       // Malformed HTTP, oversized headers, ... : a short 400 and close, never a crash.
       if (socket.writable)
@@ -120,7 +145,15 @@ export class ContractServer {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       return reply(res, 400, 'request body must be an ExecuteTemplateArgs object');
     }
-    const text = JSON.stringify(await this.options.dispatcher.execute(body));
+    let result: ExecuteTemplateReply;
+    try {
+      result = await this.options.dispatcher.execute(body);
+    } catch (err) {
+      if (!(err instanceof OverloadedError)) throw err;
+      res.setHeader('Retry-After', '1');
+      return reply(res, 503, err.message);
+    }
+    const text = JSON.stringify(result);
     res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
     res.end(text);
   }

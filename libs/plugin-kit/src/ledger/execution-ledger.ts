@@ -34,6 +34,11 @@ export class ExecutionLedger {
     return this.flights.size;
   }
 
+  /** Whether an execution of `key` is running now (a new call for it joins instead of starting one). */
+  isRunning(key: string): boolean {
+    return this.flights.has(key);
+  }
+
   /** Waits (bounded) for every flight to finish; used by graceful shutdown. */
   async drain(timeoutMs: number): Promise<boolean> {
     const all = Promise.allSettled([...this.flights.values()].map((f) => f.promise));

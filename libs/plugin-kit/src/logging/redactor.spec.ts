@@ -18,6 +18,28 @@ describe('Redactor', () => {
     expect(r.redact('old-token-value new-token-value')).toBe('old-token-value [REDACTED]');
   });
 
+  it('masks a value with surrounding whitespace in the forms that are sent: trimmed and URL-encoded', () => {
+    const r = new Redactor().add('  ghp_FAKE/token+value=\n');
+    expect(r.redact('Authorization: Bearer ghp_FAKE/token+value= sent')).toBe(
+      'Authorization: Bearer [REDACTED] sent',
+    );
+    expect(r.redact('?token=ghp_FAKE%2Ftoken%2Bvalue%3D&x=1')).toBe('?token=[REDACTED]&x=1');
+    expect(r.redact(JSON.stringify({ t: '  ghp_FAKE/token+value=\n' }))).toBe('{"t":"[REDACTED]"}');
+  });
+
+  it('masks Basic credentials encoded and decoded', () => {
+    const r = new Redactor().addBasic('argo-bot', '11d7f3c0a9b8');
+    const header = Buffer.from('argo-bot:11d7f3c0a9b8').toString('base64');
+    expect(r.redact(`Basic ${header}`)).toBe('Basic [REDACTED]');
+    expect(r.redact('user argo-bot:11d7f3c0a9b8 denied')).toBe('user [REDACTED] denied');
+  });
+
+  it('forgets every form of a rotated value', () => {
+    const r = new Redactor().add('old token/value\n');
+    r.replace('old token/value\n', 'new-token-value');
+    expect(r.redact('old%20token%2Fvalue old token/value')).toBe('old%20token%2Fvalue old token/value');
+  });
+
   it('redacts deep values', () => {
     expect(new Redactor().add('s3cr3t-value').redactValue({ a: ['s3cr3t-value'] })).toEqual({
       a: ['[REDACTED]'],

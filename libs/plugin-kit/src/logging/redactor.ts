@@ -1,7 +1,9 @@
 /**
  * Replaces secret values wherever they appear in text: log lines, node messages, output parameters.
- * Values are matched literally and in their JSON-escaped form (a secret with a quote or backslash is escaped
- * inside a JSON log line).
+ * A value is held in every form it may be sent or echoed in: as given, trimmed (a Secret made with
+ * `--from-file` ends in a newline, the header carries the trimmed value), URL-encoded (query strings, form
+ * bodies) and JSON-escaped (a secret with a quote or backslash inside a JSON log line). `addBasic` adds the
+ * `Basic` credentials of a user and password: `base64(user:password)` and the decoded `user:password`.
  */
 export class Redactor {
   static readonly MASK = '[REDACTED]';
@@ -11,23 +13,32 @@ export class Redactor {
   constructor(private readonly minLength = 6) {}
 
   add(...values: Array<string | undefined>): this {
+    let added = false;
     for (const value of values) {
-      if (!value || value.length < this.minLength) continue;
-      for (const form of [value, JSON.stringify(value).slice(1, -1)]) {
-        if (!this.secrets.includes(form)) this.secrets.push(form);
+      for (const form of secretForms(value, this.minLength)) {
+        if (this.secrets.includes(form)) continue;
+        this.secrets.push(form);
+        added = true;
       }
     }
     // Longest first, so a secret that contains another is masked whole.
-    this.secrets.sort((a, b) => b.length - a.length);
+    if (added) this.secrets.sort((a, b) => b.length - a.length);
     return this;
+  }
+
+  /** The credentials of HTTP Basic auth as sent (`base64(user:password)`) and decoded (`user:password`). */
+  addBasic(username: string | undefined, password: string | undefined): this {
+    if (!password) return this;
+    const pair = `${username ?? ''}:${password}`;
+    return this.add(password, pair, Buffer.from(pair).toString('base64'));
   }
 
   /** Replaces the whole set; used when the agent's token file rotates. */
   replace(previous: string | undefined, next: string | undefined): void {
-    if (previous)
-      this.secrets = this.secrets.filter(
-        (s) => s !== previous && s !== JSON.stringify(previous).slice(1, -1),
-      );
+    if (previous) {
+      const old = new Set(secretForms(previous, this.minLength));
+      this.secrets = this.secrets.filter((s) => !old.has(s));
+    }
     this.add(next);
   }
 
@@ -48,6 +59,15 @@ export class Redactor {
     if (this.secrets.length === 0) return value;
     return JSON.parse(this.redact(JSON.stringify(value))) as T;
   }
+}
+
+/** A value as given, trimmed, URL-encoded, and each of those JSON-escaped; forms shorter than `minLength` are left out. */
+function secretForms(value: string | undefined, minLength: number): string[] {
+  if (!value) return [];
+  const trimmed = value.trim();
+  const plain = [...new Set([value, trimmed, encodeURIComponent(trimmed), encodeURIComponent(value)])];
+  const forms = new Set(plain.flatMap((v) => [v, JSON.stringify(v).slice(1, -1)]));
+  return [...forms].filter((f) => f.length >= minLength);
 }
 
 const SECRET_NAME = /(TOKEN|SECRET|PASSWORD|PASSWD|KEY|CREDENTIAL|PRIVATE)/i;

@@ -1,6 +1,8 @@
 import { StandInServer } from '@app/testing';
 import { UpstreamError } from '../errors/upstream-error.js';
+import { Redactor } from '../logging/redactor.js';
 import { createUpstreamClient } from './http-client.js';
+import { runInUpstreamScope } from './upstream-scope.js';
 
 describe('createUpstreamClient', () => {
   const upstream = new StandInServer('fake');
@@ -80,6 +82,68 @@ describe('createUpstreamClient', () => {
   it('never sends the credentials to another host, even for an absolute URL', async () => {
     await failure(client().get(`${elsewhere.url}/steal`)).catch(() => undefined);
     expect(elsewhere.calls).toHaveLength(0);
+  });
+
+  describe('against a hostile upstream', () => {
+    const scope = { maxBodyBytes: 64 * 1024, redactor: new Redactor() };
+    const inScope = <T>(fn: () => Promise<T>): Promise<T> => runInUpstreamScope(scope, fn);
+
+    it.each([
+      ['streamed', false],
+      ['declared in Content-Length', true],
+    ])(
+      'stops reading a reply larger than the scope allows (%s): a permanent error',
+      async (_, declareLength) => {
+        upstream.faults.add({ kind: 'huge', bytes: 8 * 1024 * 1024, declareLength });
+        const err = await failure(inScope(() => client().get('/ok')));
+        expect(err.kind).toBe('permanent');
+        expect(err.message).toBe(
+          'fake: GET /ok: reply larger than 64 KiB (the sidecar reads at most UPSTREAM_MAX_BODY bytes of an upstream reply)',
+        );
+      },
+    );
+
+    it('reads a reply within the limit', async () => {
+      upstream.faults.add({ kind: 'huge', bytes: 60 * 1024 });
+      expect((await inScope(() => client().get('/ok'))).status).toBe(200);
+    });
+
+    it('aborts a reply that trickles in past the wall-clock deadline (the idle timeout never fires)', async () => {
+      upstream.faults.add({ kind: 'trickle', intervalMs: 50 });
+      const t0 = performance.now();
+      const err = await failure(inScope(() => client().get('/ok')));
+      expect(performance.now() - t0).toBeLessThan(2000);
+      expect(err).toMatchObject({
+        kind: 'transient',
+        message: 'fake: GET /ok: timed out',
+      });
+    });
+
+    it('does not follow a redirect to another host', async () => {
+      upstream.faults.add({ kind: 'redirect', location: `${elsewhere.url}/steal` });
+      const err = await failure(inScope(() => client().get('/ok')));
+      expect(err).toMatchObject({ kind: 'permanent', status: 302 });
+      expect(elsewhere.calls).toHaveLength(0);
+    });
+
+    it.each([0, 150, 170, 185, 199])(
+      'masks the credentials it sent before cutting an echoed error (echo after %i characters)',
+      async (pad) => {
+        const http = createUpstreamClient({
+          upstream: 'fake',
+          baseURL: upstream.url,
+          auth: { username: 'argo-bot', password: 'jenkins-api-token-1234' },
+          headers: { 'PRIVATE-TOKEN': 'glpat-privateTOKENvalue' },
+          timeoutMs: 300,
+        });
+        upstream.faults.add({ kind: 'echo', pad });
+        const err = await failure(inScope(() => http.get('/ok')));
+        const basic = Buffer.from('argo-bot:jenkins-api-token-1234').toString('base64');
+        for (const prefix of [basic.slice(0, 8), 'jenkins-api', 'glpat-pri'])
+          expect(err.message).not.toContain(prefix);
+        expect(err.message.length).toBeLessThan(260);
+      },
+    );
   });
 
   it('never puts the credentials in an error message', async () => {

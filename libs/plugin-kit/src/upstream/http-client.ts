@@ -1,7 +1,9 @@
 import axios, {
   AxiosError,
+  AxiosHeaders,
   type AxiosInstance,
   type AxiosResponse,
+  type InternalAxiosRequestConfig,
   type RawAxiosRequestHeaders,
 } from 'axios';
 import {
@@ -11,6 +13,7 @@ import {
   UpstreamError,
 } from '../errors/upstream-error.js';
 import { errorDetail } from './error-detail.js';
+import { ReplyTooLargeError, redactInScope, upstreamScope } from './upstream-scope.js';
 
 export interface UpstreamClientOptions {
   /** Name used in messages: `jenkins: POST /job/x/build → 404 Not Found`. */
@@ -19,7 +22,10 @@ export interface UpstreamClientOptions {
   baseURL: string;
   headers?: RawAxiosRequestHeaders;
   auth?: { username: string; password: string };
-  /** Per-request timeout; keep it well below the call deadline (default 10s). */
+  /**
+   * Per-request wall-clock deadline, from the first byte sent to the last byte read (default 10s); keep it
+   * well below the call deadline. A reply trickling in byte by byte is aborted when it passes.
+   */
   timeoutMs?: number;
   /** Upstream-specific error text (for bodies the generic extraction does not understand). */
   describe?: (response: AxiosResponse) => string | undefined;
@@ -31,24 +37,57 @@ export interface UpstreamClientOptions {
  * An axios instance for one upstream. Absolute URLs are never followed away from `baseURL` (a workflow
  * body cannot make the plugin send the admin's credentials elsewhere), redirects are not followed, and
  * every failure becomes an UpstreamError: transient for network errors, timeouts, 408/425/429/5xx, else
- * permanent; Retry-After is carried along. Messages never include credentials.
+ * permanent; Retry-After is carried along. Every request has a wall-clock deadline (`timeoutMs`, on top of
+ * axios' idle timeout) and reads at most the upstream scope's body limit (a larger reply fails the node).
+ * The credentials each request sends are registered with the scope's redactor in the exact form sent, and
+ * messages are redacted before they are shortened.
  */
 export function createUpstreamClient(options: UpstreamClientOptions): AxiosInstance {
+  const deadlineMs = options.timeoutMs ?? 10_000;
   const client = axios.create({
     baseURL: options.baseURL.replace(/\/+$/, ''),
     allowAbsoluteUrls: false,
     headers: options.headers,
     auth: options.auth,
-    timeout: options.timeoutMs ?? 10_000,
+    timeout: deadlineMs,
     maxRedirects: 0,
     validateStatus: (status) => status >= 200 && status < 300,
     // Keep bodies we do not understand as text rather than failing to parse them.
     transitional: { silentJSONParsing: true, forcedJSONParsing: true, clarifyTimeoutError: true },
   });
+  client.interceptors.request.use((config) => boundRequest(config, deadlineMs));
   client.interceptors.response.use(undefined, (err: unknown) =>
     Promise.reject(toUpstreamError(err, options)),
   );
   return client;
+}
+
+/** The deadline signal of each request, to tell "our deadline passed" from "the caller cancelled". */
+const deadlines = new WeakMap<object, AbortSignal>();
+
+/** Headers whose values are credentials, whatever the upstream (Authorization, GitLab's PRIVATE-TOKEN, ...). */
+const CREDENTIAL_HEADER =
+  /^(authorization|proxy-authorization|private-token|job-token|cookie|x-[\w-]*(token|key|secret))$/i;
+
+function boundRequest(config: InternalAxiosRequestConfig, deadlineMs: number): InternalAxiosRequestConfig {
+  const scope = upstreamScope();
+  const limit = scope.maxBodyBytes;
+  const own = config.maxContentLength;
+  config.maxContentLength = own !== undefined && own > -1 ? Math.min(own, limit) : limit;
+  const deadline = AbortSignal.timeout(deadlineMs);
+  const caller = config.signal as AbortSignal | undefined;
+  config.signal = caller ? AbortSignal.any([caller, deadline]) : deadline;
+  deadlines.set(config, deadline);
+  if (scope.redactor) {
+    const headers = AxiosHeaders.from(config.headers as never).toJSON() as Record<string, unknown>;
+    for (const [name, value] of Object.entries(headers)) {
+      if (typeof value !== 'string' || !CREDENTIAL_HEADER.test(name)) continue;
+      const credential = /^\S+\s+(\S.*)$/.exec(value)?.[1];
+      scope.redactor.add(value, credential);
+    }
+    if (config.auth) scope.redactor.addBasic(config.auth.username, config.auth.password);
+  }
+  return config;
 }
 
 export function toUpstreamError(
@@ -60,9 +99,18 @@ export function toUpstreamError(
   const method = (err.config?.method ?? 'get').toUpperCase();
   const path = requestPath(err.config?.url);
   const where = `${options.upstream}: ${method} ${path}`;
+  const deadline = err.config ? deadlines.get(err.config) : undefined;
+  if (deadline?.aborted && (err.code === 'ERR_CANCELED' || err.name === 'CanceledError')) {
+    return UpstreamError.transient(`${where}: timed out`, { cause: err });
+  }
+  if (err.code === AxiosError.ERR_BAD_RESPONSE && /maxContentLength/.test(err.message)) {
+    const tooLarge = new ReplyTooLargeError(err.config?.maxContentLength ?? upstreamScope().maxBodyBytes);
+    return UpstreamError.permanent(`${where}: ${tooLarge.message}`, { cause: tooLarge });
+  }
   const response = err.response;
   if (response) {
-    const detail = options.describe?.(response) ?? errorDetail(response.data);
+    const described = options.describe?.(response);
+    const detail = described === undefined ? errorDetail(response.data) : redactInScope(described);
     const statusText = response.statusText || httpReason(response.status);
     const message = `${where} → ${response.status}${statusText ? ` ${statusText}` : ''}${detail ? `: ${detail}` : ''}`;
     const transient = isTransientStatus(response.status) || (options.transient?.(response) ?? false);

@@ -1,4 +1,5 @@
 import { seededRandom } from './seeded-random.js';
+import type { HostileReply } from './hostile-replies.js';
 import type { StandInRequest } from './stand-in-server.js';
 
 /** What a stand-in does instead of answering normally. */
@@ -13,7 +14,8 @@ export type Fault =
     }
   | { kind: 'reset' } // destroy the connection without a reply
   | { kind: 'hang' } // never answer (the client's timeout must fire)
-  | { kind: 'delay'; ms: number }; // answer normally, but late
+  | { kind: 'delay'; ms: number } // answer normally, but late
+  | HostileReply; // echo the credentials, a huge body, a trickle, a redirect elsewhere
 
 export interface ScriptedFault {
   fault: Fault;

@@ -1,5 +1,6 @@
 export * from './auth.js';
 export * from './faults.js';
+export * from './hostile-replies.js';
 export * from './seeded-random.js';
 export * from './stand-in-server.js';
 export * from './lifecycle.js';

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { FaultPlan } from './faults.js';
+import { writeHostileReply } from './hostile-replies.js';
 
 export interface StandInRequest {
   method: string;
@@ -193,6 +194,13 @@ export class StandInServer {
             headers: { 'Retry-After': String(fault.retryAfterSeconds), ...fault.headers },
             body: fault.body ?? { error: 'rate limited' },
           });
+        default:
+          call.status = fault.status ?? (fault.kind === 'redirect' ? 302 : fault.kind === 'echo' ? 401 : 200);
+          return writeHostileReply(
+            fault,
+            { method: request.method, url: req.url ?? '/', headers: req.headers, text },
+            res,
+          );
       }
     }
 

@@ -1,0 +1,28 @@
+import { StandInServer } from '@app/testing';
+import { capResponseBody } from './capped-fetch.js';
+import { ReplyTooLargeError } from './upstream-scope.js';
+
+describe('capResponseBody', () => {
+  const upstream = new StandInServer('big').route('GET', '/small', () => ({ body: { ok: true } }));
+  beforeAll(() => upstream.start());
+  afterAll(() => upstream.close());
+
+  it('passes a reply within the limit through, status and headers kept', async () => {
+    const res = capResponseBody(await fetch(`${upstream.url}/small`), 1024);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/json/);
+    expect(await res.json()).toEqual({ ok: true });
+  });
+
+  it('refuses a declared Content-Length above the limit before reading', async () => {
+    upstream.faults.add({ kind: 'huge', bytes: 1024 * 1024, declareLength: true });
+    const res = await fetch(`${upstream.url}/small`);
+    expect(() => capResponseBody(res, 64 * 1024)).toThrow(ReplyTooLargeError);
+  });
+
+  it('stops a streamed body as soon as it passes the limit', async () => {
+    upstream.faults.add({ kind: 'huge', bytes: 64 * 1024 * 1024 });
+    const res = capResponseBody(await fetch(`${upstream.url}/small`), 64 * 1024);
+    await expect(res.text()).rejects.toThrow('reply larger than 64 KiB');
+  });
+});

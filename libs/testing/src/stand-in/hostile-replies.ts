@@ -1,0 +1,91 @@
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+
+/** Replies of a hostile or broken upstream, for hardening tests (stand-ins and the reliability fault proxy). */
+export type HostileReply =
+  /** An error that echoes every request header and the body back (credentials included), as some proxies do. */
+  | { kind: 'echo'; status?: number; pad?: number }
+  /** A reply body of `bytes` bytes, streamed (chunked, or with its Content-Length when `declareLength`). */
+  | { kind: 'huge'; bytes: number; status?: number; declareLength?: boolean }
+  /** Headers at once, then one byte of body every `intervalMs` (default 1000), never finishing. */
+  | { kind: 'trickle'; intervalMs?: number; status?: number }
+  /** A redirect to another host. */
+  | { kind: 'redirect'; location: string; status?: number };
+
+export interface HostileRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+/**
+ * The echoed error: `{"message": "<pad>rejected POST /x; authorization: Bearer …; …; body: …"}`. `pad`
+ * characters in front move the echoed credentials across a message cut (200 characters) to check that the
+ * plugin masks before it shortens.
+ */
+export function echoMessage(req: HostileRequest, pad = 0): string {
+  const headers = Object.entries(req.headers)
+    .map(([name, value]) => `${name}: ${Array.isArray(value) ? value.join(', ') : value}`)
+    .join('; ');
+  return `${'.'.repeat(pad)}rejected ${req.method} ${req.url}; ${headers}; body: ${req.text}`;
+}
+
+/** Writes `reply` to `res`; resolves when the reply is complete or the client went away. */
+export async function writeHostileReply(
+  reply: HostileReply,
+  req: HostileRequest,
+  res: ServerResponse,
+): Promise<void> {
+  switch (reply.kind) {
+    case 'echo': {
+      const text = JSON.stringify({ message: echoMessage(req, reply.pad), error: 'invalid_auth' });
+      res.writeHead(reply.status ?? 401, {
+        'Content-Type': 'application/json',
+        'Content-Length': Buffer.byteLength(text),
+      });
+      res.end(text);
+      return;
+    }
+    case 'redirect':
+      res.writeHead(reply.status ?? 302, { Location: reply.location, 'Content-Length': 0 });
+      res.end();
+      return;
+    case 'huge':
+      return streamHuge(res, reply);
+    case 'trickle':
+      return trickle(res, reply);
+  }
+}
+
+async function streamHuge(
+  res: ServerResponse,
+  reply: Extract<HostileReply, { kind: 'huge' }>,
+): Promise<void> {
+  res.writeHead(reply.status ?? 200, {
+    'Content-Type': 'application/json',
+    ...(reply.declareLength && { 'Content-Length': reply.bytes }),
+  });
+  const chunk = Buffer.alloc(64 * 1024, 0x20); // JSON whitespace: a valid prefix of any reply
+  let left = reply.bytes;
+  while (left > 0 && !res.destroyed) {
+    const part = left >= chunk.length ? chunk : chunk.subarray(0, left);
+    left -= part.length;
+    if (!res.write(part)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+  }
+  if (!res.destroyed) res.end();
+}
+
+async function trickle(
+  res: ServerResponse,
+  reply: Extract<HostileReply, { kind: 'trickle' }>,
+): Promise<void> {
+  res.writeHead(reply.status ?? 200, { 'Content-Type': 'application/json' });
+  res.write('{');
+  await new Promise<void>((resolve) => {
+    const timer = setInterval(() => res.write(' '), reply.intervalMs ?? 1000);
+    res.once('close', () => {
+      clearInterval(timer);
+      resolve();
+    });
+  });
+}

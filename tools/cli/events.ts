@@ -18,7 +18,7 @@ const USAGE = `usage:
   npm run events -- serve --bindings <dir> --token-file <tokens.yaml> [--port 2746] [--host 127.0.0.1]
        [--namespace-default argo] [--event-async-dispatch[=true|false]] [--event-operation-queue-size 64]
        [--event-worker-count 4] [--instanceid <id>] [--out <dir>] [--dispatch-delay <ms>] [--log text|json]
-       [--tls-cert <cert.pem> --tls-key <key.pem>]
+       [--max-body <MiB, default 4; the real server: 100>] [--tls-cert <cert.pem> --tls-key <key.pem>]
        [--run --plugin <name>=<url> ... --plugin-token-file <file> [--time-scale 1]]
   npm run events -- test --bindings <dir> [--payload <event.json>] [-H 'X-Name: value' ...]
        [--discriminator <d>] [--namespace argo] [--instanceid <id>] [--output text|json]
@@ -37,6 +37,11 @@ function int(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value)) fail(`${name} must be a whole number, got ${JSON.stringify(value)}`);
   return Number(value);
+}
+
+function mebibytes(value: string | undefined, name: string): number | undefined {
+  const n = int(value, name);
+  return n === undefined ? undefined : n * 1024 * 1024;
 }
 
 /** `--event-async-dispatch` alone means true; parseArgs only understands the `=value` form for strings. */
@@ -68,6 +73,7 @@ async function serve(args: string[]): Promise<void> {
       instanceid: { type: 'string' },
       out: { type: 'string' },
       'dispatch-delay': { type: 'string' },
+      'max-body': { type: 'string' },
       'tls-cert': { type: 'string' },
       'tls-key': { type: 'string' },
       log: { type: 'string', default: 'text' },
@@ -114,6 +120,7 @@ async function serve(args: string[]): Promise<void> {
     instanceId: values.instanceid,
     outDir: values.out,
     dispatchDelayMs: int(values['dispatch-delay'], '--dispatch-delay'),
+    maxBodyBytes: mebibytes(values['max-body'], '--max-body'),
     run: plugins ? { plugins, timeScale } : undefined,
     log:
       values.log === 'json'

@@ -10,6 +10,7 @@ describe('parseCliArgs', () => {
       key: 'hello',
       config: undefined,
       countUrl: undefined,
+      countAuthEnv: undefined,
       secretEnv: [],
       start: undefined,
       output: 'text',

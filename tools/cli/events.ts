@@ -9,7 +9,8 @@ import { exitWith, runSubCommands, stopOnSignalOrOrphan, subCommand, UsageError 
 const SERVE_USAGE = `usage: npm run events -- serve --bindings <dir> --token-file <tokens.yaml> [--port 2746]
        [--host 127.0.0.1] [--namespace-default argo] [--event-async-dispatch[=true|false]]
        [--event-operation-queue-size 64] [--event-worker-count 4] [--instanceid <id>] [--out <dir>]
-       [--dispatch-delay <ms>] [--log text|json] [--tls-cert <cert.pem> --tls-key <key.pem>]
+       [--dispatch-delay <ms>] [--log text|json] [--max-body <MiB, default 4; the real server: 100>]
+       [--tls-cert <cert.pem> --tls-key <key.pem>]
        [--run --plugin <name>=<url> ... --plugin-token-file <file> [--time-scale 1]]
 
 The Argo Server's POST /api/v1/events/{namespace}/{discriminator} with the bindings and templates of <dir>.
@@ -34,6 +35,11 @@ function int(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value)) throw new UsageError(`${name} must be a whole number, got '${value}'`);
   return Number(value);
+}
+
+function mebibytes(value: string | undefined, name: string): number | undefined {
+  const n = int(value, name);
+  return n === undefined ? undefined : n * 1024 * 1024;
 }
 
 /** `--event-async-dispatch` alone means true; parseArgs only understands the `=value` form for strings. */
@@ -65,6 +71,7 @@ const serve = subCommand(
       instanceid: { type: 'string' },
       out: { type: 'string' },
       'dispatch-delay': { type: 'string' },
+      'max-body': { type: 'string' },
       'tls-cert': { type: 'string', input: 'file' },
       'tls-key': { type: 'string', input: 'file' },
       log: { type: 'string', default: 'text', choices: ['text', 'json'] },
@@ -104,6 +111,7 @@ const serve = subCommand(
       queueSize: int(values['event-operation-queue-size'], '--event-operation-queue-size'),
       workers: int(values['event-worker-count'], '--event-worker-count'),
       dispatchDelayMs: int(values['dispatch-delay'], '--dispatch-delay'),
+      maxBodyBytes: mebibytes(values['max-body'], '--max-body'),
     };
     let endpoint;
     try {

@@ -36,7 +36,7 @@ export class BuildTriggerHandler implements PluginHandler<BuildConfig, BuildStat
   execute(ctx: ExecutionContext<BuildConfig, BuildState>): Promise<ExecuteTemplateReply> {
     const { config } = ctx;
     const chosen = chooseProvider(config);
-    const provider = this.registry.get(chosen.provider, config.server);
+    const provider = this.registry.get(chosen.provider, config.server, ctx.workflow.namespace);
     const driver = buildDriver(
       provider,
       {

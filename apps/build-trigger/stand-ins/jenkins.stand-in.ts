@@ -70,7 +70,8 @@ const JOB_PATH =
  * Jenkins' remote access API as the build plugin uses it (upstream-apis.md §1): Basic auth with an API token
  * (401 for a bad one, 403 for anonymous), an optional crumb bound to the session cookie, folder paths,
  * `build` vs `buildWithParameters` with their 400s, 201 + Location, 303 when merging with a waiting item,
- * queue items from Waiting to Left (with the executable-null handoff) to 404 after retention, cancelItem,
+ * the queue listing (`/queue/api/json`, items still in the queue), queue items from Waiting to Left (with the
+ * executable-null handoff) to 404 after retention, cancelItem,
  * builds with `building`/`result` transitions and `stop`, the `tree=` filter, and Jetty HTML error pages.
  */
 export class JenkinsStandIn {
@@ -83,6 +84,7 @@ export class JenkinsStandIn {
   constructor(private readonly options: JenkinsStandInOptions) {
     this.server
       .route('GET', '/crumbIssuer/api/json', (req) => this.authed(req, () => this.issueCrumb()))
+      .route('GET', '/queue/api/json', (req) => this.authed(req, () => this.queueList(req)))
       .route('GET', '/queue/item/:id/api/json', (req) => this.authed(req, () => this.queueItem(req)))
       .route('POST', '/queue/cancelItem', (req) =>
         this.authed(req, () => this.posted(req, () => this.cancelItem(req))),
@@ -115,6 +117,15 @@ export class JenkinsStandIn {
   ): Array<{ number: number; params: Record<string, string>; result: string | null; building: boolean }> {
     const job = this.jobs.get(fullName);
     return (job?.builds ?? []).map((b) => ({ number: b.number, params: b.params, ...this.buildState(b) }));
+  }
+
+  /** An executor takes the job's waiting items now (they leave the queue and become builds). */
+  takeFromQueue(fullName: string): void {
+    for (const item of this.queue.values()) {
+      if (item.job.fullName !== fullName || item.cancelled || item.life.state !== 'waiting') continue;
+      item.life.redirect([{ state: 'left' }]);
+      this.settle(item, 'left');
+    }
   }
 
   /** Queue items ever created for a job (merged requests do not create one). */
@@ -287,6 +298,17 @@ export class JenkinsStandIn {
     }
   }
 
+  /** GET /queue/api/json: the items still in the queue, oldest first (items that left are not listed). */
+  private queueList(req: StandInRequest): StandInResponse {
+    this.settleAll();
+    const items = [...this.queue.values()]
+      .filter((item) => !item.cancelled && item.life.state === 'waiting')
+      .map((item) => this.queueItemJson(item, 'waiting'));
+    return {
+      body: filterTree({ _class: 'hudson.model.Queue', discoverableItems: [], items }, req.query.get('tree')),
+    };
+  }
+
   private queueItem(req: StandInRequest): StandInResponse {
     const item = this.queue.get(Number(req.params.id));
     if (!item) return jettyError(404, req.path);
@@ -295,6 +317,10 @@ export class JenkinsStandIn {
     }
     const state = item.cancelled ? 'left' : item.life.read().state;
     this.settle(item, item.cancelled ? 'left' : item.life.state);
+    return { body: filterTree(this.queueItemJson(item, state), req.query.get('tree')) };
+  }
+
+  private queueItemJson(item: QueueItem, state: QueueState): Record<string, unknown> {
     const base = {
       id: item.id,
       inQueueSince: item.inQueueSince,
@@ -310,33 +336,31 @@ export class JenkinsStandIn {
       stuck: false,
       actions: [{ _class: 'hudson.model.ParametersAction', parameters: this.parameterValues(item.params) }],
     };
-    const json =
-      state === 'waiting'
-        ? {
-            _class: 'hudson.model.Queue$WaitingItem',
-            ...base,
-            blocked: false,
-            buildable: false,
-            why: item.job.setup.queue?.why ?? 'In the quiet period. Expires in 4.9 sec',
-            timestamp: item.inQueueSince + 5000,
-          }
-        : {
-            _class: 'hudson.model.Queue$LeftItem',
-            ...base,
-            blocked: false,
-            buildable: false,
-            why: null,
-            cancelled: item.cancelled,
-            executable:
-              state === 'left' && item.build
-                ? {
-                    _class: 'hudson.model.FreeStyleBuild',
-                    number: item.build.number,
-                    url: `${this.jobUrl(item.job)}${item.build.number}/`,
-                  }
-                : null,
-          };
-    return { body: filterTree(json, req.query.get('tree')) };
+    return state === 'waiting'
+      ? {
+          _class: 'hudson.model.Queue$WaitingItem',
+          ...base,
+          blocked: false,
+          buildable: false,
+          why: item.job.setup.queue?.why ?? 'In the quiet period. Expires in 4.9 sec',
+          timestamp: item.inQueueSince + 5000,
+        }
+      : {
+          _class: 'hudson.model.Queue$LeftItem',
+          ...base,
+          blocked: false,
+          buildable: false,
+          why: null,
+          cancelled: item.cancelled,
+          executable:
+            state === 'left' && item.build
+              ? {
+                  _class: 'hudson.model.FreeStyleBuild',
+                  number: item.build.number,
+                  url: `${this.jobUrl(item.job)}${item.build.number}/`,
+                }
+              : null,
+        };
   }
 
   private cancelItem(req: StandInRequest): StandInResponse {

@@ -88,14 +88,63 @@ describe('build plugin: configuration, server choice and secrets', () => {
     ],
     [
       { gitlab: { project: 'acme/deploy', ref: 'main' }, server: 'nowhere' },
-      'build: invalid config: server: unknown gitlab server "nowhere" (the admin would set GITLAB_NOWHERE_*); configured: default (no server field)',
+      'build: invalid config: server: unknown gitlab server "nowhere" for namespace argo (the admin would set GITLAB_NOWHERE_*); available: default (no server field)',
     ],
     [
       { jenkins: { job: 'app' }, server: 'qa' },
-      'build: invalid config: server: unknown jenkins server "qa" (the admin would set JENKINS_QA_*); configured: default (no server field), prod',
+      'build: invalid config: server: unknown jenkins server "qa" for namespace argo (the admin would set JENKINS_QA_*); available: default (no server field), prod',
     ],
   ])('an invalid body fails naming the field: %j', async (body, text) => {
     expect(await message(body)).toEqual({ phase: 'Failed', message: text });
+  });
+
+  describe('NAMESPACE_SCOPES: named servers restricted to namespaces', () => {
+    let scoped: PluginHarness;
+    beforeAll(async () => {
+      scoped = await startHarness(buildTriggerPlugin, {
+        env: { ...env(), NAMESPACE_SCOPES: 'jenkins/prod=release,ci-*; github/*=ci-web' },
+      });
+    });
+    afterAll(() => scoped.close());
+    const from = async (namespace: string, body: Record<string, unknown>) =>
+      (await scoped.execute(buildRequest(body, { workflow: { uid: uid(), namespace } }))).body.node;
+
+    it('a workflow of an allowed namespace uses the server', async () => {
+      for (const namespace of ['release', 'ci-web']) {
+        const before = jenkinsProd.server.calls.filter((c) => c.method === 'POST').length;
+        expect((await from(namespace, { jenkins: { job: 'app' }, server: 'prod' }))?.phase).toBe('Running');
+        expect(jenkinsProd.server.calls.filter((c) => c.method === 'POST')).toHaveLength(before + 1);
+      }
+    });
+
+    it('another namespace gets Failed naming the field, listing only the servers open to it, and nothing is called', async () => {
+      const before = jenkinsProd.server.calls.length;
+      expect(await from('team-a', { jenkins: { job: 'app' }, server: 'prod' })).toEqual({
+        phase: 'Failed',
+        message:
+          'build: invalid config: server: unknown jenkins server "prod" for namespace team-a (the admin would set JENKINS_PROD_*); available: default (no server field)',
+      });
+      expect(jenkinsProd.server.calls).toHaveLength(before);
+      // A name that does not exist reads the same: an author cannot tell a closed server from a missing one.
+      expect((await from('team-a', { jenkins: { job: 'app' }, server: 'qa' }))?.message).toBe(
+        'build: invalid config: server: unknown jenkins server "qa" for namespace team-a (the admin would set JENKINS_QA_*); available: default (no server field)',
+      );
+      expect(await from('team-a', { github: { repo: 'acme/web', workflow: 'ci.yml', ref: 'main' } })).toEqual(
+        {
+          phase: 'Failed',
+          message:
+            'build: invalid config: server: no default github server for namespace team-a; choose one of: none',
+        },
+      );
+    });
+
+    it('a bad NAMESPACE_SCOPES stops the sidecar at start-up, naming the variable and the entry', async () => {
+      await expect(
+        startHarness(buildTriggerPlugin, { env: { ...env(), NAMESPACE_SCOPES: 'jenkins/prd=release' } }),
+      ).rejects.toThrow(
+        'NAMESPACE_SCOPES: "jenkins/prd=release": no jenkins server named prd is configured (configured: default, prod)',
+      );
+    });
   });
 
   it('a provider without credentials fails with a clear message', async () => {

@@ -45,6 +45,7 @@ describe('build plugin × Jenkins (harness)', () => {
         parameters: ['ARGO_KEY'],
         queue: { polls: 10_000, why: 'Waiting for next available executor on linux' },
       })
+      .addJob('taken', { parameters: ['ARGO_KEY'], queue: { polls: 10_000 }, build: { polls: 10_000 } })
       .addJob('endless', { parameters: ['ARGO_KEY'], build: { polls: 10_000 } })
       .addJob('handoff', { parameters: ['ARGO_KEY'], handoffPolls: 2 })
       .addJob('disabled', { buildable: false });
@@ -361,20 +362,50 @@ describe('build plugin × Jenkins (harness)', () => {
       expect(jenkins.builds('folder/app').filter((b) => b.params.TARGET === 'restart')).toHaveLength(1);
     });
 
-    it('while still queued, Jenkins merges the repeated request into the waiting item (303)', async () => {
+    it('while still queued, the new sidecar finds the waiting item in the queue and triggers nothing', async () => {
       const req = request({ jenkins: { job: 'stuck-in-queue' } });
       let a = await startHarness(buildTriggerPlugin, { env: env() });
       const before = jenkins.queueItems('stuck-in-queue');
       const first = await a.execute(req);
       a = await restart(a);
+      const posts = jenkins.server.calls.filter((c) => c.method === 'POST').length;
       try {
         const again = await a.execute(req);
-        expect(again.body.node?.message).toBe(first.body.node?.message);
-        expect(jenkins.server.calls.filter((c) => c.method === 'POST').at(-1)?.status).toBe(303);
+        expect(again.body.node?.message).toMatch(/^jenkins: stuck-in-queue \(queue item \d+\) queued/);
+        const item = (message?: string) => message?.match(/queue item \d+/)?.[0];
+        expect(item(again.body.node?.message)).toBe(item(first.body.node?.message));
+        expect(jenkins.server.calls.filter((c) => c.method === 'POST')).toHaveLength(posts);
         expect(jenkins.queueItems('stuck-in-queue') - before).toBe(1);
       } finally {
         await a.close();
       }
+    });
+
+    it("an item that leaves the queue between the new sidecar's reads is found as a build, not triggered again", async () => {
+      const req = request({ jenkins: { job: 'taken' } });
+      let a = await startHarness(buildTriggerPlugin, { env: env() });
+      await a.execute(req);
+      a = await restart(a);
+      // An executor takes the item right after the new sidecar's first read of the job (a loaded machine).
+      let jobRead = false;
+      jenkins.server.faults.add(
+        { kind: 'delay', ms: 0 },
+        {
+          match: (r) => {
+            if (jobRead) jenkins.takeFromQueue('taken');
+            jobRead ||= r.method === 'GET' && r.path === '/job/taken/api/json';
+            return false; // watches only: never injects anything
+          },
+        },
+      );
+      try {
+        const again = await a.execute(req);
+        expect(again.body.node?.message).toMatch(/taken #1 running/);
+      } finally {
+        await a.close();
+      }
+      expect(jenkins.queueItems('taken')).toBe(1);
+      expect(jenkins.builds('taken')).toHaveLength(1);
     });
 
     it('a job without the ARGO_KEY parameter cannot be found again once it left the queue (documented)', async () => {

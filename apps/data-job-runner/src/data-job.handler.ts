@@ -29,7 +29,12 @@ export class DataJobHandler implements PluginHandler<DataJobConfig, DataJobState
     const selection = selectProvider(config);
     if (!selection.ok) throw new PluginConfigError(selection.problems.join('; '));
     const { provider: name, block } = selection.selected;
-    const driver = new DataJobDriver(ctx, name, block, this.registry.get(name, config.connection));
+    const driver = new DataJobDriver(
+      ctx,
+      name,
+      block,
+      this.registry.get(name, config.connection, ctx.workflow.namespace),
+    );
     return executeRemoteRun(ctx, driver, {
       wait: config.wait,
       pollIntervalMs: parseDuration(config.pollInterval),

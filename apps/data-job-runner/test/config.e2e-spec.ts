@@ -45,7 +45,7 @@ describe('data-job: admin connections and body checks', () => {
   it.each([
     [
       { databricks: { jobId: 1 }, connection: 'staging' },
-      'data-job: invalid config: connection: no databricks connection named "staging" (configured: default, prod)',
+      'data-job: invalid config: connection: no databricks connection named "staging" for namespace argo (available: default, prod)',
     ],
     [
       { livy: { file: 's3://x.py' } },
@@ -104,6 +104,57 @@ describe('data-job: admin connections and body checks', () => {
     await expect(start).rejects.toThrow(EnvValidationError);
     await expect(start).rejects.toThrow(
       'invalid configuration: DATABRICKS_TOKEN: must be set (DATABRICKS_HOST is set); AIRFLOW_USERNAME/AIRFLOW_PASSWORD or AIRFLOW_TOKEN: must be set',
+    );
+  });
+});
+
+describe('data-job: NAMESPACE_SCOPES', () => {
+  const main = new DatabricksStandIn({ token: SECRETS.databricks });
+  const prod = new DatabricksStandIn({ token: PROD_TOKEN });
+  const env = (): Record<string, string> => ({
+    DATABRICKS_HOST: main.url,
+    DATABRICKS_TOKEN: SECRETS.databricks,
+    DATABRICKS_PROD_HOST: prod.url,
+    DATABRICKS_PROD_TOKEN: PROD_TOKEN,
+    NAMESPACE_SCOPES: 'databricks/prod=analytics,etl-*; */*=analytics,etl-*,sandbox',
+  });
+  const h = sharedSidecar([main, prod], env, () => {
+    main.addJob({ jobId: 1 });
+    prod.addJob({ jobId: 1 });
+  });
+  const from = (namespace: string, body: Record<string, unknown>) =>
+    h.execute(dataJob(body, { workflow: { ...uniqueWorkflow(), namespace } }));
+
+  it('a workflow of an allowed namespace runs on the connection', async () => {
+    const reply = await from('etl-nightly', { databricks: { jobId: 1 }, connection: 'prod' });
+    expect(reply.body.node?.phase).toBe('Running');
+    expect(prod.runs).toHaveLength(1);
+  });
+
+  it('another namespace gets Failed naming the field and only the connections open to it; nothing is called', async () => {
+    const calls = prod.server.calls.length;
+    const closed = await from('sandbox', { databricks: { jobId: 1 }, connection: 'prod' });
+    expect(closed.body.node).toEqual({
+      phase: 'Failed',
+      message:
+        'data-job: invalid config: connection: no databricks connection named "prod" for namespace sandbox (available: default)',
+    });
+    expect(prod.server.calls).toHaveLength(calls);
+    const nowhere = await from('team-a', { databricks: { jobId: 1 } });
+    expect(nowhere.body.node).toEqual({
+      phase: 'Failed',
+      message:
+        'data-job: invalid config: connection: no default databricks connection for namespace team-a (the admin sets DATABRICKS_HOST and DATABRICKS_TOKEN)',
+    });
+  });
+
+  it('a bad NAMESPACE_SCOPES stops the sidecar at start-up, naming the variable and the entry', async () => {
+    const start = startPlugin(dataJobPlugin, {
+      env: { ...env(), TOKEN_FILE: '/nonexistent', PORT: '0', NAMESPACE_SCOPES: 'databricks/prod=Analytics' },
+      logDestination: { write: () => undefined },
+    });
+    await expect(start).rejects.toThrow(
+      'NAMESPACE_SCOPES: "databricks/prod=Analytics": "Analytics": not a namespace name, a prefix pattern (team-*) or *',
     );
   });
 });

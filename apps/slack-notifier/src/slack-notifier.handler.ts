@@ -64,7 +64,7 @@ export class SlackNotifierHandler implements PluginHandler<SlackConfig, SlackSta
   async execute(ctx: Ctx): Promise<ExecuteTemplateReply> {
     const { config } = ctx;
     const budget = new CallBudget(ctx.signal);
-    const client = this.clients.forWorkspace(config.workspace);
+    const client = this.clients.forWorkspace(config.workspace, ctx.workflow.namespace);
     const rendered = renderMessage(config);
     const known = ctx.state.get();
     const state: SlackState = { ...known };

@@ -29,7 +29,7 @@ describe('slack plugin: failures a workflow author can act on', () => {
     expect((await run({ channel: '#builds', text: 'x', workspace: 'ops' })).node).toEqual({
       phase: 'Failed',
       message:
-        'slack: invalid config: workspace: no workspace "ops" is configured (known: default); the admin adds one with SLACK_BOT_TOKEN_OPS',
+        'slack: invalid config: workspace: no workspace "ops" for namespace argo (available: default); the admin adds one with SLACK_BOT_TOKEN_OPS',
     });
   });
 
@@ -185,6 +185,45 @@ describe('slack plugin: credentials', () => {
       expect(named.h.logText()).not.toContain(DEMO_BOT_TOKEN);
     } finally {
       await named.close();
+      await f.close();
+    }
+  });
+
+  it('NAMESPACE_SCOPES: a workspace open to some namespaces only; others see neither it nor its name', async () => {
+    const f = await startSlackFixture();
+    const ops = f.ws.slack.addTeam('ops');
+    const opsToken = 'xoxb-ops-0000000000-000000000000-scopedscoped';
+    const opsBot = f.ws.slack.addBot(ops, opsToken);
+    const alerts = ops.addChannel('alerts', { members: [opsBot.userId] });
+    const scoped = await startSlackFixture(
+      { SLACK_BOT_TOKEN_OPS: opsToken, NAMESPACE_SCOPES: 'slack/ops=sre-*' },
+      f.ws,
+    );
+    const from = (namespace: string) =>
+      scoped.h.execute(
+        slack(
+          { channel: '#alerts', text: `from ${namespace}`, workspace: 'ops' },
+          { workflow: { namespace } },
+        ),
+      );
+    try {
+      expect(outputs((await from('sre-oncall')).body).channel).toBe(alerts.id);
+      const refused = await from('team-a');
+      expect(refused.body.node).toEqual({
+        phase: 'Failed',
+        message:
+          'slack: invalid config: workspace: no workspace "ops" for namespace team-a (available: default); the admin adds one with SLACK_BOT_TOKEN_OPS',
+      });
+      expect(alerts.messages.map((m) => m.text)).toEqual(['from sre-oncall']);
+      await expect(
+        startHarness(slackNotifierPlugin, {
+          env: { ...f.ws.env, SLACK_BOT_TOKEN_OPS: opsToken, NAMESPACE_SCOPES: 'slack/sre=sre-*' },
+        }),
+      ).rejects.toThrow(
+        'NAMESPACE_SCOPES: "slack/sre=sre-*": no slack workspace named sre is configured (configured: default, ops)',
+      );
+    } finally {
+      await scoped.close();
       await f.close();
     }
   });

@@ -7,6 +7,19 @@ export const SEED_DEFAULTS = { asyncDispatch: true, queueSize: 64, workers: 4 } 
 /** The real Argo Server's defaults (`--event-async-dispatch=false`, 16 queued, 4 workers). */
 export const ARGO_SERVER_DEFAULTS = { asyncDispatch: false, queueSize: 16, workers: 4 } as const;
 
+/** The real server's only limit on an event body: the gateway's gRPC message size (GRPC_MESSAGE_SIZE, 100 MiB). */
+export const ARGO_SERVER_MAX_BODY = 100 * 1024 * 1024;
+/**
+ * The emulator's default: 4 MiB (grpc-go's own default message size). An event whose payload becomes a
+ * workflow parameter cannot be larger than a Kubernetes object (etcd takes 1.5 MiB per request) anyway, and a
+ * local tool should not hold 100 MiB per request; `maxBodyBytes` (`--max-body`) goes up to the real 100 MiB.
+ */
+export const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
+/** The received-events log (an emulator extra) keeps the newest events, at most this many... */
+export const DEFAULT_RECEIVED_LOG_SIZE = 1000;
+/** ...and at most this many bytes of their bodies. */
+export const RECEIVED_LOG_BYTES = 16 * 1024 * 1024;
+
 export interface LogEntry {
   level: 'debug' | 'info' | 'warn' | 'error';
   msg: string;
@@ -49,6 +62,10 @@ export interface EventEndpointOptions {
   outDir?: string;
   /** Hand submitted Workflows to the local agent. */
   run?: RunSettings;
+  /** Largest event body in bytes (default 4 MiB; the real server: 100 MiB); larger is 429 `ResourceExhausted`. */
+  maxBodyBytes?: number;
+  /** Events kept for `received()` (newest first out last; default 1,000, and at most 16 MiB of bodies). */
+  receivedLogSize?: number;
   /** Emulator extra: extra time each binding's dispatch takes (a slow API server), for queue tests. */
   dispatchDelayMs?: number;
   /** Where log entries go (default: JSON lines on stdout). */
@@ -71,6 +88,8 @@ export interface ResolvedOptions {
   outDir?: string;
   run?: RunSettings;
   dispatchDelayMs: number;
+  maxBodyBytes: number;
+  receivedLogSize: number;
   log: (entry: LogEntry) => void;
   random: () => number;
 }

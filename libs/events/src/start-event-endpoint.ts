@@ -9,7 +9,14 @@ import { EventEndpointModule } from './event-endpoint.module.js';
 import { jsonLines } from './logging/endpoint-logger.js';
 import type { WorkflowObject } from './manifests/argo-objects.js';
 import { loadManifestFolder, type SourcedObject } from './manifests/load-manifests.js';
-import { SEED_DEFAULTS, type EventEndpointOptions, type ResolvedOptions } from './options.js';
+import {
+  ARGO_SERVER_MAX_BODY,
+  DEFAULT_MAX_BODY,
+  DEFAULT_RECEIVED_LOG_SIZE,
+  SEED_DEFAULTS,
+  type EventEndpointOptions,
+  type ResolvedOptions,
+} from './options.js';
 import { EventIntakeService, type ReceivedEventRecord } from './intake/event-intake.service.js';
 import { EventRecorder, type RecordedEvent } from './recorder/event-recorder.js';
 import { WorkflowRunner, type WorkflowRun } from './submit/workflow-runner.js';
@@ -78,9 +85,20 @@ function resolve(options: EventEndpointOptions): ResolvedOptions & { skipped: st
     outDir: options.outDir,
     run: options.run,
     dispatchDelayMs: count('dispatch delay', options.dispatchDelayMs, 0, 0),
+    maxBodyBytes: maxBody(options.maxBodyBytes),
+    receivedLogSize: count('received log size', options.receivedLogSize, DEFAULT_RECEIVED_LOG_SIZE, 0),
     log: options.log ?? jsonLines,
     random: options.random ?? Math.random,
   };
+}
+
+function maxBody(value: number | undefined): number {
+  const v = value ?? DEFAULT_MAX_BODY;
+  if (!Number.isInteger(v) || v < 1 || v > ARGO_SERVER_MAX_BODY)
+    throw new Error(
+      `max body must be 1 byte to ${ARGO_SERVER_MAX_BODY} bytes (the real server's 100 MiB), got ${value}`,
+    );
+  return v;
 }
 
 /** Starts the local event endpoint (a Nest app on platform-express) and returns its handle. */

@@ -3,9 +3,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { connect } from 'node:net';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-
-const root = resolve(import.meta.dirname, '../../..');
+import { join } from 'node:path';
+import { repoRoot as root, startServeProcess } from './serve-process.js';
 let dir: string;
 let bindings: string;
 
@@ -91,51 +90,26 @@ describe('events test', () => {
 describe('events serve', () => {
   it('serves events, writes workflows to --out, drains on SIGTERM', async () => {
     const out = join(dir, 'out');
-    const child = spawn(
-      process.execPath,
-      [
-        'tools/run-cli.mjs',
-        'events',
-        'serve',
-        '--bindings',
-        bindings,
-        '--token-file',
-        join(dir, 'tokens.yaml'),
-        '--port',
-        '0',
-        '--out',
-        out,
-        '--event-async-dispatch=false',
-      ],
-      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    const url = await new Promise<string>((resolveUrl, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no start-up line:\n${output}`)), 30_000);
-      child.stdout.on('data', () => {
-        const m = /event endpoint on (http:\/\/[\d.:]+)\/api\/v1\/events/.exec(output);
-        if (m) {
-          clearTimeout(timer);
-          resolveUrl(m[1]!);
-        }
-      });
-    });
-    expect(output).toContain('sync (the real server default)');
+    const serve = await startServeProcess([
+      '--bindings',
+      bindings,
+      '--token-file',
+      join(dir, 'tokens.yaml'),
+      '--out',
+      out,
+      '--event-async-dispatch=false',
+    ]);
+    const { url } = serve;
+    expect(serve.output()).toContain('sync (the real server default)');
     const res = await fetch(`${url}/api/v1/events/argo/`, {
       method: 'POST',
       headers: { Authorization: 'Bearer cli-token-123', 'X-GitHub-Event': 'push' },
       body: '{"ref":"main"}',
     });
     expect([res.status, await res.text()]).toEqual([200, '{}']);
-    const code = await new Promise<number | null>((done) => {
-      child.once('exit', done);
-      child.kill('SIGTERM');
-    });
-    expect(code).toBe(0);
+    expect(await serve.stop()).toBe(0);
     expect(readdirSync(join(out, 'argo'))).toEqual([expect.stringMatching(/^deploy-[a-z0-9]{5}\.yaml$/)]);
-    expect(output).toMatch(/INFO {2}submitted workflow argo\/deploy-[a-z0-9]{5}/);
+    expect(serve.output()).toMatch(/INFO {2}submitted workflow argo\/deploy-[a-z0-9]{5}/);
   });
 
   it('stops when the shell that npm run started it from is killed (no orphan keeps the port)', async () => {

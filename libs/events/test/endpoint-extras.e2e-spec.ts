@@ -131,7 +131,16 @@ describe('--out and the read-only listings', () => {
 
 describe('GET /__stand-in/count, the counter the conformance kit and the reliability suites read', () => {
   const count = async (url: string, query: string) =>
-    (await send(url, `/__stand-in/count${query}`, { method: 'GET', token: null })).json();
+    (await send(url, `/__stand-in/count${query}`, { method: 'GET' })).json();
+
+  it('answers only a caller with a valid token (401 otherwise, like every other route)', async () => {
+    const ep = await endpoint([]);
+    for (const token of [null, 'wrong']) {
+      const res = await send(ep.url, '/__stand-in/count', { method: 'GET', token });
+      expect([res.status, (res.json() as { code: number }).code]).toEqual([401, 16]);
+    }
+    expect(await count(ep.url, '')).toEqual({ name: 'argo-server', count: 0 });
+  });
 
   it('counts events received (by namespace and discriminator) and, with binding=, the workflows it submitted', async () => {
     const named = submitWft({}, { metadata: { name: '"run-" + payload.id' } });

@@ -13,6 +13,7 @@ export * from './config/env.js';
 export * from './config/kit-env.js';
 export * from './config/go-duration.validator.js';
 export * from './config/plugin-config.js';
+export * from './config/namespace-scopes.js';
 export * from './auth/token-guard.js';
 export * from './http/contract-server.js';
 export * from './ledger/canonical-json.js';

@@ -134,7 +134,8 @@ export async function launch(target: PluginTarget, options: LaunchOptions): Prom
     env,
     async count() {
       if (!countUrl) return undefined;
-      const res = await fetch(countUrl);
+      const authorization = target.countAuthorizationEnv && upstreams.env[target.countAuthorizationEnv];
+      const res = await fetch(countUrl, authorization ? { headers: { Authorization: authorization } } : {});
       const body = (await res.json()) as { count?: unknown };
       if (typeof body.count !== 'number') throw new Error(`${countUrl} answered ${JSON.stringify(body)}`);
       return body.count;

@@ -19,6 +19,8 @@ export interface PluginTarget {
   /** Counter of the side effect, resolved against the demo env variable `countUpstreamEnv`. */
   countUrl?: string;
   countUpstreamEnv?: string;
+  /** The demo env variable whose value is the counter's Authorization header (a counter behind a token). */
+  countAuthorizationEnv?: string;
   /** Extra sidecar env (the probe's secret). */
   env: Record<string, string>;
   /** Node flags of the manifest's command (`node --max-old-space-size=48 /app/main.js`), as the pod runs it. */
@@ -37,6 +39,7 @@ interface ConformanceFile {
   config?: Record<string, unknown>;
   countUrl?: string;
   countUpstreamEnv?: string;
+  countAuthorizationEnv?: string;
 }
 
 export interface Discovery {
@@ -83,6 +86,7 @@ export function discoverApps(): Discovery {
       entry: parts[`dist/apps/${app}/main.js`],
       countUrl: conf.countUrl,
       countUpstreamEnv: conf.countUpstreamEnv,
+      countAuthorizationEnv: conf.countAuthorizationEnv,
       env: {},
       ...manifestRuntime(app),
       doc: existsSync(doc) ? doc : undefined,

@@ -74,6 +74,12 @@ async function conformanceOptions(options: CliOptions, io: CliIo): Promise<Confo
     if (value) secrets.push({ name, value });
     else io.stderr.write(`${TOOL_NAME}: --secret-env ${name} is not set in this environment: not checked\n`);
   }
+  let countAuthorization: string | undefined;
+  if (options.countAuthEnv) {
+    countAuthorization = io.env[options.countAuthEnv];
+    if (!countAuthorization)
+      throw new SetupError(`--count-auth-env ${options.countAuthEnv} is not set in this environment`);
+  }
   const progress = io.stderr.isTTY
     ? (r: RuleResult) => io.stderr.write(`  ${r.status.padEnd(4)} ${r.id} (${r.ms} ms)\n`)
     : undefined;
@@ -83,6 +89,7 @@ async function conformanceOptions(options: CliOptions, io: CliIo): Promise<Confo
     key: options.key,
     config,
     countUrl: options.countUrl,
+    countAuthorization,
     secrets,
     start: options.start ? { command: options.start } : undefined,
     timeScale: options.timeScale,

@@ -34,6 +34,8 @@ export interface Target {
   /** The example plugin body (the value under the key), if given. */
   config?: unknown;
   countUrl?: string;
+  /** Authorization header of the count requests. */
+  countAuthorization?: string;
   /** Factor applied to the agent's waits: retry backoff and requeues (1 = as in a cluster). */
   timeScale: number;
   /** How long "connection refused" is retried at start: the agent's backoff sum, 1+2+4+8 s. Not scaled. */
@@ -118,7 +120,7 @@ export class RunContext {
 
   /** The upstream side-effect counter, or undefined without --count-url. */
   async count(): Promise<number | undefined> {
-    return this.target.countUrl ? readCount(this.target.countUrl) : undefined;
+    return this.target.countUrl ? readCount(this.target.countUrl, this.target.countAuthorization) : undefined;
   }
 
   /** Side effects counted since `before` (after a short settle for late ones); undefined without --count-url. */

@@ -1,11 +1,15 @@
 /**
  * Reads an upstream side-effect counter: any URL answering `{"count": N}` (the stand-ins'
- * `GET /__stand-in/count?method=&path=`) or a bare number.
+ * `GET /__stand-in/count?method=&path=`) or a bare number; `authorization` is sent as that header (the local
+ * event endpoint's counter wants a valid token).
  */
-export async function readCount(url: string, timeoutMs = 5000): Promise<number> {
+export async function readCount(url: string, authorization?: string, timeoutMs = 5000): Promise<number> {
   let res: Response;
   try {
-    res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+    res = await fetch(url, {
+      signal: AbortSignal.timeout(timeoutMs),
+      ...(authorization !== undefined && { headers: { Authorization: authorization } }),
+    });
   } catch (err) {
     throw new Error(`--count-url ${url}: ${(err as Error).message}`, { cause: err });
   }

@@ -10,6 +10,7 @@ describe('parseCliArgs', () => {
       key: 'hello',
       config: undefined,
       countUrl: undefined,
+      countAuthEnv: undefined,
       secretEnv: [],
       start: undefined,
       output: 'text',
@@ -37,6 +38,15 @@ describe('parseCliArgs', () => {
       'sigterm',
     ]);
     expect(o).toMatchObject({ secretEnv: ['A', 'B', 'C', 'D'], skip: ['sigterm'], strict: true });
+  });
+
+  it("takes the env var of the counter's Authorization header", () => {
+    expect(
+      parseCliArgs([...base, '--count-url', 'http://c/count', '--count-auth-env', 'ARGO_TOKEN']),
+    ).toMatchObject({
+      countUrl: 'http://c/count',
+      countAuthEnv: 'ARGO_TOKEN',
+    });
   });
 
   it('parses Go durations and the time scale', () => {

@@ -11,6 +11,8 @@ export interface CliOptions {
   key: string;
   config?: string;
   countUrl?: string;
+  /** Env var whose value is the Authorization header of the count requests. */
+  countAuthEnv?: string;
   secretEnv: string[];
   start?: string;
   output: OutputFormat;
@@ -25,7 +27,7 @@ export interface CliOptions {
 }
 
 export const USAGE = `usage: argo-plugin-conformance --url http://127.0.0.1:<port> --token-file <file> --key <plugin-key>
-         [--config <body.json|yaml>] [--count-url <url>] [--secret-env NAME ...] [--start "<command>"]
+         [--config <body.json|yaml>] [--count-url <url> [--count-auth-env NAME]] [--secret-env NAME ...] [--start "<command>"]
          [--output text|json|junit] [--junit-file <file>] [--time-scale <n>] [--start-window <duration>]
          [--grace-period <duration>] [--poll-timeout <duration>] [--skip <rule-id> ...] [--strict] [--verbose]
 
@@ -39,6 +41,8 @@ and SIGTERM (with --start), no secret in replies.
   --key            the key under template.plugin that addresses the plugin
   --config         an example plugin body (the value under the key) that succeeds
   --count-url      GET → {"count": N} or N: counts the plugin's upstream side effect (idempotency)
+  --count-auth-env env var whose value is sent as the Authorization header of the --count-url requests
+                   (a counter behind a token, like the local event endpoint's: ARGO_TOKEN="Bearer ...")
   --secret-env     names of env vars whose values must never appear in a reply (repeatable, or A,B)
   --start          command that launches the plugin (run without a shell; gets the current env)
   --output         text (default), json, or junit on stdout; --junit-file also writes JUnit XML to a file
@@ -86,6 +90,7 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' | 'version' {
         key: { type: 'string' },
         config: { type: 'string', input: 'file' },
         'count-url': { type: 'string' },
+        'count-auth-env': { type: 'string' },
         'secret-env': { type: 'string', multiple: true },
         start: { type: 'string' },
         output: { type: 'string', default: 'text', choices: ['text', 'json', 'junit'] },
@@ -119,6 +124,7 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' | 'version' {
     key: v.key!,
     config: v.config,
     countUrl: v['count-url'],
+    countAuthEnv: v['count-auth-env'],
     secretEnv: list(v['secret-env']),
     start: v.start,
     output: v.output as OutputFormat,

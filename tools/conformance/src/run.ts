@@ -18,6 +18,8 @@ export interface ConformanceOptions {
   /** Example plugin body: the value under the key. */
   config?: unknown;
   countUrl?: string;
+  /** Authorization header of the count requests (e.g. `Bearer <token>`); never shown in a report. */
+  countAuthorization?: string;
   /** Values that must never appear in a reply; the token is always added. */
   secrets?: SecretValue[];
   /** Launch the plugin (cold start and SIGTERM rules). */
@@ -45,7 +47,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const unknown = (options.skip ?? []).filter((id) => !RULES.some((r) => r.id === id));
   if (unknown.length > 0) throw new SetupError(`unknown rule id(s) to skip: ${unknown.join(', ')}`);
   if (target.countUrl) {
-    await readCount(target.countUrl).catch((err: Error) => {
+    await readCount(target.countUrl, target.countAuthorization).catch((err: Error) => {
       throw new SetupError(err.message);
     });
   }
@@ -54,6 +56,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const scanner = new SecretScanner([
     ...(options.secrets ?? []),
     { name: 'agent token', value: options.token },
+    ...(options.countAuthorization
+      ? [{ name: 'count authorization', value: options.countAuthorization }]
+      : []),
   ]);
   const ctx = new RunContext(target, tap, scanner);
   const results = new Map<string, RuleResult>();
@@ -151,6 +156,7 @@ function resolveTarget(options: ConformanceOptions): Target {
     token: options.token,
     config: options.config,
     countUrl: options.countUrl,
+    countAuthorization: options.countAuthorization,
     timeScale,
     startWindowMs: options.startWindowMs ?? 15_000,
     gracePeriodMs: options.gracePeriodMs ?? 30_000,

@@ -20,6 +20,7 @@ interface AppConformance {
   config?: unknown;
   countUrl?: string;
   countUpstreamEnv?: string;
+  countAuthorizationEnv?: string;
 }
 
 const appsDir = join(repoRoot, 'apps');
@@ -122,6 +123,9 @@ describe('conformance: the plugins of this repo', () => {
                 conf.countUrl,
                 /^[a-z][a-z0-9+.-]*:\/\//i.test(countBase!) ? countBase : `http://${countBase}`,
               ).href
+            : undefined,
+          countAuthorization: conf?.countAuthorizationEnv
+            ? upstreams.env[conf.countAuthorizationEnv]
             : undefined,
           secrets,
           start: {

@@ -1,7 +1,14 @@
 import { IsBoolean, IsNotEmpty, IsOptional, IsString, IsUrl } from 'class-validator';
-import { EnvBoolean, IsGoDuration, Secret, type EnvExtras, type EnvSource } from '@app/plugin-kit';
+import {
+  EnvBoolean,
+  IsGoDuration,
+  NamespaceScopes,
+  Secret,
+  type EnvExtras,
+  type EnvSource,
+} from '@app/plugin-kit';
 import { HTTP_URL_OPTIONS, readServers } from './named-servers.js';
-import { GITHUB_PUBLIC_API, GITLAB_PUBLIC_URL, type ServerDirectory } from './servers.js';
+import { GITHUB_PUBLIC_API, GITLAB_PUBLIC_URL, serverId, type ServerDirectory } from './servers.js';
 
 /**
  * Admin configuration of the build sidecar. Credentials come from Secrets (secretKeyRef) only; the workflow
@@ -62,12 +69,33 @@ export class BuildTriggerEnv implements EnvExtras {
   @IsGoDuration({ min: '1s', max: '1h' })
   GITHUB_RUN_LOOKUP_TIMEOUT = '2m';
 
+  /**
+   * Which namespaces may use which server: `jenkins/prod=release,ci; github/*=ci-*` (docs/build-trigger.md).
+   * Unset: every server is open to every namespace.
+   */
+  @IsOptional()
+  @IsString()
+  NAMESPACE_SCOPES?: string;
+
   /** Filled by loadExtras: the default and named servers. */
   servers: ServerDirectory = { jenkins: new Map(), github: new Map(), gitlab: new Map() };
+
+  /** Filled by loadExtras from NAMESPACE_SCOPES. */
+  scopes = NamespaceScopes.unrestricted;
 
   loadExtras(source: EnvSource): string[] {
     const { servers, problems } = readServers(this, source);
     this.servers = servers;
-    return problems;
+    const scoped = NamespaceScopes.parse(this.NAMESPACE_SCOPES, {
+      noun: 'server',
+      configured: {
+        jenkins: servers.jenkins.keys(),
+        github: servers.github.keys(),
+        gitlab: servers.gitlab.keys(),
+      },
+      normalize: serverId,
+    });
+    this.scopes = scoped.scopes;
+    return [...problems, ...scoped.problems];
   }
 }

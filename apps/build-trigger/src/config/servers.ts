@@ -39,6 +39,11 @@ export function gitlabApiUrl(url: string): string {
   return /\/api\/v4$/.test(trimmed) ? trimmed : `${trimmed}/api/v4`;
 }
 
+/** How a body's `server` is looked up: `prod-eu` and `PROD_EU` are server prod_eu; none is `default`. */
+export function serverId(server: string | undefined): string {
+  return server === undefined ? DEFAULT_SERVER : server.toLowerCase().replace(/-/g, '_');
+}
+
 /** Body `server: prod-eu` ↔ env `JENKINS_PROD_EU_URL`. */
 export function serverEnvName(name: string): string {
   return name.toUpperCase().replace(/-/g, '_');

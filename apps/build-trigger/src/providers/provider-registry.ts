@@ -4,7 +4,7 @@ import { PluginConfigError, Redactor } from '@app/plugin-kit';
 import type { BuildProvider } from '../build/build-provider.js';
 import type { ProviderName } from '../build/build-run.js';
 import { BuildTriggerEnv } from '../config/build-trigger.env.js';
-import { DEFAULT_SERVER, serverEnvName } from '../config/servers.js';
+import { DEFAULT_SERVER, serverEnvName, serverId } from '../config/servers.js';
 import { createGitHubHttp } from './github/github-client.js';
 import { GitHubActionsProvider } from './github/github-actions.provider.js';
 import { GitLabProvider } from './gitlab/gitlab.provider.js';
@@ -36,35 +36,41 @@ export class ProviderRegistry {
       redactor.add(Buffer.from(`${s.user}:${s.apiToken}`).toString('base64'));
   }
 
-  /** The provider for a body; PluginConfigError when that provider or server is not configured. */
-  get(provider: ProviderName, server: string | undefined): BuildProvider {
-    const name = server === undefined ? DEFAULT_SERVER : server.toLowerCase().replace(/-/g, '_');
+  /**
+   * The provider for a body from a workflow of `namespace`; PluginConfigError when that provider or server is
+   * not configured, or not open to the namespace (NAMESPACE_SCOPES). Both read the same, and list only the
+   * servers the namespace may use: an author learns no other server's name.
+   */
+  get(provider: ProviderName, server: string | undefined, namespace: string): BuildProvider {
+    const name = serverId(server);
+    if (!this.env.scopes.allows(provider, name, namespace)) this.missing(provider, server, namespace);
     const id = `${provider}:${name}`;
     let instance = this.providers.get(id);
     if (!instance) {
-      instance = this.create(provider, name, server);
+      instance = this.create(provider, name, () => this.missing(provider, server, namespace));
       this.providers.set(id, instance);
     }
     return instance;
   }
 
-  private create(provider: ProviderName, name: string, asGiven: string | undefined): BuildProvider {
+  private missing(provider: ProviderName, asGiven: string | undefined, namespace: string): never {
     const configured = this.env.servers[provider];
-    const missing = (): never => {
-      if (configured.size === 0) {
-        throw new PluginConfigError(
-          `${provider}: no ${provider} server is configured for this sidecar (the admin sets ${HOW_TO_CONFIGURE[provider]})`,
-        );
-      }
-      const names = [...configured.keys()]
-        .map((n) => (n === DEFAULT_SERVER ? 'default (no server field)' : n))
-        .join(', ');
+    if (configured.size === 0) {
       throw new PluginConfigError(
-        asGiven === undefined
-          ? `server: no default ${provider} server is configured; choose one of: ${names}`
-          : `server: unknown ${provider} server "${asGiven}" (the admin would set ${provider.toUpperCase()}_${serverEnvName(asGiven)}_*); configured: ${names}`,
+        `${provider}: no ${provider} server is configured for this sidecar (the admin sets ${HOW_TO_CONFIGURE[provider]})`,
       );
-    };
+    }
+    const open = this.env.scopes.allowed(provider, configured.keys(), namespace);
+    const names =
+      open.map((n) => (n === DEFAULT_SERVER ? 'default (no server field)' : n)).join(', ') || 'none';
+    throw new PluginConfigError(
+      asGiven === undefined
+        ? `server: no default ${provider} server for namespace ${namespace}; choose one of: ${names}`
+        : `server: unknown ${provider} server "${asGiven}" for namespace ${namespace} (the admin would set ${provider.toUpperCase()}_${serverEnvName(asGiven)}_*); available: ${names}`,
+    );
+  }
+
+  private create(provider: ProviderName, name: string, missing: () => never): BuildProvider {
     switch (provider) {
       case 'jenkins': {
         const s = this.env.servers.jenkins.get(name) ?? missing();

@@ -1,6 +1,6 @@
 import { IsBoolean, IsOptional, IsString } from 'class-validator';
-import { EnvBoolean, IsGoDuration, Secret, type EnvExtras } from '@app/plugin-kit';
-import { parseConnections, type Connections, type EnvSource } from './connections.js';
+import { EnvBoolean, IsGoDuration, NamespaceScopes, Secret, type EnvExtras } from '@app/plugin-kit';
+import { connectionId, parseConnections, type Connections, type EnvSource } from './connections.js';
 
 /**
  * Admin configuration of the data-job sidecar. The unnamed connection of each provider is declared here (so
@@ -78,6 +78,14 @@ export class DataJobEnv implements EnvExtras {
   @IsBoolean()
   CANCEL_ON_SHUTDOWN = false;
 
+  /**
+   * Which namespaces may use which connection: `databricks/prod=analytics,etl-*; airflow/*=etl`
+   * (docs/data-job-runner.md). Unset: every connection is open to every namespace.
+   */
+  @IsOptional()
+  @IsString()
+  NAMESPACE_SCOPES?: string;
+
   /** Filled by loadExtras. */
   connections: Connections = {
     databricks: new Map(),
@@ -86,9 +94,21 @@ export class DataJobEnv implements EnvExtras {
     livy: new Map(),
   };
 
+  /** Filled by loadExtras from NAMESPACE_SCOPES. */
+  scopes = NamespaceScopes.unrestricted;
+
   loadExtras(source: EnvSource): string[] {
     const { connections, problems } = parseConnections(source);
     this.connections = connections;
-    return problems;
+    const configured = Object.fromEntries(
+      Object.entries(connections).map(([kind, map]) => [kind, map.keys()]),
+    );
+    const scoped = NamespaceScopes.parse(this.NAMESPACE_SCOPES, {
+      noun: 'connection',
+      configured,
+      normalize: connectionId,
+    });
+    this.scopes = scoped.scopes;
+    return [...problems, ...scoped.problems];
   }
 }

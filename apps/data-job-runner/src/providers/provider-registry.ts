@@ -34,37 +34,44 @@ export class ProviderRegistry {
     this.timeoutMs = parseDuration(env.UPSTREAM_TIMEOUT);
   }
 
-  /** The provider for a body; a PluginConfigError (node Failed) for an unconfigured provider or unknown connection. */
-  get(provider: ProviderName, connection: string | undefined): DataJobProvider<unknown> {
+  /**
+   * The provider for a body from a workflow of `namespace`; a PluginConfigError (node Failed) for an
+   * unconfigured provider, an unknown connection or one not open to the namespace (NAMESPACE_SCOPES): the last
+   * two read the same and list only the connections the namespace may use.
+   */
+  get(provider: ProviderName, connection: string | undefined, namespace: string): DataJobProvider<unknown> {
     const id = connectionId(connection);
+    const { connections, scopes } = this.env;
+    if (!scopes.allows(provider, id, namespace)) this.missing(provider, id, connections[provider], namespace);
     const cacheKey = `${provider}/${id}`;
     const cached = this.providers.get(cacheKey);
     if (cached) return cached;
-    const created = this.create(provider, id);
+    const created = this.create(provider, id, namespace);
     this.providers.set(cacheKey, created);
     return created;
   }
 
-  private create(provider: ProviderName, id: string): DataJobProvider<unknown> {
+  private create(provider: ProviderName, id: string, namespace: string): DataJobProvider<unknown> {
     const { connections } = this.env;
     switch (provider) {
       case 'databricks': {
-        const c = connections.databricks.get(id) ?? this.missing(provider, id, connections.databricks);
+        const c =
+          connections.databricks.get(id) ?? this.missing(provider, id, connections.databricks, namespace);
         return new DatabricksProvider(c, this.timeoutMs) as DataJobProvider<unknown>;
       }
       case 'airflow': {
-        const c = connections.airflow.get(id) ?? this.missing(provider, id, connections.airflow);
+        const c = connections.airflow.get(id) ?? this.missing(provider, id, connections.airflow, namespace);
         this.maskBasicAuth(c.username, c.password);
         return new AirflowProvider(
           new AirflowClient(c, this.timeoutMs, this.redactor),
         ) as DataJobProvider<unknown>;
       }
       case 'dbtCloud': {
-        const c = connections.dbtCloud.get(id) ?? this.missing(provider, id, connections.dbtCloud);
+        const c = connections.dbtCloud.get(id) ?? this.missing(provider, id, connections.dbtCloud, namespace);
         return new DbtCloudProvider(c, this.timeoutMs) as DataJobProvider<unknown>;
       }
       case 'livy': {
-        const c = connections.livy.get(id) ?? this.missing(provider, id, connections.livy);
+        const c = connections.livy.get(id) ?? this.missing(provider, id, connections.livy, namespace);
         this.maskBasicAuth(c.username, c.password);
         return new LivyProvider(c, this.timeoutMs) as DataJobProvider<unknown>;
       }
@@ -77,16 +84,25 @@ export class ProviderRegistry {
       this.redactor.add(Buffer.from(`${username}:${password}`).toString('base64'));
   }
 
-  private missing(provider: ProviderName, id: string, configured: Map<string, unknown>): never {
-    const names = [...configured.keys()];
+  private missing(
+    provider: ProviderName,
+    id: string,
+    configured: Map<string, unknown>,
+    namespace: string,
+  ): never {
+    const names = this.env.scopes.allowed(provider, configured.keys(), namespace);
     if (id === DEFAULT_CONNECTION) {
       const hint = names.length > 0 ? `; choose a connection: ${names.join(', ')}` : '';
       const vars = REQUIRED[provider].map((f) => variableName(provider, id, f)).join(' and ');
       throw new PluginConfigError(
-        `${provider} is not configured in this sidecar (the admin sets ${vars})${hint}`,
+        configured.size === 0
+          ? `${provider} is not configured in this sidecar (the admin sets ${vars})`
+          : `connection: no default ${provider} connection for namespace ${namespace} (the admin sets ${vars})${hint}`,
       );
     }
     const known = names.length > 0 ? names.join(', ') : 'none';
-    throw new PluginConfigError(`connection: no ${provider} connection named "${id}" (configured: ${known})`);
+    throw new PluginConfigError(
+      `connection: no ${provider} connection named "${id}" for namespace ${namespace} (available: ${known})`,
+    );
   }
 }

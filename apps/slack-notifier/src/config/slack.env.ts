@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsNotEmpty, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
-import { EnvInt, IsGoDuration, Secret, type EnvExtras } from '@app/plugin-kit';
+import { IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
+import { EnvInt, IsGoDuration, NamespaceScopes, Secret, type EnvExtras } from '@app/plugin-kit';
 import { DEFAULT_WORKSPACE, readNamedTokens, type EnvSource } from './slack-tokens.js';
 
 const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
@@ -40,12 +40,29 @@ export class SlackEnv implements EnvExtras {
   @IsGoDuration({ min: '100ms', max: '15s' })
   SLACK_REQUEST_TIMEOUT = '8s';
 
+  /**
+   * Which namespaces may use which workspace: `slack/ops=team-ops,sre-*; slack/default=*`
+   * (docs/slack-notifier.md). Unset: every workspace is open to every namespace.
+   */
+  @IsOptional()
+  @IsString()
+  NAMESPACE_SCOPES?: string;
+
   /** Workspace name (lower case) → bot token, the default workspace included. Filled by loadExtras. */
   workspaces = new Map<string, string>();
+
+  /** Filled by loadExtras from NAMESPACE_SCOPES. */
+  scopes = NamespaceScopes.unrestricted;
 
   loadExtras(source: EnvSource): string[] {
     const { tokens, problems } = readNamedTokens(source);
     this.workspaces = new Map([[DEFAULT_WORKSPACE, this.SLACK_BOT_TOKEN], ...tokens]);
-    return problems;
+    const scoped = NamespaceScopes.parse(this.NAMESPACE_SCOPES, {
+      noun: 'workspace',
+      configured: { slack: this.workspaces.keys() },
+      normalize: (name) => name.toLowerCase(),
+    });
+    this.scopes = scoped.scopes;
+    return [...problems, ...scoped.problems];
   }
 }

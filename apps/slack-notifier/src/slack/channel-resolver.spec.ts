@@ -20,7 +20,7 @@ describe('ChannelResolver (against the stand-in, through the real client)', () =
       SLACK_API_URL: slack.apiUrl,
       SLACK_CHANNEL_CACHE_TTL: ttl,
     });
-    const client = new SlackClientFactory(env, logger, new Redactor()).forWorkspace(undefined);
+    const client = new SlackClientFactory(env, logger, new Redactor()).forWorkspace(undefined, 'argo');
     return { resolver: new ChannelResolver(env), client };
   };
 
@@ -113,7 +113,7 @@ describe('ChannelResolver (against the stand-in, through the real client)', () =
   it('without channels:read / groups:read: names the scope and suggests an ID', async () => {
     const narrow = slack.addBot(team, 'xoxb-resolver-narrow-0000', ['chat:write']);
     const env = loadEnv(SlackEnv, { SLACK_BOT_TOKEN: narrow.token, SLACK_API_URL: slack.apiUrl });
-    const client = new SlackClientFactory(env, logger, new Redactor()).forWorkspace(undefined);
+    const client = new SlackClientFactory(env, logger, new Redactor()).forWorkspace(undefined, 'argo');
     await expect(new ChannelResolver(env).resolve(client, '#builds', budget(), logger)).rejects.toThrow(
       /lacks the scope channels:read,groups:read .*\(missing_scope\).*; it is needed to look up channel names \(or give the channel ID instead\)$/,
     );

@@ -34,21 +34,22 @@ export class SlackClientFactory {
     for (const token of env.workspaces.values()) redactor.add(token);
   }
 
-  get workspaceNames(): string[] {
-    return [...this.env.workspaces.keys()];
-  }
-
-  /** The clients of `workspace` (the default one when absent); an unknown name is a config error. */
-  forWorkspace(workspace: string | undefined): WorkspaceClient {
+  /**
+   * The clients of `workspace` (the default one when absent) for a workflow of `namespace`. A name that is
+   * not configured, or not open to the namespace (NAMESPACE_SCOPES), is a config error; both read the same and
+   * list only the workspaces open to the namespace.
+   */
+  forWorkspace(workspace: string | undefined, namespace: string): WorkspaceClient {
     const name = (workspace ?? DEFAULT_WORKSPACE).toLowerCase();
-    const existing = this.clients.get(name);
-    if (existing) return existing;
     const token = this.env.workspaces.get(name);
-    if (!token) {
+    if (!token || !this.env.scopes.allows('slack', name, namespace)) {
+      const open = this.env.scopes.allowed('slack', this.env.workspaces.keys(), namespace);
       throw new PluginConfigError(
-        `workspace: no workspace "${workspace}" is configured (known: ${this.workspaceNames.join(', ')}); the admin adds one with SLACK_BOT_TOKEN_${name.toUpperCase()}`,
+        `workspace: no workspace "${workspace ?? DEFAULT_WORKSPACE}" for namespace ${namespace} (available: ${open.join(', ') || 'none'}); the admin adds one with SLACK_BOT_TOKEN_${name.toUpperCase()}`,
       );
     }
+    const existing = this.clients.get(name);
+    if (existing) return existing;
     const slackApiUrl = this.env.SLACK_API_URL.endsWith('/')
       ? this.env.SLACK_API_URL
       : `${this.env.SLACK_API_URL}/`;

@@ -2,6 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { GrpcCode, GrpcError } from '../intake/grpc-status.js';
 import { ENDPOINT_OPTIONS, type ResolvedOptions } from '../options.js';
 import { Caller } from './caller.js';
+import { sameSecret } from './same-secret.js';
+import type { TokenEntry } from './tokens-file.js';
 import { webhookSignatureMatches } from './webhook-signature.js';
 
 /** The webhook interceptor's own reply (not a grpc status): 403 with this exact body. */
@@ -38,14 +40,30 @@ export class Authenticator {
     const header = req.authorization;
     if (header === undefined && req.eventNamespace !== undefined) return this.webhook(req);
     const match = /^Bearer (.+)$/.exec(header ?? '');
-    const entry = match ? this.options.tokens.tokens.find((t) => t.token === match[1]) : undefined;
+    const entry = match ? this.tokenEntry(match[1]!) : undefined;
     if (!entry) throw new GrpcError(GrpcCode.Unauthenticated, TOKEN_NOT_VALID);
     return new Caller(entry);
   }
 
+  /**
+   * The webhook interceptor's first step, before it reads the body: the namespace's webhook clients (the
+   * Secret argo-workflows-webhook-clients). Without them the request is refused with 403.
+   */
+  acceptsWebhooks(namespace: string): void {
+    if (!this.options.tokens.webhookClients[namespace])
+      throw new WebhookRejection(`no webhook clients in namespace ${namespace}`);
+  }
+
+  /** Every known token is compared, in constant time each: the timing tells neither which one nor how close. */
+  private tokenEntry(presented: string): TokenEntry | undefined {
+    let found: TokenEntry | undefined;
+    for (const entry of this.options.tokens.tokens) if (sameSecret(presented, entry.token)) found ??= entry;
+    return found;
+  }
+
   private webhook(req: AuthRequest): Caller {
-    const clients = this.options.tokens.webhookClients[req.eventNamespace!];
-    if (!clients) throw new WebhookRejection(`no webhook clients in namespace ${req.eventNamespace}`);
+    this.acceptsWebhooks(req.eventNamespace!);
+    const clients = this.options.tokens.webhookClients[req.eventNamespace!]!;
     const body = req.body ?? Buffer.alloc(0);
     if (body.length > WEBHOOK_BODY_LIMIT) throw new WebhookRejection('webhook body larger than 2 MiB');
     for (const [serviceAccount, client] of Object.entries(clients)) {

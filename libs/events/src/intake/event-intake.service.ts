@@ -4,7 +4,7 @@ import type { Caller } from '../auth/caller.js';
 import { EventDispatcher } from '../dispatch/event-dispatcher.js';
 import { OperationQueue } from '../dispatch/operation-queue.js';
 import { ManifestStore } from '../manifests/manifest-store.js';
-import { ENDPOINT_OPTIONS, type ResolvedOptions } from '../options.js';
+import { ENDPOINT_OPTIONS, RECEIVED_LOG_BYTES, type ResolvedOptions } from '../options.js';
 import { GrpcCode, GrpcError } from './grpc-status.js';
 
 /** An event that reached the handler, with the status it was answered (emulator extra, for tests). */
@@ -13,6 +13,8 @@ export interface ReceivedEventRecord {
   discriminator: string;
   payload: unknown;
   metadata: Record<string, string[]>;
+  /** Size of the body as received. */
+  bytes: number;
   status: number;
   at: string;
 }
@@ -23,6 +25,8 @@ export interface ReceivedEvent {
   /** The decoded body; undefined for an empty body. */
   payload: unknown;
   metadata: Record<string, string[]>;
+  /** Size of the raw body. */
+  bytes: number;
   caller: Caller;
 }
 
@@ -36,10 +40,35 @@ export class EventIntakeService {
     private readonly queue: OperationQueue,
   ) {}
 
+  /** The newest events, bounded by `receivedLogSize` and RECEIVED_LOG_BYTES of bodies. */
   private readonly log: ReceivedEventRecord[] = [];
+  private logBytes = 0;
+  private total = 0;
 
+  /** The events kept (the newest; see `dropped()`). */
   received(): ReceivedEventRecord[] {
     return [...this.log];
+  }
+
+  /** Every event that reached the handler since start, kept or not. */
+  receivedTotal(): number {
+    return this.total;
+  }
+
+  /** Events no longer kept in the log (the oldest ones, past its bounds). */
+  dropped(): number {
+    return this.total - this.log.length;
+  }
+
+  private record(entry: ReceivedEventRecord): void {
+    this.total++;
+    this.log.push(entry);
+    this.logBytes += entry.bytes;
+    while (
+      this.log.length > 0 &&
+      (this.log.length > this.options.receivedLogSize || this.logBytes > RECEIVED_LOG_BYTES)
+    )
+      this.logBytes -= this.log.shift()!.bytes;
   }
 
   async receive(event: ReceivedEvent): Promise<void> {
@@ -50,12 +79,13 @@ export class EventIntakeService {
       status = err instanceof GrpcError ? err.httpStatus : 500;
       throw err;
     } finally {
-      const { namespace, discriminator, payload, metadata } = event;
-      this.log.push({
+      const { namespace, discriminator, payload, metadata, bytes } = event;
+      this.record({
         namespace,
         discriminator,
         payload: payload ?? null,
         metadata,
+        bytes,
         status,
         at: new Date().toISOString(),
       });

@@ -14,17 +14,20 @@ import { headerMetadata } from './header-metadata.js';
 import { BodyTooLarge, readRawBody } from './raw-body.js';
 import { ENDPOINT_OPTIONS, type ResolvedOptions } from '../options.js';
 
-/** The gRPC message limit the gateway's loopback client has (GRPC_MESSAGE_SIZE, 100 MiB). */
-const GRPC_MESSAGE_SIZE = 100 * 1024 * 1024;
+/** The webhook interceptor reads at most 2 MiB (a larger body is refused with 403). */
+const WEBHOOK_BODY_LIMIT = 2 * 1024 * 1024;
 const WEBHOOK_PREFIX = '/api/v1/events/';
 /** The read-only counter every stand-in answers (libs/testing/src/stand-in), for conformance and reliability runs. */
 const STAND_IN_COUNT = '/__stand-in/count';
 
 /**
- * The Argo Server's HTTP front for the routes this emulator serves, in the real order: path cleaning
- * (redirect), the webhook interceptor (no Authorization), grpc-gateway routing (501), header metadata, body
- * decoding (400), authentication (401), then the handler. Everything is matched here rather than by
- * Express so that paths are read the way Go reads them.
+ * The Argo Server's HTTP front for the routes this emulator serves: path cleaning (redirect), the webhook
+ * interceptor (no Authorization: the namespace's webhook clients, then at most 2 MiB of body, then the
+ * signature), grpc-gateway routing (501), header metadata, authentication (401), body reading (the size limit,
+ * 429) and decoding (400), then the handler. One deliberate difference: the real gateway decodes the body
+ * before the token is checked; here the token comes first, so a caller without a valid token never makes the
+ * emulator read (or hold) a byte of its body. Everything is matched here rather than by Express so that paths
+ * are read the way Go reads them.
  */
 @Controller()
 export class GatewayController {
@@ -42,6 +45,8 @@ export class GatewayController {
     try {
       await this.route(req, res);
     } catch (err) {
+      // Refused before the body was read (or while reading it): the rest is not read, the connection closes.
+      if (!req.complete) res.setHeader('Connection', 'close');
       if (err instanceof GrpcError) return reply(res, err.httpStatus, err.body);
       if (err instanceof WebhookRejection) return reply(res, 403, err.body, 'text/plain; charset=utf-8');
       throw err;
@@ -49,12 +54,13 @@ export class GatewayController {
   }
 
   /**
-   * Emulator extra, like every stand-in's: events received, optionally by namespace and discriminator; with
+   * Emulator extra, like every stand-in's but behind a valid token: events received, optionally by namespace
+   * and discriminator (counted over the events still kept; `dropped` says how many older ones are not); with
    * `binding`, the workflows that binding submitted (once queued events are dispatched): the effect that
    * counts for an emitter, since a repeated event whose binding names its workflow after x-argo-plugin-key
    * submits nothing new.
    */
-  private async count(query: URLSearchParams): Promise<{ name: string; count: number }> {
+  private async count(query: URLSearchParams): Promise<{ name: string; count: number; dropped?: number }> {
     const namespace = query.get('namespace');
     const binding = query.get('binding');
     if (binding !== null) {
@@ -66,6 +72,9 @@ export class GatewayController {
       };
     }
     const discriminator = query.get('discriminator');
+    if (namespace === null && discriminator === null)
+      return { name: 'argo-server', count: this.intake.receivedTotal() };
+    const dropped = this.intake.dropped();
     const events = this.intake
       .received()
       .filter(
@@ -73,7 +82,7 @@ export class GatewayController {
           (namespace === null || e.namespace === namespace) &&
           (discriminator === null || e.discriminator === discriminator),
       );
-    return { name: 'argo-server', count: events.length };
+    return { name: 'argo-server', count: events.length, ...(dropped > 0 && { dropped }) };
   }
 
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -88,14 +97,21 @@ export class GatewayController {
       return reply(res, 301, '', 'text/html; charset=utf-8');
     }
     const method = req.method ?? 'GET';
-    if (method === 'GET' && path === STAND_IN_COUNT)
+    const authorization = req.headers.authorization;
+    if (method === 'GET' && path === STAND_IN_COUNT) {
+      this.auth.authenticate({ authorization, headers: req.headers });
       return reply(res, 200, JSON.stringify(await this.count(query)));
+    }
     let body: Buffer | undefined;
     let caller: Caller | undefined;
-    const authorization = req.headers.authorization;
     const webhookNamespace = webhookTarget(method, path, authorization);
     if (webhookNamespace !== undefined) {
-      body = await this.readBody(req, 2 * 1024 * 1024 + 1);
+      this.auth.acceptsWebhooks(webhookNamespace);
+      body = await this.readBody(
+        req,
+        WEBHOOK_BODY_LIMIT,
+        () => new WebhookRejection('webhook body larger than 2 MiB'),
+      );
       caller = this.auth.authenticate({ headers: req.headers, body, eventNamespace: webhookNamespace });
     }
     const route = matchRoute(method, path);
@@ -107,7 +123,14 @@ export class GatewayController {
         rawHeaders: req.rawHeaders,
         remoteAddress: req.socket.remoteAddress,
       });
-      body ??= await this.readBody(req, GRPC_MESSAGE_SIZE);
+      const who = authenticate();
+      const limit = this.options.maxBodyBytes;
+      body ??= await this.readBody(
+        req,
+        limit,
+        () =>
+          new GrpcError(GrpcCode.ResourceExhausted, `grpc: received message larger than max (> ${limit})`),
+      );
       let payload: unknown;
       try {
         payload = decodeFirstJsonValue(body);
@@ -115,7 +138,7 @@ export class GatewayController {
         if (err instanceof GoJsonSyntaxError) throw new GrpcError(GrpcCode.InvalidArgument, err.message);
         throw err;
       }
-      await this.intake.receive({ ...route, payload, metadata, caller: authenticate() });
+      await this.intake.receive({ ...route, payload, metadata, bytes: body.length, caller: who });
       res.setHeader('Grpc-Metadata-Content-Type', 'application/grpc');
       return reply(res, 200, '{}');
     }
@@ -136,17 +159,11 @@ export class GatewayController {
     return reply(res, 200, JSON.stringify({ metadata: {}, items }));
   }
 
-  private async readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  private async readBody(req: IncomingMessage, limit: number, tooLarge: () => Error): Promise<Buffer> {
     try {
       return await readRawBody(req, limit);
     } catch (err) {
-      if (err instanceof BodyTooLarge && limit === GRPC_MESSAGE_SIZE)
-        throw new GrpcError(
-          GrpcCode.ResourceExhausted,
-          `grpc: received message larger than max (> ${limit})`,
-        );
-      if (err instanceof BodyTooLarge) throw new WebhookRejection('webhook body larger than 2 MiB');
-      throw err;
+      throw err instanceof BodyTooLarge ? tooLarge() : err;
     }
   }
 }

@@ -24,6 +24,8 @@ export interface JenkinsJob {
   _class?: string;
   url?: string;
   buildable?: boolean;
+  /** Whether the job has an item in the queue (any execution's). */
+  inQueue?: boolean;
   property?: Array<{ _class?: string; parameterDefinitions?: Array<{ name: string }> }>;
   builds?: JenkinsBuild[];
 }
@@ -38,6 +40,13 @@ export interface JenkinsQueueItem {
   cancelled?: boolean;
   /** LeftItem only; null until the build object exists. */
   executable?: { number: number; url: string } | null;
+  /** The item's parameters (ParametersAction), as in a build. */
+  actions?: JenkinsBuild['actions'];
+}
+
+/** GET /queue/api/json: the items still in the queue. */
+export interface JenkinsQueue {
+  items?: JenkinsQueueItem[];
 }
 
 export interface JenkinsCrumb {
@@ -46,10 +55,11 @@ export interface JenkinsCrumb {
 }
 
 export const JOB_TREE =
-  'url,buildable,property[parameterDefinitions[name]],builds[number,url,queueId,building,result,timestamp,duration,actions[parameters[name,value]]]{0,50}';
+  'url,buildable,inQueue,property[parameterDefinitions[name]],builds[number,url,queueId,building,result,timestamp,duration,actions[parameters[name,value]]]{0,50}';
 export const BUILD_TREE = 'number,url,building,result,duration,timestamp,queueId';
 export const BUILDS_BY_QUEUE_TREE = 'builds[number,url,queueId,building,result,timestamp,duration]{0,100}';
 export const QUEUE_ITEM_TREE = 'id,why,stuck,cancelled,executable[number,url]';
+export const QUEUE_TREE = 'items[id,why,stuck,actions[parameters[name,value]]]';
 
 export function declaredParameters(job: JenkinsJob): Set<string> {
   const names = new Set<string>();
@@ -58,7 +68,7 @@ export function declaredParameters(job: JenkinsJob): Set<string> {
   return names;
 }
 
-export function parameterOf(build: JenkinsBuild, name: string): string | undefined {
+export function parameterOf(build: Pick<JenkinsBuild, 'actions'>, name: string): string | undefined {
   for (const action of build.actions ?? []) {
     const p = action?.parameters?.find((x) => x.name === name);
     if (p) return p.value === undefined || p.value === null ? undefined : String(p.value);

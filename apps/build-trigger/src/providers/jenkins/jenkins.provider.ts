@@ -11,7 +11,9 @@ import {
   JOB_TREE,
   parameterOf,
   QUEUE_ITEM_TREE,
+  QUEUE_TREE,
   type JenkinsBuild,
+  type JenkinsQueue,
   type JenkinsJob,
   type JenkinsQueueItem,
 } from './jenkins-api.js';
@@ -57,9 +59,28 @@ export class JenkinsProvider implements BuildProvider<JenkinsBuildSpec, JenkinsR
 
   constructor(private readonly client: JenkinsClient) {}
 
+  /**
+   * After a restart: the build by its ARGO_KEY among the job's recent builds, else the queue item while it
+   * waits. The job read says whether anything is queued; when the queue has no item of ours, ours may have
+   * left the queue between the two reads, so the builds are read once more. Without that second look an item
+   * that became a build in between was triggered again (Jenkins merges only with an item still in the queue).
+   */
   async find(request: Request): Promise<Tracked<JenkinsRef> | undefined> {
     const job = await this.job(request);
     if (!declaredParameters(job).has(JENKINS_KEY_PARAMETER)) return undefined;
+    const built = this.builtWithKey(request, job);
+    if (built || job.inQueue === false) return built;
+    const item = (await this.queue()).find(
+      (i) => parameterOf(i, JENKINS_KEY_PARAMETER) === request.correlationKey,
+    );
+    if (item) {
+      const jobUrl = job.url ?? '';
+      return { ref: { queueId: item.id, jobUrl }, run: runFromQueueItem(item, this.label(request), jobUrl) };
+    }
+    return this.builtWithKey(request, await this.job(request));
+  }
+
+  private builtWithKey(request: Request, job: JenkinsJob): Tracked<JenkinsRef> | undefined {
     const build = job.builds?.find((b) => parameterOf(b, JENKINS_KEY_PARAMETER) === request.correlationKey);
     if (!build) return undefined;
     return {
@@ -164,6 +185,14 @@ export class JenkinsProvider implements BuildProvider<JenkinsBuildSpec, JenkinsR
       .catch((err: unknown) => Promise.reject(describeJenkinsError(err, `job ${this.label(request)}`)));
     this.jobs.set(request, summarize(job));
     return job;
+  }
+
+  /** Every item in Jenkins' queue (waiting, blocked, buildable or pending; not the ones that left). */
+  private async queue(): Promise<JenkinsQueueItem[]> {
+    const queue = await this.client
+      .getJson<JenkinsQueue>('/queue/api/json', { tree: QUEUE_TREE })
+      .catch((err: unknown) => Promise.reject(describeJenkinsError(err, 'the build queue')));
+    return queue.items ?? [];
   }
 
   private async queueItem(id: number): Promise<JenkinsQueueItem | undefined> {

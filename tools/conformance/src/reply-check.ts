@@ -1,18 +1,19 @@
-import { parseDuration, type NodeResult } from '@app/contract';
-import { decodeFirstJsonValue } from '@app/testing/agent/json-decode.js';
+import { parseDuration } from '@app/contract';
+import type { ArgoNodeResult } from '@app/testing/agent/argo-reply.js';
+import { firstJsonValue } from '@app/testing/agent/json-decode.js';
 import { decodeReply, type DecodedReply } from '@app/testing/agent/plugin-rpc-client.js';
 import type { Exchange } from './wire-tap.js';
 
 /** How a 200 body fares in the agent's decoder, split by the rule that owns each kind of problem. */
 export type ReplyCheck =
-  | { ok: true; reply: DecodedReply | null; node?: NodeResult }
+  | { ok: true; reply: DecodedReply | null; node?: ArgoNodeResult }
   | { ok: false; rule: 'json-body' | 'requeue-format'; problem: string };
 
 export function checkReply(exchange: Exchange): ReplyCheck {
   if (exchange.error) return { ok: false, rule: 'json-body', problem: `body cut short (${exchange.error})` };
   let value: unknown;
   try {
-    value = decodeFirstJsonValue(exchange.text);
+    value = JSON.parse(firstJsonValue(exchange.text).toString('utf8'));
   } catch (err) {
     return { ok: false, rule: 'json-body', problem: (err as Error).message };
   }

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { runWorkflowSpec, type WorkflowResult } from './workflow-runner.js';
-import type { WorkflowShape } from './workflow-types.js';
+import { runWorkflowSpec, type WorkflowResult } from '../src/agent/workflow-runner.js';
+import type { WorkflowShape } from '../src/agent/workflow-types.js';
 
 /**
  * The scenarios where the local agent used to decide differently from Argo v4.1.2's own agent code

@@ -246,7 +246,10 @@ async function listen(handler: (req: IncomingMessage, res: ServerResponse) => vo
   return server;
 }
 
-async function runAgainst(handler: Handler): Promise<{ result: WorkflowResult; requests: number }> {
+async function runAgainst(
+  handler: Handler,
+  rpc: { timeoutMs: number; backoffMs: number } = { timeoutMs: TIMEOUT_MS, backoffMs: 1 },
+): Promise<{ result: WorkflowResult; requests: number }> {
   let requests = 0;
   let calls = 0;
   const server = await listen((req, res) => {
@@ -262,7 +265,7 @@ async function runAgainst(handler: Handler): Promise<{ result: WorkflowResult; r
   try {
     const result = await runWorkflowSpec(workflow, {
       plugins: [{ name: 'probe', url, token: 'token' }],
-      rpc: { timeoutMs: TIMEOUT_MS, backoffMs: 1 },
+      rpc,
       timeScale: 0.001,
     });
     return { result, requests };
@@ -293,6 +296,38 @@ describe('the local agent decides every reply as Argo v4.1 does', () => {
     expect(result.warnings).toEqual([
       expect.stringMatching(/a Failed reply carried requeue 1s: Argo's agent calls again/),
     ]);
+  });
+
+  it('a body cut inside the JSON value is io.ErrUnexpectedEOF: retried 5 times, then Failed', async () => {
+    const { result, requests } = await runAgainst((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '100' });
+      res.write('{"node":{"phase":"Succ');
+      setTimeout(() => res.socket?.destroy(), 10);
+    });
+    expect(result.node('fidelity')).toMatchObject({ phase: 'Failed', message: 'unexpected EOF' });
+    expect(requests).toBe(5);
+  });
+
+  it('a stall inside the JSON value times out while reading the body, 5 times', async () => {
+    const { result, requests } = await runAgainst(
+      (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.write('{"node":{"phase":');
+      },
+      { timeoutMs: 100, backoffMs: 1 },
+    );
+    expect(result.node('fidelity')).toMatchObject({
+      phase: 'Failed',
+      message: 'context deadline exceeded (Client.Timeout or context cancellation while reading body)',
+    });
+    expect(requests).toBe(5);
+  });
+
+  it('no reply at all times out awaiting headers, worded as a url.Error', async () => {
+    const { result } = await runAgainst(() => undefined, { timeoutMs: 100, backoffMs: 1 });
+    expect(result.node('fidelity')?.message).toMatch(
+      /^Post "http:\/\/127\.0\.0\.1:\d+\/api\/v1\/template\.execute": context deadline exceeded \(Client\.Timeout exceeded while awaiting headers\)$/,
+    );
   });
 
   it('connection refused is worded as Go words it', async () => {

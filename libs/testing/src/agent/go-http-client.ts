@@ -45,7 +45,7 @@ const urlError = (method: string, url: string, cause: string): string =>
   `${method[0]!.toUpperCase()}${method.slice(1).toLowerCase()} ${JSON.stringify(url)}: ${cause}`;
 
 /** Whether Go keeps Authorization on a redirect from `from` to `to` (same host name, or a subdomain of it). */
-function keepsCredentials(from: URL, to: URL): boolean {
+export function keepsCredentials(from: URL, to: URL): boolean {
   const a = from.hostname.toLowerCase();
   const b = to.hostname.toLowerCase();
   return a === b || b.endsWith(`.${a}`);

@@ -134,8 +134,9 @@ describe('local agent: calls plugins exactly as Argo does', () => {
     const p = await plugin([{ body: '{"node":{"phase":"Running"},"requeue":30}' }]);
     const result = await runWorkflow(workflow({ hello: {} }), asAgent(p));
     expect(result.phase).toBe('Failed');
+    // metav1.Duration's UnmarshalJSON error gets the decoder's field context (encoding/json addErrorContext).
     expect(result.node(result.name)?.message).toBe(
-      'json: cannot unmarshal number into Go value of type string',
+      'json: cannot unmarshal number into Go struct field ExecuteTemplateReply.requeue of type string',
     );
     expect(p.calls).toBe(1);
   });

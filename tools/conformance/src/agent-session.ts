@@ -1,4 +1,4 @@
-import type { NodeResult } from '@app/contract';
+import type { ArgoNodeResult } from '@app/testing/agent/argo-reply.js';
 import {
   PluginCallError,
   PluginRpcClient,
@@ -91,7 +91,7 @@ export function describeOutcome(o: CallOutcome): string {
   return describeNode(o.reply.node, o.reply.requeue);
 }
 
-export function describeNode(node: NodeResult | undefined, requeue?: string): string {
+export function describeNode(node: ArgoNodeResult | undefined, requeue?: string): string {
   if (!node) return 'no node';
   const phase = node.phase || '(no phase)';
   const message = node.message ? `: ${excerpt(node.message, 100)}` : '';

@@ -1,4 +1,5 @@
-import { isFinalPhase, type NodeResult } from '@app/contract';
+import { isFinalPhase, isNodePhase } from '@app/contract';
+import type { ArgoNodeResult } from '@app/testing/agent/argo-reply.js';
 import { lastStatus, type AgentSession, type CallOutcome } from './agent-session.js';
 import { sleep } from './excerpt.js';
 import type { Purpose } from './wire-tap.js';
@@ -8,7 +9,7 @@ export type EndKind = 'final' | 'hang' | 'not-executed' | 'error' | 'timeout';
 
 export interface PollOutcome {
   kind: EndKind;
-  node?: NodeResult;
+  node?: ArgoNodeResult;
   calls: CallOutcome[];
   ms: number;
 }
@@ -32,7 +33,7 @@ export async function pollUntilFinal(
 ): Promise<PollOutcome> {
   const started = performance.now();
   const calls: CallOutcome[] = [];
-  const done = (kind: EndKind, node?: NodeResult): PollOutcome => ({
+  const done = (kind: EndKind, node?: ArgoNodeResult): PollOutcome => ({
     kind,
     node,
     calls,
@@ -44,7 +45,7 @@ export async function pollUntilFinal(
     if (call.error) return done('error');
     const node = call.reply?.node;
     if (!node) return done('not-executed');
-    if (isFinalPhase(node.phase)) return done('final', node);
+    if (isNodePhase(node.phase) && isFinalPhase(node.phase)) return done('final', node);
     const requeueMs = call.reply?.requeueMs ?? 0;
     if (!(requeueMs > 0)) return done('hang', node);
     const wait = Math.max(20, requeueMs * options.timeScale);

@@ -21,8 +21,12 @@ describe('checkReply: a 200 body through the agent decoder, problems sorted by r
     ['{"node":{"phase":1}}', 'json-body: json: cannot unmarshal number into Go struct field'],
     [
       '{"node":{"phase":"Running"},"requeue":30}',
-      'requeue-format: requeue is a number (30), not a duration string',
+      'requeue-format: json: cannot unmarshal number into Go struct field ExecuteTemplateReply.requeue of type string',
     ],
+    // Go matches keys case-insensitively: these are the same fields.
+    ['{"Node":{"Phase":"Running"},"Requeue":"30s"}', 'ok'],
+    ['{"Node":{"Phase":"Running"},"REQUEUE":30}', 'requeue-format: json: cannot unmarshal number'],
+    ['\uFEFF{}', "json-body: invalid character 'ï' looking for beginning of value"],
     ['{"node":{"phase":"Running"},"requeue":""}', 'requeue-format: time: invalid duration ""'],
     ['{"node":{"phase":"Running"},"requeue":"30x"}', 'requeue-format: time: unknown unit "x"'],
   ])('%s → %s', (text, expected) => {

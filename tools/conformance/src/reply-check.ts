@@ -1,43 +1,25 @@
-import { parseDuration, type NodeResult } from '@app/contract';
-import { decodeFirstJsonValue } from '@app/testing/agent/json-decode.js';
+import type { ArgoNodeResult } from '@app/testing/agent/argo-reply.js';
 import { decodeReply, type DecodedReply } from '@app/testing/agent/plugin-rpc-client.js';
 import type { Exchange } from './wire-tap.js';
 
 /** How a 200 body fares in the agent's decoder, split by the rule that owns each kind of problem. */
 export type ReplyCheck =
-  | { ok: true; reply: DecodedReply | null; node?: NodeResult }
+  | { ok: true; reply: DecodedReply | null; node?: ArgoNodeResult }
   | { ok: false; rule: 'json-body' | 'requeue-format'; problem: string };
+
+/** Errors of the `requeue` field: its type (Go names the field) or time.ParseDuration's. */
+const REQUEUE_ERROR = /ExecuteTemplateReply\.requeue |^time: /;
 
 export function checkReply(exchange: Exchange): ReplyCheck {
   if (exchange.error) return { ok: false, rule: 'json-body', problem: `body cut short (${exchange.error})` };
-  let value: unknown;
-  try {
-    value = decodeFirstJsonValue(exchange.text);
-  } catch (err) {
-    return { ok: false, rule: 'json-body', problem: (err as Error).message };
-  }
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    const requeue = (value as Record<string, unknown>).requeue;
-    if (requeue !== undefined && requeue !== null) {
-      if (typeof requeue !== 'string') {
-        return {
-          ok: false,
-          rule: 'requeue-format',
-          problem: `requeue is a ${typeof requeue} (${JSON.stringify(requeue)}), not a duration string`,
-        };
-      }
-      try {
-        parseDuration(requeue);
-      } catch (err) {
-        return { ok: false, rule: 'requeue-format', problem: (err as Error).message };
-      }
-    }
-  }
   try {
     const reply = decodeReply(exchange.text);
     return { ok: true, reply, node: reply?.node };
   } catch (err) {
-    return { ok: false, rule: 'json-body', problem: (err as Error).message };
+    const problem = (err as Error).message;
+    return REQUEUE_ERROR.test(problem)
+      ? { ok: false, rule: 'requeue-format', problem }
+      : { ok: false, rule: 'json-body', problem };
   }
 }
 

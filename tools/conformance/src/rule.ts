@@ -2,14 +2,16 @@ import type { RunContext } from './context.js';
 
 /**
  * What a failure does in a real cluster:
- * - `breaks-workflow`: the node fails, hangs, or runs its side effect twice;
- * - `breaks-other-plugins`: harms what shares the agent pod (other plugins' nodes, or the token boundary
- *   between the sidecars, which all share the pod's localhost);
- * - `hygiene`: execution goes on, but the plugin is unsafe or unkind to operate (leaks, no graceful stop).
+ * - `breaks-workflow`: with Argo's agent, a node (this plugin's or another plugin's) fails, hangs, or runs
+ *   its side effect twice, where a conformant plugin would have succeeded;
+ * - `security`: workflows run, but the token boundary between the sidecars of the agent pod (which share
+ *   its localhost) is weaker than it should be, or a credential leaks into what the workflow shows;
+ * - `hygiene`: execution goes on, but the plugin is unkind to operate (unclear errors, no graceful stop).
+ * Only `breaks-workflow` makes the kit exit 1 (any failure with --strict).
  */
-export type Severity = 'breaks-workflow' | 'breaks-other-plugins' | 'hygiene';
+export type Severity = 'breaks-workflow' | 'security' | 'hygiene';
 
-export const SEVERITIES: readonly Severity[] = ['breaks-workflow', 'breaks-other-plugins', 'hygiene'];
+export const SEVERITIES: readonly Severity[] = ['breaks-workflow', 'security', 'hygiene'];
 
 export type RuleStatus = 'pass' | 'fail' | 'skip';
 

@@ -78,6 +78,7 @@ export class WireTap {
       const record = (fields: Partial<Exchange>): void => {
         this.exchanges.push({ ...tag, text: '', ms: Math.round(performance.now() - started), ...fields });
       };
+      let agentClosed = false;
       const upstream = request(
         {
           host: this.target.hostname,
@@ -108,7 +109,9 @@ export class WireTap {
             record({
               status: up.statusCode,
               text: decode(Buffer.concat(received)),
-              error: 'connection closed mid-body',
+              // The agent's client hangs up once it has the first JSON value (json.Decoder reads no further):
+              // a body it did not wait for is not cut by the plugin.
+              ...(!agentClosed && { error: 'connection closed mid-body' }),
             });
             res.destroy();
           };
@@ -121,7 +124,9 @@ export class WireTap {
         res.destroy();
       });
       res.on('close', () => {
-        if (!res.writableFinished) upstream.destroy();
+        if (res.writableFinished) return;
+        agentClosed = true;
+        upstream.destroy();
       });
       upstream.end(body);
     });

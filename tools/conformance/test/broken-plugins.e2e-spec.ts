@@ -24,6 +24,8 @@ const BUGS: Array<[MiniBug, string]> = [
   ['foreign-404', 'foreign-template'],
   ['success-201', 'status-200'],
   ['empty-success-body', 'json-body'],
+  ['lowercase-phase', 'node-phase'],
+  ['empty-node', 'node-phase'],
   ['running-without-requeue', 'requeue-on-running'],
   ['numeric-requeue', 'requeue-format'],
   ['requeue-with-failed', 'no-requeue-on-failed'],
@@ -93,7 +95,7 @@ describe('conformance rules against deliberately broken plugins', () => {
     const result = report.results.find((r) => r.id === rule)!;
     expect(result.verdict).not.toBe('');
     expect(result.evidence.length).toBeGreaterThan(0);
-    expect(exitCodeFor(report)).toBe(result.severity === 'hygiene' ? 0 : 1);
+    expect(exitCodeFor(report)).toBe(result.severity === 'breaks-workflow' ? 1 : 0);
     expect(exitCodeFor(report, true)).toBe(1);
     expect(JSON.stringify(report)).not.toContain(SECRET);
     expect(JSON.stringify(report)).not.toContain(tokens.token);

@@ -136,7 +136,7 @@ describe('conformance: correct plugins pass every rule', () => {
           const { code, stdout } = await cli(bundle, args);
           expect(code).toBe(1);
           const failure =
-            /<testcase classname="conformance\.breaks-other-plugins" name="foreign-template: [^"]*"[^>]*>\s*<failure type="breaks-other-plugins" message="([^"]*)">([^<]*)<\/failure>/.exec(
+            /<testcase classname="conformance\.breaks-workflow" name="foreign-template: [^"]*"[^>]*>\s*<failure type="breaks-workflow" message="([^"]*)">([^<]*)<\/failure>/.exec(
               stdout,
             );
           expect(failure).not.toBeNull();

@@ -1,36 +1,31 @@
-import type { NodeResult } from '@app/contract';
-import { PluginCallError, type DecodedReply, type PluginRpcClient } from './plugin-rpc-client.js';
+import type { ArgoNodeResult, ArgoReply } from './argo-reply.js';
+import { PluginCallError, type PluginRpcClient } from './plugin-rpc-client.js';
 
 export interface DispatchResult {
-  node: NodeResult;
-  /** Requeue (ms) the agent will honour: 0 for Succeeded or when absent. */
+  node: ArgoNodeResult;
+  /** The reply's requeue (ms; 0 when absent, and for Succeeded, which executePluginTemplate returns as 0). */
   requeueMs: number;
+  /** The requeue as sent (`"30s"`). */
+  requeue?: string;
   /** The plugin whose reply carried the node. */
   plugin: string;
 }
 
 /**
- * workflow/executor/agent.go executePluginTemplate: plugins are asked in order with ONE shared reply object
- * (fields decoded from an earlier plugin's reply leak into the next); the first reply with a node wins; an
- * error from any plugin ends the dispatch at once (the remaining plugins are not tried).
+ * workflow/executor/agent.go executePluginTemplate: plugins are asked in order, every reply decoded into ONE
+ * shared reply object (fields of an earlier plugin's reply stay unless overwritten); the first time the
+ * object holds a node, that plugin wins; an error from any plugin ends the dispatch at once.
  */
 export async function executePluginTemplate(
   clients: PluginRpcClient[],
   body: string,
 ): Promise<DispatchResult> {
-  const shared: DecodedReply = {};
+  const shared: ArgoReply = {};
   for (const client of clients) {
-    const reply = await client.executeTemplate(body);
-    if (reply) {
-      if (reply.requeue !== undefined) {
-        shared.requeue = reply.requeue;
-        shared.requeueMs = reply.requeueMs;
-      }
-      if (reply.node) shared.node = reply.node;
-    }
+    await client.call(body, shared);
     if (shared.node) {
-      const requeueMs = shared.node.phase === 'Succeeded' ? 0 : Math.max(0, shared.requeueMs ?? 0);
-      return { node: shared.node, requeueMs, plugin: client.plugin.name };
+      const requeueMs = shared.node.phase === 'Succeeded' ? 0 : (shared.requeue?.ms ?? 0);
+      return { node: shared.node, requeueMs, requeue: shared.requeue?.text, plugin: client.plugin.name };
     }
   }
   throw new PluginCallError('no plugin executed the template', false);

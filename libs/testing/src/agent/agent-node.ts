@@ -1,4 +1,5 @@
-import type { NodePhase, OutputParameter } from '@app/contract';
+import type { NodePhase } from '@app/contract';
+import type { ArgoOutputs } from './argo-reply.js';
 
 export type AgentNodeType = 'Workflow' | 'Steps' | 'StepGroup' | 'DAG' | 'Plugin' | 'Retry' | 'Skipped';
 
@@ -9,9 +10,11 @@ export interface AgentNode {
   displayName: string;
   type: AgentNodeType;
   templateName: string;
+  /** A known phase, or the unknown string a plugin sent (Argo stores it as is; the node never completes). */
   phase: NodePhase;
   message?: string;
-  outputs?: { parameters?: OutputParameter[] };
+  /** As the controller copies them from the reply (taskset.go): parameters, artifacts, result, exitCode. */
+  outputs?: ArgoOutputs;
   children: string[];
   startedAt: number;
   finishedAt?: number;

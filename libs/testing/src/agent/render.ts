@@ -36,9 +36,15 @@ export function renderResult(result: WorkflowResult): string {
     ]);
     const params = node.type === 'Plugin' ? (node.outputs?.parameters ?? []) : [];
     const childPrefix = root ? ' ' : `${prefix}${last ? '  ' : '│ '}`;
-    for (const p of params) {
-      const value = p.value.length > 80 ? `${p.value.slice(0, 77)}...` : p.value;
-      rows.push(`${childPrefix}${children.length ? '│' : ' '}   ${p.name}=${value}`);
+    const shown = [
+      ...params.map((p) => [p.name, p.value] as const),
+      ...(node.type === 'Plugin' && node.outputs?.result !== undefined
+        ? [['result', node.outputs.result] as const]
+        : []),
+    ];
+    for (const [name, text] of shown) {
+      const value = text === undefined ? '(no value)' : text.length > 80 ? `${text.slice(0, 77)}...` : text;
+      rows.push(`${childPrefix}${children.length ? '│' : ' '}   ${name}=${value}`);
     }
     children.forEach((c, i) => visit(c, childPrefix, i === children.length - 1, false));
   };

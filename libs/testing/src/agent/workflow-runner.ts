@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { parseDuration, type NodePhase } from '@app/contract';
+import { isNodePhase, parseDuration, type NodePhase } from '@app/contract';
 import { executePluginTemplate } from './agent-dispatch.js';
 import { isFailedPhase, nodeId, type AgentNode, type AgentNodeType } from './agent-node.js';
 import { marshalExecuteTemplateArgs } from './go-json.js';
@@ -37,6 +37,11 @@ export interface RunOptions {
   random?: () => number;
   /** Safety net: most template.execute dispatches for one node (default 100000). */
   maxCallsPerNode?: number;
+  /**
+   * Calls again after a final non-Succeeded reply (Failed, Error, Skipped, Omitted) that carried a requeue:
+   * Argo's taskWorker re-queues any requeue > 0 and keeps doing so while the workflow runs. Default 3.
+   */
+  maxRequeuesAfterFinal?: number;
   /** Safety net: the run fails after this long (default: spec.activeDeadlineSeconds, else 1h). */
   deadlineMs?: number;
   onEvent?: (event: RunEvent) => void;
@@ -398,6 +403,7 @@ class WorkflowRun {
       template as Record<string, unknown>,
     );
     const maxCalls = this.options.maxCallsPerNode ?? 100_000;
+    let afterFinal = 0;
     for (;;) {
       if (Date.now() > this.deadline)
         return this.finish(node, 'Failed', 'Step exceeded its deadline (local agent)');
@@ -411,36 +417,41 @@ class WorkflowRun {
         // Every executor error becomes Failed with the error text (there is no Error phase from plugins).
         return this.finish(node, 'Failed', err instanceof PluginCallError ? err.message : String(err));
       }
-      const { node: result, requeueMs, plugin } = dispatched;
+      const { node: result, requeueMs, requeue, plugin } = dispatched;
       node.plugin = plugin;
-      if (result.outputs) node.outputs = { parameters: result.outputs.parameters };
-      if (result.message !== undefined) node.message = result.message;
       if (!result.phase) {
+        // taskWorker sends the controller nothing for an empty phase, but still re-queues a requeue > 0.
+        if (requeueMs > 0) {
+          this.options.onEvent?.({ node, kind: 'requeue', requeueMs });
+          await this.sleep(requeueMs);
+          continue;
+        }
         node.hung = true;
         return this.finish(
           node,
-          'Pending',
-          `${node.message ?? ''} (the reply had no phase: the agent reports nothing and the node stays Pending)`.trim(),
+          node.phase,
+          `${node.message ?? ''} (the reply had no phase: the agent reports nothing and the node stays ${node.phase})`.trim(),
         );
       }
+      // reconcileTaskSet copies the result onto the node as a whole: outputs, phase and message.
+      node.outputs = result.outputs;
+      node.message = result.message || undefined;
       node.phase = result.phase as NodePhase;
-      if (
-        result.phase === 'Succeeded' ||
-        isFailedPhase(result.phase as NodePhase) ||
-        result.phase === 'Skipped' ||
-        result.phase === 'Omitted'
-      ) {
-        if (isFailedPhase(result.phase as NodePhase) && requeueMs > 0) {
+      const final = FINAL_PHASES.has(result.phase);
+      if (result.phase === 'Succeeded') return this.finish(node, node.phase);
+      if (requeueMs > 0 && final) {
+        const cap = this.options.maxRequeuesAfterFinal ?? 3;
+        if (afterFinal === 0)
           this.warnings.push(
-            `${node.name}: a ${result.phase} reply carried requeue ${formatMs(requeueMs)}; the real agent would call again and re-apply the result`,
+            `${node.name}: a ${result.phase} reply carried requeue ${requeue}: Argo's agent calls again after it (and after every such reply, while the workflow runs); the local agent calls again at most ${cap} times`,
           );
-        }
-        return this.finish(node, result.phase as NodePhase);
+        if (++afterFinal > cap) return this.finish(node, node.phase);
       }
       if (requeueMs <= 0) {
+        if (final) return this.finish(node, node.phase);
         node.hung = true;
         node.message =
-          `${node.message ?? ''} (no requeue: the agent never calls again and the node hangs)`.trim();
+          `${node.message ?? ''} (${isNodePhase(result.phase) ? 'no requeue' : `unknown phase "${result.phase}"`}: the agent never calls again and the node hangs)`.trim();
         return this.finish(node, node.phase);
       }
       this.options.onEvent?.({ node, kind: 'requeue', requeueMs });
@@ -656,7 +667,9 @@ class WorkflowRun {
 
   private exportOutputs(scope: Variables, prefix: string, node: AgentNode): void {
     for (const p of node.outputs?.parameters ?? [])
-      scope.set(`${prefix}.outputs.parameters.${p.name}`, p.value);
+      if (p.value !== undefined) scope.set(`${prefix}.outputs.parameters.${p.name}`, p.value);
+    if (node.outputs?.result !== undefined) scope.set(`${prefix}.outputs.result`, node.outputs.result);
+    if (node.outputs?.exitCode !== undefined) scope.set(`${prefix}.outputs.exitCode`, node.outputs.exitCode);
     scope.set(`${prefix}.status`, node.phase);
     if (node.message !== undefined) scope.set(`${prefix}.message`, node.message);
   }
@@ -718,9 +731,8 @@ function shuffle<T>(items: T[], random: () => number): T[] {
   return out;
 }
 
-function formatMs(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
-}
+/** Phases the controller treats as completed (NodeStatus.Fulfilled for a plugin node). */
+const FINAL_PHASES = new Set(['Succeeded', 'Failed', 'Error', 'Skipped', 'Omitted']);
 
 /** Resolves workflowTemplateRef: the WorkflowTemplate's spec, with the Workflow's own fields and arguments on top. */
 export function resolveWorkflowTemplateRef(wf: WorkflowShape, templates: WorkflowShape[]): WorkflowShape {

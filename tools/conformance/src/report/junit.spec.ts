@@ -61,6 +61,8 @@ describe('score and exit code', () => {
     expect(hygiene.score).toMatchObject({ passed: 1, failed: 1, skipped: 1, judged: 2, percent: 50 });
     expect(exitCodeFor(hygiene)).toBe(0);
     expect(exitCodeFor(hygiene, true)).toBe(1);
-    expect(exitCodeFor(report([result('d', 'fail', 'breaks-other-plugins')]))).toBe(1);
+    expect(exitCodeFor(report([result('d', 'fail', 'breaks-workflow')]))).toBe(1);
+    expect(exitCodeFor(report([result('e', 'fail', 'security')]))).toBe(0);
+    expect(exitCodeFor(report([result('e', 'fail', 'security')]), true)).toBe(1);
   });
 });

@@ -46,11 +46,11 @@ export function scoreOf(results: RuleResult[]): Score {
   };
 }
 
-/** 1 when a breaks-* rule failed (or, with `strict`, any rule); else 0. */
+/** 1 when a breaks-workflow rule failed (or, with `strict`, any rule); else 0. */
 export function exitCodeFor(report: ConformanceReport, strict = false): number {
   const f = report.score.failedBySeverity;
-  if (f['breaks-workflow'] > 0 || f['breaks-other-plugins'] > 0) return 1;
-  return strict && f.hygiene > 0 ? 1 : 0;
+  if (f['breaks-workflow'] > 0) return 1;
+  return strict && (f.security > 0 || f.hygiene > 0) ? 1 : 0;
 }
 
 export function summaryLine(report: ConformanceReport): string {

@@ -1,4 +1,4 @@
-import type { RuleResult } from '../rule.js';
+import { SEVERITIES, type RuleResult } from '../rule.js';
 import { evidenceLine } from './evidence-line.js';
 import { summaryLine, type ConformanceReport } from './report.js';
 
@@ -16,7 +16,7 @@ export function renderText(
     '',
   ];
   const idWidth = Math.max(4, ...report.results.map((r) => r.id.length));
-  const sevWidth = 'breaks-other-plugins'.length;
+  const sevWidth = Math.max(...SEVERITIES.map((s) => s.length));
   lines.push(`RESULT  ${'SEVERITY'.padEnd(sevWidth)}  ${'RULE'.padEnd(idWidth)}  VERDICT`);
   for (const r of report.results) {
     lines.push(
@@ -34,7 +34,7 @@ export function renderText(
   lines.push(
     options.exitCode === 0
       ? `exit 0 (${(report.durationMs / 1000).toFixed(1)} s)`
-      : `exit ${options.exitCode}: a rule that breaks workflows or other plugins failed (${(report.durationMs / 1000).toFixed(1)} s)`,
+      : `exit ${options.exitCode}: ${report.score.failedBySeverity['breaks-workflow'] > 0 ? 'a rule that breaks workflows in Argo failed' : 'a finding with --strict'} (${(report.durationMs / 1000).toFixed(1)} s)`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -18,7 +18,7 @@ function evidence(e: RawExchange, mask: (s: string) => string): Evidence {
 export const authExecute: Rule = {
   id: 'auth-execute',
   name: 'the execute path refuses a missing or wrong token with 403, before any work',
-  severity: 'breaks-other-plugins',
+  severity: 'security',
   stage: 'probe',
   why: 'the agent sends Authorization: Bearer <token of this sidecar>; all sidecars of the agent pod share localhost, so the token is the only thing that keeps one plugin from driving another',
   async run(ctx) {
@@ -60,7 +60,7 @@ export const authExecute: Rule = {
 export const authEveryPath: Rule = {
   id: 'auth-every-path',
   name: 'every other path and method refuses a missing or wrong token with 403',
-  severity: 'breaks-other-plugins',
+  severity: 'security',
   stage: 'probe',
   why: 'the token check must come before routing: a health or debug route without it is reachable by every container of the agent pod',
   async run(ctx) {
@@ -101,7 +101,7 @@ const SENT = 64 * 1024;
 export const authBeforeBody: Rule = {
   id: 'auth-before-body',
   name: 'a large body without the right token is answered before it is read',
-  severity: 'hygiene',
+  severity: 'security',
   stage: 'probe',
   why: 'a sidecar that reads (and buffers) a body before checking the token can be pushed out of its memory limit by anyone in the pod; the agent pod then loses the plugin',
   async run(ctx) {

@@ -11,7 +11,7 @@ function declined(o: CallOutcome): boolean {
 export const foreignTemplate: Rule = {
   id: 'foreign-template',
   name: "another plugin's template is answered 200 with {} or null, with no side effect",
-  severity: 'breaks-other-plugins',
+  severity: 'breaks-workflow',
   stage: 'probe',
   why: "the agent offers every plugin template to every plugin in turn: an error status fails the other plugin's node, a node in the reply takes the template over, and a 404 disables this plugin for the rest of the workflow",
   async run(ctx) {

@@ -4,7 +4,7 @@ import { badConfigFailed, badConfigStatus } from './bad-config.js';
 import { foreignTemplate } from './foreign-template.js';
 import { idempotency } from './idempotency.js';
 import { coldStart, sigterm } from './lifecycle.js';
-import { jsonBody, status200 } from './reply-shape.js';
+import { jsonBody, nodePhase, status200 } from './reply-shape.js';
 import { noRequeueOnFailed, requeueFormat, requeueOnRunning } from './requeue.js';
 import { noSecretInReply } from './secrets.js';
 import { extraTemplateFields, keyOrder } from './tolerance.js';
@@ -19,6 +19,7 @@ export const RULES: readonly Rule[] = [
   foreignTemplate,
   status200,
   jsonBody,
+  nodePhase,
   requeueOnRunning,
   requeueFormat,
   noRequeueOnFailed,

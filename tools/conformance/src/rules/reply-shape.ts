@@ -1,3 +1,4 @@
+import { isNodePhase } from '@app/contract';
 import { callEvidence, lastStatus } from '../agent-session.js';
 import { excerpt, plural } from '../excerpt.js';
 import { checked200s } from '../reply-check.js';
@@ -53,5 +54,38 @@ export const status200: Rule = {
       );
     }
     return pass(`${plural(own.length, 'own-template call')}, all answered 200`);
+  },
+};
+
+export const nodePhase: Rule = {
+  id: 'node-phase',
+  name: "every node in a reply has one of Argo's phases, spelled exactly",
+  severity: 'breaks-workflow',
+  stage: 'judge',
+  why: 'the controller copies the phase onto the node as it is (controller/taskset.go reconcileTaskSet) and only Pending, Running, Succeeded, Skipped, Failed, Error and Omitted (case-sensitive) ever complete it: "Done" or "succeeded" leaves the node unfinished, and a node without a phase is never even reported (executor/agent.go taskWorker), so without a requeue it hangs',
+  async run(ctx) {
+    const nodes = checked200s(ctx.exchanges).filter((c) => c.check.ok && c.check.node);
+    if (nodes.length === 0) return skip('no reply with a node was received to judge');
+    const problem = (c: (typeof nodes)[number]): string | undefined => {
+      if (!c.check.ok) return undefined;
+      const phase = c.check.node?.phase;
+      if (!phase)
+        return (c.check.reply?.requeueMs ?? 0) > 0
+          ? undefined
+          : 'a node without a phase and no requeue: never reported, never called again';
+      return isNodePhase(phase)
+        ? undefined
+        : `phase "${phase}" is not one of Argo's: the node never completes`;
+    };
+    const bad = nodes.filter((c) => problem(c) !== undefined);
+    if (bad.length > 0) {
+      return fail(
+        `${plural(bad.length, 'reply', 'replies')} of ${nodes.length} with a node Argo cannot finish (${problem(bad[0])})`,
+        examples(bad).map(({ exchange, ...c }) =>
+          exchangeEvidence(exchange, ctx.mask, problem({ exchange, ...c })),
+        ),
+      );
+    }
+    return pass(`${plural(nodes.length, 'reply', 'replies')} with a node, every phase one of Argo's`);
   },
 };

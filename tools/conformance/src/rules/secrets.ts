@@ -4,7 +4,7 @@ import { fail, pass, type Evidence, type Rule } from '../rule.js';
 export const noSecretInReply: Rule = {
   id: 'no-secret-in-reply',
   name: "no secret (--secret-env values, the agent token) in any reply or in the plugin's output",
-  severity: 'hygiene',
+  severity: 'security',
   stage: 'judge',
   why: 'node messages and outputs are stored in the Workflow status and shown in the UI and CLI to everyone who can read workflows; sidecar logs are collected by the cluster',
   async run(ctx) {

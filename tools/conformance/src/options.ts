@@ -50,9 +50,10 @@ and SIGTERM (with --start), no secret in replies.
   --start-window   how long a launched plugin may take to answer (default 15s, the agent's retry window)
   --grace-period   SIGTERM → exit allowance (default 30s, the pod default)
   --poll-timeout   longest wait for a Running node to finish (default 5m)
-  --strict         exit 1 on hygiene findings too
+  --strict         exit 1 on security and hygiene findings too
 
-Exit code: 0 no breaking finding, 1 a breaks-workflow or breaks-other-plugins rule failed, 2 usage or setup error.`;
+Exit code: 0 no breaks-workflow finding, 1 a breaks-workflow rule failed (with --strict: any rule), 2 usage or
+setup error. Security and hygiene findings are reported either way.`;
 
 /** `--secret-env A B --x` → `--secret-env A --secret-env B --x`: several names after one flag. */
 function expandMultiValue(argv: string[], flags: string[]): string[] {

@@ -3,7 +3,7 @@ import type { BuiltinNode, Node } from './ast.js';
 import { BUILTINS, CLOSURE_BUILTINS, runClosureBuiltin } from './builtins/index.js';
 import type { Closure } from './builtins/index.js';
 import { fail, Fault } from './errors.js';
-import { compileGoRegexp } from './regexp.js';
+import { goRegexpMatch } from './regexp.js';
 import {
   arithmetic,
   asBool,
@@ -220,6 +220,6 @@ function stringOperator(operator: string, left: string, right: string): boolean 
     case 'endsWith':
       return left.endsWith(right);
     default:
-      return compileGoRegexp(right).test(left);
+      return goRegexpMatch(right, left);
   }
 }

@@ -7,7 +7,7 @@ import { floatToInt } from './builtins/numbers.js';
 import { fail, Fault } from './errors.js';
 import { formatValue, goQuote } from './go-format.js';
 import { marshal } from './go-json.js';
-import { compileGoRegexp } from './regexp.js';
+import { goRegexpMatch } from './regexp.js';
 import { GoFunction, tagged, toInt64 } from './values.js';
 import type { ExprMap, ExprValue, GoType } from './values.js';
 
@@ -170,7 +170,7 @@ const FUNCTIONS: readonly GoFunction[] = [
     'regexMatch',
     (re, s) => {
       try {
-        return compileGoRegexp(re).test(s);
+        return goRegexpMatch(re, s);
       } catch (e) {
         if (e instanceof Fault) return false;
         throw e;

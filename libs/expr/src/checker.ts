@@ -31,6 +31,8 @@ import { compileGoRegexp } from './regexp.js';
 
 interface PredicateScope {
   readonly collection: Nature;
+  /** `#index` exists only in map() and reduce(), `#acc` only in reduce(). */
+  readonly hasIndex: boolean;
   readonly hasAccumulator: boolean;
 }
 
@@ -125,7 +127,7 @@ class Checker {
       if (collection.kind === 'array') return collection.elem;
       return isUnknown(collection) ? UNKNOWN : fail(`cannot use ${natureName(collection)} as array`);
     }
-    if (name === 'index') return INT;
+    if (name === 'index' && scope.hasIndex) return INT;
     if (name === 'acc' && scope.hasAccumulator) return UNKNOWN;
     return fail(`unknown pointer #${name}`);
   }
@@ -297,7 +299,11 @@ class Checker {
     const elem = collection.kind === 'array' ? collection.elem : UNKNOWN;
     let out: Nature | undefined;
     if (args[1]) {
-      this.scopes.push({ collection, hasAccumulator: name === 'reduce' });
+      this.scopes.push({
+        collection,
+        hasIndex: name === 'map' || name === 'reduce',
+        hasAccumulator: name === 'reduce',
+      });
       out = this.visit(args[1]);
       this.scopes.pop();
       if (BOOLEAN_PREDICATES.has(name) && !isBool(out) && !isUnknown(out)) {

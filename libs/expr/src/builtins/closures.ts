@@ -54,11 +54,11 @@ export function runClosureBuiltin(
     case 'find':
       return items.find(test) ?? null;
     case 'findIndex':
-      return BigInt(items.findIndex(test));
+      return indexOrNil(items.findIndex(test));
     case 'findLast':
       return items.findLast(test) ?? null;
     case 'findLastIndex':
-      return BigInt(items.findLastIndex(test));
+      return indexOrNil(items.findLastIndex(test));
     case 'groupBy':
       return groupBy(items, apply);
     case 'sortBy':
@@ -68,6 +68,11 @@ export function runClosureBuiltin(
     default:
       return fail(`unknown builtin ${name}`);
   }
+}
+
+/** expr's findIndex/findLastIndex give nil, not -1, when nothing matches. */
+function indexOrNil(index: number): ExprValue {
+  return index < 0 ? null : BigInt(index);
 }
 
 function groupBy(items: readonly ExprValue[], key: Closure): ExprMap {

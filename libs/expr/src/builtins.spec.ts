@@ -139,3 +139,26 @@ describe('builtins', () => {
     expect(runtimeError(source).reason).toBe(reason);
   });
 });
+
+describe('bitwise builtins (Go int, 64 bits)', () => {
+  it.each<[string, string]>([
+    ['bitand(12, 10)', '8'],
+    ['bitor(12, 10)', '14'],
+    ['bitxor(8, -1)', '-9'],
+    ['bitnand(255, -1)', '0'],
+    ['bitnot(5)', '-6'],
+    ['bitshl(1, 63)', '-9223372036854775808'],
+    ['bitshl(1, 64)', '0'],
+    ['bitshr(-1, 80)', '-1'],
+    ['bitushr(-1, 60)', '15'],
+  ])('%s → %s', (source, expected) => {
+    expect(goFormat(goValue(source))).toBe(expected);
+  });
+
+  it('checks argument types at compile time when known, at run time otherwise', () => {
+    expect(compileError('bitand(1.5, 1)').reason).toBe('cannot use float64 as argument (type int) to call bitand');
+    expect(runtimeError('bitand(payload.f, 1)').reason).toBe('cannot use float64 as argument (type int) to call bitand');
+    expect(runtimeError('bitor(payload.missing, 1)').reason).toBe('cannot use <nil> as argument (type int) to call bitor');
+    expect(runtimeError('bitshl(1, -1)').reason).toBe('invalid operation: negative shift count -1 (type int)');
+  });
+});

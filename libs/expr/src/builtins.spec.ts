@@ -156,9 +156,17 @@ describe('bitwise builtins (Go int, 64 bits)', () => {
   });
 
   it('checks argument types at compile time when known, at run time otherwise', () => {
-    expect(compileError('bitand(1.5, 1)').reason).toBe('cannot use float64 as argument (type int) to call bitand');
-    expect(runtimeError('bitand(payload.f, 1)').reason).toBe('cannot use float64 as argument (type int) to call bitand');
-    expect(runtimeError('bitor(payload.missing, 1)').reason).toBe('cannot use <nil> as argument (type int) to call bitor');
-    expect(runtimeError('bitshl(1, -1)').reason).toBe('invalid operation: negative shift count -1 (type int)');
+    expect(compileError('bitand(1.5, 1)').reason).toBe(
+      'cannot use float64 as argument (type int) to call bitand',
+    );
+    expect(runtimeError('bitand(payload.f, 1)').reason).toBe(
+      'cannot use float64 as argument (type int) to call bitand',
+    );
+    expect(runtimeError('bitor(payload.missing, 1)').reason).toBe(
+      'cannot use <nil> as argument (type int) to call bitor',
+    );
+    expect(runtimeError('bitshl(1, -1)').reason).toBe(
+      'invalid operation: negative shift count -1 (type int)',
+    );
   });
 });

@@ -113,12 +113,8 @@ describe('type errors between known types are compile errors', () => {
   });
 });
 
-describe('unsupported features are errors, never false', () => {
+describe('regexp syntax Go rejects is a compile error', () => {
   it.each<[string, string]>([
-    ['now()', 'unsupported function now'],
-    ['duration("1h") > 0', 'unsupported function duration'],
-    ['date("2024-01-01")', 'unsupported function date'],
-    ['timezone("UTC")', 'unsupported function timezone'],
     ['"ab" matches "a(?=b)"', 'error parsing regexp: invalid or unsupported Perl syntax: `(?=`'],
   ])('%s → %s', (source, reason) => {
     expect(compileError(source).reason).toBe(reason);

@@ -1,7 +1,7 @@
 // Compile-time checks, following expr's checker: a strict top level (unknown names), member access on a
 // nil-valued root, and type errors between operands whose types are known before evaluation.
 import type { BuiltinNode, MemberNode, Node } from './ast.js';
-import { BUILTINS, CLOSURE_BUILTINS, UNSUPPORTED_BUILTINS } from './builtins/index.js';
+import { BUILTINS, CLOSURE_BUILTINS } from './builtins/index.js';
 import { argumentError } from './builtins/signatures.js';
 import { fail, Fault } from './errors.js';
 import {
@@ -284,7 +284,6 @@ class Checker {
 
   private builtin(node: BuiltinNode): Nature {
     const { name, args } = node;
-    if (UNSUPPORTED_BUILTINS.has(name)) return fail(`unsupported function ${name}`);
     if (CLOSURE_BUILTINS.has(name)) return this.closureBuiltin(name, args);
     const builtin = BUILTINS.get(name);
     if (!builtin) return fail(`unsupported function ${name}`);

@@ -1,7 +1,8 @@
 // Go encoding/json emulation: sorted map keys, HTML escaping, Go escapes, Go number text.
 import { fail } from './errors.js';
 import { compareCodePoints, formatFloat } from './go-format.js';
-import { fromJs, GoFunction, goTypeName, hasAnyKeys } from './values.js';
+import { timeJson } from './go-time.js';
+import { fromJs, GoFunction, GoInt, GoLocation, GoTime, goTypeName, hasAnyKeys } from './values.js';
 import type { ExprValue } from './values.js';
 
 export interface MarshalOptions {
@@ -27,6 +28,9 @@ function encode(value: ExprValue, options: Required<MarshalOptions>, prefix: str
       return quote(value, options.escapeHTML);
   }
   if (value === null) return 'null';
+  if (value instanceof GoInt) return value.value.toString();
+  if (value instanceof GoTime) return quote(timeJson(value), options.escapeHTML);
+  if (value instanceof GoLocation) return '{}';
   if (value instanceof GoFunction || (value instanceof Map && hasAnyKeys(value))) {
     fail(`json: unsupported type: ${goTypeName(value)}`);
   }

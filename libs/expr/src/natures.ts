@@ -1,5 +1,5 @@
 // Static types ("natures", as expr calls them) used by the compile-time checker.
-import { GoFunction, goTypeName } from './values.js';
+import { GoFunction, GoInt, GoLocation, GoTime, goTypeName } from './values.js';
 import type { ExprValue, GoType } from './values.js';
 
 export type Nature =
@@ -56,6 +56,8 @@ export function natureOf(value: ExprValue): Nature {
   }
   if (value === null) return NIL;
   if (value instanceof GoFunction) return { kind: 'func', fn: value };
+  if (value instanceof GoInt) return value.type === 'int64' || value.type === 'uint8' ? INT : UNKNOWN;
+  if (value instanceof GoTime || value instanceof GoLocation) return UNKNOWN;
   if (Array.isArray(value)) return arrayOf(UNKNOWN, goTypeName(value));
   return { kind: 'map', elem: UNKNOWN, goType: goTypeName(value) };
 }

@@ -4,11 +4,60 @@ import { fail } from './errors.js';
 
 export type MapKey = string | bigint | number | boolean | null;
 export type ExprMap = Map<MapKey, ExprValue>;
-export type ExprValue = null | boolean | number | bigint | string | ExprValue[] | ExprMap | GoFunction;
+export type ExprValue =
+  | null
+  | boolean
+  | number
+  | bigint
+  | string
+  | ExprValue[]
+  | ExprMap
+  | GoFunction
+  | GoInt
+  | GoTime
+  | GoLocation;
+
+/**
+ * A Go integer whose type is not `int`: `uint8` (a byte of a string), `int64` (sprig), and the named types
+ * `time.Duration`, `time.Month`, `time.Weekday`. Plain Go `int` stays a bigint.
+ */
+export class GoInt {
+  constructor(
+    readonly type: 'uint8' | 'int64' | 'time.Duration' | 'time.Month' | 'time.Weekday',
+    readonly value: bigint,
+  ) {}
+}
+
+/** A Go `*time.Location`: UTC, a fixed offset (from a parsed `+02:00`) or an IANA zone. */
+export class GoLocation {
+  constructor(
+    readonly name: string,
+    /** Seconds east of UTC for a fixed zone; undefined for an IANA zone. */
+    readonly fixedOffset?: number,
+  ) {}
+}
+
+/** A Go `time.Time`: nanoseconds since the Unix epoch and the location it is shown in. */
+export class GoTime {
+  constructor(
+    readonly unixNano: bigint,
+    readonly location: GoLocation,
+  ) {}
+}
 
 /** The Go parameter/result types that library functions declare. */
 export type GoType =
-  'interface {}' | 'string' | 'int' | 'int64' | 'float64' | 'bool' | '[]string' | '[]interface {}';
+  | 'interface {}'
+  | 'string'
+  | 'int'
+  | 'int64'
+  | 'float64'
+  | 'bool'
+  | '[]string'
+  | '[]interface {}'
+  | 'time.Time'
+  | 'time.Duration'
+  | '*time.Location';
 
 /** A Go function value (Argo's toJson, jsonpath, sprig's functions...), called with reflect-like checks. */
 export class GoFunction {
@@ -68,6 +117,9 @@ export function goTypeName(value: ExprValue): string {
   }
   if (value === null) return '<nil>';
   if (value instanceof GoFunction) return value.goType;
+  if (value instanceof GoInt) return value.type;
+  if (value instanceof GoTime) return 'time.Time';
+  if (value instanceof GoLocation) return '*time.Location';
   return goTypeTags.get(value) ?? (Array.isArray(value) ? '[]interface {}' : 'map[string]interface {}');
 }
 
@@ -77,7 +129,22 @@ export function goKindName(value: ExprValue): string {
   if (Array.isArray(value)) return 'slice';
   if (value instanceof Map) return 'map';
   if (value instanceof GoFunction) return 'func';
+  if (value instanceof GoInt)
+    return value.type === 'uint8'
+      ? 'uint8'
+      : value.type.startsWith('time.M') || value.type.startsWith('time.W')
+        ? 'int'
+        : 'int64';
+  if (value instanceof GoTime) return 'struct';
+  if (value instanceof GoLocation) return 'ptr';
   return goTypeName(value);
+}
+
+/** The integer of a Go int, uint8 or int64 (not of Duration, Month or Weekday, which Go's helpers treat apart). */
+export function plainInt(value: ExprValue): bigint | undefined {
+  if (typeof value === 'bigint') return value;
+  if (value instanceof GoInt && (value.type === 'uint8' || value.type === 'int64')) return value.value;
+  return undefined;
 }
 
 /** True when a map was built with `interface {}` keys (groupBy, fromPairs); JSON-string maps are the default. */
@@ -100,7 +167,13 @@ export function fromJs(value: unknown): ExprValue {
     case 'bigint':
       return toInt64(value);
   }
-  if (value instanceof GoFunction) return value;
+  if (
+    value instanceof GoFunction ||
+    value instanceof GoInt ||
+    value instanceof GoTime ||
+    value instanceof GoLocation
+  )
+    return value;
   if (Array.isArray(value)) {
     const copy = value.map(fromJs);
     const tag = goTypeTags.get(value);
@@ -126,6 +199,7 @@ function isPlainObject(value: object): boolean {
 /** Converts a result to plain JS: ints become numbers, maps become plain objects, functions stay as they are. */
 export function toJs(value: ExprValue): unknown {
   if (typeof value === 'bigint') return Number(value);
+  if (value instanceof GoInt) return Number(value.value);
   if (Array.isArray(value)) return value.map(toJs);
   if (value instanceof Map) return Object.fromEntries([...value].map(([k, v]) => [String(k), toJs(v)]));
   return value;

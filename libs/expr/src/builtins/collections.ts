@@ -4,7 +4,7 @@ import { marshal, unmarshal } from '../go-json.js';
 import { ARRAY, INT, isArray, isInteger, isUnknown, natureName, STRING, UNKNOWN } from '../natures.js';
 import type { Nature } from '../natures.js';
 import { asString, checkBudget, compare, equal, fetch, sameSliceType } from '../runtime.js';
-import { GoFunction, goKindName, goTypeName, tagged } from '../values.js';
+import { GoFunction, GoInt, goKindName, GoLocation, GoTime, goTypeName, tagged } from '../values.js';
 import type { ExprMap, ExprValue, MapKey } from '../values.js';
 import { expectArity, overloads } from './signatures.js';
 import type { Builtin } from './signatures.js';
@@ -70,6 +70,10 @@ function typeName(value: ExprValue): string {
   }
   if (value === null) return 'nil';
   if (value instanceof GoFunction) return 'func';
+  if (value instanceof GoInt)
+    return value.type === 'uint8' ? 'uint' : value.type === 'int64' ? 'int' : value.type;
+  if (value instanceof GoTime) return 'time.Time';
+  if (value instanceof GoLocation) return 'unknown';
   return Array.isArray(value) ? 'array' : 'map';
 }
 

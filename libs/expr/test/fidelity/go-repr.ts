@@ -2,7 +2,8 @@
 // `[]interface {}[int:1,nil]`, `map[string]interface {}{string:"a"=>int:1}` (map entries sorted by their rendered
 // key), `func:func(string) string`. `urepr` additionally sorts the rendered elements of every list, for results
 // whose order comes from Go's random map iteration.
-import { goTypeName } from '../../src/values.js';
+import { timeString } from '../../src/go-time.js';
+import { GoInt, GoLocation, GoTime, goTypeName } from '../../src/values.js';
 import type { ExprValue } from '../../src/values.js';
 
 /** `%e` with the shortest digits and an unpadded exponent; ±Inf, NaN and -0 as Go prints them. */
@@ -37,6 +38,9 @@ export function goRepr(value: ExprValue, unordered = false): string {
       return `string:${quoted(value)}`;
   }
   if (value === null) return 'nil';
+  if (value instanceof GoInt) return `${type}:${value.value}`;
+  if (value instanceof GoTime) return `${type}:${timeString(value)}`;
+  if (value instanceof GoLocation) return `${type}:${value.name}`;
   if (Array.isArray(value)) {
     const items = value.map((v) => goRepr(v, unordered));
     if (unordered) items.sort();

@@ -165,7 +165,7 @@ class Evaluator {
       case '>=':
         return compare(left, right, operator) >= 0;
       case 'in':
-        return contains(left, right);
+        return contains(left, constantStringSet(rightNode) ?? right);
       case '..':
         return range(left, right);
       case 'contains':
@@ -209,6 +209,16 @@ class Evaluator {
       this.frames.pop();
     }
   }
+}
+
+/**
+ * expr's optimizer turns `x in ["a", "b"]` (a literal list of string literals) into a lookup in a
+ * map[string]struct{}: a needle that is not a string is then a MapIndex error, nil looks up "".
+ */
+function constantStringSet(node: Node): ExprMap | undefined {
+  if (node.kind !== 'array' || node.items.length === 0) return undefined;
+  if (!node.items.every((item) => item.kind === 'string')) return undefined;
+  return new Map(node.items.map((item) => [(item as { value: string }).value, true]));
 }
 
 function stringOperator(operator: string, left: string, right: string): boolean {

@@ -1,6 +1,7 @@
 // Go encoding/json emulation: sorted map keys, HTML escaping, Go escapes, Go number text.
 import { fail } from './errors.js';
 import { compareCodePoints, formatFloat } from './go-format.js';
+import { withReplacementCharacters } from './go-bytes.js';
 import { timeJson } from './go-time.js';
 import { fromJs, GoFunction, GoInt, GoLocation, GoTime, goTypeName, hasAnyKeys } from './values.js';
 import type { ExprValue } from './values.js';
@@ -62,7 +63,8 @@ const SHORT_ESCAPES: Readonly<Record<string, string>> = {
 };
 
 /** A Go JSON string literal; lone surrogates (invalid UTF-8 in Go) become U+FFFD. */
-export function quote(s: string, escapeHTML = true): string {
+export function quote(text: string, escapeHTML = true): string {
+  const s = withReplacementCharacters(text);
   let out = '"';
   for (const c of s) {
     const cp = c.codePointAt(0)!;

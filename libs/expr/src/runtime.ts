@@ -1,6 +1,7 @@
 // Go-like runtime semantics of expr's operators (equality, ordering, arithmetic, fetch, slice, in, range).
 import { fail } from './errors.js';
 import { compareCodePoints, formatValue } from './go-format.js';
+import { fromUtf8Bytes, utf8Bytes } from './go-bytes.js';
 import { addDuration, duration, isDuration, subTimes, timeMethod } from './go-time.js';
 import { GoInt, GoTime, goTypeName, hasAnyKeys, plainInt, tagged, toInt64 } from './values.js';
 import type { ExprValue, MapKey } from './values.js';
@@ -156,7 +157,12 @@ export function negate(value: ExprValue): ExprValue {
   return fail(`invalid operation: - ${goTypeName(value)}`);
 }
 
-/** runtime.Fetch: `a.b`, `a[i]`. Strings index by code point (Go indexes bytes). */
+/** A string's bytes as Go's `s[i]` sees them: uint8 values. */
+export function stringBytes(s: string): GoInt[] {
+  return utf8Bytes(s).map((b) => new GoInt('uint8', BigInt(b)));
+}
+
+/** runtime.Fetch: `a.b`, `a[i]`; a string is indexed by byte and gives a uint8. */
 export function fetch(from: ExprValue, key: ExprValue): ExprValue {
   if (from === null) return fail(`cannot fetch ${formatValue(key)} from <nil>`);
   if (typeof key === 'string' && typeof from === 'object' && !Array.isArray(from) && !(from instanceof Map)) {
@@ -164,7 +170,7 @@ export function fetch(from: ExprValue, key: ExprValue): ExprValue {
     if (method) return method;
   }
   if (Array.isArray(from) || typeof from === 'string') {
-    const items: readonly ExprValue[] = typeof from === 'string' ? Array.from(from) : from;
+    const items: readonly ExprValue[] = typeof from === 'string' ? stringBytes(from) : from;
     let index = toInt(key);
     if (index < 0) index += items.length;
     if (index < 0 || index >= items.length) {
@@ -191,7 +197,7 @@ function mapKey(map: Map<MapKey, ExprValue>, key: ExprValue): MapKey {
 /** runtime.Slice: bounds are clamped, never an error. */
 export function slice(from: ExprValue, start: ExprValue | undefined, end: ExprValue | undefined): ExprValue {
   if (!Array.isArray(from) && typeof from !== 'string') return fail(`cannot slice ${goTypeName(from)}`);
-  const items: ExprValue[] = typeof from === 'string' ? Array.from(from) : from;
+  const items: readonly (ExprValue | number)[] = typeof from === 'string' ? utf8Bytes(from) : from;
   const length = items.length;
   let a = start === undefined ? 0 : toInt(start);
   let b = end === undefined ? length : toInt(end);
@@ -199,8 +205,8 @@ export function slice(from: ExprValue, start: ExprValue | undefined, end: ExprVa
   if (b < 0) b = Math.max(0, length + b);
   b = Math.min(b, length);
   a = Math.min(a, b);
-  if (typeof from === 'string') return items.slice(a, b).join('');
-  return sameSliceType(from, items.slice(a, b));
+  if (typeof from === 'string') return fromUtf8Bytes((items as number[]).slice(a, b));
+  return sameSliceType(from, (items as ExprValue[]).slice(a, b));
 }
 
 /** Keeps the Go slice type of `source` (e.g. []string) on a derived slice. */

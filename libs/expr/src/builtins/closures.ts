@@ -1,6 +1,6 @@
 // Runtime of the builtins that take a closure (`#`, `#index`, `#acc`).
 import { fail } from '../errors.js';
-import { arithmetic, asBool, asString, checkBudget, compare } from '../runtime.js';
+import { arithmetic, asBool, asString, checkBudget, compare, stringBytes } from '../runtime.js';
 import { goKindName, goTypeName, tagged } from '../values.js';
 import type { ExprMap, ExprValue, MapKey } from '../values.js';
 
@@ -15,6 +15,7 @@ export const CLOSURE_BUILTINS: ReadonlySet<string> = new Set(
 /** The collection of a closure builtin; Go's reflect-based iteration fails like this on anything else. */
 export function iterable(collection: ExprValue): readonly ExprValue[] {
   if (Array.isArray(collection)) return collection;
+  if (typeof collection === 'string') return stringBytes(collection);
   if (collection instanceof Map && collection.size === 0) return [];
   const kind = goKindName(collection);
   const method = kind === 'map' || kind === 'string' ? 'Index' : 'Len';

@@ -1,4 +1,5 @@
 import { fail, Fault } from '../errors.js';
+import { fromUtf8Bytes, utf8Bytes } from '../go-bytes.js';
 import { formatValue } from '../go-format.js';
 import { marshal, unmarshal } from '../go-json.js';
 import { ARRAY, INT, isArray, isInteger, isUnknown, natureName, STRING, UNKNOWN } from '../natures.js';
@@ -84,7 +85,7 @@ function decodeBase64(text: string): string {
   if (bad >= 0 || compact.length % 4 !== 0) {
     fail(`illegal base64 data at input byte ${bad >= 0 ? bad : compact.length - (compact.length % 4)}`);
   }
-  return Buffer.from(compact, 'base64').toString('utf8');
+  return fromUtf8Bytes([...Buffer.from(compact, 'base64')]);
 }
 
 export const COLLECTION_BUILTINS: Readonly<Record<string, Builtin>> = {
@@ -262,7 +263,7 @@ export const COLLECTION_BUILTINS: Readonly<Record<string, Builtin>> = {
   },
   toBase64: {
     check: overloads('toBase64', [['string'], STRING]),
-    call: ([x]) => Buffer.from(asString(x ?? null), 'utf8').toString('base64'),
+    call: ([x]) => Buffer.from(utf8Bytes(asString(x ?? null))).toString('base64'),
   },
   fromBase64: {
     check: overloads('fromBase64', [['string'], STRING]),

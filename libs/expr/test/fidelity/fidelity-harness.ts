@@ -9,6 +9,7 @@ import type { BindingObject, TemplateObject } from '@app/events/manifests/argo-o
 
 import { compile, execute } from '../../src/api.js';
 import { eventEnv, metadataEnv } from '../../src/environment.js';
+import { withReplacementCharacters } from '../../src/go-bytes.js';
 import { ExprCompileError, ExprRuntimeError } from '../../src/errors.js';
 import { toParameterValue } from '../../src/parameter-value.js';
 import { goTypeName } from '../../src/values.js';
@@ -165,7 +166,10 @@ export function evaluateCase(c: FidelityCase): Outcome {
   } else {
     const submit = { workflowTemplateRef: { name: 't' }, metadata: { labels: { k: c.expr } } };
     const r = dispatch(binding('true', submit), plain);
-    out.metaOut = r.failure ? `err:${r.failure.message}` : `ok:${r.workflow!.metadata.labels.k}`;
+    // The reference wrote Go strings through json.Marshal: an invalid byte reads as U+FFFD.
+    out.metaOut = r.failure
+      ? `err:${r.failure.message}`
+      : `ok:${withReplacementCharacters(r.workflow!.metadata.labels.k!)}`;
   }
   return out;
 }

@@ -2,6 +2,7 @@
 // `[]interface {}[int:1,nil]`, `map[string]interface {}{string:"a"=>int:1}` (map entries sorted by their rendered
 // key), `func:func(string) string`. `urepr` additionally sorts the rendered elements of every list, for results
 // whose order comes from Go's random map iteration.
+import { withReplacementCharacters } from '../../src/go-bytes.js';
 import { timeString } from '../../src/go-time.js';
 import { GoInt, GoLocation, GoTime, goTypeName } from '../../src/values.js';
 import type { ExprValue } from '../../src/values.js';
@@ -18,7 +19,7 @@ function floatText(f: number): string {
 /** Printable ASCII as it is; `"`, `\` and every other code point as `\u{hex}`. */
 function quoted(s: string): string {
   let out = '"';
-  for (const ch of s) {
+  for (const ch of withReplacementCharacters(s)) {
     const code = ch.codePointAt(0)!;
     out += code >= 0x20 && code < 0x7f && ch !== '"' && ch !== '\\' ? ch : `\\u{${code.toString(16)}}`;
   }

@@ -41,8 +41,8 @@ export function fromUtf8Bytes(bytes: readonly number[]): string {
       continue;
     }
     const seq = sequence(b);
-    let cp = -1;
     if (seq && i + seq[0] <= bytes.length) {
+      let cp: number;
       const [n, min] = seq;
       cp = b & (0xff >> (n + 1));
       for (let k = 1; k < n; k++) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 
 import { compile, eventEnv, ExprCompileError } from './index.js';
-import { compileError, ENV, goValue } from './spec-helpers.js';
+import { compileError, ENV, goValue, runtimeError } from './spec-helpers.js';
 
 describe('the top level is strict, nested maps are not', () => {
   it.each<[string, string]>([
@@ -118,5 +118,20 @@ describe('regexp syntax Go rejects is a compile error', () => {
     ['"ab" matches "a(?=b)"', 'error parsing regexp: invalid or unsupported Perl syntax: `(?=`'],
   ])('%s → %s', (source, reason) => {
     expect(compileError(source).reason).toBe(reason);
+  });
+});
+
+describe('checks expr makes and does not make', () => {
+  it('does not check the arguments of a callee of unknown type', () => {
+    expect(() => compile('payload.f(nope, 1 + "a")', ENV)).not.toThrow();
+  });
+
+  it('types a range as []interface {} of ints: join gets it past the checker and fails at run time', () => {
+    expect(runtimeError('1..3 | join(",")').reason).toBe('invalid argument for join (type []int)');
+    expect(goValue('map([], "x" + join(1..3, #))')).toEqual([]);
+  });
+
+  it('refuses to call $env', () => {
+    expect(compileError('$env(1)').reason).toBe('map[string]interface {} is not callable');
   });
 });

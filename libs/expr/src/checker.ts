@@ -193,7 +193,8 @@ class Checker {
         if (both(isString) || maybeCompatible(l, r, isString)) return BOOL;
         break;
       case '..':
-        if (both(isInteger) || maybeCompatible(l, r, isInteger)) return arrayOf(INT, '[]int');
+        // The checker calls it []interface {} (of ints); the value is a []int.
+        if (both(isInteger) || maybeCompatible(l, r, isInteger)) return arrayOf(INT);
         break;
       case '??':
         if (l.kind === 'nil') return r;
@@ -263,9 +264,11 @@ class Checker {
   }
 
   private call(callee: Node, args: readonly Node[]): Nature {
+    if (callee.kind === 'identifier' && callee.name === '$env') fail(`${STRING_MAP} is not callable`);
     const fn = this.visit(callee);
-    const argNatures = args.map((a) => this.visit(a));
+    // Like expr: a callee of unknown type (sprig.x, a map value) leaves its arguments unchecked.
     if (isUnknown(fn)) return UNKNOWN;
+    const argNatures = args.map((a) => this.visit(a));
     const name =
       callee.kind === 'identifier'
         ? callee.name

@@ -103,6 +103,7 @@ export function maybeCompatible(l: Nature, r: Nature, ...checks: ((n: Nature) =>
 /** Go assignability of an argument to a declared parameter type, when the argument's nature is known. */
 export function assignable(arg: Nature, param: GoType): boolean {
   if (param === 'interface {}' || isUnknown(arg)) return true;
-  if (arg.kind === 'nil') return false;
+  // nil goes into slices, maps, pointers and funcs
+  if (arg.kind === 'nil') return /^(\[\]|map\[|\*|func\()/.test(param);
   return natureName(arg) === param;
 }

@@ -64,9 +64,12 @@ export const STRING_BUILTINS: Readonly<Record<string, Builtin>> = {
       [['[]string'], STRING],
     ),
     call: (args) => {
+      const glue = args.length === 2 ? s(args[1]!) : '';
       const list = args[0]!;
-      if (!Array.isArray(list)) return fail(`invalid argument for join (type ${goTypeName(list)})`);
-      return list.map((item: ExprValue) => s(item)).join(args.length === 2 ? s(args[1]!) : '');
+      const type = list === null ? '<nil>' : goTypeName(list);
+      if (!Array.isArray(list) || (type !== '[]string' && type !== '[]interface {}'))
+        return fail(`invalid argument for join (type ${type})`);
+      return list.map((item: ExprValue) => s(item)).join(glue);
     },
   },
   indexOf: {

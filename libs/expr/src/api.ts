@@ -4,6 +4,7 @@ import { envNatures, metadataEnv, toEnvMap } from './environment.js';
 import type { Environment } from './environment.js';
 import { ExprCompileError, ExprRuntimeError, Fault } from './errors.js';
 import { evaluateNode } from './evaluator.js';
+import { fold } from './optimizer.js';
 import { parse } from './parser.js';
 import { toJs } from './values.js';
 import type { ExprValue } from './values.js';
@@ -25,9 +26,9 @@ export interface EvaluateOptions {
  */
 export function compile(source: string, env: Environment): Program {
   try {
-    const node = parse(source);
-    check(node, envNatures(toEnvMap(env)));
-    return { source, node };
+    const parsed = parse(source);
+    check(parsed, envNatures(toEnvMap(env)));
+    return { source, node: fold(parsed) };
   } catch (e) {
     throw asExprError(e, source, ExprCompileError);
   }

@@ -135,3 +135,12 @@ describe('checks expr makes and does not make', () => {
     expect(compileError('$env(1)').reason).toBe('map[string]interface {} is not callable');
   });
 });
+
+describe('constant folding errors', () => {
+  it.each(['1 % 0', '-1 % 0', '[(255) % 0 - 1]'])(
+    '%s is the compile error integer divide by zero',
+    (source) => {
+      expect(compileError(source).reason).toBe('integer divide by zero');
+    },
+  );
+});

@@ -102,9 +102,9 @@ class Evaluator {
       case 'array':
         return node.items.map((n) => this.visit(n));
       case 'map': {
-        const map: ExprMap = new Map();
-        for (const entry of node.entries) map.set(asString(this.visit(entry.key)), this.visit(entry.value));
-        return map;
+        const entries = node.entries.map((e) => [asString(this.visit(e.key)), this.visit(e.value)] as const);
+        // expr's OpMap stores the entries last to first: with a duplicate key the first one wins.
+        return new Map(entries.reverse()) as ExprMap;
       }
     }
   }
@@ -133,8 +133,8 @@ class Evaluator {
       case '-':
         return negate(value);
       default:
-        if (typeof value === 'number' || typeof value === 'bigint') return value;
-        return fail(`invalid operation: + ${goTypeName(value)}`);
+        // expr compiles unary + to nothing: any value passes through
+        return value;
     }
   }
 

@@ -2,6 +2,7 @@
 import { fail } from './errors.js';
 import { compareCodePoints, formatValue } from './go-format.js';
 import { fromUtf8Bytes, utf8Bytes } from './go-bytes.js';
+import { goPow } from './go-math.js';
 import { addDuration, duration, isDuration, subTimes, timeMethod } from './go-time.js';
 import { GoInt, GoTime, goTypeName, hasAnyKeys, plainInt, tagged, toInt64 } from './values.js';
 import type { ExprValue, MapKey } from './values.js';
@@ -122,7 +123,7 @@ export function arithmetic(operator: string, left: ExprValue, right: ExprValue):
       if (b === 0n) return fail('runtime error: integer divide by zero');
       return toInt64(a % b);
     default:
-      return pow(Number(a), Number(b));
+      return goPow(Number(a), Number(b));
   }
 }
 
@@ -143,12 +144,6 @@ function timeArithmetic(operator: string, a: ExprValue, b: ExprValue): ExprValue
     if (x !== undefined && y !== undefined && (isDuration(a) || isDuration(b))) return duration(x * y);
   }
   return fail(`invalid operation: ${goTypeName(a)} ${operator} ${goTypeName(b)}`);
-}
-
-/** math.Pow, which differs from Math.pow for a base of ±1 with an infinite exponent. */
-function pow(x: number, y: number): number {
-  if (x === 1 || (x === -1 && !Number.isFinite(y) && !Number.isNaN(y))) return 1;
-  return Math.pow(x, y);
 }
 
 export function negate(value: ExprValue): ExprValue {

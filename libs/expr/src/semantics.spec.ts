@@ -147,13 +147,21 @@ describe('logic, conditionals and nil', () => {
     ['payload.n > 0 ? "pos" : "neg"', 'pos'],
     ['if payload.n > 5 { "big" } else { "small" }', 'small'],
     ['payload.missing ?? payload.missing2 ?? 0', 0n],
+    // expr's constant folding: the other operand is dropped unevaluated, or returned as it is
+    ['payload.missing.x && false', false],
+    ['payload.missing.x || true', true],
+    ['payload.s && true', 'x'],
+    ['{a: 1, a: 2}.a', 1n],
+    ['+payload.s', 'x'],
+    ['abs(-0.0)', -0],
+    ['5 ^ 42', 2.2737367544323207e29],
   ])('%s', (source, expected) => {
     expect(goValue(source)).toEqual(expected);
   });
 
   it.each<[string, string]>([
     ['!payload.s', 'interface conversion: interface {} is string, not bool'],
-    ['payload.missing && true', 'interface conversion: interface {} is nil, not bool'],
+    ['payload.missing && payload.b', 'interface conversion: interface {} is nil, not bool'],
     ['payload.n ? 1 : 2', 'interface conversion: interface {} is float64, not bool'],
   ])('%s fails at runtime: %s', (source, reason) => {
     expect(runtimeError(source).reason).toBe(reason);

@@ -135,7 +135,7 @@ export const NUMBER_BUILTINS: Readonly<Record<string, Builtin>> = {
     check: numericCheck('abs', (arg) => arg),
     call: ([x]) => {
       if (typeof x === 'bigint') return toInt64(x < 0n ? -x : x);
-      if (typeof x === 'number') return Math.abs(x);
+      if (typeof x === 'number') return x < 0 ? -x : x; // Go's Abs keeps -0
       return fail(`invalid argument for abs (type ${goTypeName(x ?? null)})`);
     },
   },

@@ -16,7 +16,7 @@ import {
   range,
   slice,
 } from './runtime.js';
-import { GoFunction, goTypeName } from './values.js';
+import { GoFunction, goTypeName, isGoNil } from './values.js';
 import type { ExprMap, ExprValue } from './values.js';
 
 /** Thrown by a `?.` step whose base is nil; the enclosing chain turns it into nil. */
@@ -66,7 +66,7 @@ class Evaluator {
         return this.binary(node.operator, node.left, node.right);
       case 'member': {
         const object = this.visit(node.object);
-        if (node.optional && object === null) throw NIL_CHAIN;
+        if (node.optional && isGoNil(object)) throw NIL_CHAIN;
         return fetch(object, this.visit(node.property));
       }
       case 'chain':
@@ -148,7 +148,7 @@ class Evaluator {
       case 'or':
         return asBool(left) ? true : this.visit(rightNode);
       case '??':
-        return left !== null ? left : this.visit(rightNode);
+        return !isGoNil(left) ? left : this.visit(rightNode);
     }
     const right = this.visit(rightNode);
     switch (operator) {

@@ -3,7 +3,16 @@ import { fail } from './errors.js';
 import { compareCodePoints, formatFloat } from './go-format.js';
 import { withReplacementCharacters } from './go-bytes.js';
 import { timeJson } from './go-time.js';
-import { fromJs, GoFunction, GoInt, GoLocation, GoTime, goTypeName, hasAnyKeys } from './values.js';
+import {
+  fromJs,
+  GoFunction,
+  GoInt,
+  GoLocation,
+  GoTime,
+  goTypeName,
+  hasAnyKeys,
+  isNilSlice,
+} from './values.js';
 import type { ExprValue } from './values.js';
 
 export interface MarshalOptions {
@@ -28,7 +37,7 @@ function encode(value: ExprValue, options: Required<MarshalOptions>, prefix: str
     case 'string':
       return quote(value, options.escapeHTML);
   }
-  if (value === null) return 'null';
+  if (value === null || isNilSlice(value)) return 'null';
   if (value instanceof GoInt) return value.value.toString();
   if (value instanceof GoTime) return quote(timeJson(value), options.escapeHTML);
   if (value instanceof GoLocation) return '{}';

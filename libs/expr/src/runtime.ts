@@ -4,7 +4,17 @@ import { compareCodePoints, formatValue } from './go-format.js';
 import { fromUtf8Bytes, utf8Bytes } from './go-bytes.js';
 import { goPow } from './go-math.js';
 import { addDuration, duration, isDuration, subTimes, timeMethod } from './go-time.js';
-import { GoInt, GoTime, goTypeName, hasAnyKeys, plainInt, tagged, toInt64 } from './values.js';
+import {
+  GoInt,
+  GoTime,
+  goTypeName,
+  hasAnyKeys,
+  isGoNil,
+  nilSlice,
+  plainInt,
+  tagged,
+  toInt64,
+} from './values.js';
 import type { ExprValue, MapKey } from './values.js';
 
 const MEMORY_BUDGET = 1_000_000;
@@ -44,7 +54,7 @@ export function toInt(value: ExprValue): number {
 
 /** runtime.Equal: numbers across int/float, []interface{} element-wise, everything else reflect.DeepEqual. */
 export function equal(a: ExprValue, b: ExprValue): boolean {
-  if (a === null || b === null) return a === b;
+  if (a === null || b === null) return isGoNil(a) && isGoNil(b);
   if (isNumber(a) && isNumber(b)) {
     const x = plainInt(a);
     const y = plainInt(b);
@@ -173,7 +183,12 @@ export function fetch(from: ExprValue, key: ExprValue): ExprValue {
     }
     return items[index]!;
   }
-  if (from instanceof Map) return from.get(mapKey(from, key)) ?? null;
+  if (from instanceof Map) {
+    const value = from.get(mapKey(from, key));
+    if (value !== undefined) return value;
+    // the zero value of the element type: groupBy's map gives a nil []interface {}
+    return goTypeName(from) === 'map[interface {}][]interface {}' ? nilSlice() : null;
+  }
   return fail(`cannot fetch ${formatValue(key)} from ${goTypeName(from)}`);
 }
 

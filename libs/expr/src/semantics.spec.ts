@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 
-import { goFormat } from './index.js';
+import { goFormat, toParameterValue } from './index.js';
 import { goValue, runtimeError } from './spec-helpers.js';
 
 describe('equality (runtime.Equal)', () => {
@@ -262,5 +262,26 @@ describe('closures', () => {
     ['sortBy([1, "a"], #)', 'invalid operation: string < int'],
   ])('%s fails at runtime: %s', (source, reason) => {
     expect(runtimeError(source).reason).toBe(reason);
+  });
+});
+
+describe('nil slices (empty, but nil for ==, ?? and JSON)', () => {
+  it.each<[string, unknown]>([
+    ['concat([], [])', 'null'],
+    ['sort(payload.missing)', 'null'],
+    ['split("a", ",", 0)', 'null'],
+    ['groupBy([1], #)[5]', 'null'],
+    ['concat([1])', '[1]'],
+  ])('%s marshals to %s', (source, json) => {
+    expect(toParameterValue(goValue(source))).toBe(json);
+  });
+
+  it.each<[string, unknown]>([
+    ['sort(payload.missing) != nil', false],
+    ['len(groupBy([1], #)[5])', 0n],
+    ['concat([], []) ?? "none"', 'none'],
+    ['concat([], []) == []', true],
+  ])('%s → %s', (source, expected) => {
+    expect(goValue(source)).toEqual(expected);
   });
 });

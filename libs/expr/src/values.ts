@@ -96,6 +96,26 @@ function isAssignable(value: ExprValue, type: GoType): boolean {
 }
 
 const goTypeTags = new WeakMap<object, string>();
+const nilSlices = new WeakSet<object>();
+
+/**
+ * A Go nil slice: empty like `[]`, but `== nil`, skipped by `??`, and `null` in JSON. Some builtins return one
+ * (concat of empty lists, sort of a non-list, split with n = 0, a missing groupBy key).
+ */
+export function nilSlice(goType = '[]interface {}'): ExprValue[] {
+  const slice: ExprValue[] = goType === '[]interface {}' ? [] : tagged([], goType);
+  nilSlices.add(slice);
+  return slice;
+}
+
+export function isNilSlice(value: ExprValue): boolean {
+  return Array.isArray(value) && nilSlices.has(value);
+}
+
+/** expr's runtime.IsNil: nil, or a nil slice. */
+export function isGoNil(value: ExprValue): boolean {
+  return value === null || isNilSlice(value);
+}
 
 /** Marks an array or map with a Go type other than the default `[]interface {}` / `map[string]interface {}`. */
 export function tagged<T extends ExprValue[] | ExprMap>(value: T, goType: string): T {
@@ -175,8 +195,9 @@ export function fromJs(value: unknown): ExprValue {
   )
     return value;
   if (Array.isArray(value)) {
-    const copy = value.map(fromJs);
     const tag = goTypeTags.get(value);
+    if (nilSlices.has(value)) return nilSlice(tag);
+    const copy = value.map(fromJs);
     return tag ? tagged(copy, tag) : copy;
   }
   if (value instanceof Map) {

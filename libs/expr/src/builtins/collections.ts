@@ -5,7 +5,16 @@ import { marshal, unmarshal } from '../go-json.js';
 import { ARRAY, INT, isArray, isInteger, isUnknown, natureName, STRING, UNKNOWN } from '../natures.js';
 import type { Nature } from '../natures.js';
 import { asString, checkBudget, compare, equal, fetch, sameSliceType } from '../runtime.js';
-import { GoFunction, GoInt, goKindName, GoLocation, GoTime, goTypeName, tagged } from '../values.js';
+import {
+  GoFunction,
+  GoInt,
+  goKindName,
+  GoLocation,
+  GoTime,
+  goTypeName,
+  nilSlice,
+  tagged,
+} from '../values.js';
 import type { ExprMap, ExprValue, MapKey } from '../values.js';
 import { expectArity, overloads } from './signatures.js';
 import type { Builtin } from './signatures.js';
@@ -221,7 +230,7 @@ export const COLLECTION_BUILTINS: Readonly<Record<string, Builtin>> = {
     call: (args) => {
       const out = args.flatMap((arg) => requireSlice(arg, (k) => `cannot concat ${k}`));
       checkBudget(out.length);
-      return out;
+      return out.length === 0 ? nilSlice() : out;
     },
   },
   flatten: {
@@ -245,7 +254,8 @@ export const COLLECTION_BUILTINS: Readonly<Record<string, Builtin>> = {
       return ARRAY;
     },
     call: ([list, order]) => {
-      const items = Array.isArray(list) ? [...list] : [];
+      // Go copies only []interface {}, []int, []float64 and []string; anything else sorts a nil slice
+      const items = Array.isArray(list) ? [...list] : nilSlice();
       const direction = order === undefined ? 'asc' : asString(order);
       if (direction !== 'asc' && direction !== 'desc')
         fail(`invalid order ${direction}, expected asc or desc`);

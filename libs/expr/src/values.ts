@@ -81,13 +81,39 @@ export class GoFunction {
     const fixed = this.params.length;
     if (args.length < fixed) fail('reflect: Call with too few input arguments');
     if (args.length > fixed && !this.variadic) fail('reflect: Call with too many input arguments');
-    args.forEach((arg, i) => {
+    // expr passes a nil argument as reflect.Zero of the parameter type: "" for a string, 0 for an int...
+    const values = args.map((arg, i) => {
       const param = i < fixed ? this.params[i]! : this.variadic!;
-      if (!isAssignable(arg, param)) {
-        fail(`reflect: Call using ${arg === null ? 'interface {}' : goTypeName(arg)} as type ${param}`);
-      }
+      if (arg === null) return zeroValue(param);
+      if (!isAssignable(arg, param)) fail(`reflect: Call using ${goTypeName(arg)} as type ${param}`);
+      return arg;
     });
-    return this.impl(args);
+    const result = this.impl(values);
+    return this.result === 'int64' && typeof result === 'bigint'
+      ? new GoInt('int64', toInt64(result))
+      : result;
+  }
+}
+
+function zeroValue(type: GoType): ExprValue {
+  switch (type) {
+    case 'string':
+      return '';
+    case 'int':
+      return 0n;
+    case 'int64':
+      return new GoInt('int64', 0n);
+    case 'float64':
+      return 0;
+    case 'bool':
+      return false;
+    case 'time.Duration':
+      return new GoInt('time.Duration', 0n);
+    case '[]string':
+    case '[]interface {}':
+      return nilSlice(type);
+    default:
+      return null;
   }
 }
 

@@ -88,7 +88,7 @@ function typeName(value: ExprValue): string {
 }
 
 /** Standard base64 decoding that is as strict as Go's (padding required, only \r and \n ignored). */
-function decodeBase64(text: string): string {
+export function decodeBase64(text: string): string {
   const compact = text.replace(/[\r\n]/g, '');
   const bad = compact.search(/[^A-Za-z0-9+/=]|=[^=]|={3}/);
   if (bad >= 0 || compact.length % 4 !== 0) {

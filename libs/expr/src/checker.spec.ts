@@ -42,7 +42,7 @@ describe('a nil-valued root fails to compile', () => {
     ['payload != nil && payload.x == 1', 'type nil has no field x'],
     ['payload?.x == 1', 'type nil has no field x'],
     ['payload["x"]', 'type nil has no field x'],
-    ['payload[0]', 'type nil[int] is undefined'],
+    ['payload[0]', 'type unknown[int] is undefined'],
   ])('%s → %s', (source, reason) => {
     expect(compileError(source, noBody).reason).toBe(reason);
   });
@@ -76,7 +76,12 @@ describe('type errors between known types are compile errors', () => {
     ['"1" == 1', 'invalid operation: == (mismatched types string and int)'],
     ['7.0 % 2', 'invalid operation: % (mismatched types float64 and int)'],
     ['1 && true', 'invalid operation: && (mismatched types int and bool)'],
-    ['nil < 1', 'invalid operation: < (mismatched types nil and int)'],
+    ['nil < 1', 'invalid operation: < (mismatched types unknown and int)'],
+    ['"x" in nil', 'invalid operation: in (mismatched types string and unknown)'],
+    [
+      '{} == fromPairs([])',
+      'invalid operation: == (mismatched types map[string]interface {} and map[interface {}]interface {})',
+    ],
     ['1 contains "a"', 'invalid operation: contains (mismatched types int and string)'],
     ['"a" in "abc"', 'invalid operation: in (mismatched types string and string)'],
     ['"a" in [1, 2]', 'cannot use string as type int in array'],

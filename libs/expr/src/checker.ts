@@ -217,7 +217,7 @@ class Checker {
       if (!comparable(l, r.elem)) fail(`cannot use ${natureName(l)} as type ${natureName(r.elem)} in array`);
       return BOOL;
     }
-    if (isUnknown(r) || r.kind === 'nil' || (isUnknown(l) && isString(r))) return BOOL;
+    if (isUnknown(r) || (isUnknown(l) && isString(r))) return BOOL;
     return fail(`invalid operation: in (mismatched types ${natureName(l)} and ${natureName(r)})`);
   }
 

@@ -1,7 +1,6 @@
 // Go encoding/json emulation: sorted map keys, HTML escaping, Go escapes, Go number text.
 import { fail } from './errors.js';
 import { compareCodePoints, formatFloat } from './go-format.js';
-import { withReplacementCharacters } from './go-bytes.js';
 import { timeJson } from './go-time.js';
 import {
   fromJs,
@@ -71,9 +70,8 @@ const SHORT_ESCAPES: Readonly<Record<string, string>> = {
   '\t': '\\t',
 };
 
-/** A Go JSON string literal; lone surrogates (invalid UTF-8 in Go) become U+FFFD. */
-export function quote(text: string, escapeHTML = true): string {
-  const s = withReplacementCharacters(text);
+/** A Go JSON string literal; a lone surrogate (an invalid byte in Go) becomes the text `\ufffd`. */
+export function quote(s: string, escapeHTML = true): string {
   let out = '"';
   for (const c of s) {
     const cp = c.codePointAt(0)!;
@@ -85,7 +83,10 @@ export function quote(text: string, escapeHTML = true): string {
       (escapeHTML && (c === '<' || c === '>' || c === '&'))
     ) {
       out += `\\u${cp.toString(16).padStart(4, '0')}`;
-    } else if (cp >= 0xd800 && cp < 0xe000) out += '\ufffd';
+    } else if (cp >= 0xdc80 && cp <= 0xdcff)
+      out += '\\ufffd'; // an invalid byte: Go writes this escape
+    else if (cp >= 0xd800 && cp < 0xe000)
+      out += '\ufffd'; // a lone surrogate from the host: U+FFFD
     else out += c;
   }
   return `${out}"`;

@@ -37,6 +37,8 @@ export function natureName(n: Nature): string {
       return n.goType;
     case 'func':
       return n.fn.goType;
+    case 'nil': // a nil nature has no Go type: expr prints it as unknown
+      return 'unknown';
     default:
       return n.kind;
   }
@@ -92,6 +94,7 @@ export const isArray = (n: Nature): boolean => n.kind === 'array';
 /** Whether `==` may compare the two: unknown, nil, numbers across int/float, or the same kind. */
 export function comparable(l: Nature, r: Nature): boolean {
   if (isUnknown(l) || isUnknown(r) || l.kind === 'nil' || r.kind === 'nil') return true;
+  if (l.kind === 'map' && r.kind === 'map') return l.goType === r.goType; // maps: only the same Go type
   return (isNumber(l) && isNumber(r)) || l.kind === r.kind;
 }
 

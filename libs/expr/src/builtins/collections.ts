@@ -36,7 +36,15 @@ function unary(
 const MAP_TYPE = 'map[string]interface {}';
 const ANY_MAP: Nature = { kind: 'map', elem: UNKNOWN, goType: 'map[interface {}]interface {}' };
 
-const elementOf = (arg: Nature): Nature => (arg.kind === 'array' ? arg.elem : UNKNOWN);
+/** first/last see only the Go type of the list: its elements are known for []string or []int only. */
+const elementOf = (arg: Nature): Nature =>
+  arg.kind !== 'array'
+    ? UNKNOWN
+    : arg.goType === '[]string'
+      ? STRING
+      : arg.goType === '[]int'
+        ? INT
+        : UNKNOWN;
 
 /** Go's recover() in first/last/get: any failure yields nil. */
 function safeFetch(from: ExprValue, key: ExprValue): ExprValue {

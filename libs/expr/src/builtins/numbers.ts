@@ -35,8 +35,10 @@ export function toGoFloat(x: ExprValue): number {
   if (typeof x === 'number') return x;
   if (typeof x === 'bigint') return Number(x);
   if (typeof x === 'string') {
-    if (!GO_FLOAT.test(x)) fail(`invalid operation: float(${x})`);
-    const lower = x.toLowerCase();
+    // strconv.ParseFloat takes underscores between digits: float("1_000") is 1000
+    const text = /^[+-]?\d+(_\d+)*(\.\d*)?([eE][+-]?\d+)?$/.test(x) ? x.replace(/_/g, '') : x;
+    if (!GO_FLOAT.test(text)) fail(`invalid operation: float(${x})`);
+    const lower = text.toLowerCase();
     const body = lower.replace(/^[+-]/, '');
     const negative = lower.startsWith('-');
     let value = body.startsWith('inf') ? Infinity : body === 'nan' ? NaN : Number(body);

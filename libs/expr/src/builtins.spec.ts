@@ -170,3 +170,20 @@ describe('bitwise builtins (Go int, 64 bits)', () => {
     );
   });
 });
+
+describe('get and the aggregate builtins as expr checks and runs them', () => {
+  it('get: nil when out of range or missing, an error for a bad index or key type', () => {
+    expect(goValue('get([1], 5)')).toBeNull();
+    expect(goValue('get(payload.foo, "nope")')).toBeNull();
+    expect(runtimeError('get(payload.s, nil)').reason).toBe('invalid operation: int(<nil>)');
+    expect(runtimeError('get(payload.foo, 1)').reason).toBe(
+      'reflect.Value.MapIndex: value of type int is not assignable to type string',
+    );
+  });
+
+  it('mean/median of an argument of unknown type have an unknown type', () => {
+    expect(runtimeError('median(payload.s, 2)["x"]').reason).toBe(
+      'invalid argument for median (type string)',
+    );
+  });
+});

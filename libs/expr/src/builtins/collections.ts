@@ -1,10 +1,10 @@
 import { fail, Fault } from '../errors.js';
-import { fromUtf8Bytes, utf8Bytes } from '../go-bytes.js';
+import { byteLength, fromUtf8Bytes, utf8Bytes } from '../go-bytes.js';
 import { formatValue } from '../go-format.js';
 import { marshal, unmarshal } from '../go-json.js';
 import { ARRAY, INT, isArray, isInteger, isUnknown, natureName, STRING, UNKNOWN } from '../natures.js';
 import type { Nature } from '../natures.js';
-import { asString, checkBudget, compare, equal, fetch, sameSliceType } from '../runtime.js';
+import { asString, checkBudget, compare, contains, equal, fetch, sameSliceType, toInt } from '../runtime.js';
 import {
   GoFunction,
   GoInt,
@@ -46,7 +46,22 @@ const elementOf = (arg: Nature): Nature =>
         ? INT
         : UNKNOWN;
 
-/** Go's recover() in first/last/get: any failure yields nil. */
+/** expr's get: nil for a nil base, an index out of range or a missing key; other failures are errors. */
+function get(from: ExprValue, key: ExprValue): ExprValue {
+  if (from === null) return null;
+  if (typeof from === 'string' || Array.isArray(from)) {
+    const length = typeof from === 'string' ? byteLength(from) : from.length;
+    let index = toInt(key);
+    if (index < 0) index += length;
+    return index >= 0 && index < length ? fetch(from, BigInt(index)) : null;
+  }
+  // a key of the wrong type is MapIndex's error; a missing key is nil (not the element type's zero value)
+  if (from instanceof Map) return contains(key, from) ? fetch(from, key) : null;
+  if (typeof key === 'string') return safeFetch(from, key);
+  return null;
+}
+
+/** Go's recover() in first/last: any failure yields nil. */
 function safeFetch(from: ExprValue, key: ExprValue): ExprValue {
   try {
     return fetch(from, key);
@@ -146,7 +161,7 @@ export const COLLECTION_BUILTINS: Readonly<Record<string, Builtin>> = {
       }
       return fail(`type ${natureName(base)} does not support indexing`);
     },
-    call: ([from, key]) => safeFetch(from ?? null, key ?? null),
+    call: ([from, key]) => get(from ?? null, key ?? null),
   },
   take: {
     check: (args) => {

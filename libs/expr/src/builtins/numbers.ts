@@ -97,14 +97,15 @@ function collectNumbers(
   return out;
 }
 
-function aggregateCheck(name: string, result?: Nature): (args: readonly Nature[]) => Nature {
+/** expr's validateAggregateFunc: unknown for a list or an unknown argument, else the first argument's type. */
+function aggregateCheck(name: string): (args: readonly Nature[]) => Nature {
   return (args) => {
     if (args.length === 0) fail(`not enough arguments to call ${name}`);
     for (const arg of args) {
-      if (isUnknown(arg) || isArray(arg)) return result ?? UNKNOWN;
+      if (isUnknown(arg) || isArray(arg)) return UNKNOWN;
       if (!isNumber(arg)) fail(`invalid argument for ${name} (type ${natureName(arg)})`);
     }
-    return result ?? args[0]!;
+    return args[0]!;
   };
 }
 
@@ -149,14 +150,14 @@ export const NUMBER_BUILTINS: Readonly<Record<string, Builtin>> = {
   max: extreme('max', 1),
   min: extreme('min', -1),
   mean: {
-    check: aggregateCheck('mean', FLOAT),
+    check: aggregateCheck('mean'),
     call: (args) => {
       const values = collectNumbers('mean', args).map(Number);
       return values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length;
     },
   },
   median: {
-    check: aggregateCheck('median', FLOAT),
+    check: aggregateCheck('median'),
     call: (args) => {
       const values = collectNumbers('median', args)
         .map(Number)

@@ -115,7 +115,8 @@ class Checker {
     if (name === '$env') return UNKNOWN;
     const nature = this.env.get(name);
     if (nature) return nature;
-    if (EXPR_BUILTIN_NAMES.has(name)) return fail(`builtin ${name} can only be called, not used as a value`);
+    // expr v1.17.8 types a builtin named as a value as its function and runs it as nil
+    if (EXPR_BUILTIN_NAMES.has(name)) return UNKNOWN;
     return fail(`unknown name ${name}`);
   }
 

@@ -4,7 +4,7 @@ import { envNatures, metadataEnv, toEnvMap } from './environment.js';
 import type { Environment } from './environment.js';
 import { ExprCompileError, ExprRuntimeError, Fault } from './errors.js';
 import { evaluateNode } from './evaluator.js';
-import { fold } from './optimizer.js';
+import { compileConstantPatterns, fold } from './optimizer.js';
 import { parse } from './parser.js';
 import { toJs } from './values.js';
 import type { ExprValue } from './values.js';
@@ -28,7 +28,9 @@ export function compile(source: string, env: Environment): Program {
   try {
     const parsed = parse(source);
     check(parsed, envNatures(toEnvMap(env)));
-    return { source, node: fold(parsed) };
+    const node = fold(parsed);
+    compileConstantPatterns(node);
+    return { source, node };
   } catch (e) {
     throw asExprError(e, source, ExprCompileError);
   }

@@ -3,8 +3,9 @@
 // zero"), `**` with Go's math.Pow, `==` on literals, `!` on a bool literal, and the boolean shortcuts that drop an
 // operand unevaluated: `x && false` is false, `x || true` is true, `true && x` and `x && true` are x itself.
 import type { Node } from './ast.js';
-import { fail } from './errors.js';
+import { fail, Fault } from './errors.js';
 import { goPow } from './go-math.js';
+import { compileGoRegexp } from './regexp.js';
 import { toInt64 } from './values.js';
 
 type Literal = Extract<Node, { kind: 'int' | 'float' | 'string' | 'bool' }>;
@@ -54,6 +55,25 @@ function children(node: Node, visit: (n: Node) => Node): Node {
 
 export function fold(node: Node): Node {
   return foldNode(children(node, fold));
+}
+
+/**
+ * expr's compiler compiles a constant `matches` pattern once (regexp.MustCompile): a pattern that only became
+ * constant by folding (`"(" + ""`) and does not parse fails the compilation.
+ */
+export function compileConstantPatterns(node: Node): void {
+  children(node, (child) => {
+    compileConstantPatterns(child);
+    return child;
+  });
+  if (node.kind === 'binary' && node.operator === 'matches' && node.right.kind === 'string') {
+    try {
+      compileGoRegexp(node.right.value);
+    } catch (e) {
+      if (e instanceof Fault) e.offset ??= node.offset;
+      throw e;
+    }
+  }
 }
 
 function literal(kind: Literal['kind'], value: unknown, offset: number): Node {

@@ -94,3 +94,11 @@ describe('matches runs in linear time (RE2), not by backtracking', () => {
     expect(performance.now() - started).toBeLessThan(1000);
   });
 });
+
+describe('a pattern that becomes constant by folding is compiled with the expression', () => {
+  it('fails the compilation when it does not parse', () => {
+    expect(compileError('"x" matches ("[" + "(")').reason).toBe(
+      'error parsing regexp: missing closing ]: `[(`',
+    );
+  });
+});

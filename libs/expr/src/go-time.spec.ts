@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 
 import { goFormat, goTypeOf, toParameterValue } from './index.js';
-import { goValue, runtimeError } from './spec-helpers.js';
+import { compileError, goValue, runtimeError } from './spec-helpers.js';
 
 describe('time builtins (Go time package semantics)', () => {
   it.each<[string, string, string]>([
@@ -52,5 +52,24 @@ describe('time builtins (Go time package semantics)', () => {
     ['timezone("Mars/Olympus")', 'unknown time zone Mars/Olympus'],
   ])('%s fails: %s', (source, reason) => {
     expect(runtimeError(source).reason).toBe(reason);
+  });
+});
+
+describe('time values are typed at compile time, as expr types them', () => {
+  it.each<[string, string]>([
+    ['duration("1h") / 2', 'invalid operation: / (mismatched types time.Duration and int)'],
+    ['date("2023-08-14") == "x"', 'invalid operation: == (mismatched types time.Time and string)'],
+    ['date("2023-08-14").Add(1, 2)', 'too many arguments to call Add'],
+    [
+      'date("2023-08-14").Sub(duration("1h"))',
+      'cannot use time.Duration as argument (type time.Time) to call Sub ',
+    ],
+  ])('%s → %s', (source, reason) => {
+    expect(compileError(source).reason).toBe(reason);
+  });
+
+  it('lets a number scale a duration and rounds durations like Go', () => {
+    expect(goFormat(goValue('duration("1h") * 2'))).toBe('2h0m0s');
+    expect(goFormat(goValue('duration("1h15m30s").Round(duration("1h"))'))).toBe('1h0m0s');
   });
 });

@@ -738,6 +738,22 @@ function divideFloat(d: bigint, unit: bigint): number {
   return Number(d / unit) + Number(d % unit) / Number(unit);
 }
 
+/** Duration.Round: halfway values round away from zero (saturating). */
+function roundDuration(d: bigint, m: bigint): bigint {
+  if (m <= 0n) return d;
+  const max = 2n ** 63n - 1n;
+  let r = d % m;
+  if (d < 0n) {
+    r = -r;
+    if (r + r < m) return d + r;
+    const d1 = d - m + r;
+    return d1 < d ? d1 : -max - 1n;
+  }
+  if (r + r < m) return d - r;
+  const d1 = d + m - r;
+  return d1 > d && d1 <= max ? d1 : max;
+}
+
 function truncateDuration(d: bigint, m: bigint): bigint {
   return m <= 0n ? d : d - (d % m);
 }
@@ -842,6 +858,10 @@ export function timeMethod(receiver: ExprValue, name: string): GoFunction | unde
       case 'Truncate':
         return method(name, ['time.Duration'], 'time.Duration', ([m]) =>
           duration(truncateDuration(d, (m as GoInt).value)),
+        );
+      case 'Round':
+        return method(name, ['time.Duration'], 'time.Duration', ([m]) =>
+          duration(roundDuration(d, (m as GoInt).value)),
         );
     }
     return undefined;

@@ -102,7 +102,7 @@ describe('metadata expressions: sprig, toJson, jsonpath, asInt, asFloat', () => 
   });
 
   it.each<[string, string]>([
-    ['jsonpath(1, "$")', 'cannot use int as argument (type string) to call jsonpath'],
+    ['jsonpath(1, "$")', 'cannot use int as argument (type string) to call jsonpath '],
     ['toJson()', 'not enough arguments to call toJson'],
     ['asInt(1, 2)', 'too many arguments to call asInt'],
   ])('%s fails to compile: %s', (source, reason) => {

@@ -3,7 +3,7 @@ import { GoFunction, GoInt, GoLocation, GoTime, goTypeName } from './values.js';
 import type { ExprValue, GoType } from './values.js';
 
 export type Nature =
-  | { readonly kind: 'unknown' | 'nil' | 'bool' | 'int' | 'float' | 'string' }
+  | { readonly kind: 'unknown' | 'nil' | 'bool' | 'int' | 'float' | 'string' | 'time' | 'duration' }
   | { readonly kind: 'array'; readonly elem: Nature; readonly goType: string }
   | {
       readonly kind: 'map';
@@ -20,6 +20,9 @@ export const BOOL: Nature = { kind: 'bool' };
 export const INT: Nature = { kind: 'int' };
 export const FLOAT: Nature = { kind: 'float' };
 export const STRING: Nature = { kind: 'string' };
+/** time.Time and time.Duration, which expr's checker types (date(), now(), duration(), their methods). */
+export const TIME: Nature = { kind: 'time' };
+export const DURATION: Nature = { kind: 'duration' };
 export const ARRAY: Nature = { kind: 'array', elem: UNKNOWN, goType: '[]interface {}' };
 export const MAP: Nature = { kind: 'map', elem: UNKNOWN, goType: 'map[string]interface {}' };
 
@@ -39,6 +42,10 @@ export function natureName(n: Nature): string {
       return n.fn.goType;
     case 'nil': // a nil nature has no Go type: expr prints it as unknown
       return 'unknown';
+    case 'time':
+      return 'time.Time';
+    case 'duration':
+      return 'time.Duration';
     default:
       return n.kind;
   }
@@ -58,8 +65,12 @@ export function natureOf(value: ExprValue): Nature {
   }
   if (value === null) return NIL;
   if (value instanceof GoFunction) return { kind: 'func', fn: value };
-  if (value instanceof GoInt) return value.type === 'int64' || value.type === 'uint8' ? INT : UNKNOWN;
-  if (value instanceof GoTime || value instanceof GoLocation) return UNKNOWN;
+  if (value instanceof GoInt) {
+    if (value.type === 'time.Duration') return DURATION;
+    return value.type === 'int64' || value.type === 'uint8' ? INT : UNKNOWN;
+  }
+  if (value instanceof GoTime) return TIME;
+  if (value instanceof GoLocation) return UNKNOWN;
   if (Array.isArray(value)) return arrayOf(UNKNOWN, goTypeName(value));
   return { kind: 'map', elem: UNKNOWN, goType: goTypeName(value) };
 }
@@ -79,6 +90,10 @@ export function natureOfGoType(type: GoType): Nature {
       return arrayOf(STRING, '[]string');
     case '[]interface {}':
       return ARRAY;
+    case 'time.Time':
+      return TIME;
+    case 'time.Duration':
+      return DURATION;
     default:
       return UNKNOWN;
   }
@@ -90,6 +105,8 @@ export const isString = (n: Nature): boolean => n.kind === 'string';
 export const isBool = (n: Nature): boolean => n.kind === 'bool';
 export const isInteger = (n: Nature): boolean => n.kind === 'int';
 export const isArray = (n: Nature): boolean => n.kind === 'array';
+export const isTime = (n: Nature): boolean => n.kind === 'time';
+export const isDuration = (n: Nature): boolean => n.kind === 'duration';
 
 /** Whether `==` may compare the two: unknown, nil, numbers across int/float, or the same kind. */
 export function comparable(l: Nature, r: Nature): boolean {

@@ -38,7 +38,7 @@ export function argumentError(
       return `cannot use nil as argument (type ${param}) to call ${name}`;
     }
     if (!assignable(arg, param))
-      return `cannot use ${natureName(arg)} as argument (type ${param}) to call ${name}`;
+      return `cannot use ${natureName(arg)} as argument (type ${param}) to call ${name} `; // sic: Go's text
   }
   return undefined;
 }

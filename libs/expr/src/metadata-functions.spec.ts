@@ -76,6 +76,11 @@ describe('metadata expressions: sprig, toJson, jsonpath, asInt, asFloat', () => 
     expect(evaluate('sprig.kindOf(payload.missing) + sprig.typeOf(1.5)', META_ENV)).toBe('invalidfloat64');
   });
 
+  it('gives every sprig function its Go signature, implemented or not', () => {
+    expect(goTypeOf(goValue('sprig.wrapWith', META_ENV))).toBe('func(int, string, string) string');
+    expect(goTypeOf(goValue('sprig.add', META_ENV))).toBe('func(...interface {}) int64');
+  });
+
   it('has sprig regex functions with RE2 semantics', () => {
     expect(evaluate('sprig.regexReplaceAll("a(x*)b", "-ab-axxb-", "${1}W")', META_ENV)).toBe('-W-xxW-');
     expect(evaluate('sprig.regexReplaceAll("a*", "baaac", "-")', META_ENV)).toBe('-b-c-');

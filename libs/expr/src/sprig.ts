@@ -10,6 +10,7 @@ import { marshal } from './go-json.js';
 import { goFindAll, goQuoteMeta, goRegexpMatch, goReplaceAll, goSplit } from './regexp.js';
 import { byteLength, fromUtf8Bytes, utf8Bytes } from './go-bytes.js';
 import { parseDuration } from './go-time.js';
+import { SPRIG_SIGNATURES } from './sprig-signatures.js';
 import { decodeBase64 } from './builtins/collections.js';
 import { GoFunction, GoInt, goKindName, goTypeName, nilSlice, tagged, toInt64 } from './values.js';
 import type { ExprMap, ExprValue, GoType } from './values.js';
@@ -422,12 +423,18 @@ function safeMarshal(value: ExprValue, options: { indent?: string; escapeHTML?: 
 /** Builds the `sprig` map (map[string]interface {}) of Go functions. */
 export function sprigFunctions(): ExprMap {
   const map: ExprMap = new Map();
+  const withSignature = (f: GoFunction): GoFunction =>
+    new GoFunction(f.name, f.params, f.result, f.impl, f.variadic, SPRIG_SIGNATURES[f.name]);
   for (const name of NOT_IMPLEMENTED) {
-    map.set(
+    const missing = fn(
       name,
-      fn(name, [], ANY, () => fail(`sprig.${name} is not supported by this expr emulator`), ANY),
+      [],
+      ANY,
+      () => fail(`sprig.${name} is not supported by this expr emulator`),
+      ANY,
     );
+    map.set(name, withSignature(missing));
   }
-  for (const f of FUNCTIONS) map.set(f.name, f);
+  for (const f of FUNCTIONS) map.set(f.name, withSignature(f));
   return map;
 }

@@ -68,9 +68,12 @@ export class GoFunction {
     readonly impl: (args: ExprValue[]) => ExprValue,
     /** The element type of a trailing `...T` parameter, if any. */
     readonly variadic?: GoType,
+    /** Go's own spelling of the signature, when it has types this model does not name (sprig's). */
+    readonly signature?: string,
   ) {}
 
   get goType(): string {
+    if (this.signature) return this.signature;
     const params = this.params.map(String);
     if (this.variadic) params.push(`...${this.variadic}`);
     return `func(${params.join(', ')}) ${this.result}`;

@@ -1,6 +1,7 @@
 // Tree-walking evaluation with expr's runtime semantics.
 import type { BuiltinNode, Node } from './ast.js';
 import { BUILTINS, CLOSURE_BUILTINS, runClosureBuiltin } from './builtins/index.js';
+import { checkElement } from './builtins/closures.js';
 import type { Closure } from './builtins/index.js';
 import { fail, Fault } from './errors.js';
 import { goRegexpMatch } from './regexp.js';
@@ -119,7 +120,7 @@ class Evaluator {
   private pointer(name: string): ExprValue {
     const frame = this.frames.at(-1);
     if (!frame) return fail('cannot use pointer accessor outside predicate');
-    if (name === '') return frame.item;
+    if (name === '') return checkElement(frame.item);
     if (name === 'index') return BigInt(frame.index);
     if (name === 'acc' && frame.accumulator !== undefined) return frame.accumulator;
     return fail(`unknown pointer #${name}`);

@@ -10,6 +10,7 @@ import {
   goTypeName,
   hasAnyKeys,
   isGoNil,
+  isNilSlice,
   nilSlice,
   plainInt,
   tagged,
@@ -207,6 +208,7 @@ function mapKey(map: Map<MapKey, ExprValue>, key: ExprValue): MapKey {
 /** runtime.Slice: bounds are clamped, never an error. */
 export function slice(from: ExprValue, start: ExprValue | undefined, end: ExprValue | undefined): ExprValue {
   if (!Array.isArray(from) && typeof from !== 'string') return fail(`cannot slice ${goTypeName(from)}`);
+  if (isNilSlice(from)) return nilSlice(goTypeName(from)); // slicing a nil slice gives nil
   const items: readonly (ExprValue | number)[] = typeof from === 'string' ? utf8Bytes(from) : from;
   const length = items.length;
   let a = start === undefined ? 0 : toInt(start);

@@ -285,3 +285,20 @@ describe('nil slices (empty, but nil for ==, ?? and JSON)', () => {
     expect(goValue(source)).toEqual(expected);
   });
 });
+
+describe('closures over a map and slices of nil slices, as in expr', () => {
+  it('loops over a map without reading its elements, fails when it reads one', () => {
+    expect(goValue('none(payload.foo, false)')).toBe(true);
+    expect(goValue('count(payload.foo, true)')).toBe(4n);
+    expect(runtimeError('filter(payload.foo, true)').reason).toBe(
+      'reflect: call of reflect.Value.Index on map Value',
+    );
+    expect(runtimeError('map(payload.foo, #)').reason).toBe(
+      'reflect: call of reflect.Value.Index on map Value',
+    );
+  });
+
+  it('keeps a nil slice nil when sliced', () => {
+    expect(goValue('sort(payload.missing)[1:] == nil')).toBe(true);
+  });
+});

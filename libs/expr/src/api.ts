@@ -4,6 +4,7 @@ import { envNatures, metadataEnv, toEnvMap } from './environment.js';
 import type { Environment } from './environment.js';
 import { ExprCompileError, ExprRuntimeError, Fault } from './errors.js';
 import { evaluateNode } from './evaluator.js';
+import { compileConstantPatterns, fold } from './optimizer.js';
 import { parse } from './parser.js';
 import { toJs } from './values.js';
 import type { ExprValue } from './values.js';
@@ -25,8 +26,10 @@ export interface EvaluateOptions {
  */
 export function compile(source: string, env: Environment): Program {
   try {
-    const node = parse(source);
-    check(node, envNatures(toEnvMap(env)));
+    const parsed = parse(source);
+    check(parsed, envNatures(toEnvMap(env)));
+    const node = fold(parsed);
+    compileConstantPatterns(node);
     return { source, node };
   } catch (e) {
     throw asExprError(e, source, ExprCompileError);

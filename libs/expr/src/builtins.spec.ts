@@ -103,7 +103,7 @@ describe('builtins', () => {
   it.each<[string, string]>([
     ['len(1)', 'invalid argument for len (type int)'],
     ['len(1, 2)', 'invalid number of arguments (expected 1, got 2)'],
-    ['upper(1)', 'cannot use int as argument (type string) to call upper'],
+    ['upper(1)', 'cannot use int as argument (type string) to call upper '],
     ['upper()', 'not enough arguments to call upper'],
     ['upper("a", "b")', 'too many arguments to call upper'],
     ['hasPrefix(nil, "a")', 'cannot use nil as argument (type string) to call hasPrefix'],
@@ -115,9 +115,9 @@ describe('builtins', () => {
     ['keys([1])', 'cannot get keys from []interface {}'],
     ['first(1)', 'cannot get first element from int'],
     ['take([1], "a")', 'cannot take string elements'],
-    ['repeat("a", "b")', 'cannot use string as argument (type int) to call repeat'],
+    ['repeat("a", "b")', 'cannot use string as argument (type int) to call repeat '],
     ['join([1], 2)', 'too many arguments to call join'],
-    ['join(1)', 'cannot use int as argument (type []string) to call join'],
+    ['join(1)', 'cannot use int as argument (type []string) to call join '],
   ])('%s fails to compile: %s', (source, reason) => {
     expect(compileError(source).reason).toBe(reason);
   });
@@ -137,5 +137,53 @@ describe('builtins', () => {
     ['1..2000000', 'memory budget exceeded'],
   ])('%s fails at runtime: %s', (source, reason) => {
     expect(runtimeError(source).reason).toBe(reason);
+  });
+});
+
+describe('bitwise builtins (Go int, 64 bits)', () => {
+  it.each<[string, string]>([
+    ['bitand(12, 10)', '8'],
+    ['bitor(12, 10)', '14'],
+    ['bitxor(8, -1)', '-9'],
+    ['bitnand(255, -1)', '0'],
+    ['bitnot(5)', '-6'],
+    ['bitshl(1, 63)', '-9223372036854775808'],
+    ['bitshl(1, 64)', '0'],
+    ['bitshr(-1, 80)', '-1'],
+    ['bitushr(-1, 60)', '15'],
+  ])('%s → %s', (source, expected) => {
+    expect(goFormat(goValue(source))).toBe(expected);
+  });
+
+  it('checks argument types at compile time when known, at run time otherwise', () => {
+    expect(compileError('bitand(1.5, 1)').reason).toBe(
+      'cannot use float64 as argument (type int) to call bitand ',
+    );
+    expect(runtimeError('bitand(payload.f, 1)').reason).toBe(
+      'cannot use float64 as argument (type int) to call bitand',
+    );
+    expect(runtimeError('bitor(payload.missing, 1)').reason).toBe(
+      'cannot use <nil> as argument (type int) to call bitor',
+    );
+    expect(runtimeError('bitshl(1, -1)').reason).toBe(
+      'invalid operation: negative shift count -1 (type int)',
+    );
+  });
+});
+
+describe('get and the aggregate builtins as expr checks and runs them', () => {
+  it('get: nil when out of range or missing, an error for a bad index or key type', () => {
+    expect(goValue('get([1], 5)')).toBeNull();
+    expect(goValue('get(payload.foo, "nope")')).toBeNull();
+    expect(runtimeError('get(payload.s, nil)').reason).toBe('invalid operation: int(<nil>)');
+    expect(runtimeError('get(payload.foo, 1)').reason).toBe(
+      'reflect.Value.MapIndex: value of type int is not assignable to type string',
+    );
+  });
+
+  it('mean/median of an argument of unknown type have an unknown type', () => {
+    expect(runtimeError('median(payload.s, 2)["x"]').reason).toBe(
+      'invalid argument for median (type string)',
+    );
   });
 });

@@ -1,7 +1,7 @@
 // Compile-time checks, following expr's checker: a strict top level (unknown names), member access on a
 // nil-valued root, and type errors between operands whose types are known before evaluation.
 import type { BuiltinNode, MemberNode, Node } from './ast.js';
-import { BUILTINS, CLOSURE_BUILTINS, UNSUPPORTED_BUILTINS } from './builtins/index.js';
+import { BUILTINS, CLOSURE_BUILTINS } from './builtins/index.js';
 import { argumentError } from './builtins/signatures.js';
 import { fail, Fault } from './errors.js';
 import {
@@ -13,9 +13,11 @@ import {
   INT,
   isArray,
   isBool,
+  isDuration,
   isInteger,
   isNumber,
   isString,
+  isTime,
   isUnknown,
   MAP,
   maybeCompatible,
@@ -23,14 +25,27 @@ import {
   natureOfGoType,
   NIL,
   STRING,
+  TIME,
+  DURATION,
   UNKNOWN,
 } from './natures.js';
 import type { Nature } from './natures.js';
 import { EXPR_BUILTIN_NAMES } from './parser.js';
+import { timeMethod, UTC } from './go-time.js';
+import { GoInt, GoTime } from './values.js';
+import type { GoFunction } from './values.js';
 import { compileGoRegexp } from './regexp.js';
+
+/** The signature of a time.Time / time.Duration method, for the checker. */
+function methodSignature(kind: 'time' | 'duration', name: string): GoFunction | undefined {
+  const receiver = kind === 'time' ? new GoTime(0n, UTC) : new GoInt('time.Duration', 0n);
+  return timeMethod(receiver, name);
+}
 
 interface PredicateScope {
   readonly collection: Nature;
+  /** `#index` exists only in map() and reduce(), `#acc` only in reduce(). */
+  readonly hasIndex: boolean;
   readonly hasAccumulator: boolean;
 }
 
@@ -113,7 +128,8 @@ class Checker {
     if (name === '$env') return UNKNOWN;
     const nature = this.env.get(name);
     if (nature) return nature;
-    if (EXPR_BUILTIN_NAMES.has(name)) return fail(`builtin ${name} can only be called, not used as a value`);
+    // expr v1.17.8 types a builtin named as a value as its function and runs it as nil
+    if (EXPR_BUILTIN_NAMES.has(name)) return UNKNOWN;
     return fail(`unknown name ${name}`);
   }
 
@@ -125,7 +141,7 @@ class Checker {
       if (collection.kind === 'array') return collection.elem;
       return isUnknown(collection) ? UNKNOWN : fail(`cannot use ${natureName(collection)} as array`);
     }
-    if (name === 'index') return INT;
+    if (name === 'index' && scope.hasIndex) return INT;
     if (name === 'acc' && scope.hasAccumulator) return UNKNOWN;
     return fail(`unknown pointer #${name}`);
   }
@@ -159,17 +175,27 @@ class Checker {
       case '>':
       case '<=':
       case '>=':
-        if (both(isNumber) || both(isString) || maybeCompatible(l, r, isNumber, isString)) return BOOL;
+        if (both(isNumber) || both(isString) || both(isTime) || both(isDuration)) return BOOL;
+        if (maybeCompatible(l, r, isNumber, isString, isTime, isDuration)) return BOOL;
         break;
       case '+':
         if (both(isNumber)) return promote();
         if (both(isString)) return STRING;
-        if (maybeCompatible(l, r, isNumber, isString)) return UNKNOWN;
+        if ((isTime(l) && isDuration(r)) || (isDuration(l) && isTime(r))) return TIME;
+        if (both(isDuration)) return DURATION;
+        if (maybeCompatible(l, r, isNumber, isString, isTime, isDuration)) return UNKNOWN;
         break;
       case '-':
+        if (both(isNumber)) return promote();
+        if (both(isTime)) return DURATION;
+        if (isTime(l) && isDuration(r)) return TIME;
+        if (both(isDuration)) return DURATION;
+        if (maybeCompatible(l, r, isNumber, isTime, isDuration)) return UNKNOWN;
+        break;
       case '*':
         if (both(isNumber)) return promote();
-        if (maybeCompatible(l, r, isNumber)) return UNKNOWN;
+        if ((isNumber(l) || isDuration(l)) && (isNumber(r) || isDuration(r))) return DURATION;
+        if (maybeCompatible(l, r, isNumber, isDuration)) return UNKNOWN;
         break;
       case '/':
       case '**':
@@ -191,7 +217,8 @@ class Checker {
         if (both(isString) || maybeCompatible(l, r, isString)) return BOOL;
         break;
       case '..':
-        if (both(isInteger) || maybeCompatible(l, r, isInteger)) return arrayOf(INT, '[]int');
+        // The checker calls it []interface {} (of ints); the value is a []int.
+        if (both(isInteger) || maybeCompatible(l, r, isInteger)) return arrayOf(INT);
         break;
       case '??':
         if (l.kind === 'nil') return r;
@@ -214,7 +241,7 @@ class Checker {
       if (!comparable(l, r.elem)) fail(`cannot use ${natureName(l)} as type ${natureName(r.elem)} in array`);
       return BOOL;
     }
-    if (isUnknown(r) || r.kind === 'nil' || (isUnknown(l) && isString(r))) return BOOL;
+    if (isUnknown(r) || (isUnknown(l) && isString(r))) return BOOL;
     return fail(`invalid operation: in (mismatched types ${natureName(l)} and ${natureName(r)})`);
   }
 
@@ -230,6 +257,10 @@ class Checker {
     if (isUnknown(base)) return UNKNOWN;
     const name = property.kind === 'string' ? property.value : undefined;
     if (name !== undefined && base.kind === 'nil') return fail(`type nil has no field ${name}`);
+    if (base.kind === 'time' || base.kind === 'duration') {
+      const method = name === undefined ? undefined : methodSignature(base.kind, name);
+      return method ? { kind: 'func', fn: method } : UNKNOWN;
+    }
     if (base.kind === 'map') {
       if (base.goType === STRING_MAP && !isString(prop) && !isUnknown(prop)) {
         fail(`cannot use ${natureName(prop)} to get an element from ${base.goType}`, property.offset);
@@ -261,9 +292,11 @@ class Checker {
   }
 
   private call(callee: Node, args: readonly Node[]): Nature {
+    if (callee.kind === 'identifier' && callee.name === '$env') fail(`${STRING_MAP} is not callable`);
     const fn = this.visit(callee);
-    const argNatures = args.map((a) => this.visit(a));
+    // Like expr: a callee of unknown type (sprig.x, a map value) leaves its arguments unchecked.
     if (isUnknown(fn)) return UNKNOWN;
+    const argNatures = args.map((a) => this.visit(a));
     const name =
       callee.kind === 'identifier'
         ? callee.name
@@ -282,7 +315,6 @@ class Checker {
 
   private builtin(node: BuiltinNode): Nature {
     const { name, args } = node;
-    if (UNSUPPORTED_BUILTINS.has(name)) return fail(`unsupported function ${name}`);
     if (CLOSURE_BUILTINS.has(name)) return this.closureBuiltin(name, args);
     const builtin = BUILTINS.get(name);
     if (!builtin) return fail(`unsupported function ${name}`);
@@ -297,7 +329,11 @@ class Checker {
     const elem = collection.kind === 'array' ? collection.elem : UNKNOWN;
     let out: Nature | undefined;
     if (args[1]) {
-      this.scopes.push({ collection, hasAccumulator: name === 'reduce' });
+      this.scopes.push({
+        collection,
+        hasIndex: name === 'map' || name === 'reduce',
+        hasAccumulator: name === 'reduce',
+      });
       out = this.visit(args[1]);
       this.scopes.pop();
       if (BOOLEAN_PREDICATES.has(name) && !isBool(out) && !isUnknown(out)) {

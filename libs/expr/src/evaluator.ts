@@ -1,9 +1,10 @@
 // Tree-walking evaluation with expr's runtime semantics.
 import type { BuiltinNode, Node } from './ast.js';
 import { BUILTINS, CLOSURE_BUILTINS, runClosureBuiltin } from './builtins/index.js';
+import { checkElement } from './builtins/closures.js';
 import type { Closure } from './builtins/index.js';
 import { fail, Fault } from './errors.js';
-import { compileGoRegexp } from './regexp.js';
+import { goRegexpMatch } from './regexp.js';
 import {
   arithmetic,
   asBool,
@@ -16,7 +17,7 @@ import {
   range,
   slice,
 } from './runtime.js';
-import { GoFunction, goTypeName } from './values.js';
+import { GoFunction, goTypeName, isGoNil } from './values.js';
 import type { ExprMap, ExprValue } from './values.js';
 
 /** Thrown by a `?.` step whose base is nil; the enclosing chain turns it into nil. */
@@ -66,7 +67,7 @@ class Evaluator {
         return this.binary(node.operator, node.left, node.right);
       case 'member': {
         const object = this.visit(node.object);
-        if (node.optional && object === null) throw NIL_CHAIN;
+        if (node.optional && isGoNil(object)) throw NIL_CHAIN;
         return fetch(object, this.visit(node.property));
       }
       case 'chain':
@@ -102,9 +103,9 @@ class Evaluator {
       case 'array':
         return node.items.map((n) => this.visit(n));
       case 'map': {
-        const map: ExprMap = new Map();
-        for (const entry of node.entries) map.set(asString(this.visit(entry.key)), this.visit(entry.value));
-        return map;
+        const entries = node.entries.map((e) => [asString(this.visit(e.key)), this.visit(e.value)] as const);
+        // expr's OpMap stores the entries last to first: with a duplicate key the first one wins.
+        return new Map(entries.reverse()) as ExprMap;
       }
     }
   }
@@ -119,7 +120,7 @@ class Evaluator {
   private pointer(name: string): ExprValue {
     const frame = this.frames.at(-1);
     if (!frame) return fail('cannot use pointer accessor outside predicate');
-    if (name === '') return frame.item;
+    if (name === '') return checkElement(frame.item);
     if (name === 'index') return BigInt(frame.index);
     if (name === 'acc' && frame.accumulator !== undefined) return frame.accumulator;
     return fail(`unknown pointer #${name}`);
@@ -133,8 +134,8 @@ class Evaluator {
       case '-':
         return negate(value);
       default:
-        if (typeof value === 'number' || typeof value === 'bigint') return value;
-        return fail(`invalid operation: + ${goTypeName(value)}`);
+        // expr compiles unary + to nothing: any value passes through
+        return value;
     }
   }
 
@@ -148,7 +149,7 @@ class Evaluator {
       case 'or':
         return asBool(left) ? true : this.visit(rightNode);
       case '??':
-        return left !== null ? left : this.visit(rightNode);
+        return !isGoNil(left) ? left : this.visit(rightNode);
     }
     const right = this.visit(rightNode);
     switch (operator) {
@@ -165,7 +166,7 @@ class Evaluator {
       case '>=':
         return compare(left, right, operator) >= 0;
       case 'in':
-        return contains(left, right);
+        return contains(left, constantStringSet(rightNode) ?? right);
       case '..':
         return range(left, right);
       case 'contains':
@@ -211,6 +212,16 @@ class Evaluator {
   }
 }
 
+/**
+ * expr's optimizer turns `x in ["a", "b"]` (a literal list of string literals) into a lookup in a
+ * map[string]struct{}: a needle that is not a string is then a MapIndex error, nil looks up "".
+ */
+function constantStringSet(node: Node): ExprMap | undefined {
+  if (node.kind !== 'array' || node.items.length === 0) return undefined;
+  if (!node.items.every((item) => item.kind === 'string')) return undefined;
+  return new Map(node.items.map((item) => [(item as { value: string }).value, true]));
+}
+
 function stringOperator(operator: string, left: string, right: string): boolean {
   switch (operator) {
     case 'contains':
@@ -220,6 +231,6 @@ function stringOperator(operator: string, left: string, right: string): boolean 
     case 'endsWith':
       return left.endsWith(right);
     default:
-      return compileGoRegexp(right).test(left);
+      return goRegexpMatch(right, left);
   }
 }

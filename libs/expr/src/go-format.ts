@@ -1,5 +1,6 @@
 // Go's fmt `%v` and strconv float formatting, as used by expr's string() and sprig's toString.
-import { fromJs, GoFunction } from './values.js';
+import { formatTimeValue } from './go-time.js';
+import { fromJs, GoFunction, GoInt, GoLocation, GoTime } from './values.js';
 import type { ExprValue, MapKey } from './values.js';
 
 /** Shortest decimal digits and decimal exponent of a finite, non-zero float: 1234.5 → ['12345', 3]. */
@@ -49,6 +50,8 @@ export function formatValue(value: ExprValue): string {
   }
   if (value === null) return '<nil>';
   if (value instanceof GoFunction) return '0x0';
+  if (value instanceof GoInt || value instanceof GoTime || value instanceof GoLocation)
+    return formatTimeValue(value);
   if (Array.isArray(value)) return `[${value.map(formatValue).join(' ')}]`;
   const entries = [...value].sort(([a], [b]) => compareKeys(a, b));
   return `map[${entries.map(([k, v]) => `${formatValue(k)}:${formatValue(v)}`).join(' ')}]`;

@@ -1,7 +1,17 @@
 // Go encoding/json emulation: sorted map keys, HTML escaping, Go escapes, Go number text.
 import { fail } from './errors.js';
 import { compareCodePoints, formatFloat } from './go-format.js';
-import { fromJs, GoFunction, goTypeName, hasAnyKeys } from './values.js';
+import { timeJson } from './go-time.js';
+import {
+  fromJs,
+  GoFunction,
+  GoInt,
+  GoLocation,
+  GoTime,
+  goTypeName,
+  hasAnyKeys,
+  isNilSlice,
+} from './values.js';
 import type { ExprValue } from './values.js';
 
 export interface MarshalOptions {
@@ -26,7 +36,10 @@ function encode(value: ExprValue, options: Required<MarshalOptions>, prefix: str
     case 'string':
       return quote(value, options.escapeHTML);
   }
-  if (value === null) return 'null';
+  if (value === null || isNilSlice(value)) return 'null';
+  if (value instanceof GoInt) return value.value.toString();
+  if (value instanceof GoTime) return quote(timeJson(value), options.escapeHTML);
+  if (value instanceof GoLocation) return '{}';
   if (value instanceof GoFunction || (value instanceof Map && hasAnyKeys(value))) {
     fail(`json: unsupported type: ${goTypeName(value)}`);
   }
@@ -57,7 +70,7 @@ const SHORT_ESCAPES: Readonly<Record<string, string>> = {
   '\t': '\\t',
 };
 
-/** A Go JSON string literal; lone surrogates (invalid UTF-8 in Go) become U+FFFD. */
+/** A Go JSON string literal; a lone surrogate (an invalid byte in Go) becomes the text `\ufffd`. */
 export function quote(s: string, escapeHTML = true): string {
   let out = '"';
   for (const c of s) {
@@ -70,7 +83,10 @@ export function quote(s: string, escapeHTML = true): string {
       (escapeHTML && (c === '<' || c === '>' || c === '&'))
     ) {
       out += `\\u${cp.toString(16).padStart(4, '0')}`;
-    } else if (cp >= 0xd800 && cp < 0xe000) out += '\ufffd';
+    } else if (cp >= 0xdc80 && cp <= 0xdcff)
+      out += '\\ufffd'; // an invalid byte: Go writes this escape
+    else if (cp >= 0xd800 && cp < 0xe000)
+      out += '\ufffd'; // a lone surrogate from the host: U+FFFD
     else out += c;
   }
   return `${out}"`;

@@ -25,6 +25,11 @@ export function trimCutset(s: string, cutset: string): string {
 export function mapCase(s: string, upper: boolean): string {
   let out = '';
   for (const c of s) {
+    // strings.Map decodes an invalid byte as U+FFFD and writes that character
+    if (/^[\udc80-\udcff]$/.test(c)) {
+      out += '\ufffd';
+      continue;
+    }
     const mapped = Array.from(upper ? c.toUpperCase() : c.toLowerCase());
     if (mapped.length === 1) out += mapped[0];
     else if (!upper && mapped.slice(1).every((m) => /^\p{M}$/u.test(m))) out += mapped[0];

@@ -119,34 +119,66 @@ class Lexer {
     this.emitWord('Number');
   }
 
-  /** Scans a '..' or ".." literal with Go escapes; the result is built as UTF-8 bytes like Go does. */
+  /**
+   * Scans a '..' or ".." literal like expr: escapes are checked while scanning ("invalid char escape"), then
+   * unescaped: every numeric escape (\x, octal, \u, \U, \u{..}) is a code point written as UTF-8, so "\xff" is
+   * "ÿ" and a surrogate becomes U+FFFD; an octal escape above \377 or a code point above U+10FFFF is "unable to
+   * unescape string" at the closing quote.
+   */
   private scanQuoted(quote: string): string {
-    const bytes: number[] = [];
-    const encoder = new TextEncoder();
+    let out = '';
+    let unescapable = false;
     for (;;) {
       const c = this.chars[this.pos++];
       if (c === undefined || c === '\n') fail('literal not terminated', this.pos - 1);
       if (c === quote) break;
       if (c !== '\\') {
-        bytes.push(...encoder.encode(c));
+        out += c === '\r' ? '\n' : c;
         continue;
       }
       const e = this.chars[this.pos++];
-      const simple: Record<string, number> = { a: 7, b: 8, f: 12, n: 10, r: 13, t: 9, v: 11, '\\': 92 };
-      if (e !== undefined && e in simple) bytes.push(simple[e]!);
-      else if (e === quote) bytes.push(quote.charCodeAt(0));
-      else if (e !== undefined && e >= '0' && e <= '7') {
-        const value = this.escapeDigits(e, 8, 3);
-        if (value > 255) fail('invalid char escape', this.pos - 1);
-        bytes.push(value);
-      } else if (e === 'x') bytes.push(this.escapeDigits(this.chars[this.pos++], 16, 2));
-      else if (e === 'u' || e === 'U') {
-        const cp = this.escapeDigits(this.chars[this.pos++], 16, e === 'u' ? 4 : 8);
-        if (cp > 0x10ffff || (cp >= 0xd800 && cp < 0xe000)) fail('invalid char escape', this.pos - 1);
-        bytes.push(...encoder.encode(String.fromCodePoint(cp)));
-      } else fail('invalid char escape', this.pos - 1);
+      const simple: Record<string, string> = {
+        a: '\x07',
+        b: '\b',
+        f: '\f',
+        n: '\n',
+        r: '\r',
+        t: '\t',
+        v: '\v',
+        '\\': '\\',
+      };
+      let cp: number;
+      if (e !== undefined && e in simple) {
+        out += simple[e];
+        continue;
+      } else if (e === quote) {
+        out += quote;
+        continue;
+      } else if (e !== undefined && e >= '0' && e <= '7') {
+        cp = this.escapeDigits(e, 8, 3);
+        if (e > '3') unescapable = true;
+      } else if (e === 'x') cp = this.escapeDigits(this.chars[this.pos++], 16, 2);
+      else if (e === 'u' && this.chars[this.pos] === '{') {
+        this.pos++;
+        let digits = '';
+        while (this.chars[this.pos] !== '}') {
+          const d = this.chars[this.pos];
+          if (d === undefined || !/^[0-9a-fA-F]$/.test(d) || digits.length >= 6)
+            fail('invalid char escape', this.pos);
+          digits += d;
+          this.pos++;
+        }
+        if (digits === '') fail('invalid char escape', this.pos);
+        this.pos++;
+        cp = parseInt(digits, 16);
+      } else if (e === 'u' || e === 'U')
+        cp = this.escapeDigits(this.chars[this.pos++], 16, e === 'u' ? 4 : 8);
+      else fail('invalid char escape', this.pos - 1);
+      if (cp > 0x10ffff) unescapable = true;
+      else out += cp >= 0xd800 && cp < 0xe000 ? '\ufffd' : String.fromCodePoint(cp);
     }
-    return new TextDecoder().decode(new Uint8Array(bytes));
+    if (unescapable) fail('unable to unescape string', this.pos - 1);
+    return out;
   }
 
   private escapeDigits(first: string | undefined, base: number, count: number): number {

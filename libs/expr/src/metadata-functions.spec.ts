@@ -68,9 +68,29 @@ describe('metadata expressions: sprig, toJson, jsonpath, asInt, asFloat', () => 
     expect(goTypeOf(goValue('payload.foo.numeric', META_ENV))).toBe('float64');
   });
 
+  it('passes nil as the zero value of the parameter type, types int64 results, cuts bytes', () => {
+    expect(evaluate('sprig.lower(payload.missing)', META_ENV)).toBe('');
+    expect(evaluate('sprig.ternary(1, 2, nil)', META_ENV)).toBe(2);
+    expect(goTypeOf(goValue('sprig.add1(1)', META_ENV))).toBe('int64');
+    expect(evaluate('sprig.trunc(3, "日本語")', META_ENV)).toBe('日');
+    expect(evaluate('sprig.kindOf(payload.missing) + sprig.typeOf(1.5)', META_ENV)).toBe('invalidfloat64');
+  });
+
+  it('gives every sprig function its Go signature, implemented or not', () => {
+    expect(goTypeOf(goValue('sprig.wrapWith', META_ENV))).toBe('func(int, string, string) string');
+    expect(goTypeOf(goValue('sprig.add', META_ENV))).toBe('func(...interface {}) int64');
+  });
+
+  it('has sprig regex functions with RE2 semantics', () => {
+    expect(evaluate('sprig.regexReplaceAll("a(x*)b", "-ab-axxb-", "${1}W")', META_ENV)).toBe('-W-xxW-');
+    expect(evaluate('sprig.regexReplaceAll("a*", "baaac", "-")', META_ENV)).toBe('-b-c-');
+    expect(evaluate('sprig.regexFindAll("a.", "acabad", -1)', META_ENV)).toEqual(['ac', 'ab', 'ad']);
+    expect(evaluate('sprig.regexSplit("a", "banana", -1)', META_ENV)).toEqual(['b', 'n', 'n', '']);
+    expect(evaluate('sprig.regexFind("(a+)+$", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab")', META_ENV)).toBe('');
+  });
+
   it.each<[string, string]>([
     ['sprig.lower(payload.n)', 'reflect: Call using float64 as type string'],
-    ['sprig.lower(payload.missing)', 'reflect: Call using interface {} as type string'],
     ['sprig.trunc(5.0, "abc")', 'reflect: Call using float64 as type int'],
     ['sprig.lower()', 'reflect: Call with too few input arguments'],
     ['sprig.lower("a", "b")', 'reflect: Call with too many input arguments'],
@@ -87,7 +107,7 @@ describe('metadata expressions: sprig, toJson, jsonpath, asInt, asFloat', () => 
   });
 
   it.each<[string, string]>([
-    ['jsonpath(1, "$")', 'cannot use int as argument (type string) to call jsonpath'],
+    ['jsonpath(1, "$")', 'cannot use int as argument (type string) to call jsonpath '],
     ['toJson()', 'not enough arguments to call toJson'],
     ['asInt(1, 2)', 'too many arguments to call asInt'],
   ])('%s fails to compile: %s', (source, reason) => {

@@ -1,9 +1,9 @@
 // Static types ("natures", as expr calls them) used by the compile-time checker.
-import { GoFunction, goTypeName } from './values.js';
+import { GoFunction, GoInt, GoLocation, GoTime, goTypeName } from './values.js';
 import type { ExprValue, GoType } from './values.js';
 
 export type Nature =
-  | { readonly kind: 'unknown' | 'nil' | 'bool' | 'int' | 'float' | 'string' }
+  | { readonly kind: 'unknown' | 'nil' | 'bool' | 'int' | 'float' | 'string' | 'time' | 'duration' }
   | { readonly kind: 'array'; readonly elem: Nature; readonly goType: string }
   | {
       readonly kind: 'map';
@@ -20,6 +20,9 @@ export const BOOL: Nature = { kind: 'bool' };
 export const INT: Nature = { kind: 'int' };
 export const FLOAT: Nature = { kind: 'float' };
 export const STRING: Nature = { kind: 'string' };
+/** time.Time and time.Duration, which expr's checker types (date(), now(), duration(), their methods). */
+export const TIME: Nature = { kind: 'time' };
+export const DURATION: Nature = { kind: 'duration' };
 export const ARRAY: Nature = { kind: 'array', elem: UNKNOWN, goType: '[]interface {}' };
 export const MAP: Nature = { kind: 'map', elem: UNKNOWN, goType: 'map[string]interface {}' };
 
@@ -37,6 +40,12 @@ export function natureName(n: Nature): string {
       return n.goType;
     case 'func':
       return n.fn.goType;
+    case 'nil': // a nil nature has no Go type: expr prints it as unknown
+      return 'unknown';
+    case 'time':
+      return 'time.Time';
+    case 'duration':
+      return 'time.Duration';
     default:
       return n.kind;
   }
@@ -56,6 +65,12 @@ export function natureOf(value: ExprValue): Nature {
   }
   if (value === null) return NIL;
   if (value instanceof GoFunction) return { kind: 'func', fn: value };
+  if (value instanceof GoInt) {
+    if (value.type === 'time.Duration') return DURATION;
+    return value.type === 'int64' || value.type === 'uint8' ? INT : UNKNOWN;
+  }
+  if (value instanceof GoTime) return TIME;
+  if (value instanceof GoLocation) return UNKNOWN;
   if (Array.isArray(value)) return arrayOf(UNKNOWN, goTypeName(value));
   return { kind: 'map', elem: UNKNOWN, goType: goTypeName(value) };
 }
@@ -75,6 +90,10 @@ export function natureOfGoType(type: GoType): Nature {
       return arrayOf(STRING, '[]string');
     case '[]interface {}':
       return ARRAY;
+    case 'time.Time':
+      return TIME;
+    case 'time.Duration':
+      return DURATION;
     default:
       return UNKNOWN;
   }
@@ -86,10 +105,13 @@ export const isString = (n: Nature): boolean => n.kind === 'string';
 export const isBool = (n: Nature): boolean => n.kind === 'bool';
 export const isInteger = (n: Nature): boolean => n.kind === 'int';
 export const isArray = (n: Nature): boolean => n.kind === 'array';
+export const isTime = (n: Nature): boolean => n.kind === 'time';
+export const isDuration = (n: Nature): boolean => n.kind === 'duration';
 
 /** Whether `==` may compare the two: unknown, nil, numbers across int/float, or the same kind. */
 export function comparable(l: Nature, r: Nature): boolean {
   if (isUnknown(l) || isUnknown(r) || l.kind === 'nil' || r.kind === 'nil') return true;
+  if (l.kind === 'map' && r.kind === 'map') return l.goType === r.goType; // maps: only the same Go type
   return (isNumber(l) && isNumber(r)) || l.kind === r.kind;
 }
 
@@ -101,6 +123,7 @@ export function maybeCompatible(l: Nature, r: Nature, ...checks: ((n: Nature) =>
 /** Go assignability of an argument to a declared parameter type, when the argument's nature is known. */
 export function assignable(arg: Nature, param: GoType): boolean {
   if (param === 'interface {}' || isUnknown(arg)) return true;
-  if (arg.kind === 'nil') return false;
+  // nil goes into slices, maps, pointers and funcs
+  if (arg.kind === 'nil') return /^(\[\]|map\[|\*|func\()/.test(param);
   return natureName(arg) === param;
 }

@@ -51,6 +51,9 @@ describe('matches uses Go RE2 semantics, unanchored', () => {
     ['-', '[a\\-z]', true],
     ['b', '[^a]', true],
     ['^', '[\\^]', true],
+    ['xY', 'x(?i)y', true],
+    ['XY', 'x(?i)y', false],
+    ['aB', 'a(?i:b)', true],
   ])('%j matches %j → %s', (text, pattern, expected) => {
     expect(matches(text, pattern)).toBe(expected);
   });
@@ -68,11 +71,34 @@ describe('matches uses Go RE2 semantics, unanchored', () => {
     ['(?=x)', 'error parsing regexp: invalid or unsupported Perl syntax: `(?=`'],
     ['(?<!x)', 'error parsing regexp: invalid named capture: `(?<!x)`'],
     ['\\p{Nope}', 'error parsing regexp: invalid character class range: `\\p{Nope}`'],
-    [
-      'x(?i)y',
-      'unsupported regexp syntax (not translatable to JavaScript): case-insensitive flag (?i) on part of a pattern in `x(?i)y`',
-    ],
+    ['\\Z', 'error parsing regexp: invalid escape sequence: `\\Z`'],
+    ['\\C', 'error parsing regexp: invalid escape sequence: `\\C`'],
+    ['(?<name>x)(?<name>y)', 'error parsing regexp: duplicate capture group name: `name`'],
   ])('a constant %j is a compile error', (pattern, reason) => {
     expect(compileError(`"x" matches ${JSON.stringify(pattern)}`).reason).toBe(reason);
+  });
+});
+
+describe('matches runs in linear time (RE2), not by backtracking', () => {
+  it('takes well under a second for ^(a+)+$ on 32 a and a b', () => {
+    const started = performance.now();
+    expect(matches(`${'a'.repeat(32)}b`, '^(a+)+$')).toBe(false);
+    expect(matches('a'.repeat(32), '^(a+)+$')).toBe(true);
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+
+  it('stays linear on a payload value of 100,000 characters', () => {
+    const env = { payload: { s: `${'a'.repeat(100_000)}!` } };
+    const started = performance.now();
+    expect(goValue('payload.s matches "^(a|aa)*(a|aa)*$"', env)).toBe(false);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('a pattern that becomes constant by folding is compiled with the expression', () => {
+  it('fails the compilation when it does not parse', () => {
+    expect(compileError('"x" matches ("[" + "(")').reason).toBe(
+      'error parsing regexp: missing closing ]: `[(`',
+    );
   });
 });

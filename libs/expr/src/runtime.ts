@@ -1,13 +1,32 @@
 // Go-like runtime semantics of expr's operators (equality, ordering, arithmetic, fetch, slice, in, range).
 import { fail } from './errors.js';
 import { compareCodePoints, formatValue } from './go-format.js';
-import { goTypeName, hasAnyKeys, tagged, toInt64 } from './values.js';
+import { fromUtf8Bytes, utf8Bytes } from './go-bytes.js';
+import { goPow } from './go-math.js';
+import { addDuration, duration, isDuration, subTimes, timeMethod } from './go-time.js';
+import {
+  GoInt,
+  GoTime,
+  goTypeName,
+  hasAnyKeys,
+  isGoNil,
+  isNilSlice,
+  nilSlice,
+  plainInt,
+  tagged,
+  toInt64,
+} from './values.js';
 import type { ExprValue, MapKey } from './values.js';
 
 const MEMORY_BUDGET = 1_000_000;
 
-export function isNumber(value: ExprValue): value is number | bigint {
-  return typeof value === 'number' || typeof value === 'bigint';
+/** An int, a float64, or a sized Go integer (uint8, int64): what expr's arithmetic helpers accept. */
+export function isNumber(value: ExprValue): value is number | bigint | GoInt {
+  return typeof value === 'number' || plainInt(value) !== undefined;
+}
+
+function numeric(value: number | bigint | GoInt): number | bigint {
+  return value instanceof GoInt ? value.value : value;
 }
 
 /** A Go type assertion `x.(string)` that fails like Go's panic does. */
@@ -28,17 +47,22 @@ function conversionError(value: ExprValue, wanted: string): never {
 
 /** runtime.ToInt: ints as they are, floats truncated toward zero. */
 export function toInt(value: ExprValue): number {
-  if (typeof value === 'bigint') return Number(value);
+  const int = plainInt(value);
+  if (int !== undefined) return Number(int);
   if (typeof value === 'number') return Math.trunc(value);
   return fail(`invalid operation: int(${goTypeName(value)})`);
 }
 
 /** runtime.Equal: numbers across int/float, []interface{} element-wise, everything else reflect.DeepEqual. */
 export function equal(a: ExprValue, b: ExprValue): boolean {
-  if (a === null || b === null) return a === b;
+  if (a === null || b === null) return isGoNil(a) && isGoNil(b);
   if (isNumber(a) && isNumber(b)) {
-    return typeof a === typeof b ? a === b : Number(a) === Number(b);
+    const x = plainInt(a);
+    const y = plainInt(b);
+    return x !== undefined && y !== undefined ? x === y : Number(numeric(a)) === Number(numeric(b));
   }
+  if (a instanceof GoTime && b instanceof GoTime) return a.unixNano === b.unixNano;
+  if (isDuration(a) && isDuration(b)) return a.value === b.value;
   if (typeof a === 'string' || typeof a === 'boolean') return a === b;
   if (Array.isArray(a) && Array.isArray(b) && isPlainSlice(a) && isPlainSlice(b)) {
     return a.length === b.length && a.every((v, i) => equal(v, b[i]!));
@@ -64,25 +88,37 @@ export function deepEqual(a: ExprValue, b: ExprValue): boolean {
     }
     return true;
   }
+  if (a instanceof GoInt && b instanceof GoInt) return a.value === b.value;
+  if (a instanceof GoTime && b instanceof GoTime)
+    return a.unixNano === b.unixNano && a.location === b.location;
   return typeof a !== 'object' && a === b;
 }
 
 /** Ordering for < > <= >= and sorting: numbers (int/float mixed) and strings; anything else fails. */
 export function compare(a: ExprValue, b: ExprValue, operator: string): number {
   if (isNumber(a) && isNumber(b)) {
-    if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
-    const x = Number(a);
-    const y = Number(b);
+    const i = plainInt(a);
+    const j = plainInt(b);
+    if (i !== undefined && j !== undefined) return i < j ? -1 : i > j ? 1 : 0;
+    const x = Number(numeric(a));
+    const y = Number(numeric(b));
     return x < y ? -1 : x > y ? 1 : x === y ? 0 : NaN;
   }
+  if (a instanceof GoTime && b instanceof GoTime)
+    return a.unixNano < b.unixNano ? -1 : a.unixNano > b.unixNano ? 1 : 0;
+  if (isDuration(a) && isDuration(b)) return a.value < b.value ? -1 : a.value > b.value ? 1 : 0;
   if (typeof a === 'string' && typeof b === 'string') return compareCodePoints(a, b);
   return fail(`invalid operation: ${goTypeName(a)} ${operator} ${goTypeName(b)}`);
 }
 
-export function arithmetic(operator: string, a: ExprValue, b: ExprValue): ExprValue {
-  if (operator === '+' && typeof a === 'string' && typeof b === 'string') return a + b;
-  if (!isNumber(a) || !isNumber(b))
-    return fail(`invalid operation: ${goTypeName(a)} ${operator} ${goTypeName(b)}`);
+export function arithmetic(operator: string, left: ExprValue, right: ExprValue): ExprValue {
+  if (operator === '+' && typeof left === 'string' && typeof right === 'string') return left + right;
+  const time = timeArithmetic(operator, left, right);
+  if (time !== undefined) return time;
+  if (!isNumber(left) || !isNumber(right))
+    return fail(`invalid operation: ${goTypeName(left)} ${operator} ${goTypeName(right)}`);
+  const a = numeric(left);
+  const b = numeric(right);
   const ints = typeof a === 'bigint' && typeof b === 'bigint';
   switch (operator) {
     case '+':
@@ -98,14 +134,27 @@ export function arithmetic(operator: string, a: ExprValue, b: ExprValue): ExprVa
       if (b === 0n) return fail('runtime error: integer divide by zero');
       return toInt64(a % b);
     default:
-      return pow(Number(a), Number(b));
+      return goPow(Number(a), Number(b));
   }
 }
 
-/** math.Pow, which differs from Math.pow for a base of ±1 with an infinite exponent. */
-function pow(x: number, y: number): number {
-  if (x === 1 || (x === -1 && !Number.isFinite(y) && !Number.isNaN(y))) return 1;
-  return Math.pow(x, y);
+/** expr's helpers for time.Time and time.Duration operands; undefined when neither side is one. */
+function timeArithmetic(operator: string, a: ExprValue, b: ExprValue): ExprValue | undefined {
+  if (!(a instanceof GoTime || isDuration(a) || b instanceof GoTime || isDuration(b))) return undefined;
+  if (operator === '+') {
+    if (a instanceof GoTime && isDuration(b)) return addDuration(a, b.value);
+    if (isDuration(a) && b instanceof GoTime) return addDuration(b, a.value);
+    if (isDuration(a) && isDuration(b)) return duration(a.value + b.value);
+  } else if (operator === '-') {
+    if (a instanceof GoTime && b instanceof GoTime) return subTimes(a, b);
+    if (a instanceof GoTime && isDuration(b)) return addDuration(a, -b.value);
+    if (isDuration(a) && isDuration(b)) return duration(a.value - b.value);
+  } else if (operator === '*') {
+    const x = isDuration(a) ? a.value : plainInt(a);
+    const y = isDuration(b) ? b.value : plainInt(b);
+    if (x !== undefined && y !== undefined && (isDuration(a) || isDuration(b))) return duration(x * y);
+  }
+  return fail(`invalid operation: ${goTypeName(a)} ${operator} ${goTypeName(b)}`);
 }
 
 export function negate(value: ExprValue): ExprValue {
@@ -114,11 +163,20 @@ export function negate(value: ExprValue): ExprValue {
   return fail(`invalid operation: - ${goTypeName(value)}`);
 }
 
-/** runtime.Fetch: `a.b`, `a[i]`. Strings index by code point (Go indexes bytes). */
+/** A string's bytes as Go's `s[i]` sees them: uint8 values. */
+export function stringBytes(s: string): GoInt[] {
+  return utf8Bytes(s).map((b) => new GoInt('uint8', BigInt(b)));
+}
+
+/** runtime.Fetch: `a.b`, `a[i]`; a string is indexed by byte and gives a uint8. */
 export function fetch(from: ExprValue, key: ExprValue): ExprValue {
   if (from === null) return fail(`cannot fetch ${formatValue(key)} from <nil>`);
+  if (typeof key === 'string' && typeof from === 'object' && !Array.isArray(from) && !(from instanceof Map)) {
+    const method = timeMethod(from, key);
+    if (method) return method;
+  }
   if (Array.isArray(from) || typeof from === 'string') {
-    const items: readonly ExprValue[] = typeof from === 'string' ? Array.from(from) : from;
+    const items: readonly ExprValue[] = typeof from === 'string' ? stringBytes(from) : from;
     let index = toInt(key);
     if (index < 0) index += items.length;
     if (index < 0 || index >= items.length) {
@@ -126,7 +184,12 @@ export function fetch(from: ExprValue, key: ExprValue): ExprValue {
     }
     return items[index]!;
   }
-  if (from instanceof Map) return from.get(mapKey(from, key)) ?? null;
+  if (from instanceof Map) {
+    const value = from.get(mapKey(from, key));
+    if (value !== undefined) return value;
+    // the zero value of the element type: groupBy's map gives a nil []interface {}
+    return goTypeName(from) === 'map[interface {}][]interface {}' ? nilSlice() : null;
+  }
   return fail(`cannot fetch ${formatValue(key)} from ${goTypeName(from)}`);
 }
 
@@ -145,7 +208,8 @@ function mapKey(map: Map<MapKey, ExprValue>, key: ExprValue): MapKey {
 /** runtime.Slice: bounds are clamped, never an error. */
 export function slice(from: ExprValue, start: ExprValue | undefined, end: ExprValue | undefined): ExprValue {
   if (!Array.isArray(from) && typeof from !== 'string') return fail(`cannot slice ${goTypeName(from)}`);
-  const items: ExprValue[] = typeof from === 'string' ? Array.from(from) : from;
+  if (isNilSlice(from)) return nilSlice(goTypeName(from)); // slicing a nil slice gives nil
+  const items: readonly (ExprValue | number)[] = typeof from === 'string' ? utf8Bytes(from) : from;
   const length = items.length;
   let a = start === undefined ? 0 : toInt(start);
   let b = end === undefined ? length : toInt(end);
@@ -153,8 +217,8 @@ export function slice(from: ExprValue, start: ExprValue | undefined, end: ExprVa
   if (b < 0) b = Math.max(0, length + b);
   b = Math.min(b, length);
   a = Math.min(a, b);
-  if (typeof from === 'string') return items.slice(a, b).join('');
-  return sameSliceType(from, items.slice(a, b));
+  if (typeof from === 'string') return fromUtf8Bytes((items as number[]).slice(a, b));
+  return sameSliceType(from, (items as ExprValue[]).slice(a, b));
 }
 
 /** Keeps the Go slice type of `source` (e.g. []string) on a derived slice. */

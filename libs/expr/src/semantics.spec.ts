@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 
-import { goFormat } from './index.js';
+import { goFormat, toParameterValue } from './index.js';
 import { goValue, runtimeError } from './spec-helpers.js';
 
 describe('equality (runtime.Equal)', () => {
@@ -56,7 +56,8 @@ describe('member and index access', () => {
     ['[1, 2, 3][:]', [1n, 2n, 3n]],
     ['[1, 2, 3][2:1]', []],
     ['[1, 2, 3][0:10]', [1n, 2n, 3n]],
-    ['"héllo"[1:3]', 'él'],
+    ['"héllo"[1:3]', 'é'],
+    ['"héllo"[1:2]', '\udcc3'],
     ['metadata["X-Valid"]', null],
     ['metadata.ignored', null],
     ['$env.discriminator', 'my-discriminator'],
@@ -146,13 +147,21 @@ describe('logic, conditionals and nil', () => {
     ['payload.n > 0 ? "pos" : "neg"', 'pos'],
     ['if payload.n > 5 { "big" } else { "small" }', 'small'],
     ['payload.missing ?? payload.missing2 ?? 0', 0n],
+    // expr's constant folding: the other operand is dropped unevaluated, or returned as it is
+    ['payload.missing.x && false', false],
+    ['payload.missing.x || true', true],
+    ['payload.s && true', 'x'],
+    ['{a: 1, a: 2}.a', 1n],
+    ['+payload.s', 'x'],
+    ['abs(-0.0)', -0],
+    ['5 ^ 42', 2.2737367544323207e29],
   ])('%s', (source, expected) => {
     expect(goValue(source)).toEqual(expected);
   });
 
   it.each<[string, string]>([
     ['!payload.s', 'interface conversion: interface {} is string, not bool'],
-    ['payload.missing && true', 'interface conversion: interface {} is nil, not bool'],
+    ['payload.missing && payload.b', 'interface conversion: interface {} is nil, not bool'],
     ['payload.n ? 1 : 2', 'interface conversion: interface {} is float64, not bool'],
   ])('%s fails at runtime: %s', (source, reason) => {
     expect(runtimeError(source).reason).toBe(reason);
@@ -228,7 +237,8 @@ describe('closures', () => {
     ['findIndex([1, 2, 3], # > 1)', '1'],
     ['findLast([1, 2, 3], # > 1)', '3'],
     ['findLastIndex([1, 2, 3], # > 1)', '2'],
-    ['findIndex([1], # > 1)', '-1'],
+    ['findIndex([1], # > 1)', '<nil>'],
+    ['findLastIndex([1], # > 1)', '<nil>'],
     ['groupBy([1, 2, 3, 4], # % 2 == 0)', 'map[false:[1 3] true:[2 4]]'],
     ['groupBy(["a", "bb", "cc"], len(#))[2]', '[bb cc]'],
     ['sortBy([3, 1, 2], #)', '[1 2 3]'],
@@ -252,5 +262,43 @@ describe('closures', () => {
     ['sortBy([1, "a"], #)', 'invalid operation: string < int'],
   ])('%s fails at runtime: %s', (source, reason) => {
     expect(runtimeError(source).reason).toBe(reason);
+  });
+});
+
+describe('nil slices (empty, but nil for ==, ?? and JSON)', () => {
+  it.each<[string, unknown]>([
+    ['concat([], [])', 'null'],
+    ['sort(payload.missing)', 'null'],
+    ['split("a", ",", 0)', 'null'],
+    ['groupBy([1], #)[5]', 'null'],
+    ['concat([1])', '[1]'],
+  ])('%s marshals to %s', (source, json) => {
+    expect(toParameterValue(goValue(source))).toBe(json);
+  });
+
+  it.each<[string, unknown]>([
+    ['sort(payload.missing) != nil', false],
+    ['len(groupBy([1], #)[5])', 0n],
+    ['concat([], []) ?? "none"', 'none'],
+    ['concat([], []) == []', true],
+  ])('%s → %s', (source, expected) => {
+    expect(goValue(source)).toEqual(expected);
+  });
+});
+
+describe('closures over a map and slices of nil slices, as in expr', () => {
+  it('loops over a map without reading its elements, fails when it reads one', () => {
+    expect(goValue('none(payload.foo, false)')).toBe(true);
+    expect(goValue('count(payload.foo, true)')).toBe(4n);
+    expect(runtimeError('filter(payload.foo, true)').reason).toBe(
+      'reflect: call of reflect.Value.Index on map Value',
+    );
+    expect(runtimeError('map(payload.foo, #)').reason).toBe(
+      'reflect: call of reflect.Value.Index on map Value',
+    );
+  });
+
+  it('keeps a nil slice nil when sliced', () => {
+    expect(goValue('sort(payload.missing)[1:] == nil')).toBe(true);
   });
 });

@@ -7,8 +7,12 @@ import { floatToInt } from './builtins/numbers.js';
 import { fail, Fault } from './errors.js';
 import { formatValue, goQuote } from './go-format.js';
 import { marshal } from './go-json.js';
-import { compileGoRegexp } from './regexp.js';
-import { GoFunction, tagged, toInt64 } from './values.js';
+import { goFindAll, goQuoteMeta, goRegexpMatch, goReplaceAll, goSplit } from './regexp.js';
+import { byteLength, fromUtf8Bytes, utf8Bytes } from './go-bytes.js';
+import { parseDuration } from './go-time.js';
+import { SPRIG_SIGNATURES } from './sprig-signatures.js';
+import { decodeBase64 } from './builtins/collections.js';
+import { GoFunction, GoInt, goKindName, goTypeName, nilSlice, tagged, toInt64 } from './values.js';
 import type { ExprMap, ExprValue, GoType } from './values.js';
 
 const ANY: GoType = 'interface {}';
@@ -16,9 +20,10 @@ const ANY: GoType = 'interface {}';
 /** sprig's strval: strings as they are, everything else through fmt `%v`. */
 const strval = (v: ExprValue): string => (typeof v === 'string' ? v : formatValue(v));
 
-/** spf13/cast ToInt64: numbers truncate, strings parse with base prefixes (invalid → 0), bools are 0/1. */
+/** spf13/cast ToInt64: numbers truncate, strings parse with  prefixes (invalid → 0), bools are 0/1. */
 function castInt(v: ExprValue): bigint {
   if (typeof v === 'bigint') return v;
+  if (v instanceof GoInt) return v.value;
   if (typeof v === 'number') return floatToInt(v);
   if (typeof v === 'boolean') return v ? 1n : 0n;
   if (typeof v !== 'string') return 0n;
@@ -33,6 +38,7 @@ function castInt(v: ExprValue): bigint {
 
 function castFloat(v: ExprValue): number {
   if (typeof v === 'number') return v;
+  if (v instanceof GoInt) return Number(v.value);
   if (typeof v === 'bigint') return Number(v);
   if (typeof v === 'boolean') return v ? 1 : 0;
   if (typeof v === 'string' && /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(v)) return Number(v);
@@ -56,11 +62,11 @@ function strslice(v: ExprValue): string[] {
   return [strval(v)];
 }
 
-/** Go string slicing s[a:b], which panics out of range; sprig's substr and trunc rely on it. */
+/** Go string slicing s[a:b] on bytes, which panics out of range; sprig's substr and trunc rely on it. */
 function sliceString(s: string, a: number, b: number): string {
-  const chars = Array.from(s);
-  if (a < 0 || b > chars.length || a > b) fail(`runtime error: slice bounds out of range [${a}:${b}]`);
-  return chars.slice(a, b).join('');
+  const bytes = utf8Bytes(s);
+  if (a < 0 || b > bytes.length || a > b) fail(`runtime error: slice bounds out of range [${a}:${b}]`);
+  return fromUtf8Bytes(bytes.slice(a, b));
 }
 
 /** xstrings.ToCamelCase: connectors (`-`, `_`, spaces) are dropped and the next letter upper-cased; a run of
@@ -125,11 +131,133 @@ const extreme = (name: string, pick: (a: bigint, b: bigint) => boolean) =>
     ANY,
   );
 
+/** reflect.Kind's name, as sprig's  prints it. */
+function kindName(v: ExprValue): string {
+  if (v === null) return 'invalid';
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'number') return 'float64';
+  if (typeof v === 'bigint') return 'int';
+  if (Array.isArray(v)) return 'slice';
+  if (v instanceof Map) return 'map';
+  if (v instanceof GoFunction) return 'func';
+  return goKindName(v);
+}
+
+const floats = (name: string, pick: (a: number, b: number) => number) =>
+  fn(name, [ANY], 'float64', ([first, ...rest]) => rest.map(castFloat).reduce(pick, castFloat(first!)), ANY);
+
+/** path.Clean. */
+function cleanPath(p: string): string {
+  if (p === '') return '.';
+  const rooted = p.startsWith('/');
+  const out: string[] = [];
+  for (const part of p.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (out.length > 0 && out.at(-1) !== '..') out.pop();
+      else if (!rooted) out.push('..');
+    } else out.push(part);
+  }
+  const joined = (rooted ? '/' : '') + out.join('/');
+  return joined === '' ? '.' : joined;
+}
+
+function basePath(p: string): string {
+  if (p === '') return '.';
+  const trimmed = p.replace(/\/+$/, '');
+  if (trimmed === '') return '/';
+  return trimmed.slice(trimmed.lastIndexOf('/') + 1);
+}
+
+function dirPath(p: string): string {
+  return cleanPath(p.slice(0, p.lastIndexOf('/') + 1));
+}
+
+function extPath(p: string): string {
+  for (let i = p.length - 1; i >= 0 && p[i] !== '/'; i--) if (p[i] === '.') return p.slice(i);
+  return '';
+}
+
+const NS_PER = { y: 31_536_000n, mo: 2_592_000n, d: 86_400n, h: 3600n, m: 60n, s: 1n };
+
+/** sprig's durationRound: the largest whole unit of a duration (string or int64 nanoseconds). */
+function durationRound(v: ExprValue): string {
+  let d = 0n;
+  if (typeof v === 'string') {
+    try {
+      d = parseDuration(v).value;
+    } catch {
+      d = 0n;
+    }
+  } else if (v instanceof GoInt && (v.type === 'int64' || v.type === 'time.Duration')) d = v.value;
+  const u = d < 0n ? -d : d;
+  for (const [unit, seconds] of Object.entries(NS_PER)) {
+    const ns = seconds * 1_000_000_000n;
+    if (u > ns) return `${u / ns}${unit}`;
+  }
+  return '0s';
+}
+
+/** Regexp.FindAllString: nil when nothing matches. */
+function findAll(pattern: string, s: string, n: bigint): ExprValue {
+  const found = goFindAll(pattern, s, Number(n)).map((m) => m.groups[0]!);
+  return found.length === 0 ? nilSlice('[]string') : tagged(found, '[]string');
+}
+
+const EXTRA_FUNCTIONS: readonly GoFunction[] = [
+  fn('typeOf', [ANY], 'string', ([v]) => (v === null ? '<nil>' : goTypeName(v!))),
+  fn('typeIs', ['string', ANY], 'bool', ([t, v]) => t === (v === null ? '<nil>' : goTypeName(v!))),
+  fn('kindOf', [ANY], 'string', ([v]) => kindName(v!)),
+  fn('kindIs', ['string', ANY], 'bool', ([k, v]) => k === kindName(v!)),
+  floats('maxf', Math.max),
+  floats('minf', Math.min),
+  str('base', basePath),
+  str('dir', dirPath),
+  str('clean', cleanPath),
+  str('ext', extPath),
+  str('sha512sum', hash('sha512')),
+  str('swapcase', (s) =>
+    Array.from(s)
+      .map((c) => (mapCase(c, true) === c ? mapCase(c, false) : mapCase(c, true)))
+      .join(''),
+  ),
+  fn('durationRound', [ANY], 'string', ([v]) => durationRound(v!)),
+  str('regexQuoteMeta', goQuoteMeta),
+  pairOfStrings('regexFind', (re, s) => goFindAll(re, s, 1)[0]?.groups[0] ?? ''),
+  fn('regexFindAll', ['string', 'string', 'int'], '[]string', ([re, s, n]) =>
+    findAll(re as string, s as string, n as bigint),
+  ),
+  fn('mustRegexFindAll', ['string', 'string', 'int'], '[]string', ([re, s, n]) =>
+    findAll(re as string, s as string, n as bigint),
+  ),
+  pairOfStrings('mustRegexMatch', (re, s) => goRegexpMatch(re, s), 'bool'),
+  pairOfStrings('mustRegexFind', (re, s) => goFindAll(re, s, 1)[0]?.groups[0] ?? ''),
+  fn('mustRegexReplaceAll', ['string', 'string', 'string'], 'string', ([re, s, r]) =>
+    goReplaceAll(re as string, s as string, r as string, false),
+  ),
+  fn('mustRegexReplaceAllLiteral', ['string', 'string', 'string'], 'string', ([re, s, r]) =>
+    goReplaceAll(re as string, s as string, r as string, true),
+  ),
+  fn('mustRegexSplit', ['string', 'string', 'int'], '[]string', ([re, s, n]) =>
+    tagged(goSplit(re as string, s as string, Number(n as bigint)), '[]string'),
+  ),
+  fn('regexReplaceAll', ['string', 'string', 'string'], 'string', ([re, s, r]) =>
+    goReplaceAll(re as string, s as string, r as string, false),
+  ),
+  fn('regexReplaceAllLiteral', ['string', 'string', 'string'], 'string', ([re, s, r]) =>
+    goReplaceAll(re as string, s as string, r as string, true),
+  ),
+  fn('regexSplit', ['string', 'string', 'int'], '[]string', ([re, s, n]) =>
+    tagged(goSplit(re as string, s as string, Number(n as bigint)), '[]string'),
+  ),
+];
+
 const FUNCTIONS: readonly GoFunction[] = [
   fn('toString', [ANY], 'string', ([v]) => strval(v!)),
   fn('trunc', ['int', 'string'], 'string', ([c, s]) => {
     const n = Number(c as bigint);
-    const length = Array.from(s as string).length;
+    const length = byteLength(s as string);
     if (n < 0 && length + n > 0) return sliceString(s as string, length + n, length);
     if (n >= 0 && length > n) return sliceString(s as string, 0, n);
     return s!;
@@ -146,12 +274,15 @@ const FUNCTIONS: readonly GoFunction[] = [
   str('kebabcase', (s) => delimitedCase(s, '-')),
   str('snakecase', (s) => delimitedCase(s, '_')),
   str('camelcase', camelCase),
-  str('b64enc', (s) => Buffer.from(s, 'utf8').toString('base64')),
-  str('b64dec', (s) =>
-    /^[A-Za-z0-9+/]*={0,2}$/.test(s) && s.length % 4 === 0
-      ? Buffer.from(s, 'base64').toString('utf8')
-      : 'illegal base64 data at input byte 0',
-  ),
+  str('b64enc', (s) => Buffer.from(utf8Bytes(s)).toString('base64')),
+  str('b64dec', (s) => {
+    try {
+      return decodeBase64(s);
+    } catch (e) {
+      if (e instanceof Fault) return e.reason; // sprig returns the error text
+      throw e;
+    }
+  }),
   str('sha256sum', hash('sha256')),
   str('sha1sum', hash('sha1')),
   str('atoi', (s) => (/^[+-]?\d+$/.test(s) ? castInt(s) : 0n), 'int'),
@@ -170,7 +301,7 @@ const FUNCTIONS: readonly GoFunction[] = [
     'regexMatch',
     (re, s) => {
       try {
-        return compileGoRegexp(re).test(s);
+        return goRegexpMatch(re, s);
       } catch (e) {
         if (e instanceof Fault) return false;
         throw e;
@@ -178,12 +309,13 @@ const FUNCTIONS: readonly GoFunction[] = [
     },
     'bool',
   ),
-  fn('repeat', ['int', 'string'], 'string', ([n, s]) =>
-    (s as string).repeat(Math.max(0, Number(n as bigint))),
-  ),
+  fn('repeat', ['int', 'string'], 'string', ([n, s]) => {
+    if ((n as bigint) < 0n) fail('strings: negative Repeat count');
+    return (s as string).repeat(Number(n as bigint));
+  }),
   fn('substr', ['int', 'int', 'string'], 'string', ([a, b, s]) => {
     const [start, end, text] = [Number(a as bigint), Number(b as bigint), s as string];
-    const length = Array.from(text).length;
+    const length = byteLength(text);
     if (start < 0) return sliceString(text, 0, end);
     if (end < 0 || end > length) return sliceString(text, start, length);
     return sliceString(text, start, end);
@@ -258,24 +390,25 @@ const FUNCTIONS: readonly GoFunction[] = [
   arithmetic('mod', remainder),
   extreme('max', (v, m) => v > m),
   extreme('min', (v, m) => v < m),
+  extreme('biggest', (v, m) => v > m),
+  ...EXTRA_FUNCTIONS,
 ];
 
 /** sprig functions Argo exposes that this emulator does not implement: calling one is a runtime error. */
 const NOT_IMPLEMENTED = (
-  'abbrev abbrevboth initials randAlphaNum randAlpha randAscii randNumeric swapcase shuffle untitle wrap wrapWith ' +
-  'plural sha512sum adler32sum seq toDecimal split splitn until untilStep randInt add1f addf subf divf mulf biggest ' +
-  'maxf minf ceil floor round sortAlpha all any compact mustCompact fromJson mustFromJson mustToJson ' +
-  'mustToPrettyJson mustToRawJson deepCopy mustDeepCopy typeOf typeIs typeIsLike kindOf kindIs deepEqual ' +
-  'getHostByName base dir clean ext isAbs osBase osClean osDir osExt osIsAbs b32enc b32dec tuple dict get set ' +
-  'unset hasKey pluck keys pick omit merge mergeOverwrite mustMerge mustMergeOverwrite values append push ' +
-  'mustAppend mustPush prepend mustPrepend first mustFirst rest mustRest last mustLast initial mustInitial ' +
-  'reverse mustReverse uniq mustUniq without mustWithout has mustHas slice mustSlice concat dig chunk mustChunk ' +
-  'bcrypt htpasswd genPrivateKey derivePassword buildCustomCert genCA genCAWithKey genSelfSignedCert ' +
-  'genSelfSignedCertWithKey genSignedCert genSignedCertWithKey encryptAES decryptAES randBytes uuidv4 semver ' +
-  'semverCompare fail mustRegexMatch regexFindAll mustRegexFindAll regexFind mustRegexFind regexReplaceAll ' +
-  'mustRegexReplaceAll regexReplaceAllLiteral mustRegexReplaceAllLiteral regexSplit mustRegexSplit ' +
-  'regexQuoteMeta urlParse urlJoin hello ago date date_in_zone date_modify dateInZone dateModify duration ' +
-  'durationRound htmlDate htmlDateInZone must_date_modify mustDateModify mustToDate now toDate unixEpoch'
+  'abbrev abbrevboth initials randAlphaNum randAlpha randAscii randNumeric shuffle untitle wrap wrapWith ' +
+  'plural adler32sum seq toDecimal split splitn until untilStep randInt add1f addf subf divf mulf ceil ' +
+  'floor round sortAlpha all any compact mustCompact fromJson mustFromJson mustToJson mustToPrettyJson ' +
+  'mustToRawJson deepCopy mustDeepCopy typeIsLike deepEqual getHostByName isAbs osBase osClean osDir osExt ' +
+  'osIsAbs b32enc b32dec tuple dict get set unset hasKey pluck keys pick omit merge mergeOverwrite ' +
+  'mustMerge mustMergeOverwrite values append push mustAppend mustPush prepend mustPrepend first mustFirst ' +
+  'rest mustRest last mustLast initial mustInitial reverse mustReverse uniq mustUniq without mustWithout ' +
+  'has mustHas slice mustSlice concat dig chunk mustChunk bcrypt htpasswd genPrivateKey derivePassword ' +
+  'buildCustomCert genCA genCAWithKey genSelfSignedCert genSelfSignedCertWithKey genSignedCert ' +
+  'genSignedCertWithKey encryptAES decryptAES randBytes uuidv4 semver semverCompare fail ' +
+  'urlParse ' +
+  'urlJoin hello ago date date_in_zone date_modify dateInZone dateModify duration htmlDate htmlDateInZone ' +
+  'must_date_modify mustDateModify mustToDate now toDate unixEpoch'
 ).split(' ');
 
 function safeMarshal(value: ExprValue, options: { indent?: string; escapeHTML?: boolean }): string {
@@ -290,12 +423,18 @@ function safeMarshal(value: ExprValue, options: { indent?: string; escapeHTML?: 
 /** Builds the `sprig` map (map[string]interface {}) of Go functions. */
 export function sprigFunctions(): ExprMap {
   const map: ExprMap = new Map();
+  const withSignature = (f: GoFunction): GoFunction =>
+    new GoFunction(f.name, f.params, f.result, f.impl, f.variadic, SPRIG_SIGNATURES[f.name]);
   for (const name of NOT_IMPLEMENTED) {
-    map.set(
+    const missing = fn(
       name,
-      fn(name, [], ANY, () => fail(`sprig.${name} is not supported by this expr emulator`), ANY),
+      [],
+      ANY,
+      () => fail(`sprig.${name} is not supported by this expr emulator`),
+      ANY,
     );
+    map.set(name, withSignature(missing));
   }
-  for (const f of FUNCTIONS) map.set(f.name, f);
+  for (const f of FUNCTIONS) map.set(f.name, withSignature(f));
   return map;
 }

@@ -4,11 +4,60 @@ import { fail } from './errors.js';
 
 export type MapKey = string | bigint | number | boolean | null;
 export type ExprMap = Map<MapKey, ExprValue>;
-export type ExprValue = null | boolean | number | bigint | string | ExprValue[] | ExprMap | GoFunction;
+export type ExprValue =
+  | null
+  | boolean
+  | number
+  | bigint
+  | string
+  | ExprValue[]
+  | ExprMap
+  | GoFunction
+  | GoInt
+  | GoTime
+  | GoLocation;
+
+/**
+ * A Go integer whose type is not `int`: `uint8` (a byte of a string), `int64` (sprig), and the named types
+ * `time.Duration`, `time.Month`, `time.Weekday`. Plain Go `int` stays a bigint.
+ */
+export class GoInt {
+  constructor(
+    readonly type: 'uint8' | 'int64' | 'time.Duration' | 'time.Month' | 'time.Weekday',
+    readonly value: bigint,
+  ) {}
+}
+
+/** A Go `*time.Location`: UTC, a fixed offset (from a parsed `+02:00`) or an IANA zone. */
+export class GoLocation {
+  constructor(
+    readonly name: string,
+    /** Seconds east of UTC for a fixed zone; undefined for an IANA zone. */
+    readonly fixedOffset?: number,
+  ) {}
+}
+
+/** A Go `time.Time`: nanoseconds since the Unix epoch and the location it is shown in. */
+export class GoTime {
+  constructor(
+    readonly unixNano: bigint,
+    readonly location: GoLocation,
+  ) {}
+}
 
 /** The Go parameter/result types that library functions declare. */
 export type GoType =
-  'interface {}' | 'string' | 'int' | 'int64' | 'float64' | 'bool' | '[]string' | '[]interface {}';
+  | 'interface {}'
+  | 'string'
+  | 'int'
+  | 'int64'
+  | 'float64'
+  | 'bool'
+  | '[]string'
+  | '[]interface {}'
+  | 'time.Time'
+  | 'time.Duration'
+  | '*time.Location';
 
 /** A Go function value (Argo's toJson, jsonpath, sprig's functions...), called with reflect-like checks. */
 export class GoFunction {
@@ -19,9 +68,12 @@ export class GoFunction {
     readonly impl: (args: ExprValue[]) => ExprValue,
     /** The element type of a trailing `...T` parameter, if any. */
     readonly variadic?: GoType,
+    /** Go's own spelling of the signature, when it has types this model does not name (sprig's). */
+    readonly signature?: string,
   ) {}
 
   get goType(): string {
+    if (this.signature) return this.signature;
     const params = this.params.map(String);
     if (this.variadic) params.push(`...${this.variadic}`);
     return `func(${params.join(', ')}) ${this.result}`;
@@ -32,13 +84,39 @@ export class GoFunction {
     const fixed = this.params.length;
     if (args.length < fixed) fail('reflect: Call with too few input arguments');
     if (args.length > fixed && !this.variadic) fail('reflect: Call with too many input arguments');
-    args.forEach((arg, i) => {
+    // expr passes a nil argument as reflect.Zero of the parameter type: "" for a string, 0 for an int...
+    const values = args.map((arg, i) => {
       const param = i < fixed ? this.params[i]! : this.variadic!;
-      if (!isAssignable(arg, param)) {
-        fail(`reflect: Call using ${arg === null ? 'interface {}' : goTypeName(arg)} as type ${param}`);
-      }
+      if (arg === null) return zeroValue(param);
+      if (!isAssignable(arg, param)) fail(`reflect: Call using ${goTypeName(arg)} as type ${param}`);
+      return arg;
     });
-    return this.impl(args);
+    const result = this.impl(values);
+    return this.result === 'int64' && typeof result === 'bigint'
+      ? new GoInt('int64', toInt64(result))
+      : result;
+  }
+}
+
+function zeroValue(type: GoType): ExprValue {
+  switch (type) {
+    case 'string':
+      return '';
+    case 'int':
+      return 0n;
+    case 'int64':
+      return new GoInt('int64', 0n);
+    case 'float64':
+      return 0;
+    case 'bool':
+      return false;
+    case 'time.Duration':
+      return new GoInt('time.Duration', 0n);
+    case '[]string':
+    case '[]interface {}':
+      return nilSlice(type);
+    default:
+      return null;
   }
 }
 
@@ -47,6 +125,26 @@ function isAssignable(value: ExprValue, type: GoType): boolean {
 }
 
 const goTypeTags = new WeakMap<object, string>();
+const nilSlices = new WeakSet<object>();
+
+/**
+ * A Go nil slice: empty like `[]`, but `== nil`, skipped by `??`, and `null` in JSON. Some builtins return one
+ * (concat of empty lists, sort of a non-list, split with n = 0, a missing groupBy key).
+ */
+export function nilSlice(goType = '[]interface {}'): ExprValue[] {
+  const slice: ExprValue[] = goType === '[]interface {}' ? [] : tagged([], goType);
+  nilSlices.add(slice);
+  return slice;
+}
+
+export function isNilSlice(value: ExprValue): boolean {
+  return Array.isArray(value) && nilSlices.has(value);
+}
+
+/** expr's runtime.IsNil: nil, or a nil slice. */
+export function isGoNil(value: ExprValue): boolean {
+  return value === null || isNilSlice(value);
+}
 
 /** Marks an array or map with a Go type other than the default `[]interface {}` / `map[string]interface {}`. */
 export function tagged<T extends ExprValue[] | ExprMap>(value: T, goType: string): T {
@@ -68,6 +166,9 @@ export function goTypeName(value: ExprValue): string {
   }
   if (value === null) return '<nil>';
   if (value instanceof GoFunction) return value.goType;
+  if (value instanceof GoInt) return value.type;
+  if (value instanceof GoTime) return 'time.Time';
+  if (value instanceof GoLocation) return '*time.Location';
   return goTypeTags.get(value) ?? (Array.isArray(value) ? '[]interface {}' : 'map[string]interface {}');
 }
 
@@ -77,7 +178,22 @@ export function goKindName(value: ExprValue): string {
   if (Array.isArray(value)) return 'slice';
   if (value instanceof Map) return 'map';
   if (value instanceof GoFunction) return 'func';
+  if (value instanceof GoInt)
+    return value.type === 'uint8'
+      ? 'uint8'
+      : value.type.startsWith('time.M') || value.type.startsWith('time.W')
+        ? 'int'
+        : 'int64';
+  if (value instanceof GoTime) return 'struct';
+  if (value instanceof GoLocation) return 'ptr';
   return goTypeName(value);
+}
+
+/** The integer of a Go int, uint8 or int64 (not of Duration, Month or Weekday, which Go's helpers treat apart). */
+export function plainInt(value: ExprValue): bigint | undefined {
+  if (typeof value === 'bigint') return value;
+  if (value instanceof GoInt && (value.type === 'uint8' || value.type === 'int64')) return value.value;
+  return undefined;
 }
 
 /** True when a map was built with `interface {}` keys (groupBy, fromPairs); JSON-string maps are the default. */
@@ -100,10 +216,17 @@ export function fromJs(value: unknown): ExprValue {
     case 'bigint':
       return toInt64(value);
   }
-  if (value instanceof GoFunction) return value;
+  if (
+    value instanceof GoFunction ||
+    value instanceof GoInt ||
+    value instanceof GoTime ||
+    value instanceof GoLocation
+  )
+    return value;
   if (Array.isArray(value)) {
-    const copy = value.map(fromJs);
     const tag = goTypeTags.get(value);
+    if (nilSlices.has(value)) return nilSlice(tag);
+    const copy = value.map(fromJs);
     return tag ? tagged(copy, tag) : copy;
   }
   if (value instanceof Map) {
@@ -126,6 +249,7 @@ function isPlainObject(value: object): boolean {
 /** Converts a result to plain JS: ints become numbers, maps become plain objects, functions stay as they are. */
 export function toJs(value: ExprValue): unknown {
   if (typeof value === 'bigint') return Number(value);
+  if (value instanceof GoInt) return Number(value.value);
   if (Array.isArray(value)) return value.map(toJs);
   if (value instanceof Map) return Object.fromEntries([...value].map(([k, v]) => [String(k), toJs(v)]));
   return value;

@@ -1,4 +1,4 @@
-import { goFormat, goTypeOf, type ExprValue } from '@app/expr';
+import { goFormat, GoInt, GoLocation, GoTime, goTypeOf, type ExprValue } from '@app/expr';
 
 /**
  * Go's `fmt.Sprintf("%s", v)` for an expression result: strings as they are, lists and maps element-wise, any
@@ -8,6 +8,9 @@ import { goFormat, goTypeOf, type ExprValue } from '@app/expr';
 export function sprintS(value: ExprValue): string {
   if (typeof value === 'string') return value;
   if (value === null) return '%!s(<nil>)';
+  // Types with a String method (time.Time, time.Duration, time.Month, *time.Location) print through it.
+  if (value instanceof GoTime || value instanceof GoLocation) return goFormat(value);
+  if (value instanceof GoInt && value.type.startsWith('time.')) return goFormat(value);
   if (Array.isArray(value)) return `[${value.map(sprintS).join(' ')}]`;
   if (value instanceof Map) {
     const entries = [...value].sort(([a], [b]) =>

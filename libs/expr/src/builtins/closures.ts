@@ -1,6 +1,6 @@
 // Runtime of the builtins that take a closure (`#`, `#index`, `#acc`).
 import { fail } from '../errors.js';
-import { arithmetic, asBool, asString, checkBudget, compare } from '../runtime.js';
+import { arithmetic, asBool, asString, checkBudget, compare, stringBytes } from '../runtime.js';
 import { goKindName, goTypeName, tagged } from '../values.js';
 import type { ExprMap, ExprValue, MapKey } from '../values.js';
 
@@ -12,10 +12,21 @@ export const CLOSURE_BUILTINS: ReadonlySet<string> = new Set(
   ),
 );
 
+/** Stands for an element of a map iterated by a closure builtin: reading it is Go's reflect Index panic. */
+const MAP_ELEMENT = Symbol('map element');
+
+export function checkElement(item: ExprValue): ExprValue {
+  if ((item as unknown) === MAP_ELEMENT) fail('reflect: call of reflect.Value.Index on map Value');
+  return item;
+}
+
 /** The collection of a closure builtin; Go's reflect-based iteration fails like this on anything else. */
 export function iterable(collection: ExprValue): readonly ExprValue[] {
   if (Array.isArray(collection)) return collection;
-  if (collection instanceof Map && collection.size === 0) return [];
+  if (typeof collection === 'string') return stringBytes(collection);
+  // expr loops over a map's length; only reading an element (`#`) fails, with reflect's Index error
+  if (collection instanceof Map)
+    return new Array<ExprValue>(collection.size).fill(MAP_ELEMENT as unknown as ExprValue);
   const kind = goKindName(collection);
   const method = kind === 'map' || kind === 'string' ? 'Index' : 'Len';
   return fail(`reflect: call of reflect.Value.${method} on ${kind === 'invalid' ? 'zero' : kind} Value`);
@@ -32,7 +43,7 @@ export function runClosureBuiltin(
   extra?: () => ExprValue,
 ): ExprValue {
   const items = iterable(collection);
-  const apply: Closure = closure ?? ((item) => item);
+  const apply: Closure = closure ?? ((item) => checkElement(item));
   const test = (item: ExprValue, index: number): boolean => asBool(apply(item, index));
   switch (name) {
     case 'all':
@@ -44,7 +55,7 @@ export function runClosureBuiltin(
     case 'one':
       return items.filter(test).length === 1;
     case 'filter':
-      return items.filter(test);
+      return items.filter(test).map(checkElement);
     case 'map':
       return items.map((item, i) => apply(item, i));
     case 'count':
@@ -52,13 +63,13 @@ export function runClosureBuiltin(
     case 'sum':
       return items.reduce<ExprValue>((total, item, i) => arithmetic('+', total, apply(item, i)), 0n);
     case 'find':
-      return items.find(test) ?? null;
+      return checkElement(items.find(test) ?? null);
     case 'findIndex':
-      return BigInt(items.findIndex(test));
+      return indexOrNil(items.findIndex(test));
     case 'findLast':
-      return items.findLast(test) ?? null;
+      return checkElement(items.findLast(test) ?? null);
     case 'findLastIndex':
-      return BigInt(items.findLastIndex(test));
+      return indexOrNil(items.findLastIndex(test));
     case 'groupBy':
       return groupBy(items, apply);
     case 'sortBy':
@@ -70,10 +81,16 @@ export function runClosureBuiltin(
   }
 }
 
+/** expr's findIndex/findLastIndex give nil, not -1, when nothing matches. */
+function indexOrNil(index: number): ExprValue {
+  return index < 0 ? null : BigInt(index);
+}
+
 function groupBy(items: readonly ExprValue[], key: Closure): ExprMap {
   const groups: ExprMap = tagged(new Map(), 'map[interface {}][]interface {}');
-  items.forEach((item, i) => {
-    const k = key(item, i);
+  items.forEach((element, i) => {
+    const k = key(element, i);
+    const item = checkElement(element);
     if (typeof k === 'object' && k !== null) fail(`runtime error: hash of unhashable type ${goTypeName(k)}`);
     const group = groups.get(k as MapKey);
     if (Array.isArray(group)) group.push(item);
@@ -85,7 +102,7 @@ function groupBy(items: readonly ExprValue[], key: Closure): ExprMap {
 function sortBy(items: readonly ExprValue[], key: Closure, order: string): ExprValue[] {
   if (order !== 'asc' && order !== 'desc') fail(`unknown order ${order}, expected asc or desc`);
   const sign = order === 'desc' ? -1 : 1;
-  const keyed = items.map((item, i) => ({ item, key: key(item, i) }));
+  const keyed = items.map((item, i) => ({ key: key(item, i), item: checkElement(item) }));
   keyed.sort((a, b) => sign * Math.sign(compare(a.key, b.key, '<')));
   return keyed.map((k) => k.item);
 }
@@ -96,7 +113,7 @@ function reduce(items: readonly ExprValue[], step: Closure, initial?: () => Expr
   if (initial) accumulator = initial();
   else {
     if (items.length === 0) fail('index out of range: 0 (array length is 0)');
-    accumulator = items[0]!;
+    accumulator = checkElement(items[0]!);
     start = 1;
   }
   for (let i = start; i < items.length; i++) {

@@ -1,10 +1,20 @@
 import { fail, Fault } from '../errors.js';
+import { byteLength, fromUtf8Bytes, utf8Bytes } from '../go-bytes.js';
 import { formatValue } from '../go-format.js';
 import { marshal, unmarshal } from '../go-json.js';
 import { ARRAY, INT, isArray, isInteger, isUnknown, natureName, STRING, UNKNOWN } from '../natures.js';
 import type { Nature } from '../natures.js';
-import { asString, checkBudget, compare, equal, fetch, sameSliceType } from '../runtime.js';
-import { GoFunction, goKindName, goTypeName, tagged } from '../values.js';
+import { asString, checkBudget, compare, contains, equal, fetch, sameSliceType, toInt } from '../runtime.js';
+import {
+  GoFunction,
+  GoInt,
+  goKindName,
+  GoLocation,
+  GoTime,
+  goTypeName,
+  nilSlice,
+  tagged,
+} from '../values.js';
 import type { ExprMap, ExprValue, MapKey } from '../values.js';
 import { expectArity, overloads } from './signatures.js';
 import type { Builtin } from './signatures.js';
@@ -26,9 +36,32 @@ function unary(
 const MAP_TYPE = 'map[string]interface {}';
 const ANY_MAP: Nature = { kind: 'map', elem: UNKNOWN, goType: 'map[interface {}]interface {}' };
 
-const elementOf = (arg: Nature): Nature => (arg.kind === 'array' ? arg.elem : UNKNOWN);
+/** first/last see only the Go type of the list: its elements are known for []string or []int only. */
+const elementOf = (arg: Nature): Nature =>
+  arg.kind !== 'array'
+    ? UNKNOWN
+    : arg.goType === '[]string'
+      ? STRING
+      : arg.goType === '[]int'
+        ? INT
+        : UNKNOWN;
 
-/** Go's recover() in first/last/get: any failure yields nil. */
+/** expr's get: nil for a nil base, an index out of range or a missing key; other failures are errors. */
+function get(from: ExprValue, key: ExprValue): ExprValue {
+  if (from === null) return null;
+  if (typeof from === 'string' || Array.isArray(from)) {
+    const length = typeof from === 'string' ? byteLength(from) : from.length;
+    let index = toInt(key);
+    if (index < 0) index += length;
+    return index >= 0 && index < length ? fetch(from, BigInt(index)) : null;
+  }
+  // a key of the wrong type is MapIndex's error; a missing key is nil (not the element type's zero value)
+  if (from instanceof Map) return contains(key, from) ? fetch(from, key) : null;
+  if (typeof key === 'string') return safeFetch(from, key);
+  return null;
+}
+
+/** Go's recover() in first/last: any failure yields nil. */
 function safeFetch(from: ExprValue, key: ExprValue): ExprValue {
   try {
     return fetch(from, key);
@@ -70,17 +103,21 @@ function typeName(value: ExprValue): string {
   }
   if (value === null) return 'nil';
   if (value instanceof GoFunction) return 'func';
+  if (value instanceof GoInt)
+    return value.type === 'uint8' ? 'uint' : value.type === 'int64' ? 'int' : value.type;
+  if (value instanceof GoTime) return 'time.Time';
+  if (value instanceof GoLocation) return 'unknown';
   return Array.isArray(value) ? 'array' : 'map';
 }
 
 /** Standard base64 decoding that is as strict as Go's (padding required, only \r and \n ignored). */
-function decodeBase64(text: string): string {
+export function decodeBase64(text: string): string {
   const compact = text.replace(/[\r\n]/g, '');
   const bad = compact.search(/[^A-Za-z0-9+/=]|=[^=]|={3}/);
   if (bad >= 0 || compact.length % 4 !== 0) {
     fail(`illegal base64 data at input byte ${bad >= 0 ? bad : compact.length - (compact.length % 4)}`);
   }
-  return Buffer.from(compact, 'base64').toString('utf8');
+  return fromUtf8Bytes([...Buffer.from(compact, 'base64')]);
 }
 
 export const COLLECTION_BUILTINS: Readonly<Record<string, Builtin>> = {
@@ -124,7 +161,7 @@ export const COLLECTION_BUILTINS: Readonly<Record<string, Builtin>> = {
       }
       return fail(`type ${natureName(base)} does not support indexing`);
     },
-    call: ([from, key]) => safeFetch(from ?? null, key ?? null),
+    call: ([from, key]) => get(from ?? null, key ?? null),
   },
   take: {
     check: (args) => {
@@ -216,7 +253,7 @@ export const COLLECTION_BUILTINS: Readonly<Record<string, Builtin>> = {
     call: (args) => {
       const out = args.flatMap((arg) => requireSlice(arg, (k) => `cannot concat ${k}`));
       checkBudget(out.length);
-      return out;
+      return out.length === 0 ? nilSlice() : out;
     },
   },
   flatten: {
@@ -240,7 +277,8 @@ export const COLLECTION_BUILTINS: Readonly<Record<string, Builtin>> = {
       return ARRAY;
     },
     call: ([list, order]) => {
-      const items = Array.isArray(list) ? [...list] : [];
+      // Go copies only []interface {}, []int, []float64 and []string; anything else sorts a nil slice
+      const items = Array.isArray(list) ? [...list] : nilSlice();
       const direction = order === undefined ? 'asc' : asString(order);
       if (direction !== 'asc' && direction !== 'desc')
         fail(`invalid order ${direction}, expected asc or desc`);
@@ -258,7 +296,7 @@ export const COLLECTION_BUILTINS: Readonly<Record<string, Builtin>> = {
   },
   toBase64: {
     check: overloads('toBase64', [['string'], STRING]),
-    call: ([x]) => Buffer.from(asString(x ?? null), 'utf8').toString('base64'),
+    call: ([x]) => Buffer.from(utf8Bytes(asString(x ?? null))).toString('base64'),
   },
   fromBase64: {
     check: overloads('fromBase64', [['string'], STRING]),

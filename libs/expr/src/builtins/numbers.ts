@@ -35,8 +35,10 @@ export function toGoFloat(x: ExprValue): number {
   if (typeof x === 'number') return x;
   if (typeof x === 'bigint') return Number(x);
   if (typeof x === 'string') {
-    if (!GO_FLOAT.test(x)) fail(`invalid operation: float(${x})`);
-    const lower = x.toLowerCase();
+    // strconv.ParseFloat takes underscores between digits: float("1_000") is 1000
+    const text = /^[+-]?\d+(_\d+)*(\.\d*)?([eE][+-]?\d+)?$/.test(x) ? x.replace(/_/g, '') : x;
+    if (!GO_FLOAT.test(text)) fail(`invalid operation: float(${x})`);
+    const lower = text.toLowerCase();
     const body = lower.replace(/^[+-]/, '');
     const negative = lower.startsWith('-');
     let value = body.startsWith('inf') ? Infinity : body === 'nan' ? NaN : Number(body);
@@ -95,14 +97,15 @@ function collectNumbers(
   return out;
 }
 
-function aggregateCheck(name: string, result?: Nature): (args: readonly Nature[]) => Nature {
+/** expr's validateAggregateFunc: unknown for a list or an unknown argument, else the first argument's type. */
+function aggregateCheck(name: string): (args: readonly Nature[]) => Nature {
   return (args) => {
     if (args.length === 0) fail(`not enough arguments to call ${name}`);
     for (const arg of args) {
-      if (isUnknown(arg) || isArray(arg)) return result ?? UNKNOWN;
+      if (isUnknown(arg) || isArray(arg)) return UNKNOWN;
       if (!isNumber(arg)) fail(`invalid argument for ${name} (type ${natureName(arg)})`);
     }
-    return result ?? args[0]!;
+    return args[0]!;
   };
 }
 
@@ -135,7 +138,7 @@ export const NUMBER_BUILTINS: Readonly<Record<string, Builtin>> = {
     check: numericCheck('abs', (arg) => arg),
     call: ([x]) => {
       if (typeof x === 'bigint') return toInt64(x < 0n ? -x : x);
-      if (typeof x === 'number') return Math.abs(x);
+      if (typeof x === 'number') return x < 0 ? -x : x; // Go's Abs keeps -0
       return fail(`invalid argument for abs (type ${goTypeName(x ?? null)})`);
     },
   },
@@ -147,14 +150,14 @@ export const NUMBER_BUILTINS: Readonly<Record<string, Builtin>> = {
   max: extreme('max', 1),
   min: extreme('min', -1),
   mean: {
-    check: aggregateCheck('mean', FLOAT),
+    check: aggregateCheck('mean'),
     call: (args) => {
       const values = collectNumbers('mean', args).map(Number);
       return values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length;
     },
   },
   median: {
-    check: aggregateCheck('median', FLOAT),
+    check: aggregateCheck('median'),
     call: (args) => {
       const values = collectNumbers('median', args)
         .map(Number)

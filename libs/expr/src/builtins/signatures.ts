@@ -34,13 +34,18 @@ export function argumentError(
   if (args.length < params.length) return `not enough arguments to call ${name}`;
   for (const [i, arg] of args.entries()) {
     const param = params[i]!;
-    if (arg.kind === 'nil' && param !== 'interface {}') {
+    if (arg.kind === 'nil' && !acceptsNil(param)) {
       return `cannot use nil as argument (type ${param}) to call ${name}`;
     }
     if (!assignable(arg, param))
-      return `cannot use ${natureName(arg)} as argument (type ${param}) to call ${name}`;
+      return `cannot use ${natureName(arg)} as argument (type ${param}) to call ${name} `; // sic: Go's text
   }
   return undefined;
+}
+
+/** Go: nil is assignable to interfaces, slices, maps, pointers and funcs. */
+function acceptsNil(param: GoType): boolean {
+  return param === 'interface {}' || /^(\[\]|map\[|\*|func\()/.test(param);
 }
 
 export function expectArity(args: readonly Nature[], expected: number): void {

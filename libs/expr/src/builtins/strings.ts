@@ -1,7 +1,7 @@
 import { fail } from '../errors.js';
 import { arrayOf, BOOL, INT, STRING } from '../natures.js';
 import { asString, toInt } from '../runtime.js';
-import { goTypeName, tagged } from '../values.js';
+import { goTypeName, nilSlice, tagged } from '../values.js';
 import type { ExprValue } from '../values.js';
 import { mapCase, replace, runeIndex, split, trimCutset, trimSpace } from '../go-strings.js';
 import { overloads } from './signatures.js';
@@ -14,8 +14,10 @@ function splitBuiltin(name: string, keepSeparator: boolean): Builtin {
   return {
     check: overloads(name, [['string', 'string'], STRINGS], [['string', 'string', 'int'], STRINGS]),
     call: (args) => {
+      const [text, separator] = [s(args[0]!), s(args[1]!)];
       const n = args.length === 3 ? toInt(args[2]!) : -1;
-      return tagged(split(s(args[0]!), s(args[1]!), n, keepSeparator), '[]string');
+      if (n === 0) return nilSlice('[]string'); // strings.SplitN(s, sep, 0) is nil
+      return tagged(split(text, separator, n, keepSeparator), '[]string');
     },
   };
 }
@@ -64,9 +66,12 @@ export const STRING_BUILTINS: Readonly<Record<string, Builtin>> = {
       [['[]string'], STRING],
     ),
     call: (args) => {
+      const glue = args.length === 2 ? s(args[1]!) : '';
       const list = args[0]!;
-      if (!Array.isArray(list)) return fail(`invalid argument for join (type ${goTypeName(list)})`);
-      return list.map((item: ExprValue) => s(item)).join(args.length === 2 ? s(args[1]!) : '');
+      const type = list === null ? '<nil>' : goTypeName(list);
+      if (!Array.isArray(list) || (type !== '[]string' && type !== '[]interface {}'))
+        return fail(`invalid argument for join (type ${type})`);
+      return list.map((item: ExprValue) => s(item)).join(glue);
     },
   },
   indexOf: {

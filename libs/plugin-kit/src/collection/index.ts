@@ -1,0 +1,3 @@
+export * from './collection-env.js';
+export * from './execution-bound.js';
+export * from './start-collection.js';

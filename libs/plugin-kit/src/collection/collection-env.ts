@@ -101,13 +101,20 @@ export function scopedSource(
   const families = definition.envPrefixes ?? [];
   const isOwn = (name: string): boolean => own.has(name) || families.some((f) => name.startsWith(f));
   const prefix = overridePrefixOf(definition);
+  const declared = new Set(declaredBy(definition));
+  // `<PREFIX><NAME>` is an override of NAME, unless the plugin declares it under that very name.
+  const overrideOf = (name: string): string | undefined => {
+    if (!name.startsWith(prefix) || declared.has(name)) return undefined;
+    const stripped = name.slice(prefix.length);
+    return isOwn(stripped) ? stripped : undefined;
+  };
   const view: EnvSource = {};
   for (const [name, value] of Object.entries(source))
-    if (isOwn(name) && !shared.has(name) && value !== undefined) view[name] = value;
+    if (value !== undefined && isOwn(name) && !shared.has(name) && overrideOf(name) === undefined)
+      view[name] = value;
   for (const [name, value] of Object.entries(source)) {
-    if (!name.startsWith(prefix) || value === undefined) continue;
-    const stripped = name.slice(prefix.length);
-    if (isOwn(stripped)) view[stripped] = value;
+    const target = value === undefined ? undefined : overrideOf(name);
+    if (target !== undefined) view[target] = value;
   }
   return view;
 }

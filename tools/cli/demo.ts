@@ -1,6 +1,7 @@
 // npm run demo: runs every example workflow (manifests/*/examples/*.yaml) through the local agent against the
 // built plugins (dist/apps/<app>/main.js), each pointed at its local upstream stand-ins. Like a real agent pod,
-// every plugin is offered every plugin template. Exit 1 if an example does not end as expected.
+// every plugin is offered every plugin template. Then the same examples again against one collection sidecar
+// (dist/apps/collection) hosting every plugin. Exit 1 if an example does not end as expected.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +34,55 @@ const timeScale = Number(values['time-scale']);
 function agentToken(): string {
   const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
   return [...randomBytes(32)].map((b) => alphabet[b % alphabet.length]).join('');
+}
+
+type Result = [string, string, string, number];
+
+/** Runs every example workflow of the apps against `context.plugins`; results are labelled with `label`. */
+async function runExamples(
+  apps: string[],
+  context: DemoContext,
+  label: string,
+  results: Result[],
+  fail: () => void,
+): Promise<void> {
+  for (const app of apps) {
+    const examples = join(root, 'manifests', app, 'examples');
+    if (!existsSync(examples)) continue;
+    for (const file of readdirSync(examples)
+      .filter((f) => /\.ya?ml$/.test(f))
+      .sort()) {
+      const path = join(examples, file);
+      const loaded = loadManifestFile(path);
+      for (const wf of loaded.workflows) {
+        const expected = wf.metadata.annotations?.[EXPECT_ANNOTATION] ?? 'Succeeded';
+        const started = Date.now();
+        const result = await runWorkflow(wf, {
+          plugins: context.plugins,
+          templates: loaded.templates,
+          timeScale,
+        });
+        console.log(`── ${relative(root, path)} (${label}) ──`);
+        console.log(renderResult(result));
+        const ok = result.phase === expected;
+        if (!ok) fail();
+        results.push([
+          `${relative(root, path)} [${label}]`,
+          result.phase,
+          ok ? 'as expected' : `expected ${expected}`,
+          Date.now() - started,
+        ]);
+      }
+    }
+  }
+}
+
+async function stopProcess(proc: PluginProcess, fail: () => void): Promise<void> {
+  const code = await proc.stop();
+  console.log(
+    `stopped ${proc.name}: exit ${code}, ${proc.logs.length} log lines${values.verbose ? `\n${proc.output()}` : ''}`,
+  );
+  if (code !== 0) fail();
 }
 
 async function main(): Promise<number> {
@@ -76,35 +126,21 @@ async function main(): Promise<number> {
       console.log(`started ${app} (plugin "${key}") on ${proc.url} in ${startup} ms`);
     }
     console.log('');
-    const results: Array<[string, string, string, number]> = [];
-    for (const app of apps) {
-      const examples = join(root, 'manifests', app, 'examples');
-      if (!existsSync(examples)) continue;
-      for (const file of readdirSync(examples)
-        .filter((f) => /\.ya?ml$/.test(f))
-        .sort()) {
-        const path = join(examples, file);
-        const loaded = loadManifestFile(path);
-        for (const wf of loaded.workflows) {
-          const expected = wf.metadata.annotations?.[EXPECT_ANNOTATION] ?? 'Succeeded';
-          const started = Date.now();
-          const result = await runWorkflow(wf, {
-            plugins: context.plugins,
-            templates: loaded.templates,
-            timeScale,
-          });
-          console.log(`── ${relative(root, path)} ──`);
-          console.log(renderResult(result));
-          const ok = result.phase === expected;
-          if (!ok) failures++;
-          results.push([
-            relative(root, path),
-            result.phase,
-            ok ? 'as expected' : `expected ${expected}`,
-            Date.now() - started,
-          ]);
-        }
-      }
+    const results: Result[] = [];
+    await runExamples(apps, context, 'single plugins', results, () => failures++);
+    const collection = join(root, 'dist/apps/collection/main.js');
+    if (existsSync(collection) && !values.only) {
+      for (const proc of processes.splice(0)) await stopProcess(proc, () => failures++);
+      const proc = await startPluginProcess('collection', collection, {
+        ...Object.assign({}, ...upstreams.map((u) => u.env)),
+        TOKEN_FILE: tokenFile,
+        LOG_LEVEL: 'info',
+      });
+      processes.push(proc);
+      context.plugins.splice(0, context.plugins.length, { name: 'collection', url: proc.url, token });
+      const startup = proc.logs.find((l) => l.msg === 'listening')?.startupMs;
+      console.log(`started collection (every plugin in one sidecar) on ${proc.url} in ${startup} ms\n`);
+      await runExamples(apps, context, 'collection', results, () => failures++);
     }
     for (const up of upstreams) {
       for (const run of (await up.settle?.()) ?? []) {
@@ -121,18 +157,11 @@ async function main(): Promise<number> {
     console.log('Summary');
     for (const [file, phase, verdict, ms] of results)
       console.log(
-        `  ${verdict === 'as expected' ? '✔' : '✖'} ${file.padEnd(64)} ${phase.padEnd(10)} ${String(ms).padStart(6)} ms  ${verdict}`,
+        `  ${verdict === 'as expected' ? '✔' : '✖'} ${file.padEnd(78)} ${phase.padEnd(10)} ${String(ms).padStart(6)} ms  ${verdict}`,
       );
     console.log(`${results.length} workflows, ${failures} not as expected (requeues scaled by ${timeScale})`);
   } finally {
-    for (const proc of processes) {
-      const code = await proc.stop();
-      const lines = proc.logs.length;
-      console.log(
-        `stopped ${proc.name}: exit ${code}, ${lines} log lines${values.verbose ? `\n${proc.output()}` : ''}`,
-      );
-      if (code !== 0) failures++;
-    }
+    for (const proc of processes) await stopProcess(proc, () => failures++);
     await Promise.all(upstreams.map((u) => u.close()));
     rmSync(dir, { recursive: true, force: true });
   }

@@ -21,6 +21,7 @@ for (const pkg of plan.packages) {
   for (const f of pkg.obsolete) problems.push(`${relative(root, f)}: obsolete (run npm run plugin:build)`);
 }
 plan.files.forEach(compare);
+for (const w of plan.warnings) console.error(w);
 for (const p of problems) console.error(p);
 console.log(`manifests:check: ${plan.packages.length} plugins, ${problems.length} problems`);
 process.exit(problems.length > 0 ? 1 : 0);

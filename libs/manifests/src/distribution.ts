@@ -198,7 +198,8 @@ export function planCollection(ctx: CollectionContext): CollectionPlan {
   return { packages, files, problems, warnings };
 }
 
-function isMultiKey(plugin: ExecutorPlugin): boolean {
+/** A plugin answering keys other than its name (the collection): installed instead of the single plugins. */
+export function isMultiKey(plugin: ExecutorPlugin): boolean {
   const keys = pluginKeys(plugin);
   return keys.length > 1 || keys[0] !== plugin.metadata.name;
 }

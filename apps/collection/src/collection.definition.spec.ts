@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { overridePrefixOf, sharedVariables, structuralClashes } from '@app/plugin-kit';
 import { collection } from './collection.definition.js';
@@ -7,12 +7,20 @@ const appsDir = join(import.meta.dirname, '../..');
 
 describe('the collection', () => {
   it('hosts every plugin app of the repository', () => {
-    const apps = readdirSync(appsDir).filter((app) =>
-      readdirSync(join(appsDir, app, 'src')).some((f) => f.endsWith('.plugin.ts')),
+    const apps = readdirSync(appsDir).filter(
+      (app) =>
+        existsSync(join(appsDir, app, 'src')) &&
+        readdirSync(join(appsDir, app, 'src')).some((f) => f.endsWith('.plugin.ts')),
     );
+    expect(apps.length).toBeGreaterThanOrEqual(4);
     const hostedText = readFileSync(join(import.meta.dirname, 'hosted-plugins.ts'), 'utf8');
     for (const app of apps) expect(hostedText).toContain(`'../../${app}/src/`);
-    expect(collection.plugins.map((p) => p.key)).toEqual(['slack', 'build', 'data-job', 'workflow-event']);
+    expect(collection.plugins.map((p) => p.key).slice(0, 4)).toEqual([
+      'slack',
+      'build',
+      'data-job',
+      'workflow-event',
+    ]);
   });
 
   it('hosts plugins whose settings cannot clash: no kit variable, no shared key, no overlapping family', () => {

@@ -18,7 +18,7 @@ export interface HarnessOptions extends Omit<StartOptions, 'env' | 'logDestinati
   token?: string;
 }
 
-interface HarnessExtras {
+export interface HarnessExtras {
   token: string;
   tokenFile: string;
   /** Every log line, parsed. */
@@ -51,6 +51,16 @@ export function startCollectionHarness(
   options: HarnessOptions = {},
 ): Promise<CollectionHarness> {
   return harness((opts) => startCollection(definition, opts), options);
+}
+
+/** startHarness or startCollectionHarness, whichever the definition is. */
+export function startAnyHarness(
+  definition: PluginDefinition<object> | CollectionDefinition,
+  options: HarnessOptions = {},
+): Promise<HarnessExtras & { url: string; shutdown(reason?: string): Promise<void> }> {
+  return 'plugins' in definition
+    ? startCollectionHarness(definition, options)
+    : startHarness(definition, options);
 }
 
 async function harness<R extends { url: string; shutdown(reason?: string): Promise<void> }>(

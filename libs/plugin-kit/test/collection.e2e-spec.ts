@@ -1,4 +1,4 @@
-import { executeArgs, startCollectionHarness, type CollectionHarness } from '@app/testing';
+import { executeArgs, startCollectionHarness, startHarness, type CollectionHarness } from '@app/testing';
 import { EnvValidationError, startCollection, type CollectionDefinition } from '@app/plugin-kit';
 import { probePlugin } from './fixtures/probe-plugin.js';
 
@@ -54,6 +54,25 @@ describe('a collection sidecar', () => {
       ['probe', 32],
       ['probe-b', 1],
     ]);
+  });
+});
+
+describe('a plugin answering more than one key', () => {
+  it('serves every key with the same handler, in a single sidecar as in a collection', async () => {
+    const aliased = { ...probePlugin, extraKeys: ['probe-alias'] };
+    const single = await startHarness(aliased, { env: SECRETS });
+    const hosted = await startCollectionHarness({ ...definition, plugins: [aliased] }, { env: SECRETS });
+    try {
+      for (const h of [single, hosted]) {
+        const body = executeArgs({ 'probe-alias': { message: 'via alias' } });
+        expect((await h.execute(body)).body.node).toMatchObject({ phase: 'Succeeded' });
+        expect((await h.execute(executeArgs({ probe: {} }))).body.node?.phase).toBe('Succeeded');
+        expect((await h.execute(executeArgs({ 'probe-b': {} }))).body).toEqual({});
+      }
+    } finally {
+      await single.close();
+      await hosted.close();
+    }
   });
 });
 

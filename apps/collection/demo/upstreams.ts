@@ -4,6 +4,8 @@ import { startDemoUpstreams as build } from '../../build-trigger/demo/upstreams.
 import { startDemoUpstreams as dataJob } from '../../data-job-runner/demo/upstreams.js';
 import { startArgoDemoServer } from '../../event-emitter/demo/upstreams.js';
 
+const HOSTED_HERE = 'slack,build,data-job,workflow-event';
+
 /**
  * The stand-ins of every hosted plugin at once, for the suites that run the collection like any plugin. The
  * event endpoint accepts events without running the workflows its bindings submit (`npm run demo` runs those
@@ -13,7 +15,8 @@ export async function startDemoUpstreams(context: DemoContext): Promise<DemoUpst
   const all: DemoUpstreams[] = [];
   for (const start of [slack, build, dataJob, () => startArgoDemoServer()]) all.push(await start(context));
   return {
-    env: Object.assign({}, ...all.map((u) => u.env)) as Record<string, string>,
+    // The plugins these stand-ins serve: a plugin added later (npm run new-plugin) is left out, not failed.
+    env: { ...(Object.assign({}, ...all.map((u) => u.env)) as Record<string, string>), PLUGINS: HOSTED_HERE },
     settle: async () => (await Promise.all(all.map((u) => u.settle?.() ?? []))).flat(),
     close: async () => {
       await Promise.all(all.map((u) => u.close()));

@@ -22,6 +22,7 @@ import {
   toConfigMap,
   validateExecutorPlugin,
   WORKFLOW_LEVEL_EXAMPLE,
+  isMultiKey,
   type ConfigMap,
   type ExecutorPlugin,
 } from '@app/manifests';
@@ -198,12 +199,15 @@ describe('example workflows (every document of manifests/*/examples/*.yaml) are 
 });
 
 describe('installation-namespace install', () => {
-  it('manifests/kustomization.yaml installs every plugin through its own kustomization', () => {
+  it('manifests/kustomization.yaml installs every single plugin through its own kustomization, not the collection', () => {
     const k = parse(readFileSync(join(manifests, KUSTOMIZATION), 'utf8')) as { resources: string[] };
-    expect(k.resources).toEqual(plan.packages.map((p) => p.app));
+    const singles = plan.packages.filter((p) => !isMultiKey(p.plugin));
+    expect(plan.packages.filter((p) => isMultiKey(p.plugin)).map((p) => p.app)).toEqual(['collection']);
+    expect(k.resources).toEqual(singles.map((p) => p.app));
+    expect(plan.warnings).toEqual([]);
     if (kubectl)
       expect(kinds(kustomize(manifests)).filter((k) => k.startsWith('ConfigMap/'))).toEqual(
-        plan.packages.map((p) => `ConfigMap/${p.configMap.metadata.name}`).sort(),
+        singles.map((p) => `ConfigMap/${p.configMap.metadata.name}`).sort(),
       );
   });
 

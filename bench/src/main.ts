@@ -19,6 +19,7 @@ import { addRatios, checkTargets, summarizeTarget, type TargetCheck, type Target
 import { fmt, mib, renderTable, withRatio } from './table.js';
 import { spawnTarget, type RunContext, type Target } from './targets.js';
 import { pollCost, type PollCost } from './upstream-cost.js';
+import { sideBySide, type SideBySide } from './side-by-side.js';
 
 const HELP = `usage: npm run bench -- [options]
   --starts N        cold starts per target and template (default 10)
@@ -28,7 +29,7 @@ const HELP = `usage: npm run bench -- [options]
   --settle MS       wait after the first reply before reading VmRSS (default 1000)
   --poll-nodes N    executions kept running for the upstream-cost check (default 50), --poll-rounds N (6)
   --only APP        measure only these apps (repeatable); the baseline always runs
-  --skip WHAT       cold | load | polls (repeatable)
+  --skip WHAT       cold | load | polls | side (repeatable; side: four sidecars vs the collection)
   --node-args "..." node flags for the plugins instead of their manifest's (e.g. "--max-semi-space-size=1")
   --node PATH       node binary for every target (e.g. the image's Node 22; default: the one running this)
   --out FILE        results file (default bench/.work/results.json, untracked)
@@ -52,7 +53,7 @@ const SPEC = {
     'poll-rounds': { type: 'string', default: '6' },
     'poll-gap': { type: 'string', default: '300' },
     only: { type: 'string', multiple: true },
-    skip: { type: 'string', multiple: true, choices: ['cold', 'load', 'polls'] },
+    skip: { type: 'string', multiple: true, choices: ['cold', 'load', 'polls', 'side'] },
     'node-args': { type: 'string' },
     node: { type: 'string', input: 'file' },
     out: { type: 'string' },
@@ -318,6 +319,19 @@ async function main(): Promise<void> {
       }
     }
 
+    let side: SideBySide | undefined;
+    const collection = plugins.find((t) => t.name === 'collection');
+    const hosted = plugins.filter((t) => t.kind === 'plugin' && t !== collection);
+    if (!skip.has('side') && collection && hosted.length > 1) {
+      side = await sideBySide(baseline, hosted, collection, ctx, {
+        rounds: Math.min(settings.starts, 5),
+        settleMs: settings.settleMs,
+        nodes: 200,
+        busyCalls: 400,
+      });
+      log(`side by side: ${hosted.length} sidecars vs the collection, ${side.rounds} rounds`);
+    }
+
     const summaries = targets.map((t) =>
       summarizeTarget(
         t.name,
@@ -355,6 +369,7 @@ async function main(): Promise<void> {
     };
     const report = renderReport(summaries, checks, meta.loadAverage);
     console.log(report);
+    if (side) console.log(renderSideBySide(side, hosted.length));
     const json = JSON.stringify(
       {
         meta,
@@ -369,6 +384,7 @@ async function main(): Promise<void> {
         })),
         summary: summaries,
         checks,
+        sideBySide: side,
         runs: { cold, load: loads, polls },
       },
       null,
@@ -455,4 +471,49 @@ function renderReport(
   ];
   void base;
   return lines.join('\n');
+}
+
+function renderSideBySide(s: SideBySide, count: number): string {
+  const x = (a?: number, b?: number) => (a !== undefined && b ? `${(a / b).toFixed(2)}×` : '–');
+  const loads = (m: Record<string, number | undefined>) =>
+    Object.entries(m)
+      .map(([k, v]) => `${k} ${fmt(v, ' ms')}`)
+      .join(', ');
+  return (
+    `\n${count} sidecars vs one collection sidecar (median of ${s.rounds} rounds)\n` +
+    renderTable(
+      ['figure', 'bare node:http', `${count} sidecars`, 'collection', 'goal'],
+      [
+        [
+          'idle memory (sum of RSS)',
+          fmt(s.idleMiB.bare, ' MiB', 1),
+          fmt(s.idleMiB.four, ' MiB', 1),
+          `${fmt(s.idleMiB.collection, ' MiB', 1)} (${x(s.idleMiB.collection, s.idleMiB.bare)} bare, ${x(s.idleMiB.four, s.idleMiB.collection)} less)`,
+          '≤ 1.15× bare, ≥ 3.5× less',
+        ],
+        [
+          'cold start, every plugin answering',
+          fmt(s.coldMs.bare, ' ms'),
+          fmt(s.coldMs.four, ' ms'),
+          `${fmt(s.coldMs.collection, ' ms')} (${x(s.coldMs.collection, s.coldMs.bare)} bare)`,
+          '≤ 1.5× bare',
+        ],
+        [
+          'one plugin node: round trips, p50',
+          '–',
+          `${fmt(s.dispatch.four.trips, '', 2)}, ${fmt(s.dispatch.four.p50Ms, ' ms', 1)}`,
+          `${s.dispatch.collection.trips}, ${fmt(s.dispatch.collection.p50Ms, ' ms', 1)}`,
+          'fewer, lower',
+        ],
+        ['first own call (loadMs)', '–', loads(s.loadMs.four), loads(s.loadMs.collection), 'no worse'],
+        [
+          `peak RSS, ${s.busyCalls} executions over all plugins`,
+          '–',
+          fmt(s.peakMiB.four, ' MiB', 1),
+          fmt(s.peakMiB.collection, ' MiB', 1),
+          'under the limit',
+        ],
+      ],
+    )
+  );
 }

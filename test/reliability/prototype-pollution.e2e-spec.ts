@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { startHarness } from '@app/testing';
+import { startAnyHarness } from '@app/testing';
 import { badRequestFamilies } from './support/bad-requests.js';
 import { keepAliveAgent, sendRaw } from './support/raw-http.js';
 import { replyProblem } from './support/reply-check.js';
@@ -56,7 +56,7 @@ describe('prototype pollution: hostile keys leave every prototype as it was', ()
       const upstreams = await target.startUpstreams({ plugins: [], timeScale: 0.01 });
       const env = { ...upstreams.env, ...target.env, CALL_DEADLINE: '2s', LOG_LEVEL: 'info' };
       sweep.addEnv(env);
-      const h = await startHarness(await target.definition(), { env });
+      const h = await startAnyHarness(await target.definition(), { env });
       sweep.add('agent token', h.token);
       const agent = keepAliveAgent(2);
       try {

@@ -1,6 +1,7 @@
 // npm run demo: runs every example workflow (manifests/*/examples/*.yaml) through the local agent against the
 // built plugins (dist/apps/<app>/main.js), each pointed at its local upstream stand-ins. Like a real agent pod,
-// every plugin is offered every plugin template. Exit 1 if an example does not end as expected.
+// every plugin is offered every plugin template. Then the same examples again against one collection sidecar
+// (dist/apps/collection) hosting every plugin. Exit 1 if an example does not end as expected.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,9 +26,11 @@ const USAGE = `usage: npm run demo [-- --only <app> ... --time-scale <n> --verbo
 
 Runs every example workflow (manifests/<app>/examples/*.yaml) through the local agent against the built
 plugins (dist/apps/<app>/main.js), each pointed at its local upstream stand-ins. Like a real agent pod, every
-plugin is offered every plugin template. Prints each workflow's node tree and a summary.
+plugin is offered every plugin template. Then, unless --only is given, the same examples run again against
+one collection sidecar (dist/apps/collection/main.js) hosting every plugin. Prints each workflow's node tree
+and a summary.
 
-  --only <app>      demo only these apps (repeatable)
+  --only <app>      demo only these apps (repeatable; skips the collection pass)
   --time-scale <n>  factor for requeue waits and backoff (default 0.05: a 30s requeue takes 1.5s)
   --verbose         also print each plugin's log when it stops
 
@@ -51,7 +54,8 @@ async function main({ values }: ParsedCommand<typeof SPEC.options>): Promise<num
   const { loadManifestFile, renderResult, runWorkflow, startPluginProcess } = await import('@app/testing');
   const timeScale = Number(values['time-scale']);
   if (!(timeScale > 0)) throw new UsageError('--time-scale must be a positive number');
-  const known = Object.keys(appDemos);
+  // The collection hosts every other app: it runs in a pass of its own (below), never beside them.
+  const known = Object.keys(appDemos).filter((app) => app !== 'collection');
   const unknown = values.only.filter((app) => !known.includes(app));
   if (unknown.length > 0)
     throw new UsageError(`--only: no app ${orList(unknown)} with a demo (apps: ${known.join(', ')})`);
@@ -78,6 +82,47 @@ async function main({ values }: ParsedCommand<typeof SPEC.options>): Promise<num
   const upstreams: DemoUpstreams[] = [];
   const processes: PluginProcess[] = [];
   let failures = 0;
+  // [what ran, phase, verdict, ms]; a workflow a binding submitted has no duration of its own here.
+  const results: SummaryRow[] = [];
+  /** Every example workflow of the apps against `context.plugins`, labelled with the pass. */
+  const runExamples = async (label: string): Promise<void> => {
+    for (const app of apps) {
+      const examples = join(root, 'manifests', app, 'examples');
+      if (!existsSync(examples)) continue;
+      for (const file of readdirSync(examples)
+        .filter((f) => /\.ya?ml$/.test(f))
+        .sort()) {
+        const path = join(examples, file);
+        const loaded = loadManifestFile(path);
+        for (const wf of loaded.workflows) {
+          const expected = wf.metadata.annotations?.[EXPECT_ANNOTATION] ?? 'Succeeded';
+          const started = Date.now();
+          const result = await runWorkflow(wf, {
+            plugins: context.plugins,
+            templates: loaded.templates,
+            timeScale,
+          });
+          console.log(`── ${relative(root, path)} (${label}) ──`);
+          console.log(renderResult(result));
+          const ok = result.phase === expected;
+          if (!ok) failures++;
+          results.push([
+            `${relative(root, path)} [${label}]`,
+            result.phase,
+            ok ? 'as expected' : `expected ${expected}`,
+            Date.now() - started,
+          ]);
+        }
+      }
+    }
+  };
+  const stopProcess = async (proc: PluginProcess): Promise<void> => {
+    const code = await proc.stop();
+    console.log(
+      `stopped ${proc.name}: exit ${code}, ${proc.logs.length} log lines${values.verbose ? `\n${proc.output()}` : ''}`,
+    );
+    if (code !== 0) failures++;
+  };
   try {
     for (const app of apps) {
       const { startDemoUpstreams } = await appDemos[app]();
@@ -99,36 +144,20 @@ async function main({ values }: ParsedCommand<typeof SPEC.options>): Promise<num
       console.log(`started ${app} (plugin "${key}") on ${proc.url} in ${startup} ms`);
     }
     console.log('');
-    // [what ran, phase, verdict, ms]; a workflow a binding submitted has no duration of its own here.
-    const results: SummaryRow[] = [];
-    for (const app of apps) {
-      const examples = join(root, 'manifests', app, 'examples');
-      if (!existsSync(examples)) continue;
-      for (const file of readdirSync(examples)
-        .filter((f) => /\.ya?ml$/.test(f))
-        .sort()) {
-        const path = join(examples, file);
-        const loaded = loadManifestFile(path);
-        for (const wf of loaded.workflows) {
-          const expected = wf.metadata.annotations?.[EXPECT_ANNOTATION] ?? 'Succeeded';
-          const started = Date.now();
-          const result = await runWorkflow(wf, {
-            plugins: context.plugins,
-            templates: loaded.templates,
-            timeScale,
-          });
-          console.log(`── ${relative(root, path)} ──`);
-          console.log(renderResult(result));
-          const ok = result.phase === expected;
-          if (!ok) failures++;
-          results.push([
-            relative(root, path),
-            result.phase,
-            ok ? 'as expected' : `expected ${expected}`,
-            Date.now() - started,
-          ]);
-        }
-      }
+    await runExamples('single plugins');
+    const collection = join(root, 'dist/apps/collection/main.js');
+    if (existsSync(collection) && values.only.length === 0) {
+      for (const proc of processes.splice(0)) await stopProcess(proc);
+      const proc = await startPluginProcess('collection', collection, {
+        ...Object.assign({}, ...upstreams.map((u) => u.env)),
+        TOKEN_FILE: tokenFile,
+        LOG_LEVEL: 'info',
+      });
+      processes.push(proc);
+      context.plugins.splice(0, context.plugins.length, { name: 'collection', url: proc.url, token });
+      const startup = proc.logs.find((l) => l.msg === 'listening')?.startupMs;
+      console.log(`started collection (every plugin in one sidecar) on ${proc.url} in ${startup} ms\n`);
+      await runExamples('collection');
     }
     for (const up of upstreams) {
       for (const run of (await up.settle?.()) ?? []) {
@@ -146,14 +175,7 @@ async function main({ values }: ParsedCommand<typeof SPEC.options>): Promise<num
     for (const line of summaryLines(results)) console.log(line);
     console.log(`${results.length} workflows, ${failures} not as expected (requeues scaled by ${timeScale})`);
   } finally {
-    for (const proc of processes) {
-      const code = await proc.stop();
-      const lines = proc.logs.length;
-      console.log(
-        `stopped ${proc.name}: exit ${code}, ${lines} log lines${values.verbose ? `\n${proc.output()}` : ''}`,
-      );
-      if (code !== 0) failures++;
-    }
+    for (const proc of processes) await stopProcess(proc);
     await Promise.all(upstreams.map((u) => u.close()));
     rmSync(dir, { recursive: true, force: true });
   }

@@ -33,6 +33,7 @@ await runCommand(
         problems.push(`${relative(root, f)}: obsolete (run npm run plugin:build)`);
     }
     plan.files.forEach(compare);
+    for (const w of plan.warnings) console.error(w);
     for (const p of problems) console.error(p);
     console.log(`manifests:check: ${plan.packages.length} plugins, ${problems.length} problems`);
     return problems.length > 0 ? 1 : 0;

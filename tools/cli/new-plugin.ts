@@ -39,11 +39,14 @@ function checkName(name: string): void {
 async function scaffold(name: string): Promise<number> {
   const words = name.split('-');
   const pascal = words.map((w) => w[0].toUpperCase() + w.slice(1)).join('');
-  const usedPorts = pluginDirs(join(root, 'manifests')).map(
-    (dir) =>
-      parseExecutorPlugin(readFileSync(join(dir, 'plugin.yaml'), 'utf8')).spec.sidecar.container.ports?.[0]
-        ?.containerPort ?? 0,
-  );
+  // The collection sidecar's port (10430) is apart from the single plugins' range on purpose.
+  const usedPorts = pluginDirs(join(root, 'manifests'))
+    .filter((dir) => !dir.endsWith('/collection'))
+    .map(
+      (dir) =>
+        parseExecutorPlugin(readFileSync(join(dir, 'plugin.yaml'), 'utf8')).spec.sidecar.container.ports?.[0]
+          ?.containerPort ?? 0,
+    );
   const port = Math.max(FIRST_PORT - 1, ...usedPorts) + 1;
   const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string })
     .version;
@@ -86,6 +89,14 @@ async function scaffold(name: string): Promise<number> {
       writeFileSync(path, content);
       written.push(relative(root, path));
     }
+  }
+
+  // The collection sidecar hosts every plugin: one line in its list.
+  const hostedList = join(root, 'apps/collection/src/hosted-plugins.ts');
+  if (existsSync(hostedList)) {
+    const line = `export { ${values.__camel__}Plugin } from '../../${name}/src/${name}.plugin.js';\n`;
+    writeFileSync(hostedList, readFileSync(hostedList, 'utf8') + line);
+    written.push(relative(root, hostedList));
   }
 
   const ctx = collectionContext(root);

@@ -7,5 +7,6 @@ export const buildTriggerPlugin = definePlugin({
   key: 'build',
   port: 10421,
   env: BuildTriggerEnv,
+  envPrefixes: ['JENKINS_', 'GITHUB_', 'GITLAB_'],
   load: async () => (await import('./build-trigger.module.js')).BuildTriggerModule,
 });

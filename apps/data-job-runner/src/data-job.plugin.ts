@@ -7,5 +7,6 @@ export const dataJobPlugin = definePlugin({
   key: 'data-job',
   port: 10422,
   env: DataJobEnv,
+  envPrefixes: ['DATABRICKS_', 'AIRFLOW_', 'DBT_CLOUD_', 'LIVY_'],
   load: async () => (await import('./data-job.module.js')).DataJobModule,
 });

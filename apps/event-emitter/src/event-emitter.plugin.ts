@@ -7,5 +7,6 @@ export const eventEmitterPlugin = definePlugin({
   key: 'workflow-event',
   port: 10423,
   env: ArgoEnv,
+  envPrefixes: ['ARGO_'],
   load: async () => (await import('./event-emitter.module.js')).EventEmitterModule,
 });

@@ -7,5 +7,6 @@ export const slackNotifierPlugin = definePlugin({
   key: 'slack',
   port: 10420,
   env: SlackEnv,
+  envPrefixes: ['SLACK_'],
   load: async () => (await import('./slack-notifier.module.js')).SlackNotifierModule,
 });

@@ -7,7 +7,14 @@ import type { ConfigMap } from './configmap.js';
 import { exampleObjectsFile } from './example-objects.js';
 import type { ExecutorPlugin } from './executor-plugin.js';
 import { marshalGoYaml } from './go-yaml.js';
-import { formatFinding, lintCollection, lintExecutorPlugin, type LintFinding } from './lint.js';
+import {
+  formatFinding,
+  lintCollection,
+  lintExecutorPlugin,
+  lintSharedKeys,
+  pluginKeys,
+  type LintFinding,
+} from './lint.js';
 import { buildPluginDir } from './plugin-build.js';
 import { lintVersioning, type CollectionContext } from './versioning.js';
 import { workflowLevelExampleFile } from './workflow-level.js';
@@ -116,6 +123,8 @@ export interface CollectionPlan {
   packages: PluginPackage[];
   files: GeneratedFile[];
   problems: string[];
+  /** Findings that do not fail the check (printed). */
+  warnings: string[];
 }
 
 export const INSTALL_DIR = 'install';
@@ -153,13 +162,19 @@ export function planCollection(ctx: CollectionContext): CollectionPlan {
   }
   for (const p of packages) problems.push(...p.findings.map(formatFinding));
   problems.push(...lintUniqueness(packages).map(formatFinding));
+  // `kubectl apply -k manifests` installs the single plugins; a plugin hosting several keys (the collection)
+  // is the alternative to them, installed on its own (`-k manifests/collection`), never beside them.
+  const singles = packages.filter((p) => !isMultiKey(p.plugin));
+  const warnings = lintSharedKeys(singles.map((p) => ({ plugin: p.plugin, file: p.file }))).map(
+    formatFinding,
+  );
   const files: GeneratedFile[] = [];
   if (packages.length > 0) {
     files.push({
       path: join(manifests, KUSTOMIZATION),
       content: collectionKustomization(
         manifests,
-        packages.map((p) => p.files[0].path),
+        singles.map((p) => p.files[0].path),
       ),
     });
     files.push(
@@ -180,7 +195,13 @@ export function planCollection(ctx: CollectionContext): CollectionPlan {
       },
     );
   }
-  return { packages, files, problems };
+  return { packages, files, problems, warnings };
+}
+
+/** A plugin answering keys other than its name (the collection): installed instead of the single plugins. */
+export function isMultiKey(plugin: ExecutorPlugin): boolean {
+  const keys = pluginKeys(plugin);
+  return keys.length > 1 || keys[0] !== plugin.metadata.name;
 }
 
 function writeGenerated(f: GeneratedFile): string {

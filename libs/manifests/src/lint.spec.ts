@@ -1,4 +1,4 @@
-import { lintCollection, lintExecutorPlugin } from './lint.js';
+import { KEYS_ANNOTATION, lintCollection, lintExecutorPlugin, lintSharedKeys } from './lint.js';
 import type { ExecutorPlugin } from './executor-plugin.js';
 
 const good = (): ExecutorPlugin => ({
@@ -129,6 +129,33 @@ describe('manifest lint', () => {
         file: 'b/plugin.yaml',
         field: `${C}.ports[0].containerPort`,
         problem: '10420 is also used by a/plugin.yaml',
+      },
+    ]);
+  });
+
+  it('warns when the collection and a single plugin answering one of its keys are installed together', () => {
+    const single = good();
+    single.metadata.name = 'slack';
+    const collection = good();
+    collection.metadata.name = 'collection';
+    collection.metadata.annotations = {
+      ...collection.metadata.annotations,
+      [KEYS_ANNOTATION]: 'slack, build',
+    };
+    const build = good();
+    build.metadata.name = 'data-job';
+    expect(
+      lintSharedKeys([
+        { plugin: single, file: 'slack/plugin.yaml' },
+        { plugin: build, file: 'data-job/plugin.yaml' },
+        { plugin: collection, file: 'collection/plugin.yaml' },
+      ]),
+    ).toEqual([
+      {
+        file: 'collection/plugin.yaml',
+        field: 'metadata',
+        problem:
+          "warning: key slack is also answered by slack/plugin.yaml in the same namespace; the agent gives its templates to whichever it asks first (drop slack from the collection's PLUGINS, or install one of them)",
       },
     ]);
   });

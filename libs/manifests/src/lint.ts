@@ -105,3 +105,41 @@ export function lintCollection(plugins: Array<{ plugin: ExecutorPlugin; file: st
   }
   return out;
 }
+
+/**
+ * A plugin hosting several plugins (the collection sidecar) lists the template keys it answers in this
+ * annotation; any other plugin answers the key of its name (Argo ties nothing else to a key).
+ */
+export const KEYS_ANNOTATION = 'executor-plugins.dev/keys';
+
+export function pluginKeys(plugin: ExecutorPlugin): string[] {
+  const listed = plugin.metadata.annotations?.[KEYS_ANNOTATION];
+  return listed
+    ? listed
+        .split(',')
+        .map((k) => k.trim())
+        .filter(Boolean)
+    : [String(plugin.metadata.name)];
+}
+
+/**
+ * Warnings for plugins installed in one namespace that answer the same key (the collection beside a single
+ * plugin): the agent gives each such template to whichever of them it offers it to first, so which settings
+ * and credentials serve it is left to chance. Not an error: it works, only not predictably.
+ */
+export function lintSharedKeys(plugins: Array<{ plugin: ExecutorPlugin; file: string }>): LintFinding[] {
+  const owner = new Map<string, string>();
+  const out: LintFinding[] = [];
+  for (const { plugin, file } of plugins)
+    for (const key of pluginKeys(plugin)) {
+      const other: string | undefined = owner.get(key);
+      if (other)
+        out.push({
+          file,
+          field: 'metadata',
+          problem: `warning: key ${key} is also answered by ${other} in the same namespace; the agent gives its templates to whichever it asks first (drop ${key} from the collection's PLUGINS, or install one of them)`,
+        });
+      else owner.set(key, file);
+    }
+  return out;
+}

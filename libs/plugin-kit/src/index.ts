@@ -24,3 +24,5 @@ export * from './logging/plugin-logger.js';
 export * from './logging/redactor.js';
 export * from './nest/provide-handler.js';
 export * from './remote-run/index.js';
+export * from './hosting/template-router.js';
+export * from './collection/index.js';

@@ -9,12 +9,20 @@ export interface PluginDefinition<E extends object = object> {
   name: string;
   /** The key under `template.plugin` that addresses this plugin, e.g. `slack`. */
   key: string;
+  /** Further keys the same plugin answers (same handler, ledger and settings), e.g. an alias. */
+  extraKeys?: string[];
   /** Default port: the containerPort of the plugin's manifest. */
   port: number;
   /** Admin configuration from the sidecar environment, validated at start-up. */
   env?: new () => E;
   /** Bounds of this plugin; each one unset here comes from the kit env (MAX_EXECUTIONS, UPSTREAM_MAX_BODY). */
   limits?: PluginLimits;
+  /**
+   * Variable families the env class reads beyond its declared fields (named connections such as
+   * `JENKINS_<NAME>_URL`), as name prefixes. Only a collection sidecar uses them: there a plugin sees its
+   * declared variables and these families, nothing of the other plugins.
+   */
+  envPrefixes?: string[];
   load(): Promise<Type | DynamicModule>;
 }
 
@@ -27,4 +35,9 @@ export interface PluginLimits {
 
 export function definePlugin<E extends object>(definition: PluginDefinition<E>): PluginDefinition<E> {
   return definition;
+}
+
+/** Every key a definition answers. */
+export function keysOf(definition: PluginDefinition): string[] {
+  return [definition.key, ...(definition.extraKeys ?? [])];
 }

@@ -2,7 +2,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExecuteTemplateReply } from '@app/contract';
-import { startPlugin, type PluginDefinition, type RunningPlugin, type StartOptions } from '@app/plugin-kit';
+import {
+  startCollection,
+  startPlugin,
+  type CollectionDefinition,
+  type PluginDefinition,
+  type RunningCollection,
+  type RunningPlugin,
+  type StartOptions,
+} from '@app/plugin-kit';
 
 export interface HarnessOptions extends Omit<StartOptions, 'env' | 'logDestination'> {
   /** Environment of the sidecar (TOKEN_FILE, PORT and LOG_LEVEL are filled in). */
@@ -10,7 +18,7 @@ export interface HarnessOptions extends Omit<StartOptions, 'env' | 'logDestinati
   token?: string;
 }
 
-export interface PluginHarness extends RunningPlugin {
+export interface HarnessExtras {
   token: string;
   tokenFile: string;
   /** Every log line, parsed. */
@@ -24,24 +32,52 @@ export interface PluginHarness extends RunningPlugin {
   close(): Promise<void>;
 }
 
+export type PluginHarness = RunningPlugin & HarnessExtras;
+export type CollectionHarness = RunningCollection & HarnessExtras;
+
 let counter = 0;
 
 /** Runs a plugin in this process on a free port, with a temporary token file and captured logs. */
-export async function startHarness<E extends object>(
+export function startHarness<E extends object>(
   definition: PluginDefinition<E>,
   options: HarnessOptions = {},
 ): Promise<PluginHarness> {
+  return harness((opts) => startPlugin(definition, opts), options);
+}
+
+/** Runs a collection sidecar in this process, like startHarness. */
+export function startCollectionHarness(
+  definition: CollectionDefinition,
+  options: HarnessOptions = {},
+): Promise<CollectionHarness> {
+  return harness((opts) => startCollection(definition, opts), options);
+}
+
+/** startHarness or startCollectionHarness, whichever the definition is. */
+export function startAnyHarness(
+  definition: PluginDefinition<object> | CollectionDefinition,
+  options: HarnessOptions = {},
+): Promise<HarnessExtras & { url: string; shutdown(reason?: string): Promise<void> }> {
+  return 'plugins' in definition
+    ? startCollectionHarness(definition, options)
+    : startHarness(definition, options);
+}
+
+async function harness<R extends { url: string; shutdown(reason?: string): Promise<void> }>(
+  start: (options: StartOptions) => Promise<R>,
+  options: HarnessOptions,
+): Promise<R & HarnessExtras> {
   const dir = mkdtempSync(join(tmpdir(), 'plugin-harness-'));
   const tokenFile = join(dir, 'token');
   let token = options.token ?? `harness-token-${process.pid}-${++counter}-bcdfghjklmnpqrst`;
   writeFileSync(tokenFile, token);
   const lines: string[] = [];
-  const running = await startPlugin(definition, {
+  const running = await start({
     ...options,
     env: { LOG_LEVEL: 'debug', ...options.env, TOKEN_FILE: tokenFile, PORT: '0', HOST: '127.0.0.1' },
     logDestination: { write: (line: string) => lines.push(line) },
   });
-  const harness: PluginHarness = {
+  const harness: R & HarnessExtras = {
     ...running,
     get token() {
       return token;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parse as parseYaml } from 'yaml';
-import type { PluginDefinition } from '@app/plugin-kit';
+import type { CollectionDefinition, PluginDefinition } from '@app/plugin-kit';
 import type { DemoContext, DemoUpstreams } from '@app/testing';
 
 export const repoRoot = join(import.meta.dirname, '../../..');
@@ -28,8 +28,8 @@ export interface PluginTarget {
   /** The container's memory limit from the manifest, in MB. */
   memoryLimitMb?: number;
   startUpstreams(context: DemoContext): Promise<DemoUpstreams>;
-  /** The plugin definition, for the in-process harness. */
-  definition(): Promise<PluginDefinition<object>>;
+  /** The plugin (or collection) definition, for the in-process harness (startAnyHarness). */
+  definition(): Promise<PluginDefinition<object> | CollectionDefinition>;
   /** docs/<app>.md, when it exists. */
   doc?: string;
 }
@@ -73,7 +73,10 @@ export function discoverApps(): Discovery {
       continue;
     }
     const conf = JSON.parse(readFileSync(parts['test/conformance.json'], 'utf8')) as ConformanceFile;
-    const definitionFile = readdirSync(join(dir, 'src')).find((f) => f.endsWith('.plugin.ts'));
+    // A plugin app has src/<name>.plugin.ts; the collection, src/collection.definition.ts.
+    const definitionFile = readdirSync(join(dir, 'src')).find(
+      (f) => f.endsWith('.plugin.ts') || f === 'collection.definition.ts',
+    );
     if (!conf.key || !conf.config || !definitionFile) {
       skipped.push(`${app} (conformance.json without key/config, or no src/*.plugin.ts)`);
       continue;
@@ -121,11 +124,14 @@ function manifestRuntime(app: string): { nodeArgs: string[]; memoryLimitMb?: num
   return { nodeArgs, memoryLimitMb };
 }
 
-async function findDefinition(file: string): Promise<PluginDefinition<object>> {
+async function findDefinition(file: string): Promise<PluginDefinition<object> | CollectionDefinition> {
   const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   const found = Object.values(mod).find(
-    (v): v is PluginDefinition<object> =>
-      typeof v === 'object' && v !== null && 'key' in v && typeof (v as PluginDefinition).load === 'function',
+    (v): v is PluginDefinition<object> | CollectionDefinition =>
+      typeof v === 'object' &&
+      v !== null &&
+      (('key' in v && typeof (v as PluginDefinition).load === 'function') ||
+        Array.isArray((v as CollectionDefinition).plugins)),
   );
   if (!found) throw new Error(`${file} exports no plugin definition`);
   return found;

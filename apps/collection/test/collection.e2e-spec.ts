@@ -1,0 +1,79 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  executeArgs,
+  startPluginProcess,
+  type DemoContext,
+  type DemoUpstreams,
+  type PluginProcess,
+} from '@app/testing';
+import { startDemoUpstreams } from '../demo/upstreams.js';
+
+const root = join(import.meta.dirname, '../../..');
+const TOKEN = 'bcdfghjklmnpqrstvwxz2456789bcdfg';
+const apps = {
+  slack: 'slack-notifier',
+  build: 'build-trigger',
+  'data-job': 'data-job-runner',
+  'workflow-event': 'event-emitter',
+};
+const conformance = (app: string) =>
+  JSON.parse(readFileSync(join(root, 'apps', app, 'test/conformance.json'), 'utf8')) as {
+    config: Record<string, unknown>;
+  };
+
+/** The built collection bundle as the pod runs it, pointed at the stand-ins of every hosted plugin. */
+describe('the collection sidecar as a process', () => {
+  let up: DemoUpstreams;
+  let proc: PluginProcess;
+  const dir = mkdtempSync(join(tmpdir(), 'collection-e2e-'));
+  beforeAll(async () => {
+    const context: DemoContext = { plugins: [], timeScale: 0.05 };
+    up = await startDemoUpstreams(context);
+    const tokenFile = join(dir, 'token');
+    writeFileSync(tokenFile, TOKEN);
+    proc = await startPluginProcess('collection', join(root, 'dist/apps/collection/main.js'), {
+      ...up.env,
+      TOKEN_FILE: tokenFile,
+    });
+    context.plugins.push({ name: 'collection', url: proc.url, token: TOKEN });
+  }, 60_000);
+  afterAll(async () => {
+    await up?.settle?.();
+    await proc?.stop();
+    await up?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const post = async (body: unknown) => {
+    const res = await fetch(`${proc.url}/api/v1/template.execute`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${TOKEN}` },
+      body: JSON.stringify(body),
+    });
+    return (await res.json()) as { node?: { phase: string; message?: string } };
+  };
+  const loaded = () => proc.logs.filter((l) => l.msg === 'plugin module loaded').map((l) => l.plugin);
+
+  it('starts with only the contract front: no plugin module is loaded', async () => {
+    expect(proc.logs.find((l) => l.msg === 'listening')).toMatchObject({
+      plugin: 'collection',
+      plugins: expect.arrayContaining(['slack', 'build', 'data-job', 'workflow-event']),
+    });
+    expect(await post(executeArgs({ 'not-ours': {} }))).toEqual({});
+    expect(loaded()).toEqual([]);
+  });
+
+  it("loads each plugin's module on its own first call, and only that one", async () => {
+    const expected: string[] = [];
+    for (const [key, app] of Object.entries(apps)) {
+      const reply = await post(
+        executeArgs({ [key]: conformance(app).config }, { templateName: `first-${key}` }),
+      );
+      expect(['Running', 'Succeeded']).toContain(reply.node?.phase);
+      expected.push(app);
+      expect(loaded()).toEqual(expected);
+    }
+  }, 30_000);
+});

@@ -1,0 +1,2 @@
+export * from './collection-env.js';
+export * from './start-collection.js';

@@ -1,0 +1,143 @@
+import 'reflect-metadata';
+import { EnvValidationError, loadEnv } from '../config/env.js';
+import { KitEnv } from '../config/kit-env.js';
+import type { TemplateDispatcher } from '../http/contract-server.js';
+import { hostPlugin, type HostedPlugin } from '../hosting/hosted-plugin.js';
+import { serve } from '../hosting/serve.js';
+import { TemplateRouter } from '../hosting/template-router.js';
+import { createLogger, type PluginLogger } from '../logging/plugin-logger.js';
+import { looksSecret, Redactor } from '../logging/redactor.js';
+import type { PluginDefinition } from '../plugin-definition.js';
+import { runSidecar, type StartOptions } from '../run-plugin.js';
+import {
+  ambiguousVariables,
+  COLLECTION_KIT_DEFAULTS,
+  CollectionEnv,
+  scopedSource,
+  structuralClashes,
+} from './collection-env.js';
+
+export interface CollectionDefinition {
+  /** The sidecar's name in logs, e.g. `collection`. */
+  name: string;
+  /** Default port: the containerPort of the collection's manifest. */
+  port: number;
+  /** Every plugin the collection can host. */
+  plugins: PluginDefinition[];
+}
+
+export interface HostedStatus {
+  key: string;
+  name: string;
+  /** Whether its module has been loaded (by its first own call). */
+  loaded: boolean;
+  maxExecutions: number;
+  inFlight: number;
+}
+
+export interface RunningCollection {
+  port: number;
+  url: string;
+  logger: PluginLogger;
+  /** The enabled plugins, in the order of the definition. */
+  plugins(): HostedStatus[];
+  shutdown(reason?: string): Promise<void>;
+}
+
+/** Which plugins `PLUGINS` enables; every hosted plugin when it is unset. */
+export function enabledPlugins(
+  definition: CollectionDefinition,
+  plugins: string | undefined,
+): PluginDefinition[] {
+  if (plugins === undefined || plugins.trim() === '') return definition.plugins;
+  const wanted = plugins
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
+  const known = new Map(definition.plugins.map((p) => [p.key, p]));
+  const unknown = wanted.filter((k) => !known.has(k));
+  if (unknown.length > 0)
+    throw new EnvValidationError([
+      `PLUGINS: ${unknown.join(', ')} ${unknown.length > 1 ? 'are' : 'is'} not in this collection (it has ${[...known.keys()].join(', ')})`,
+    ]);
+  return definition.plugins.filter((p) => wanted.includes(p.key));
+}
+
+/**
+ * Starts several plugins behind one contract front: one token guard and HTTP server, and per plugin its own
+ * settings (its share of the environment only), redactor, logger, ledger, executors and execution bound
+ * (MAX_EXECUTIONS, UPSTREAM_MAX_BODY: past its bound a plugin's new executions are answered 503, the
+ * others' are not).
+ * Throws one EnvValidationError naming every plugin and variable at fault.
+ */
+export async function startCollection(
+  definition: CollectionDefinition,
+  options: StartOptions = {},
+): Promise<RunningCollection> {
+  const started = performance.now();
+  const source = options.env ?? process.env;
+  const clashes = structuralClashes(definition.plugins);
+  if (clashes.length > 0) throw new Error(`plugins that cannot share a sidecar: ${clashes.join('; ')}`);
+
+  const kit = loadEnv(KitEnv, source);
+  const enabled = enabledPlugins(definition, loadEnv(CollectionEnv, source).PLUGINS);
+  const problems = ambiguousVariables(enabled, source);
+  const shutdownController = new AbortController();
+  const hosted: HostedPlugin[] = [];
+  for (const plugin of enabled) {
+    try {
+      hosted.push(
+        hostPlugin(plugin, {
+          source: scopedSource(plugin, enabled, source),
+          kitDefaults: COLLECTION_KIT_DEFAULTS,
+          logDestination: options.logDestination,
+          shutdown: shutdownController.signal,
+        }),
+      );
+    } catch (err) {
+      if (!(err instanceof EnvValidationError)) throw err;
+      problems.push(...err.problems.map((p) => `${plugin.name} (${plugin.key}): ${p}`));
+    }
+  }
+  if (problems.length > 0) throw new EnvValidationError(problems);
+
+  const redactor = new Redactor();
+  for (const [name, value] of Object.entries(source)) if (looksSecret(name)) redactor.add(value);
+  for (const plugin of hosted) redactor.add(...plugin.secrets);
+  const logger = createLogger({
+    level: kit.LOG_LEVEL,
+    redactor,
+    base: { plugin: definition.name, version: process.env.EXECUTOR_PLUGINS_VERSION ?? 'dev' },
+    destination: options.logDestination,
+  });
+  const routes = new Map<string, TemplateDispatcher>();
+  for (const plugin of hosted) for (const [key, executor] of plugin.executors) routes.set(key, executor);
+
+  const served = await serve({
+    kit,
+    defaultPort: definition.port,
+    logger,
+    redactor,
+    dispatcher: new TemplateRouter(routes),
+    hosted,
+    shutdownController,
+    started,
+  });
+  return {
+    ...served,
+    logger,
+    plugins: () =>
+      hosted.map((plugin) => ({
+        key: plugin.definition.key,
+        name: plugin.definition.name,
+        loaded: plugin.loaded,
+        maxExecutions: plugin.definition.limits?.maxExecutions ?? plugin.kit.MAX_EXECUTIONS,
+        inFlight: plugin.ledger.inFlight,
+      })),
+  };
+}
+
+/** The entry point of a collection app. */
+export function runCollection(definition: CollectionDefinition): Promise<void> {
+  return runSidecar(definition.name, () => startCollection(definition));
+}

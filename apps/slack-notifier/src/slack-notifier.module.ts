@@ -2,7 +2,8 @@ import { Module } from '@nestjs/common';
 import { provideHandler } from '@app/plugin-kit';
 import { DuplicateFinder } from './delivery/duplicate-finder.js';
 import { FileUploader } from './delivery/file-uploader.js';
-import { SlackNotifierHandler } from './slack-notifier.handler.js';
+import { NotifierHandler } from './notifier.handler.js';
+import { SlackProvider } from './providers/slack/slack.provider.js';
 import { ChannelResolver } from './slack/channel-resolver.js';
 import { SlackClientFactory } from './slack/slack-client.factory.js';
 
@@ -12,8 +13,9 @@ import { SlackClientFactory } from './slack/slack-client.factory.js';
     ChannelResolver,
     DuplicateFinder,
     FileUploader,
-    SlackNotifierHandler,
-    provideHandler(SlackNotifierHandler),
+    SlackProvider,
+    NotifierHandler,
+    provideHandler(NotifierHandler),
   ],
 })
 export class SlackNotifierModule {}

@@ -45,6 +45,11 @@ export function slack(body: Record<string, unknown>, options: ExecuteArgsOptions
   return executeArgs({ slack: body }, options);
 }
 
+/** A template.execute request with the `notify` key: `notify: {<provider>: body}`. */
+export function notify(provider: string, body: Record<string, unknown>, options: ExecuteArgsOptions = {}) {
+  return executeArgs({ notify: { [provider]: body } }, options);
+}
+
 /** Output parameters of a reply as a map. */
 export function outputs(reply: {
   node?: { outputs?: { parameters?: Array<{ name: string; value: string }> } };

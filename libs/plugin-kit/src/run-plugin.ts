@@ -83,6 +83,7 @@ export async function startPlugin<E extends object>(
 
   const executor = new TemplateExecutor({
     key: definition.key,
+    aliases: definition.aliases,
     logger,
     redactor,
     ledger,

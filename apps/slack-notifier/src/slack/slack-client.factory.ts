@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { WebClient, type FetchFunction } from '@slack/web-api';
 import { parseDuration } from '@app/contract';
 import { PluginConfigError, PluginLogger, Redactor } from '@app/plugin-kit';
-import { SlackEnv } from '../config/slack.env.js';
+import { NotifierEnv } from '../config/notifier.env.js';
 import { DEFAULT_WORKSPACE } from '../config/slack-tokens.js';
 import { apiScopedFetch } from './api-scoped-fetch.js';
 import { SlackLoggerAdapter } from './slack-logger.adapter.js';
@@ -24,7 +24,7 @@ export class SlackClientFactory {
   private readonly clients = new Map<string, WorkspaceClient>();
 
   constructor(
-    private readonly env: SlackEnv,
+    private readonly env: NotifierEnv,
     private readonly logger: PluginLogger,
     redactor: Redactor,
   ) {
@@ -42,6 +42,11 @@ export class SlackClientFactory {
     const existing = this.clients.get(name);
     if (existing) return existing;
     const token = this.env.workspaces.get(name);
+    if (this.env.workspaces.size === 0) {
+      throw new PluginConfigError(
+        'no Slack workspace is configured for this sidecar (the admin sets SLACK_BOT_TOKEN, or SLACK_BOT_TOKEN_<NAME> for named workspaces)',
+      );
+    }
     if (!token) {
       throw new PluginConfigError(
         `workspace: no workspace "${workspace}" is configured (known: ${this.workspaceNames.join(', ')}); the admin adds one with SLACK_BOT_TOKEN_${name.toUpperCase()}`,

@@ -1,11 +1,11 @@
 import { EnvValidationError, loadEnv } from '@app/plugin-kit';
-import { SlackEnv } from './slack.env.js';
+import { NotifierEnv } from './notifier.env.js';
 
 const TOKEN = 'xoxb-1234-5678-abcdefabcdef';
 
 const problems = (source: Record<string, string>): string[] => {
   try {
-    loadEnv(SlackEnv, source);
+    loadEnv(NotifierEnv, source);
   } catch (err) {
     if (err instanceof EnvValidationError) return err.problems;
     throw err;
@@ -13,9 +13,9 @@ const problems = (source: Record<string, string>): string[] => {
   return [];
 };
 
-describe('SlackEnv', () => {
-  it('needs only the bot token; everything else has a default', () => {
-    const env = loadEnv(SlackEnv, { SLACK_BOT_TOKEN: TOKEN });
+describe('NotifierEnv', () => {
+  it('Slack needs only the bot token; everything else has a default', () => {
+    const env = loadEnv(NotifierEnv, { SLACK_BOT_TOKEN: TOKEN });
     expect(env).toMatchObject({
       SLACK_API_URL: 'https://slack.com/api/',
       SLACK_DEDUP_LOOKBACK: 200,
@@ -23,11 +23,18 @@ describe('SlackEnv', () => {
       SLACK_REQUEST_TIMEOUT: '8s',
     });
     expect([...env.workspaces]).toEqual([['default', TOKEN]]);
-    expect(problems({})).toEqual(['SLACK_BOT_TOKEN: is required']);
+    expect(problems({})).toEqual([
+      expect.stringMatching(/^no provider is configured: set SLACK_BOT_TOKEN \(slack\)/),
+    ]);
+  });
+
+  it('a named workspace alone enables Slack (no default workspace then)', () => {
+    const env = loadEnv(NotifierEnv, { SLACK_BOT_TOKEN_OPS: 'xoxb-ops-1' });
+    expect([...env.workspaces]).toEqual([['ops', 'xoxb-ops-1']]);
   });
 
   it('reads named workspaces from SLACK_BOT_TOKEN_<NAME> (lower-cased names), trimming a trailing newline', () => {
-    const env = loadEnv(SlackEnv, {
+    const env = loadEnv(NotifierEnv, {
       SLACK_BOT_TOKEN: TOKEN,
       SLACK_BOT_TOKEN_OPS: 'xoxb-ops-1\n',
       SLACK_BOT_TOKEN_EU_PROD: 'xoxb-eu-2',

@@ -1,22 +1,27 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsNotEmpty, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
+import { IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
 import { EnvInt, IsGoDuration, Secret, type EnvExtras } from '@app/plugin-kit';
 import { DEFAULT_WORKSPACE, readNamedTokens, type EnvSource } from './slack-tokens.js';
+
+/** What enables each provider, for messages. */
+export const PROVIDER_SETTINGS = ['SLACK_BOT_TOKEN (slack)'];
 
 const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 
 /**
- * Admin configuration of the Slack sidecar (from the pod env; tokens only through secretKeyRef). Workflow
- * authors choose a workspace by name, never a token or a URL.
+ * Admin configuration of the notifier sidecar (from the pod env; credentials only through secretKeyRef).
+ * A provider is enabled by its settings alone; at least one must be. Workflow authors choose a destination
+ * by name (a Slack workspace, a Mattermost server, a webhook), never a token or a URL.
  */
-export class SlackEnv implements EnvExtras {
-  /** Bot token of the default workspace (xoxb-…). */
+export class NotifierEnv implements EnvExtras {
+  /** Bot token of the default Slack workspace (xoxb-…). */
   @Secret()
   @trim
+  @IsOptional()
   @IsString()
   @IsNotEmpty()
   @Matches(/^xox\S*$/, { message: 'must be a Slack bot token (xoxb-…) without spaces or line breaks' })
-  SLACK_BOT_TOKEN!: string;
+  SLACK_BOT_TOKEN?: string;
 
   /** Web API base URL: Slack's own, a proxy, or a stand-in in tests. */
   @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
@@ -40,12 +45,22 @@ export class SlackEnv implements EnvExtras {
   @IsGoDuration({ min: '100ms', max: '15s' })
   SLACK_REQUEST_TIMEOUT = '8s';
 
-  /** Workspace name (lower case) → bot token, the default workspace included. Filled by loadExtras. */
+  /** Slack workspace name (lower case) → bot token, the default workspace included. Filled by loadExtras. */
   workspaces = new Map<string, string>();
 
   loadExtras(source: EnvSource): string[] {
     const { tokens, problems } = readNamedTokens(source);
-    this.workspaces = new Map([[DEFAULT_WORKSPACE, this.SLACK_BOT_TOKEN], ...tokens]);
+    this.workspaces = new Map([
+      ...(this.SLACK_BOT_TOKEN ? [[DEFAULT_WORKSPACE, this.SLACK_BOT_TOKEN] as const] : []),
+      ...tokens,
+    ]);
+    if (problems.length === 0 && this.configuredProviders().length === 0)
+      problems.push(`no provider is configured: set ${PROVIDER_SETTINGS.join(', or ')}`);
     return problems;
+  }
+
+  /** The providers this sidecar can send to. */
+  configuredProviders(): string[] {
+    return this.workspaces.size > 0 ? ['slack'] : [];
   }
 }

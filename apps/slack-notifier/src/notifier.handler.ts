@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import type { ExecuteTemplateReply } from '@app/contract';
+import { PluginConfigError, type ExecutionContext, type PluginHandler } from '@app/plugin-kit';
+import { chooseProvider, NotifyConfig, type ProviderName } from './dto/notify-config.dto.js';
+import type { NotifierProvider } from './providers/notifier-provider.js';
+import { SlackProvider } from './providers/slack/slack.provider.js';
+
+const FIELD_PROBLEM = /^[A-Za-z_][\w.]*: /;
+
+/** Hands the body's one provider block to that provider; config errors name the field from the body's root. */
+@Injectable()
+export class NotifierHandler implements PluginHandler<NotifyConfig> {
+  readonly configClass = NotifyConfig;
+  private readonly providers: Record<ProviderName, NotifierProvider>;
+
+  constructor(slack: SlackProvider) {
+    this.providers = { slack: slack as NotifierProvider };
+  }
+
+  async execute(ctx: ExecutionContext<NotifyConfig>): Promise<ExecuteTemplateReply> {
+    const { name, config } = chooseProvider(ctx.config);
+    try {
+      return await this.providers[name].execute({ ...ctx, config });
+    } catch (err) {
+      // `channel: …` from the Slack block is `slack.channel: …` from the body's root.
+      if (err instanceof PluginConfigError && FIELD_PROBLEM.test(err.message))
+        throw new PluginConfigError(`${name}.${err.message}`);
+      throw err;
+    }
+  }
+}

@@ -1,5 +1,6 @@
 import type { DemoContext, DemoUpstreams } from '@app/testing';
 import { SlackApiStandIn } from '../stand-in/slack-api.stand-in.js';
+import { startMattermostDemo } from './mattermost.js';
 import type { Bot, Channel, Team } from '../stand-in/slack-state.js';
 
 /** The bot token of the demo workspace (a stand-in value, not a real Slack token). */
@@ -45,8 +46,13 @@ export async function startSlackDemoWorkspace(): Promise<SlackDemoWorkspace> {
   };
 }
 
-/** Used by `npm run demo`: the Slack stand-in, and the sidecar env that points the plugin at it. */
+/** Used by `npm run demo`: a stand-in per provider, and the sidecar env that points the plugin at them. */
 export async function startDemoUpstreams(_context?: DemoContext): Promise<DemoUpstreams> {
-  const { env, close } = await startSlackDemoWorkspace();
-  return { env, close };
+  const all = [await startSlackDemoWorkspace(), await startMattermostDemo()];
+  return {
+    env: Object.assign({}, ...all.map((u) => u.env)) as Record<string, string>,
+    close: async () => {
+      await Promise.all(all.map((u) => u.close()));
+    },
+  };
 }

@@ -3,6 +3,7 @@ import { provideHandler } from '@app/plugin-kit';
 import { DuplicateFinder } from './delivery/duplicate-finder.js';
 import { FileUploader } from './delivery/file-uploader.js';
 import { NotifierHandler } from './notifier.handler.js';
+import { MattermostProvider } from './providers/mattermost/mattermost.provider.js';
 import { SlackProvider } from './providers/slack/slack.provider.js';
 import { ChannelResolver } from './slack/channel-resolver.js';
 import { SlackClientFactory } from './slack/slack-client.factory.js';
@@ -14,6 +15,7 @@ import { SlackClientFactory } from './slack/slack-client.factory.js';
     DuplicateFinder,
     FileUploader,
     SlackProvider,
+    MattermostProvider,
     NotifierHandler,
     provideHandler(NotifierHandler),
   ],

@@ -11,7 +11,8 @@ import {
 import { parse } from 'yaml';
 import { readFileSync } from 'node:fs';
 import { DEMO_ONCALL_GROUP } from '../demo/upstreams.js';
-import { startSlackFixture, type SlackFixture } from './support.js';
+import { startMattermostDemo } from '../demo/mattermost.js';
+import { startNotifier, startSlackFixture, type SlackFixture } from './support.js';
 
 const EXAMPLES = join(import.meta.dirname, '../../../manifests/slack-notifier/examples');
 const files = readdirSync(EXAMPLES)
@@ -22,9 +23,10 @@ const out = (result: WorkflowResult, node: string, name: string) =>
   result.node(node)?.outputs?.parameters?.find((p) => p.name === name)?.value;
 
 describe('examples: valid Argo workflows', () => {
-  it('there are the five documented examples', () => {
+  it('there are the six documented examples', () => {
     expect(files).toEqual([
       'exit-handler-report.yaml',
+      'mattermost-deploy.yaml',
       'notify-on-start.yaml',
       'thread-progress.yaml',
       'update-status-in-place.yaml',
@@ -41,6 +43,36 @@ describe('examples: valid Argo workflows', () => {
     for (const template of load(file).spec.templates ?? []) {
       if (!template.plugin) continue;
       for (const p of template.outputs?.parameters ?? []) expect(p.valueFrom).toEqual({ supplied: {} });
+    }
+  });
+});
+
+describe('examples: the Mattermost one end to end, through the local agent and the Mattermost stand-in', () => {
+  it('mattermost-deploy: one post in ~deploys edited to succeeded, one reply with the log in its thread', async () => {
+    const demo = await startMattermostDemo();
+    const f = await startNotifier(demo.env);
+    try {
+      const result = await runWorkflow(load('mattermost-deploy.yaml'), {
+        plugins: [{ name: 'notifier', url: f.h.url, token: f.h.token }],
+        timeScale: 0.01,
+      });
+      expect(result.phase).toBe('Succeeded');
+      const [post, reply] = demo.mm.posts(demo.deploys);
+      expect(demo.mm.posts(demo.deploys)).toHaveLength(2);
+      expect(post.id).toBe(out(result, 'announce', 'id'));
+      expect(post.message).toBe(':white_check_mark: **Succeeded**');
+      expect(post.props.attachments).toEqual([
+        expect.objectContaining({
+          color: '#2EB67D',
+          title: 'Deployed 1.4.2',
+          text: `${result.name} finished`,
+        }),
+      ]);
+      expect(reply.root_id).toBe(post.id);
+      expect(demo.mm.state.files.get(reply.file_ids[0])?.name).toBe('migrations.log');
+    } finally {
+      await f.close();
+      await demo.close();
     }
   });
 });

@@ -72,4 +72,29 @@ describe('NotifierEnv', () => {
     expect(found.some((p) => p.startsWith('SLACK_API_URL: '))).toBe(true);
     expect(found.join('\n')).not.toMatch(/secret-1|secret-2/);
   });
+
+  it('Mattermost: URL and token in pairs, the default one and named ones (MATTERMOST_URL_<NAME>)', () => {
+    const env = loadEnv(NotifierEnv, {
+      MATTERMOST_URL: 'https://chat.example.com/',
+      MATTERMOST_TOKEN: 'tok-default\n',
+      MATTERMOST_URL_OPS: 'https://ops.example.com',
+      MATTERMOST_TOKEN_OPS: 'tok-ops',
+    });
+    expect(Object.fromEntries(env.mattermost)).toEqual({
+      default: { url: 'https://chat.example.com', token: 'tok-default' },
+      ops: { url: 'https://ops.example.com', token: 'tok-ops' },
+    });
+    expect(env.configuredProviders()).toEqual(['mattermost']);
+    const found = problems({
+      MATTERMOST_URL: 'chat.example.com',
+      MATTERMOST_TOKEN: 'secret-9',
+      MATTERMOST_URL_EU: 'https://eu.example.com',
+      MATTERMOST_TOKEN_US: 'secret-8',
+    });
+    expect(found).toEqual([
+      'MATTERMOST_URL: must be an http(s) URL',
+      'MATTERMOST_TOKEN_EU: is required with MATTERMOST_URL_EU',
+      'MATTERMOST_URL_US: is required with MATTERMOST_TOKEN_US',
+    ]);
+  });
 });

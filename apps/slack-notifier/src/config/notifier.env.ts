@@ -1,10 +1,20 @@
 import { Transform } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
 import { EnvInt, IsGoDuration, Secret, type EnvExtras } from '@app/plugin-kit';
+import { credentialProblem, readNamed, urlProblem } from './named-destinations.js';
 import { DEFAULT_WORKSPACE, readNamedTokens, type EnvSource } from './slack-tokens.js';
 
 /** What enables each provider, for messages. */
-export const PROVIDER_SETTINGS = ['SLACK_BOT_TOKEN (slack)'];
+export const PROVIDER_SETTINGS = [
+  'SLACK_BOT_TOKEN (slack)',
+  'MATTERMOST_URL and MATTERMOST_TOKEN (mattermost)',
+];
+
+export interface MattermostServer {
+  /** The server's address without a trailing slash, e.g. https://chat.example.com. */
+  url: string;
+  token: string;
+}
 
 const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 
@@ -45,6 +55,32 @@ export class NotifierEnv implements EnvExtras {
   @IsGoDuration({ min: '100ms', max: '15s' })
   SLACK_REQUEST_TIMEOUT = '8s';
 
+  /** Mattermost: the server's address (https://chat.example.com); with MATTERMOST_TOKEN it enables Mattermost. */
+  @IsOptional()
+  @IsString()
+  MATTERMOST_URL?: string;
+
+  /** Mattermost: a bot account's access token (or a personal access token). */
+  @Secret()
+  @trim
+  @IsOptional()
+  @IsString()
+  MATTERMOST_TOKEN?: string;
+
+  /** Recent posts of the channel (or thread) searched for an earlier post after a restart; 0 turns it off. */
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  MATTERMOST_DEDUP_LOOKBACK = 200;
+
+  /** Timeout of one request to Mattermost, Discord, PagerDuty and the other HTTP providers. */
+  @IsGoDuration({ min: '100ms', max: '15s' })
+  NOTIFY_REQUEST_TIMEOUT = '8s';
+
+  /** Mattermost server name → address and token. Filled by loadExtras. */
+  mattermost = new Map<string, MattermostServer>();
+
   /** Slack workspace name (lower case) → bot token, the default workspace included. Filled by loadExtras. */
   workspaces = new Map<string, string>();
 
@@ -54,6 +90,7 @@ export class NotifierEnv implements EnvExtras {
       ...(this.SLACK_BOT_TOKEN ? [[DEFAULT_WORKSPACE, this.SLACK_BOT_TOKEN] as const] : []),
       ...tokens,
     ]);
+    problems.push(...this.readMattermost(source));
     if (problems.length === 0 && this.configuredProviders().length === 0)
       problems.push(`no provider is configured: set ${PROVIDER_SETTINGS.join(', or ')}`);
     return problems;
@@ -61,6 +98,26 @@ export class NotifierEnv implements EnvExtras {
 
   /** The providers this sidecar can send to. */
   configuredProviders(): string[] {
-    return this.workspaces.size > 0 ? ['slack'] : [];
+    return [this.workspaces.size > 0 && 'slack', this.mattermost.size > 0 && 'mattermost'].filter(
+      (p): p is string => p !== false,
+    );
+  }
+
+  /** MATTERMOST_URL[_<NAME>] and MATTERMOST_TOKEN[_<NAME>], in pairs. */
+  private readMattermost(source: EnvSource): string[] {
+    const urls = readNamed(source, 'MATTERMOST_URL', urlProblem);
+    const tokens = readNamed(source, 'MATTERMOST_TOKEN', credentialProblem);
+    const problems = [...urls.problems, ...tokens.problems];
+    const suffix = (name: string) => (name === 'default' ? '' : `_${name.toUpperCase()}`);
+    for (const name of new Set([...urls.values.keys(), ...tokens.values.keys()])) {
+      const url = urls.values.get(name);
+      const token = tokens.values.get(name);
+      if (url && token) this.mattermost.set(name, { url: url.replace(/\/+$/, ''), token });
+      else if (url)
+        problems.push(`MATTERMOST_TOKEN${suffix(name)}: is required with MATTERMOST_URL${suffix(name)}`);
+      else if (!urls.problems.some((p) => p.startsWith(`MATTERMOST_URL${suffix(name)}:`)))
+        problems.push(`MATTERMOST_URL${suffix(name)}: is required with MATTERMOST_TOKEN${suffix(name)}`);
+    }
+    return problems;
   }
 }

@@ -1,10 +1,11 @@
 import { Type } from 'class-transformer';
 import { IsOptional, ValidateNested } from 'class-validator';
 import { PluginConfigError } from '@app/plugin-kit';
+import { MattermostConfig } from './mattermost-config.dto.js';
 import { SlackConfig } from './slack-config.dto.js';
 
 /** The services the notifier speaks, in the order of the docs. */
-export const PROVIDER_NAMES = ['slack'] as const;
+export const PROVIDER_NAMES = ['slack', 'mattermost'] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
 /**
@@ -16,6 +17,11 @@ export class NotifyConfig {
   @ValidateNested()
   @Type(() => SlackConfig)
   slack?: SlackConfig;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => MattermostConfig)
+  mattermost?: MattermostConfig;
 }
 
 export interface ChosenProvider {

@@ -1,5 +1,6 @@
 import type { DemoContext, DemoUpstreams } from '@app/testing';
 import { SlackApiStandIn } from '../stand-in/slack-api.stand-in.js';
+import { startDiscordDemo } from './discord.js';
 import { startMattermostDemo } from './mattermost.js';
 import type { Bot, Channel, Team } from '../stand-in/slack-state.js';
 
@@ -48,7 +49,7 @@ export async function startSlackDemoWorkspace(): Promise<SlackDemoWorkspace> {
 
 /** Used by `npm run demo`: a stand-in per provider, and the sidecar env that points the plugin at them. */
 export async function startDemoUpstreams(_context?: DemoContext): Promise<DemoUpstreams> {
-  const all = [await startSlackDemoWorkspace(), await startMattermostDemo()];
+  const all = [await startSlackDemoWorkspace(), await startMattermostDemo(), await startDiscordDemo()];
   return {
     env: Object.assign({}, ...all.map((u) => u.env)) as Record<string, string>,
     close: async () => {

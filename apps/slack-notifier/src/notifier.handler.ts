@@ -3,6 +3,7 @@ import type { ExecuteTemplateReply } from '@app/contract';
 import { PluginConfigError, type ExecutionContext, type PluginHandler } from '@app/plugin-kit';
 import { chooseProvider, NotifyConfig, type ProviderName } from './dto/notify-config.dto.js';
 import type { NotifierProvider } from './providers/notifier-provider.js';
+import { DiscordProvider } from './providers/discord/discord.provider.js';
 import { MattermostProvider } from './providers/mattermost/mattermost.provider.js';
 import { SlackProvider } from './providers/slack/slack.provider.js';
 
@@ -14,8 +15,12 @@ export class NotifierHandler implements PluginHandler<NotifyConfig> {
   readonly configClass = NotifyConfig;
   private readonly providers: Record<ProviderName, NotifierProvider>;
 
-  constructor(slack: SlackProvider, mattermost: MattermostProvider) {
-    this.providers = { slack: slack as NotifierProvider, mattermost: mattermost as NotifierProvider };
+  constructor(slack: SlackProvider, mattermost: MattermostProvider, discord: DiscordProvider) {
+    this.providers = {
+      slack: slack as NotifierProvider,
+      mattermost: mattermost as NotifierProvider,
+      discord: discord as NotifierProvider,
+    };
   }
 
   async execute(ctx: ExecutionContext<NotifyConfig>): Promise<ExecuteTemplateReply> {

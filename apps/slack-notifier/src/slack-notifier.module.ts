@@ -3,6 +3,7 @@ import { provideHandler } from '@app/plugin-kit';
 import { DuplicateFinder } from './delivery/duplicate-finder.js';
 import { FileUploader } from './delivery/file-uploader.js';
 import { NotifierHandler } from './notifier.handler.js';
+import { DiscordProvider } from './providers/discord/discord.provider.js';
 import { MattermostProvider } from './providers/mattermost/mattermost.provider.js';
 import { SlackProvider } from './providers/slack/slack.provider.js';
 import { ChannelResolver } from './slack/channel-resolver.js';
@@ -16,6 +17,7 @@ import { SlackClientFactory } from './slack/slack-client.factory.js';
     FileUploader,
     SlackProvider,
     MattermostProvider,
+    DiscordProvider,
     NotifierHandler,
     provideHandler(NotifierHandler),
   ],

@@ -11,6 +11,7 @@ import {
 import { parse } from 'yaml';
 import { readFileSync } from 'node:fs';
 import { DEMO_ONCALL_GROUP } from '../demo/upstreams.js';
+import { startDiscordDemo } from '../demo/discord.js';
 import { startMattermostDemo } from '../demo/mattermost.js';
 import { startNotifier, startSlackFixture, type SlackFixture } from './support.js';
 
@@ -23,8 +24,9 @@ const out = (result: WorkflowResult, node: string, name: string) =>
   result.node(node)?.outputs?.parameters?.find((p) => p.name === name)?.value;
 
 describe('examples: valid Argo workflows', () => {
-  it('there are the six documented examples', () => {
+  it('there are the seven documented examples', () => {
     expect(files).toEqual([
+      'discord-status-in-place.yaml',
       'exit-handler-report.yaml',
       'mattermost-deploy.yaml',
       'notify-on-start.yaml',
@@ -70,6 +72,37 @@ describe('examples: the Mattermost one end to end, through the local agent and t
       ]);
       expect(reply.root_id).toBe(post.id);
       expect(demo.mm.state.files.get(reply.file_ids[0])?.name).toBe('migrations.log');
+    } finally {
+      await f.close();
+      await demo.close();
+    }
+  });
+});
+
+describe('examples: the Discord one end to end, through the local agent and the Discord stand-in', () => {
+  it('discord-status-in-place: one message, edited from running to succeeded with its fields', async () => {
+    const demo = await startDiscordDemo();
+    const f = await startNotifier(demo.env);
+    try {
+      const result = await runWorkflow(load('discord-status-in-place.yaml'), {
+        plugins: [{ name: 'notifier', url: f.h.url, token: f.h.token }],
+        timeScale: 0.01,
+      });
+      expect(result.phase).toBe('Succeeded');
+      const messages = demo.discord.in(demo.builds.id);
+      expect(messages).toHaveLength(1);
+      expect(messages[0]).toMatchObject({
+        id: out(result, 'announce', 'id'),
+        content: '\u2705 **Succeeded**',
+      });
+      expect(messages[0].embeds).toEqual([
+        expect.objectContaining({
+          color: 0x2eb67d,
+          title: `Build ${result.name}`,
+          description: 'all tests passed',
+        }),
+      ]);
+      expect(messages[0].edited_timestamp).not.toBeNull();
     } finally {
       await f.close();
       await demo.close();

@@ -20,7 +20,7 @@ describeProviderContract({
     };
   },
   badCredential: {
-    env: { MATTERMOST_TOKEN: 'mmrevoked0token0nobodyknows0000' },
+    env: () => ({ MATTERMOST_TOKEN: 'mmrevoked0token0nobodyknows0000' }),
     secrets: ['mmrevoked0token0nobodyknows0000'],
     message:
       /→ 401 Unauthorized: Invalid or expired session, please login again\. \(api\.context\.session_expired\.app_error\): the token of server "default" is invalid, expired or revoked: the admin renews MATTERMOST_TOKEN$/,

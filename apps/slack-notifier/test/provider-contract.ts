@@ -29,8 +29,12 @@ export interface ProviderUnderTest {
   body: Record<string, unknown>;
   /** The service gives no way to look after a restart: a second message is expected, and documented. */
   restartSendsAgain?: boolean;
-  /** Env with a credential the service rejects; every form of `secrets` must appear nowhere. */
-  badCredential: { env: Record<string, string>; secrets: string[]; message: RegExp };
+  /** Env (from the stand-in's) with a credential the service rejects; `secrets` must appear nowhere. */
+  badCredential: {
+    env: (env: Record<string, string>) => Record<string, string>;
+    secrets: string[];
+    message: RegExp;
+  };
 }
 
 /** A workflow with one plugin template under `notify: {<provider>: body}`; `step` decides how it is called. */
@@ -136,7 +140,7 @@ export function describeProviderContract(spec: ProviderUnderTest): void {
   describe(`${spec.provider}: a rejected credential`, () => {
     it('fails the node with a hint; the credential is in no output, node message or log line', async () => {
       const up = await spec.start();
-      const f = await startNotifier({ ...up.env, ...spec.badCredential.env });
+      const f = await startNotifier({ ...up.env, ...spec.badCredential.env(up.env) });
       try {
         const result = await runWorkflow(notifyWorkflow(spec.provider, spec.body, spec.outputs), {
           plugins: [{ name: 'notifier', url: f.h.url, token: f.h.token }],

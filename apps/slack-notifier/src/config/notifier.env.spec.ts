@@ -97,4 +97,27 @@ describe('NotifierEnv', () => {
       'MATTERMOST_URL_US: is required with MATTERMOST_TOKEN_US',
     ]);
   });
+
+  it('Discord: a webhook URL as Discord shows it, the default one and named ones', () => {
+    const url = 'https://discord.com/api/webhooks/123456789012345678/AbC-def_ghi123456789012345';
+    const env = loadEnv(NotifierEnv, {
+      DISCORD_WEBHOOK_URL: url,
+      DISCORD_WEBHOOK_URL_ALERTS: `${url.replace('/api/', '/api/v10/')}/`,
+    });
+    expect(Object.fromEntries(env.discord)).toEqual({
+      default: {
+        apiUrl: 'https://discord.com/api',
+        id: '123456789012345678',
+        token: 'AbC-def_ghi123456789012345',
+      },
+      alerts: {
+        apiUrl: 'https://discord.com/api/v10',
+        id: '123456789012345678',
+        token: 'AbC-def_ghi123456789012345',
+      },
+    });
+    expect(problems({ DISCORD_WEBHOOK_URL: 'https://discord.com/channels/1/2' })).toEqual([
+      'DISCORD_WEBHOOK_URL: must be a Discord webhook URL (https://discord.com/api/webhooks/<id>/<token>)',
+    ]);
+  });
 });

@@ -18,6 +18,21 @@ export interface MattermostServer {
 
 const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 
+export interface DiscordWebhook {
+  /** The API root the webhook URL was given under, e.g. https://discord.com/api. */
+  apiUrl: string;
+  id: string;
+  token: string;
+}
+
+const DISCORD_WEBHOOK = /^(https?:\/\/[^?#]+?)\/webhooks\/(\d{5,25})\/([A-Za-z0-9_-]{20,200})\/?$/;
+
+/** A Discord webhook URL as Discord shows it (Channel settings → Integrations → Webhooks → Copy URL). */
+export function parseDiscordWebhook(url: string): DiscordWebhook | undefined {
+  const m = DISCORD_WEBHOOK.exec(url);
+  return m && !urlProblem(url) ? { apiUrl: m[1], id: m[2], token: m[3] } : undefined;
+}
+
 /**
  * Admin configuration of the notifier sidecar (from the pod env; credentials only through secretKeyRef).
  * A provider is enabled by its settings alone; at least one must be. Workflow authors choose a destination
@@ -78,6 +93,16 @@ export class NotifierEnv implements EnvExtras {
   @IsGoDuration({ min: '100ms', max: '15s' })
   NOTIFY_REQUEST_TIMEOUT = '8s';
 
+  /** Discord: the URL of a channel's webhook (https://discord.com/api/webhooks/<id>/<token>); it is the credential. */
+  @Secret()
+  @trim
+  @IsOptional()
+  @IsString()
+  DISCORD_WEBHOOK_URL?: string;
+
+  /** Discord webhook name → its parts. Filled by loadExtras. */
+  discord = new Map<string, DiscordWebhook>();
+
   /** Mattermost server name → address and token. Filled by loadExtras. */
   mattermost = new Map<string, MattermostServer>();
 
@@ -91,6 +116,13 @@ export class NotifierEnv implements EnvExtras {
       ...tokens,
     ]);
     problems.push(...this.readMattermost(source));
+    const discord = readNamed(source, 'DISCORD_WEBHOOK_URL', (url) =>
+      parseDiscordWebhook(url)
+        ? undefined
+        : 'must be a Discord webhook URL (https://discord.com/api/webhooks/<id>/<token>)',
+    );
+    problems.push(...discord.problems);
+    for (const [name, url] of discord.values) this.discord.set(name, parseDiscordWebhook(url)!);
     if (problems.length === 0 && this.configuredProviders().length === 0)
       problems.push(`no provider is configured: set ${PROVIDER_SETTINGS.join(', or ')}`);
     return problems;
@@ -98,9 +130,11 @@ export class NotifierEnv implements EnvExtras {
 
   /** The providers this sidecar can send to. */
   configuredProviders(): string[] {
-    return [this.workspaces.size > 0 && 'slack', this.mattermost.size > 0 && 'mattermost'].filter(
-      (p): p is string => p !== false,
-    );
+    return [
+      this.workspaces.size > 0 && 'slack',
+      this.mattermost.size > 0 && 'mattermost',
+      this.discord.size > 0 && 'discord',
+    ].filter((p): p is string => p !== false);
   }
 
   /** MATTERMOST_URL[_<NAME>] and MATTERMOST_TOKEN[_<NAME>], in pairs. */

@@ -2,6 +2,7 @@ import type { DemoContext, DemoUpstreams } from '@app/testing';
 import { SlackApiStandIn } from '../stand-in/slack-api.stand-in.js';
 import { startDiscordDemo } from './discord.js';
 import { startMattermostDemo } from './mattermost.js';
+import { startPagerDutyDemo } from './pagerduty.js';
 import type { Bot, Channel, Team } from '../stand-in/slack-state.js';
 
 /** The bot token of the demo workspace (a stand-in value, not a real Slack token). */
@@ -49,7 +50,12 @@ export async function startSlackDemoWorkspace(): Promise<SlackDemoWorkspace> {
 
 /** Used by `npm run demo`: a stand-in per provider, and the sidecar env that points the plugin at them. */
 export async function startDemoUpstreams(_context?: DemoContext): Promise<DemoUpstreams> {
-  const all = [await startSlackDemoWorkspace(), await startMattermostDemo(), await startDiscordDemo()];
+  const all = [
+    await startSlackDemoWorkspace(),
+    await startMattermostDemo(),
+    await startDiscordDemo(),
+    await startPagerDutyDemo(),
+  ];
   return {
     env: Object.assign({}, ...all.map((u) => u.env)) as Record<string, string>,
     close: async () => {

@@ -4,6 +4,7 @@ import { PluginConfigError, type ExecutionContext, type PluginHandler } from '@a
 import { chooseProvider, NotifyConfig, type ProviderName } from './dto/notify-config.dto.js';
 import type { NotifierProvider } from './providers/notifier-provider.js';
 import { DiscordProvider } from './providers/discord/discord.provider.js';
+import { PagerDutyProvider } from './providers/pagerduty/pagerduty.provider.js';
 import { MattermostProvider } from './providers/mattermost/mattermost.provider.js';
 import { SlackProvider } from './providers/slack/slack.provider.js';
 
@@ -15,11 +16,17 @@ export class NotifierHandler implements PluginHandler<NotifyConfig> {
   readonly configClass = NotifyConfig;
   private readonly providers: Record<ProviderName, NotifierProvider>;
 
-  constructor(slack: SlackProvider, mattermost: MattermostProvider, discord: DiscordProvider) {
+  constructor(
+    slack: SlackProvider,
+    mattermost: MattermostProvider,
+    discord: DiscordProvider,
+    pagerduty: PagerDutyProvider,
+  ) {
     this.providers = {
       slack: slack as NotifierProvider,
       mattermost: mattermost as NotifierProvider,
       discord: discord as NotifierProvider,
+      pagerduty: pagerduty as NotifierProvider,
     };
   }
 

@@ -4,6 +4,7 @@ import { DuplicateFinder } from './delivery/duplicate-finder.js';
 import { FileUploader } from './delivery/file-uploader.js';
 import { NotifierHandler } from './notifier.handler.js';
 import { DiscordProvider } from './providers/discord/discord.provider.js';
+import { PagerDutyProvider } from './providers/pagerduty/pagerduty.provider.js';
 import { MattermostProvider } from './providers/mattermost/mattermost.provider.js';
 import { SlackProvider } from './providers/slack/slack.provider.js';
 import { ChannelResolver } from './slack/channel-resolver.js';
@@ -18,6 +19,7 @@ import { SlackClientFactory } from './slack/slack-client.factory.js';
     SlackProvider,
     MattermostProvider,
     DiscordProvider,
+    PagerDutyProvider,
     NotifierHandler,
     provideHandler(NotifierHandler),
   ],

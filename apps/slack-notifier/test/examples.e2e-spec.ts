@@ -13,7 +13,8 @@ import { readFileSync } from 'node:fs';
 import { DEMO_ONCALL_GROUP } from '../demo/upstreams.js';
 import { startDiscordDemo } from '../demo/discord.js';
 import { startMattermostDemo } from '../demo/mattermost.js';
-import { startNotifier, startSlackFixture, type SlackFixture } from './support.js';
+import { startPagerDutyDemo } from '../demo/pagerduty.js';
+import { notify, startNotifier, startSlackFixture, type SlackFixture } from './support.js';
 
 const EXAMPLES = join(import.meta.dirname, '../../../manifests/slack-notifier/examples');
 const files = readdirSync(EXAMPLES)
@@ -24,12 +25,13 @@ const out = (result: WorkflowResult, node: string, name: string) =>
   result.node(node)?.outputs?.parameters?.find((p) => p.name === name)?.value;
 
 describe('examples: valid Argo workflows', () => {
-  it('there are the seven documented examples', () => {
+  it('there are the eight documented examples', () => {
     expect(files).toEqual([
       'discord-status-in-place.yaml',
       'exit-handler-report.yaml',
       'mattermost-deploy.yaml',
       'notify-on-start.yaml',
+      'pagerduty-exit-handler.yaml',
       'thread-progress.yaml',
       'update-status-in-place.yaml',
       'upload-report.yaml',
@@ -103,6 +105,32 @@ describe('examples: the Discord one end to end, through the local agent and the 
         }),
       ]);
       expect(messages[0].edited_timestamp).not.toBeNull();
+    } finally {
+      await f.close();
+      await demo.close();
+    }
+  });
+});
+
+describe('examples: the PagerDuty one end to end, through the local agent and the PagerDuty stand-in', () => {
+  it('pagerduty-exit-handler, success: the alert of an earlier failure is resolved, nobody is paged', async () => {
+    const demo = await startPagerDutyDemo();
+    const f = await startNotifier(demo.env);
+    try {
+      // An earlier night failed: its alert is open.
+      await f.h.execute(
+        notify('pagerduty', { dedupKey: 'nightly-etl', title: 'Nightly ETL failed', key: 'earlier' }),
+      );
+      const result = await runWorkflow(load('pagerduty-exit-handler.yaml'), {
+        plugins: [{ name: 'notifier', url: f.h.url, token: f.h.token }],
+        timeScale: 0.01,
+      });
+      expect(result.phase).toBe('Succeeded');
+      expect(result.node('page')?.phase).toBe('Skipped');
+      expect(result.node('all-clear')?.message).toBe('resolved alert nightly-etl (service default)');
+      expect(demo.pd.alerts).toEqual([
+        expect.objectContaining({ status: 'resolved', log: ['trigger', 'resolve'] }),
+      ]);
     } finally {
       await f.close();
       await demo.close();

@@ -27,6 +27,8 @@ export interface ProviderUnderTest {
   start(): Promise<ProviderUpstream>;
   /** A valid body that sends one message. */
   body: Record<string, unknown>;
+  /** The requeue after a 429 (the Retry-After, or the provider's own wait when the service sends none). */
+  rateLimitRequeueMs?: number;
   /** The service gives no way to look after a restart: a second message is expected, and documented. */
   restartSendsAgain?: boolean;
   /** Env (from the stand-in's) with a credential the service rejects; `secrets` must appear nowhere. */
@@ -132,7 +134,7 @@ export function describeProviderContract(spec: ProviderUnderTest): void {
         if (e.kind === 'requeue') requeues.push(e.requeueMs!);
       });
       expect(result.phase).toBe('Succeeded');
-      expect(requeues).toEqual([30_000]);
+      expect(requeues).toEqual([spec.rateLimitRequeueMs ?? 30_000]);
       expect(up.sent()).toBe(1);
     });
   });

@@ -103,6 +103,20 @@ export class NotifierEnv implements EnvExtras {
   /** Discord webhook name → its parts. Filled by loadExtras. */
   discord = new Map<string, DiscordWebhook>();
 
+  /** PagerDuty: the integration key (routing key) of a service's Events API v2 integration. */
+  @Secret()
+  @trim
+  @IsOptional()
+  @IsString()
+  PAGERDUTY_ROUTING_KEY?: string;
+
+  /** PagerDuty Events API host: PagerDuty's own (EU accounts: https://events.eu.pagerduty.com), a proxy, or a stand-in. */
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  PAGERDUTY_EVENTS_URL = 'https://events.pagerduty.com';
+
+  /** PagerDuty service name → routing key. Filled by loadExtras. */
+  pagerduty = new Map<string, string>();
+
   /** Mattermost server name → address and token. Filled by loadExtras. */
   mattermost = new Map<string, MattermostServer>();
 
@@ -123,6 +137,11 @@ export class NotifierEnv implements EnvExtras {
     );
     problems.push(...discord.problems);
     for (const [name, url] of discord.values) this.discord.set(name, parseDiscordWebhook(url)!);
+    const pagerduty = readNamed(source, 'PAGERDUTY_ROUTING_KEY', (key) =>
+      /^[A-Za-z0-9]{32}$/.test(key) ? undefined : 'must be a 32-character integration key (Events API v2)',
+    );
+    problems.push(...pagerduty.problems);
+    this.pagerduty = pagerduty.values;
     if (problems.length === 0 && this.configuredProviders().length === 0)
       problems.push(`no provider is configured: set ${PROVIDER_SETTINGS.join(', or ')}`);
     return problems;
@@ -134,6 +153,7 @@ export class NotifierEnv implements EnvExtras {
       this.workspaces.size > 0 && 'slack',
       this.mattermost.size > 0 && 'mattermost',
       this.discord.size > 0 && 'discord',
+      this.pagerduty.size > 0 && 'pagerduty',
     ].filter((p): p is string => p !== false);
   }
 

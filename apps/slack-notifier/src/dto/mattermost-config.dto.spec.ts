@@ -20,6 +20,9 @@ describe('MattermostConfig (and the content every provider shares)', () => {
   it('text is needed unless a title, fields or a file carry the message', () => {
     expect(problems({ channel: ID })).toEqual(['text: is required unless title, fields or file is given']);
     expect(problems({ channel: ID, title: 'Release' })).toEqual([]);
+    expect(problems({ channel: ID, text: 'x'.repeat(16_001) })).toEqual([
+      'text: must be at most 16000 characters',
+    ]);
     expect(problems({ channel: ID, file: { content: 'x', filename: 'x.log' } })).toEqual([]);
   });
 

@@ -78,11 +78,15 @@ function IsTextUnlessOtherContent(): PropertyDecorator {
       validate: (value: unknown, args) => {
         const c = args?.object as MessageContent & { file?: unknown };
         if (value === undefined)
-          return c.title !== undefined || c.fields !== undefined || c.file !== undefined;
-        return typeof value === 'string';
+          return c.title !== undefined || c.fields !== undefined || c.file !== undefined || !c.needsContent();
+        return typeof value === 'string' && value.length <= MAX_TEXT;
       },
       defaultMessage: (args) =>
-        args?.value === undefined ? 'is required unless title, fields or file is given' : 'must be a string',
+        args?.value === undefined
+          ? 'is required unless title, fields or file is given'
+          : typeof args.value === 'string'
+            ? `must be at most ${MAX_TEXT} characters`
+            : 'must be a string',
     },
   });
 }
@@ -123,4 +127,9 @@ export class MessageContent {
   @IsString()
   @MaxLength(256)
   key?: string;
+
+  /** Whether this body sends content at all (a PagerDuty resolve does not). */
+  needsContent(): boolean {
+    return true;
+  }
 }

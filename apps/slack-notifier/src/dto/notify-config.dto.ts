@@ -2,11 +2,12 @@ import { Type } from 'class-transformer';
 import { IsOptional, ValidateNested } from 'class-validator';
 import { PluginConfigError } from '@app/plugin-kit';
 import { DiscordConfig } from './discord-config.dto.js';
+import { PagerDutyConfig } from './pagerduty-config.dto.js';
 import { MattermostConfig } from './mattermost-config.dto.js';
 import { SlackConfig } from './slack-config.dto.js';
 
 /** The services the notifier speaks, in the order of the docs. */
-export const PROVIDER_NAMES = ['slack', 'mattermost', 'discord'] as const;
+export const PROVIDER_NAMES = ['slack', 'mattermost', 'discord', 'pagerduty'] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
 /**
@@ -28,6 +29,11 @@ export class NotifyConfig {
   @ValidateNested()
   @Type(() => DiscordConfig)
   discord?: DiscordConfig;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => PagerDutyConfig)
+  pagerduty?: PagerDutyConfig;
 }
 
 export interface ChosenProvider {

@@ -1,6 +1,7 @@
 import type { DemoContext, DemoUpstreams } from '@app/testing';
 import { SlackApiStandIn } from '../stand-in/slack-api.stand-in.js';
 import { startDiscordDemo } from './discord.js';
+import { startGoogleChatDemo } from './google-chat.js';
 import { startMattermostDemo } from './mattermost.js';
 import { startPagerDutyDemo } from './pagerduty.js';
 import type { Bot, Channel, Team } from '../stand-in/slack-state.js';
@@ -55,6 +56,7 @@ export async function startDemoUpstreams(_context?: DemoContext): Promise<DemoUp
     await startMattermostDemo(),
     await startDiscordDemo(),
     await startPagerDutyDemo(),
+    await startGoogleChatDemo(),
   ];
   return {
     env: Object.assign({}, ...all.map((u) => u.env)) as Record<string, string>,

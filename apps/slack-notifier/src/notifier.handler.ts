@@ -5,6 +5,7 @@ import { chooseProvider, NotifyConfig, type ProviderName } from './dto/notify-co
 import type { NotifierProvider } from './providers/notifier-provider.js';
 import { DiscordProvider } from './providers/discord/discord.provider.js';
 import { PagerDutyProvider } from './providers/pagerduty/pagerduty.provider.js';
+import { GoogleChatProvider } from './providers/google-chat/google-chat.provider.js';
 import { MattermostProvider } from './providers/mattermost/mattermost.provider.js';
 import { SlackProvider } from './providers/slack/slack.provider.js';
 
@@ -21,12 +22,14 @@ export class NotifierHandler implements PluginHandler<NotifyConfig> {
     mattermost: MattermostProvider,
     discord: DiscordProvider,
     pagerduty: PagerDutyProvider,
+    googleChat: GoogleChatProvider,
   ) {
     this.providers = {
       slack: slack as NotifierProvider,
       mattermost: mattermost as NotifierProvider,
       discord: discord as NotifierProvider,
       pagerduty: pagerduty as NotifierProvider,
+      googleChat: googleChat as NotifierProvider,
     };
   }
 

@@ -5,6 +5,7 @@ import { FileUploader } from './delivery/file-uploader.js';
 import { NotifierHandler } from './notifier.handler.js';
 import { DiscordProvider } from './providers/discord/discord.provider.js';
 import { PagerDutyProvider } from './providers/pagerduty/pagerduty.provider.js';
+import { GoogleChatProvider } from './providers/google-chat/google-chat.provider.js';
 import { MattermostProvider } from './providers/mattermost/mattermost.provider.js';
 import { SlackProvider } from './providers/slack/slack.provider.js';
 import { ChannelResolver } from './slack/channel-resolver.js';
@@ -20,6 +21,7 @@ import { SlackClientFactory } from './slack/slack-client.factory.js';
     MattermostProvider,
     DiscordProvider,
     PagerDutyProvider,
+    GoogleChatProvider,
     NotifierHandler,
     provideHandler(NotifierHandler),
   ],

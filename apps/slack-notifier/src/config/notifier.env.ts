@@ -33,6 +33,24 @@ export function parseDiscordWebhook(url: string): DiscordWebhook | undefined {
   return m && !urlProblem(url) ? { apiUrl: m[1], id: m[2], token: m[3] } : undefined;
 }
 
+export interface GoogleChatWebhook {
+  /** https://chat.googleapis.com (or a proxy, or a stand-in). */
+  origin: string;
+  space: string;
+  key: string;
+  token: string;
+}
+
+/** A space's incoming webhook URL as Google Chat shows it (Apps & integrations → Webhooks → copy). */
+export function parseGoogleChatWebhook(raw: string): GoogleChatWebhook | undefined {
+  if (urlProblem(raw)) return undefined;
+  const url = new URL(raw);
+  const space = /^\/v1\/spaces\/([A-Za-z0-9_-]+)\/messages$/.exec(url.pathname)?.[1];
+  const key = url.searchParams.get('key');
+  const token = url.searchParams.get('token');
+  return space && key && token ? { origin: url.origin, space, key, token } : undefined;
+}
+
 /**
  * Admin configuration of the notifier sidecar (from the pod env; credentials only through secretKeyRef).
  * A provider is enabled by its settings alone; at least one must be. Workflow authors choose a destination
@@ -117,6 +135,16 @@ export class NotifierEnv implements EnvExtras {
   /** PagerDuty service name → routing key. Filled by loadExtras. */
   pagerduty = new Map<string, string>();
 
+  /** Google Chat: a space's incoming webhook URL (its key and token are the credential). */
+  @Secret()
+  @trim
+  @IsOptional()
+  @IsString()
+  GOOGLE_CHAT_WEBHOOK_URL?: string;
+
+  /** Google Chat webhook name → its parts. Filled by loadExtras. */
+  googleChat = new Map<string, GoogleChatWebhook>();
+
   /** Mattermost server name → address and token. Filled by loadExtras. */
   mattermost = new Map<string, MattermostServer>();
 
@@ -142,6 +170,13 @@ export class NotifierEnv implements EnvExtras {
     );
     problems.push(...pagerduty.problems);
     this.pagerduty = pagerduty.values;
+    const chat = readNamed(source, 'GOOGLE_CHAT_WEBHOOK_URL', (url) =>
+      parseGoogleChatWebhook(url)
+        ? undefined
+        : 'must be a Google Chat webhook URL (https://chat.googleapis.com/v1/spaces/<space>/messages?key=…&token=…)',
+    );
+    problems.push(...chat.problems);
+    for (const [name, url] of chat.values) this.googleChat.set(name, parseGoogleChatWebhook(url)!);
     if (problems.length === 0 && this.configuredProviders().length === 0)
       problems.push(`no provider is configured: set ${PROVIDER_SETTINGS.join(', or ')}`);
     return problems;
@@ -154,6 +189,7 @@ export class NotifierEnv implements EnvExtras {
       this.mattermost.size > 0 && 'mattermost',
       this.discord.size > 0 && 'discord',
       this.pagerduty.size > 0 && 'pagerduty',
+      this.googleChat.size > 0 && 'googleChat',
     ].filter((p): p is string => p !== false);
   }
 

@@ -3,11 +3,12 @@ import { IsOptional, ValidateNested } from 'class-validator';
 import { PluginConfigError } from '@app/plugin-kit';
 import { DiscordConfig } from './discord-config.dto.js';
 import { PagerDutyConfig } from './pagerduty-config.dto.js';
+import { GoogleChatConfig } from './google-chat-config.dto.js';
 import { MattermostConfig } from './mattermost-config.dto.js';
 import { SlackConfig } from './slack-config.dto.js';
 
 /** The services the notifier speaks, in the order of the docs. */
-export const PROVIDER_NAMES = ['slack', 'mattermost', 'discord', 'pagerduty'] as const;
+export const PROVIDER_NAMES = ['slack', 'mattermost', 'discord', 'pagerduty', 'googleChat'] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
 /**
@@ -34,6 +35,11 @@ export class NotifyConfig {
   @ValidateNested()
   @Type(() => PagerDutyConfig)
   pagerduty?: PagerDutyConfig;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => GoogleChatConfig)
+  googleChat?: GoogleChatConfig;
 }
 
 export interface ChosenProvider {

@@ -4,6 +4,7 @@ import { startDiscordDemo } from './discord.js';
 import { startGoogleChatDemo } from './google-chat.js';
 import { startMattermostDemo } from './mattermost.js';
 import { startPagerDutyDemo } from './pagerduty.js';
+import { startTeamsDemo } from './teams.js';
 import type { Bot, Channel, Team } from '../stand-in/slack-state.js';
 
 /** The bot token of the demo workspace (a stand-in value, not a real Slack token). */
@@ -57,6 +58,7 @@ export async function startDemoUpstreams(_context?: DemoContext): Promise<DemoUp
     await startDiscordDemo(),
     await startPagerDutyDemo(),
     await startGoogleChatDemo(),
+    await startTeamsDemo(),
   ];
   return {
     env: Object.assign({}, ...all.map((u) => u.env)) as Record<string, string>,

@@ -6,6 +6,7 @@ import type { NotifierProvider } from './providers/notifier-provider.js';
 import { DiscordProvider } from './providers/discord/discord.provider.js';
 import { PagerDutyProvider } from './providers/pagerduty/pagerduty.provider.js';
 import { GoogleChatProvider } from './providers/google-chat/google-chat.provider.js';
+import { TeamsProvider } from './providers/teams/teams.provider.js';
 import { MattermostProvider } from './providers/mattermost/mattermost.provider.js';
 import { SlackProvider } from './providers/slack/slack.provider.js';
 
@@ -23,6 +24,7 @@ export class NotifierHandler implements PluginHandler<NotifyConfig> {
     discord: DiscordProvider,
     pagerduty: PagerDutyProvider,
     googleChat: GoogleChatProvider,
+    teams: TeamsProvider,
   ) {
     this.providers = {
       slack: slack as NotifierProvider,
@@ -30,6 +32,7 @@ export class NotifierHandler implements PluginHandler<NotifyConfig> {
       discord: discord as NotifierProvider,
       pagerduty: pagerduty as NotifierProvider,
       googleChat: googleChat as NotifierProvider,
+      teams: teams as NotifierProvider,
     };
   }
 

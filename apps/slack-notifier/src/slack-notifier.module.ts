@@ -6,6 +6,7 @@ import { NotifierHandler } from './notifier.handler.js';
 import { DiscordProvider } from './providers/discord/discord.provider.js';
 import { PagerDutyProvider } from './providers/pagerduty/pagerduty.provider.js';
 import { GoogleChatProvider } from './providers/google-chat/google-chat.provider.js';
+import { TeamsProvider } from './providers/teams/teams.provider.js';
 import { MattermostProvider } from './providers/mattermost/mattermost.provider.js';
 import { SlackProvider } from './providers/slack/slack.provider.js';
 import { ChannelResolver } from './slack/channel-resolver.js';
@@ -22,6 +23,7 @@ import { SlackClientFactory } from './slack/slack-client.factory.js';
     DiscordProvider,
     PagerDutyProvider,
     GoogleChatProvider,
+    TeamsProvider,
     NotifierHandler,
     provideHandler(NotifierHandler),
   ],

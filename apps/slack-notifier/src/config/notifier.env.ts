@@ -51,6 +51,15 @@ export function parseGoogleChatWebhook(raw: string): GoogleChatWebhook | undefin
   return space && key && token ? { origin: url.origin, space, key, token } : undefined;
 }
 
+/** A Teams Workflows webhook URL (Power Automate "When a Teams webhook request is received"): its `sig` is the credential. */
+export function teamsWebhookProblem(raw: string): string | undefined {
+  if (urlProblem(raw)) return 'must be an http(s) URL';
+  const url = new URL(raw);
+  return url.searchParams.get('sig') && /\/triggers\/[^/]+\/paths\/invoke$/.test(url.pathname)
+    ? undefined
+    : 'must be the URL of a Teams Workflows webhook (…/triggers/manual/paths/invoke?…&sig=…); Office 365 connector URLs are retired';
+}
+
 /**
  * Admin configuration of the notifier sidecar (from the pod env; credentials only through secretKeyRef).
  * A provider is enabled by its settings alone; at least one must be. Workflow authors choose a destination
@@ -145,6 +154,16 @@ export class NotifierEnv implements EnvExtras {
   /** Google Chat webhook name → its parts. Filled by loadExtras. */
   googleChat = new Map<string, GoogleChatWebhook>();
 
+  /** Microsoft Teams: the URL of a Workflows webhook that posts to a channel or chat (its `sig` is the credential). */
+  @Secret()
+  @trim
+  @IsOptional()
+  @IsString()
+  TEAMS_WEBHOOK_URL?: string;
+
+  /** Teams webhook name → URL. Filled by loadExtras. */
+  teams = new Map<string, string>();
+
   /** Mattermost server name → address and token. Filled by loadExtras. */
   mattermost = new Map<string, MattermostServer>();
 
@@ -177,6 +196,9 @@ export class NotifierEnv implements EnvExtras {
     );
     problems.push(...chat.problems);
     for (const [name, url] of chat.values) this.googleChat.set(name, parseGoogleChatWebhook(url)!);
+    const teams = readNamed(source, 'TEAMS_WEBHOOK_URL', teamsWebhookProblem);
+    problems.push(...teams.problems);
+    this.teams = teams.values;
     if (problems.length === 0 && this.configuredProviders().length === 0)
       problems.push(`no provider is configured: set ${PROVIDER_SETTINGS.join(', or ')}`);
     return problems;
@@ -190,6 +212,7 @@ export class NotifierEnv implements EnvExtras {
       this.discord.size > 0 && 'discord',
       this.pagerduty.size > 0 && 'pagerduty',
       this.googleChat.size > 0 && 'googleChat',
+      this.teams.size > 0 && 'teams',
     ].filter((p): p is string => p !== false);
   }
 

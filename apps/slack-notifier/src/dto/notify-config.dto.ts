@@ -4,11 +4,12 @@ import { PluginConfigError } from '@app/plugin-kit';
 import { DiscordConfig } from './discord-config.dto.js';
 import { PagerDutyConfig } from './pagerduty-config.dto.js';
 import { GoogleChatConfig } from './google-chat-config.dto.js';
+import { TeamsConfig } from './teams-config.dto.js';
 import { MattermostConfig } from './mattermost-config.dto.js';
 import { SlackConfig } from './slack-config.dto.js';
 
 /** The services the notifier speaks, in the order of the docs. */
-export const PROVIDER_NAMES = ['slack', 'mattermost', 'discord', 'pagerduty', 'googleChat'] as const;
+export const PROVIDER_NAMES = ['slack', 'teams', 'googleChat', 'mattermost', 'discord', 'pagerduty'] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
 /**
@@ -40,6 +41,11 @@ export class NotifyConfig {
   @ValidateNested()
   @Type(() => GoogleChatConfig)
   googleChat?: GoogleChatConfig;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => TeamsConfig)
+  teams?: TeamsConfig;
 }
 
 export interface ChosenProvider {

@@ -1,6 +1,7 @@
 import type { DemoContext, DemoUpstreams } from '@app/testing';
 import { SlackApiStandIn } from '../stand-in/slack-api.stand-in.js';
 import { startDiscordDemo } from './discord.js';
+import { startEmailDemo } from './email.js';
 import { startGoogleChatDemo } from './google-chat.js';
 import { startMattermostDemo } from './mattermost.js';
 import { startPagerDutyDemo } from './pagerduty.js';
@@ -59,6 +60,7 @@ export async function startDemoUpstreams(_context?: DemoContext): Promise<DemoUp
     await startPagerDutyDemo(),
     await startGoogleChatDemo(),
     await startTeamsDemo(),
+    await startEmailDemo(),
   ];
   return {
     env: Object.assign({}, ...all.map((u) => u.env)) as Record<string, string>,

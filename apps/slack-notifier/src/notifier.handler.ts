@@ -7,6 +7,7 @@ import { DiscordProvider } from './providers/discord/discord.provider.js';
 import { PagerDutyProvider } from './providers/pagerduty/pagerduty.provider.js';
 import { GoogleChatProvider } from './providers/google-chat/google-chat.provider.js';
 import { TeamsProvider } from './providers/teams/teams.provider.js';
+import { EmailProvider } from './providers/email/email.provider.js';
 import { MattermostProvider } from './providers/mattermost/mattermost.provider.js';
 import { SlackProvider } from './providers/slack/slack.provider.js';
 
@@ -25,6 +26,7 @@ export class NotifierHandler implements PluginHandler<NotifyConfig> {
     pagerduty: PagerDutyProvider,
     googleChat: GoogleChatProvider,
     teams: TeamsProvider,
+    email: EmailProvider,
   ) {
     this.providers = {
       slack: slack as NotifierProvider,
@@ -33,6 +35,7 @@ export class NotifierHandler implements PluginHandler<NotifyConfig> {
       pagerduty: pagerduty as NotifierProvider,
       googleChat: googleChat as NotifierProvider,
       teams: teams as NotifierProvider,
+      email: email as NotifierProvider,
     };
   }
 

@@ -7,6 +7,7 @@ import { DiscordProvider } from './providers/discord/discord.provider.js';
 import { PagerDutyProvider } from './providers/pagerduty/pagerduty.provider.js';
 import { GoogleChatProvider } from './providers/google-chat/google-chat.provider.js';
 import { TeamsProvider } from './providers/teams/teams.provider.js';
+import { EmailProvider } from './providers/email/email.provider.js';
 import { MattermostProvider } from './providers/mattermost/mattermost.provider.js';
 import { SlackProvider } from './providers/slack/slack.provider.js';
 import { ChannelResolver } from './slack/channel-resolver.js';
@@ -24,6 +25,7 @@ import { SlackClientFactory } from './slack/slack-client.factory.js';
     PagerDutyProvider,
     GoogleChatProvider,
     TeamsProvider,
+    EmailProvider,
     NotifierHandler,
     provideHandler(NotifierHandler),
   ],

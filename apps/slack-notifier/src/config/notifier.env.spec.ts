@@ -120,4 +120,22 @@ describe('NotifierEnv', () => {
       'DISCORD_WEBHOOK_URL: must be a Discord webhook URL (https://discord.com/api/webhooks/<id>/<token>)',
     ]);
   });
+
+  it('email: SMTP_URL and SMTP_FROM in pairs; STARTTLS required by default', () => {
+    const env = loadEnv(NotifierEnv, {
+      SMTP_URL: 'smtp://u:p@relay.example.com:587',
+      SMTP_FROM: 'Argo <argo@example.com>',
+    });
+    expect(Object.fromEntries(env.smtp)).toEqual({
+      default: { url: 'smtp://u:p@relay.example.com:587', from: 'Argo <argo@example.com>' },
+    });
+    expect(env.SMTP_REQUIRE_TLS).toBe(true);
+    expect(problems({ SMTP_URL: 'https://relay.example.com', SMTP_FROM: 'nobody' })).toEqual([
+      'SMTP_URL: must be smtp://[user:password@]host[:port] (STARTTLS) or smtps://… (TLS)',
+      'SMTP_FROM: must be an address such as "Argo <argo@example.com>"',
+    ]);
+    expect(problems({ SMTP_URL_OPS: 'smtps://relay.example.com' })).toEqual([
+      'SMTP_FROM_OPS: is required with SMTP_URL_OPS',
+    ]);
+  });
 });

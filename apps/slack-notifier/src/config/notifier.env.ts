@@ -1,6 +1,16 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
-import { EnvInt, IsGoDuration, Secret, type EnvExtras } from '@app/plugin-kit';
+import {
+  IsBoolean,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+} from 'class-validator';
+import { EnvBoolean, EnvInt, IsGoDuration, Secret, type EnvExtras } from '@app/plugin-kit';
 import { credentialProblem, readNamed, urlProblem } from './named-destinations.js';
 import { DEFAULT_WORKSPACE, readNamedTokens, type EnvSource } from './slack-tokens.js';
 
@@ -58,6 +68,24 @@ export function teamsWebhookProblem(raw: string): string | undefined {
   return url.searchParams.get('sig') && /\/triggers\/[^/]+\/paths\/invoke$/.test(url.pathname)
     ? undefined
     : 'must be the URL of a Teams Workflows webhook (…/triggers/manual/paths/invoke?…&sig=…); Office 365 connector URLs are retired';
+}
+
+export interface SmtpServer {
+  /** smtp:// (STARTTLS, required unless SMTP_REQUIRE_TLS=false) or smtps:// (TLS from the start). */
+  url: string;
+  from: string;
+}
+
+/** `smtp[s]://[user:password@]host[:port]`. */
+export function smtpUrlProblem(raw: string): string | undefined {
+  try {
+    const url = new URL(raw);
+    return /^smtps?:$/.test(url.protocol) && url.hostname !== '' && url.pathname.replace(/\/$/, '') === ''
+      ? undefined
+      : 'must be smtp://[user:password@]host[:port] (STARTTLS) or smtps://… (TLS)';
+  } catch {
+    return 'must be smtp://[user:password@]host[:port] (STARTTLS) or smtps://… (TLS)';
+  }
 }
 
 /**
@@ -164,6 +192,31 @@ export class NotifierEnv implements EnvExtras {
   /** Teams webhook name → URL. Filled by loadExtras. */
   teams = new Map<string, string>();
 
+  /** Email: the SMTP relay, `smtp://user:password@host:587` (STARTTLS) or `smtps://…:465` (TLS). */
+  @Secret()
+  @trim
+  @IsOptional()
+  @IsString()
+  SMTP_URL?: string;
+
+  /** Email: the sender, `Argo Workflows <argo@example.com>`; with SMTP_URL it enables email. */
+  @IsOptional()
+  @IsString()
+  SMTP_FROM?: string;
+
+  /** STARTTLS is required on smtp:// (a relay that does not offer it fails the step); false allows plain text. */
+  @EnvBoolean()
+  @IsBoolean()
+  SMTP_REQUIRE_TLS = true;
+
+  /** A PEM file of the CA that signed the relay's certificate, when it is not a public one (mounted from a ConfigMap). */
+  @IsOptional()
+  @IsString()
+  SMTP_CA_FILE?: string;
+
+  /** SMTP server name → URL and sender. Filled by loadExtras. */
+  smtp = new Map<string, SmtpServer>();
+
   /** Mattermost server name → address and token. Filled by loadExtras. */
   mattermost = new Map<string, MattermostServer>();
 
@@ -199,6 +252,7 @@ export class NotifierEnv implements EnvExtras {
     const teams = readNamed(source, 'TEAMS_WEBHOOK_URL', teamsWebhookProblem);
     problems.push(...teams.problems);
     this.teams = teams.values;
+    problems.push(...this.readSmtp(source));
     if (problems.length === 0 && this.configuredProviders().length === 0)
       problems.push(`no provider is configured: set ${PROVIDER_SETTINGS.join(', or ')}`);
     return problems;
@@ -213,7 +267,29 @@ export class NotifierEnv implements EnvExtras {
       this.pagerduty.size > 0 && 'pagerduty',
       this.googleChat.size > 0 && 'googleChat',
       this.teams.size > 0 && 'teams',
+      this.smtp.size > 0 && 'email',
     ].filter((p): p is string => p !== false);
+  }
+
+  /** SMTP_URL[_<NAME>] and SMTP_FROM[_<NAME>], in pairs. */
+  private readSmtp(source: EnvSource): string[] {
+    const urls = readNamed(source, 'SMTP_URL', smtpUrlProblem);
+    const froms = readNamed(source, 'SMTP_FROM', (from) =>
+      /<?[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+>?$/.test(from)
+        ? undefined
+        : 'must be an address such as "Argo <argo@example.com>"',
+    );
+    const problems = [...urls.problems, ...froms.problems];
+    const suffix = (name: string) => (name === 'default' ? '' : `_${name.toUpperCase()}`);
+    for (const name of new Set([...urls.values.keys(), ...froms.values.keys()])) {
+      const url = urls.values.get(name);
+      const from = froms.values.get(name);
+      if (url && from) this.smtp.set(name, { url, from });
+      else if (url) problems.push(`SMTP_FROM${suffix(name)}: is required with SMTP_URL${suffix(name)}`);
+      else if (!urls.problems.some((p) => p.startsWith(`SMTP_URL${suffix(name)}:`)))
+        problems.push(`SMTP_URL${suffix(name)}: is required with SMTP_FROM${suffix(name)}`);
+    }
+    return problems;
   }
 
   /** MATTERMOST_URL[_<NAME>] and MATTERMOST_TOKEN[_<NAME>], in pairs. */

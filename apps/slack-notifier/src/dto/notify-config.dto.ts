@@ -5,11 +5,20 @@ import { DiscordConfig } from './discord-config.dto.js';
 import { PagerDutyConfig } from './pagerduty-config.dto.js';
 import { GoogleChatConfig } from './google-chat-config.dto.js';
 import { TeamsConfig } from './teams-config.dto.js';
+import { EmailConfig } from './email-config.dto.js';
 import { MattermostConfig } from './mattermost-config.dto.js';
 import { SlackConfig } from './slack-config.dto.js';
 
 /** The services the notifier speaks, in the order of the docs. */
-export const PROVIDER_NAMES = ['slack', 'teams', 'googleChat', 'mattermost', 'discord', 'pagerduty'] as const;
+export const PROVIDER_NAMES = [
+  'slack',
+  'teams',
+  'googleChat',
+  'mattermost',
+  'discord',
+  'email',
+  'pagerduty',
+] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
 /**
@@ -46,6 +55,11 @@ export class NotifyConfig {
   @ValidateNested()
   @Type(() => TeamsConfig)
   teams?: TeamsConfig;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => EmailConfig)
+  email?: EmailConfig;
 }
 
 export interface ChosenProvider {

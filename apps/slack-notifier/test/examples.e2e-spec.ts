@@ -12,6 +12,9 @@ import { parse } from 'yaml';
 import { readFileSync } from 'node:fs';
 import { DEMO_ONCALL_GROUP } from '../demo/upstreams.js';
 import { startDiscordDemo } from '../demo/discord.js';
+import { startEmailDemo } from '../demo/email.js';
+import { startGoogleChatDemo } from '../demo/google-chat.js';
+import { startTeamsDemo } from '../demo/teams.js';
 import { startMattermostDemo } from '../demo/mattermost.js';
 import { startPagerDutyDemo } from '../demo/pagerduty.js';
 import { notify, startNotifier, startSlackFixture, type SlackFixture } from './support.js';
@@ -25,13 +28,15 @@ const out = (result: WorkflowResult, node: string, name: string) =>
   result.node(node)?.outputs?.parameters?.find((p) => p.name === name)?.value;
 
 describe('examples: valid Argo workflows', () => {
-  it('there are the eight documented examples', () => {
+  it('there are the ten documented examples', () => {
     expect(files).toEqual([
       'discord-status-in-place.yaml',
       'exit-handler-report.yaml',
+      'google-chat-thread.yaml',
       'mattermost-deploy.yaml',
       'notify-on-start.yaml',
       'pagerduty-exit-handler.yaml',
+      'teams-and-email-report.yaml',
       'thread-progress.yaml',
       'update-status-in-place.yaml',
       'upload-report.yaml',
@@ -134,6 +139,53 @@ describe('examples: the PagerDuty one end to end, through the local agent and th
     } finally {
       await f.close();
       await demo.close();
+    }
+  });
+});
+
+describe('examples: Google Chat, Teams and email end to end, through the local agent and their stand-ins', () => {
+  it('google-chat-thread: three messages in one thread keyed by the workflow name, the last a card', async () => {
+    const demo = await startGoogleChatDemo();
+    const f = await startNotifier(demo.env);
+    try {
+      const result = await runWorkflow(load('google-chat-thread.yaml'), {
+        plugins: [{ name: 'notifier', url: f.h.url, token: f.h.token }],
+        timeScale: 0.01,
+      });
+      expect(result.phase).toBe('Succeeded');
+      const messages = demo.chat.in(demo.space);
+      expect(messages.map((m) => m.thread.name)).toEqual(Array(3).fill(out(result, 'done', 'thread')));
+      expect(messages.map((m) => m.text)).toEqual([
+        `Release ${result.name} started`,
+        '128 tests passed',
+        undefined,
+      ]);
+      expect(messages[2].cardsV2).toHaveLength(1);
+    } finally {
+      await f.close();
+      await demo.close();
+    }
+  });
+
+  it('teams-and-email-report: one card to the Teams channel and one mail to the owners', async () => {
+    const teams = await startTeamsDemo();
+    const email = await startEmailDemo();
+    const f = await startNotifier({ ...teams.env, ...email.env });
+    try {
+      const result = await runWorkflow(load('teams-and-email-report.yaml'), {
+        plugins: [{ name: 'notifier', url: f.h.url, token: f.h.token }],
+        timeScale: 0.01,
+      });
+      expect(result.phase).toBe('Succeeded');
+      expect(teams.flow.posted).toHaveLength(1);
+      expect(JSON.stringify(teams.flow.posted[0])).toContain(`Weekly report ${result.name}`);
+      expect(email.smtp.mails).toHaveLength(1);
+      expect(email.smtp.mails[0]).toMatchObject({ to: ['data-team@example.com'] });
+      expect(email.smtp.mails[0].headers['message-id']).toBe(out(result, 'mail', 'id'));
+    } finally {
+      await f.close();
+      await teams.close();
+      await email.close();
     }
   });
 });

@@ -68,7 +68,9 @@ export class ProviderStandIn {
     if (hostile.mode === 'echo')
       return {
         status: hostile.status ?? 400,
-        body: { message: 'bad request', echo: { headers: req.headers, body: req.text } },
+        body: {
+          message: `bad request ${JSON.stringify({ url: req.path, query: Object.fromEntries(req.query), headers: req.headers, body: req.text })}`,
+        },
       };
     return {
       status: hostile.status ?? 200,

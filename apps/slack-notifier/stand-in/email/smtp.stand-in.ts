@@ -1,9 +1,13 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 
-const DATA = join(import.meta.dirname, '../../test/data');
+/** Beside the sources in tests; from the repository root when bundled (npm run demo). */
+const DATA = [
+  join(import.meta.dirname, '../../test/data'),
+  join(process.cwd(), 'apps/slack-notifier/test/data'),
+].find((dir) => existsSync(join(dir, 'smtp-localhost.key')))!;
 export const SMTP_TEST_CERT = join(DATA, 'smtp-localhost.crt');
 
 export interface ReceivedMail {

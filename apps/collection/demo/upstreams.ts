@@ -4,7 +4,7 @@ import { startDemoUpstreams as build } from '../../build-trigger/demo/upstreams.
 import { startDemoUpstreams as dataJob } from '../../data-job-runner/demo/upstreams.js';
 import { startArgoDemoServer } from '../../event-emitter/demo/upstreams.js';
 
-const HOSTED_HERE = 'slack,build,data-job,workflow-event';
+const HOSTED_HERE = 'notify,build,data-job,workflow-event';
 
 /**
  * The stand-ins of every hosted plugin at once, for the suites that run the collection like any plugin. The

@@ -16,7 +16,7 @@ describe('the collection', () => {
     const hostedText = readFileSync(join(import.meta.dirname, 'hosted-plugins.ts'), 'utf8');
     for (const app of apps) expect(hostedText).toContain(`'../../${app}/src/`);
     expect(collection.plugins.map((p) => p.key).slice(0, 4)).toEqual([
-      'slack',
+      'notify',
       'build',
       'data-job',
       'workflow-event',

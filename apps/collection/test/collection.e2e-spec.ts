@@ -59,7 +59,7 @@ describe('the collection sidecar as a process', () => {
   it('starts with only the contract front: no plugin module is loaded', async () => {
     expect(proc.logs.find((l) => l.msg === 'listening')).toMatchObject({
       plugin: 'collection',
-      plugins: expect.arrayContaining(['slack', 'build', 'data-job', 'workflow-event']),
+      plugins: expect.arrayContaining(['notify', 'build', 'data-job', 'workflow-event']),
     });
     expect(await post(executeArgs({ 'not-ours': {} }))).toEqual({});
     expect(loaded()).toEqual([]);

@@ -1,5 +1,11 @@
 import type { DemoContext, DemoUpstreams } from '@app/testing';
 import { SlackApiStandIn } from '../stand-in/slack-api.stand-in.js';
+import { startDiscordDemo } from './discord.js';
+import { startEmailDemo } from './email.js';
+import { startGoogleChatDemo } from './google-chat.js';
+import { startMattermostDemo } from './mattermost.js';
+import { startPagerDutyDemo } from './pagerduty.js';
+import { startTeamsDemo } from './teams.js';
 import type { Bot, Channel, Team } from '../stand-in/slack-state.js';
 
 /** The bot token of the demo workspace (a stand-in value, not a real Slack token). */
@@ -45,8 +51,21 @@ export async function startSlackDemoWorkspace(): Promise<SlackDemoWorkspace> {
   };
 }
 
-/** Used by `npm run demo`: the Slack stand-in, and the sidecar env that points the plugin at it. */
+/** Used by `npm run demo`: a stand-in per provider, and the sidecar env that points the plugin at them. */
 export async function startDemoUpstreams(_context?: DemoContext): Promise<DemoUpstreams> {
-  const { env, close } = await startSlackDemoWorkspace();
-  return { env, close };
+  const all = [
+    await startSlackDemoWorkspace(),
+    await startMattermostDemo(),
+    await startDiscordDemo(),
+    await startPagerDutyDemo(),
+    await startGoogleChatDemo(),
+    await startTeamsDemo(),
+    await startEmailDemo(),
+  ];
+  return {
+    env: Object.assign({}, ...all.map((u) => u.env)) as Record<string, string>,
+    close: async () => {
+      await Promise.all(all.map((u) => u.close()));
+    },
+  };
 }

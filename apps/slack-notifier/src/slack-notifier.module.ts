@@ -2,7 +2,14 @@ import { Module } from '@nestjs/common';
 import { provideHandler } from '@app/plugin-kit';
 import { DuplicateFinder } from './delivery/duplicate-finder.js';
 import { FileUploader } from './delivery/file-uploader.js';
-import { SlackNotifierHandler } from './slack-notifier.handler.js';
+import { NotifierHandler } from './notifier.handler.js';
+import { DiscordProvider } from './providers/discord/discord.provider.js';
+import { PagerDutyProvider } from './providers/pagerduty/pagerduty.provider.js';
+import { GoogleChatProvider } from './providers/google-chat/google-chat.provider.js';
+import { TeamsProvider } from './providers/teams/teams.provider.js';
+import { EmailProvider } from './providers/email/email.provider.js';
+import { MattermostProvider } from './providers/mattermost/mattermost.provider.js';
+import { SlackProvider } from './providers/slack/slack.provider.js';
 import { ChannelResolver } from './slack/channel-resolver.js';
 import { SlackClientFactory } from './slack/slack-client.factory.js';
 
@@ -12,8 +19,15 @@ import { SlackClientFactory } from './slack/slack-client.factory.js';
     ChannelResolver,
     DuplicateFinder,
     FileUploader,
-    SlackNotifierHandler,
-    provideHandler(SlackNotifierHandler),
+    SlackProvider,
+    MattermostProvider,
+    DiscordProvider,
+    PagerDutyProvider,
+    GoogleChatProvider,
+    TeamsProvider,
+    EmailProvider,
+    NotifierHandler,
+    provideHandler(NotifierHandler),
   ],
 })
 export class SlackNotifierModule {}

@@ -1,12 +1,17 @@
 import { definePlugin } from '@app/plugin-kit';
-import { SlackEnv } from './config/slack.env.js';
+import { NotifierEnv } from './config/notifier.env.js';
 
-/** The `slack` executor plugin: posts, threads, edits and uploads to Slack, one message per execution. */
+/**
+ * The chat notifier: `plugin: {notify: {<provider>: {...}}}` posts, threads and edits one message per
+ * execution. The 0.1.0 key `slack` still works: `plugin: {slack: X}` is `plugin: {notify: {slack: X}}`.
+ */
 export const slackNotifierPlugin = definePlugin({
   name: 'slack-notifier',
-  key: 'slack',
+  key: 'notify',
+  aliases: { slack: 'slack' },
   port: 10420,
-  env: SlackEnv,
-  envPrefixes: ['SLACK_'],
+  env: NotifierEnv,
+  // Named destinations: SLACK_BOT_TOKEN_<NAME>, MATTERMOST_URL_<NAME>, DISCORD_WEBHOOK_URL_<NAME>, ...
+  envPrefixes: ['SLACK_', 'MATTERMOST_', 'DISCORD_', 'PAGERDUTY_', 'GOOGLE_CHAT_', 'TEAMS_', 'SMTP_'],
   load: async () => (await import('./slack-notifier.module.js')).SlackNotifierModule,
 });

@@ -29,7 +29,7 @@ describe('slack plugin: failures a workflow author can act on', () => {
     expect((await run({ channel: '#builds', text: 'x', workspace: 'ops' })).node).toEqual({
       phase: 'Failed',
       message:
-        'slack: invalid config: workspace: no workspace "ops" for namespace argo (available: default); the admin adds one with SLACK_BOT_TOKEN_OPS',
+        'slack: invalid config: workspace: no workspace "ops" for namespace argo (known: default); the admin adds one with SLACK_BOT_TOKEN_OPS',
     });
   });
 
@@ -212,7 +212,7 @@ describe('slack plugin: credentials', () => {
       expect(refused.body.node).toEqual({
         phase: 'Failed',
         message:
-          'slack: invalid config: workspace: no workspace "ops" for namespace team-a (available: default); the admin adds one with SLACK_BOT_TOKEN_OPS',
+          'slack: invalid config: workspace: no workspace "ops" for namespace team-a (known: default); the admin adds one with SLACK_BOT_TOKEN_OPS',
       });
       expect(alerts.messages.map((m) => m.text)).toEqual(['from sre-oncall']);
       await expect(
@@ -220,7 +220,7 @@ describe('slack plugin: credentials', () => {
           env: { ...f.ws.env, SLACK_BOT_TOKEN_OPS: opsToken, NAMESPACE_SCOPES: 'slack/sre=sre-*' },
         }),
       ).rejects.toThrow(
-        'NAMESPACE_SCOPES: "slack/sre=sre-*": no slack workspace named sre is configured (configured: default, ops)',
+        'NAMESPACE_SCOPES: "slack/sre=sre-*": no slack destination named sre is configured (configured: default, ops)',
       );
     } finally {
       await scoped.close();

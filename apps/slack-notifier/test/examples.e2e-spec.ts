@@ -11,7 +11,13 @@ import {
 import { parse } from 'yaml';
 import { readFileSync } from 'node:fs';
 import { DEMO_ONCALL_GROUP } from '../demo/upstreams.js';
-import { startSlackFixture, type SlackFixture } from './support.js';
+import { startDiscordDemo } from '../demo/discord.js';
+import { startEmailDemo } from '../demo/email.js';
+import { startGoogleChatDemo } from '../demo/google-chat.js';
+import { startTeamsDemo } from '../demo/teams.js';
+import { startMattermostDemo } from '../demo/mattermost.js';
+import { startPagerDutyDemo } from '../demo/pagerduty.js';
+import { notify, startNotifier, startSlackFixture, type SlackFixture } from './support.js';
 
 const EXAMPLES = join(import.meta.dirname, '../../../manifests/slack-notifier/examples');
 const files = readdirSync(EXAMPLES)
@@ -22,10 +28,15 @@ const out = (result: WorkflowResult, node: string, name: string) =>
   result.node(node)?.outputs?.parameters?.find((p) => p.name === name)?.value;
 
 describe('examples: valid Argo workflows', () => {
-  it('there are the five documented examples', () => {
+  it('there are the ten documented examples', () => {
     expect(files).toEqual([
+      'discord-status-in-place.yaml',
       'exit-handler-report.yaml',
+      'google-chat-thread.yaml',
+      'mattermost-deploy.yaml',
       'notify-on-start.yaml',
+      'pagerduty-exit-handler.yaml',
+      'teams-and-email-report.yaml',
       'thread-progress.yaml',
       'update-status-in-place.yaml',
       'upload-report.yaml',
@@ -41,6 +52,140 @@ describe('examples: valid Argo workflows', () => {
     for (const template of load(file).spec.templates ?? []) {
       if (!template.plugin) continue;
       for (const p of template.outputs?.parameters ?? []) expect(p.valueFrom).toEqual({ supplied: {} });
+    }
+  });
+});
+
+describe('examples: the Mattermost one end to end, through the local agent and the Mattermost stand-in', () => {
+  it('mattermost-deploy: one post in ~deploys edited to succeeded, one reply with the log in its thread', async () => {
+    const demo = await startMattermostDemo();
+    const f = await startNotifier(demo.env);
+    try {
+      const result = await runWorkflow(load('mattermost-deploy.yaml'), {
+        plugins: [{ name: 'notifier', url: f.h.url, token: f.h.token }],
+        timeScale: 0.01,
+      });
+      expect(result.phase).toBe('Succeeded');
+      const [post, reply] = demo.mm.posts(demo.deploys);
+      expect(demo.mm.posts(demo.deploys)).toHaveLength(2);
+      expect(post.id).toBe(out(result, 'announce', 'id'));
+      expect(post.message).toBe(':white_check_mark: **Succeeded**');
+      expect(post.props.attachments).toEqual([
+        expect.objectContaining({
+          color: '#2EB67D',
+          title: 'Deployed 1.4.2',
+          text: `${result.name} finished`,
+        }),
+      ]);
+      expect(reply.root_id).toBe(post.id);
+      expect(demo.mm.state.files.get(reply.file_ids[0])?.name).toBe('migrations.log');
+    } finally {
+      await f.close();
+      await demo.close();
+    }
+  });
+});
+
+describe('examples: the Discord one end to end, through the local agent and the Discord stand-in', () => {
+  it('discord-status-in-place: one message, edited from running to succeeded with its fields', async () => {
+    const demo = await startDiscordDemo();
+    const f = await startNotifier(demo.env);
+    try {
+      const result = await runWorkflow(load('discord-status-in-place.yaml'), {
+        plugins: [{ name: 'notifier', url: f.h.url, token: f.h.token }],
+        timeScale: 0.01,
+      });
+      expect(result.phase).toBe('Succeeded');
+      const messages = demo.discord.in(demo.builds.id);
+      expect(messages).toHaveLength(1);
+      expect(messages[0]).toMatchObject({
+        id: out(result, 'announce', 'id'),
+        content: '\u2705 **Succeeded**',
+      });
+      expect(messages[0].embeds).toEqual([
+        expect.objectContaining({
+          color: 0x2eb67d,
+          title: `Build ${result.name}`,
+          description: 'all tests passed',
+        }),
+      ]);
+      expect(messages[0].edited_timestamp).not.toBeNull();
+    } finally {
+      await f.close();
+      await demo.close();
+    }
+  });
+});
+
+describe('examples: the PagerDuty one end to end, through the local agent and the PagerDuty stand-in', () => {
+  it('pagerduty-exit-handler, success: the alert of an earlier failure is resolved, nobody is paged', async () => {
+    const demo = await startPagerDutyDemo();
+    const f = await startNotifier(demo.env);
+    try {
+      // An earlier night failed: its alert is open.
+      await f.h.execute(
+        notify('pagerduty', { dedupKey: 'nightly-etl', title: 'Nightly ETL failed', key: 'earlier' }),
+      );
+      const result = await runWorkflow(load('pagerduty-exit-handler.yaml'), {
+        plugins: [{ name: 'notifier', url: f.h.url, token: f.h.token }],
+        timeScale: 0.01,
+      });
+      expect(result.phase).toBe('Succeeded');
+      expect(result.node('page')?.phase).toBe('Skipped');
+      expect(result.node('all-clear')?.message).toBe('resolved alert nightly-etl (service default)');
+      expect(demo.pd.alerts).toEqual([
+        expect.objectContaining({ status: 'resolved', log: ['trigger', 'resolve'] }),
+      ]);
+    } finally {
+      await f.close();
+      await demo.close();
+    }
+  });
+});
+
+describe('examples: Google Chat, Teams and email end to end, through the local agent and their stand-ins', () => {
+  it('google-chat-thread: three messages in one thread keyed by the workflow name, the last a card', async () => {
+    const demo = await startGoogleChatDemo();
+    const f = await startNotifier(demo.env);
+    try {
+      const result = await runWorkflow(load('google-chat-thread.yaml'), {
+        plugins: [{ name: 'notifier', url: f.h.url, token: f.h.token }],
+        timeScale: 0.01,
+      });
+      expect(result.phase).toBe('Succeeded');
+      const messages = demo.chat.in(demo.space);
+      expect(messages.map((m) => m.thread.name)).toEqual(Array(3).fill(out(result, 'done', 'thread')));
+      expect(messages.map((m) => m.text)).toEqual([
+        `Release ${result.name} started`,
+        '128 tests passed',
+        undefined,
+      ]);
+      expect(messages[2].cardsV2).toHaveLength(1);
+    } finally {
+      await f.close();
+      await demo.close();
+    }
+  });
+
+  it('teams-and-email-report: one card to the Teams channel and one mail to the owners', async () => {
+    const teams = await startTeamsDemo();
+    const email = await startEmailDemo();
+    const f = await startNotifier({ ...teams.env, ...email.env });
+    try {
+      const result = await runWorkflow(load('teams-and-email-report.yaml'), {
+        plugins: [{ name: 'notifier', url: f.h.url, token: f.h.token }],
+        timeScale: 0.01,
+      });
+      expect(result.phase).toBe('Succeeded');
+      expect(teams.flow.posted).toHaveLength(1);
+      expect(JSON.stringify(teams.flow.posted[0])).toContain(`Weekly report ${result.name}`);
+      expect(email.smtp.mails).toHaveLength(1);
+      expect(email.smtp.mails[0]).toMatchObject({ to: ['data-team@example.com'] });
+      expect(email.smtp.mails[0].headers['message-id']).toBe(out(result, 'mail', 'id'));
+    } finally {
+      await f.close();
+      await teams.close();
+      await email.close();
     }
   });
 });

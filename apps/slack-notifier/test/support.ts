@@ -45,6 +45,34 @@ export function slack(body: Record<string, unknown>, options: ExecuteArgsOptions
   return executeArgs({ slack: body }, options);
 }
 
+export interface PluginFixture {
+  h: PluginHarness;
+  /** A new sidecar with the same env and agent token: the restart of a sidecar (its ledger is gone). */
+  restart(): Promise<PluginHarness>;
+  close(): Promise<void>;
+}
+
+/** The notifier sidecar with `env` (a provider's stand-in settings). */
+export async function startNotifier(env: Record<string, string>): Promise<PluginFixture> {
+  const fullEnv = { ...TEST_ENV, NOTIFY_REQUEST_TIMEOUT: '400ms', ...env };
+  const fixture: PluginFixture = {
+    h: await startHarness(slackNotifierPlugin, { env: fullEnv }),
+    async restart() {
+      const token = fixture.h.token;
+      await fixture.h.close();
+      fixture.h = await startHarness(slackNotifierPlugin, { env: fullEnv, token });
+      return fixture.h;
+    },
+    close: () => fixture.h.close(),
+  };
+  return fixture;
+}
+
+/** A template.execute request with the `notify` key: `notify: {<provider>: body}`. */
+export function notify(provider: string, body: Record<string, unknown>, options: ExecuteArgsOptions = {}) {
+  return executeArgs({ notify: { [provider]: body } }, options);
+}
+
 /** Output parameters of a reply as a map. */
 export function outputs(reply: {
   node?: { outputs?: { parameters?: Array<{ name: string; value: string }> } };

@@ -234,12 +234,23 @@ export function contains(needle: ExprValue, haystack: ExprValue): boolean {
   return fail(`operator "in" not defined on ${goTypeName(haystack)}`);
 }
 
+/** runtime.ToInt as int64: ints as they are, floats truncated (out of range: amd64's 0x8000000000000000). */
+function toInt64Of(value: ExprValue): bigint {
+  const int = plainInt(value);
+  if (int !== undefined) return int;
+  if (typeof value === 'number')
+    return Number.isFinite(value) && Math.abs(value) < 2 ** 63 ? BigInt(Math.trunc(value)) : -(2n ** 63n);
+  return fail(`invalid operation: int(${goTypeName(value)})`);
+}
+
+/** OpRange in int64 arithmetic (a float loop never ends past 2^53: `1<<62 .. 1<<62` hung and crashed V8). */
 export function range(from: ExprValue, to: ExprValue): ExprValue[] {
-  const a = toInt(from);
-  const b = toInt(to);
-  if (b - a + 1 > MEMORY_BUDGET) fail('memory budget exceeded');
+  const a = toInt64Of(from);
+  const b = toInt64Of(to);
+  const size = toInt64(b - a + 1n);
+  if (size > BigInt(MEMORY_BUDGET)) fail('memory budget exceeded');
   const out: ExprValue[] = [];
-  for (let i = a; i <= b; i++) out.push(BigInt(i));
+  for (let i = 0n; i < size; i++) out.push(toInt64(a + i));
   return tagged(out, '[]int');
 }
 

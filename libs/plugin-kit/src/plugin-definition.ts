@@ -9,8 +9,11 @@ export interface PluginDefinition<E extends object = object> {
   name: string;
   /** The key under `template.plugin` that addresses this plugin, e.g. `slack`. */
   key: string;
-  /** Further keys the same plugin answers (same handler, ledger and settings), e.g. an alias. */
-  extraKeys?: string[];
+  /**
+   * Other keys the plugin answers too (a former key kept working), each mapped to the field of the `key` body
+   * that holds it: `{ slack: 'slack' }` reads `plugin: {slack: X}` as `plugin: {notify: {slack: X}}`.
+   */
+  aliases?: PluginAliases;
   /** Default port: the containerPort of the plugin's manifest. */
   port: number;
   /** Admin configuration from the sidecar environment, validated at start-up. */
@@ -32,12 +35,14 @@ export interface PluginLimits {
   /** Largest upstream reply body this plugin's clients read, in bytes. */
   upstreamMaxBody?: number;
 }
+/** Alias key → the field of the canonical body its body goes into. */
+export type PluginAliases = Readonly<Record<string, string>>;
 
 export function definePlugin<E extends object>(definition: PluginDefinition<E>): PluginDefinition<E> {
   return definition;
 }
 
-/** Every key a definition answers. */
+/** Every key a definition answers: its own and its aliases. */
 export function keysOf(definition: PluginDefinition): string[] {
-  return [definition.key, ...(definition.extraKeys ?? [])];
+  return [definition.key, ...Object.keys(definition.aliases ?? {})];
 }

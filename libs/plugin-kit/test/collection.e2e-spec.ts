@@ -3,7 +3,7 @@ import { EnvValidationError, startCollection, type CollectionDefinition } from '
 import { probePlugin } from './fixtures/probe-plugin.js';
 
 /** Two plugins behind one front: the probe and a second probe under another key and name. */
-const probeB = { ...probePlugin, name: 'probe-b', key: 'probe-b' };
+const probeB = { ...probePlugin, name: 'probe-b', key: 'probe-b', aliases: undefined };
 const definition: CollectionDefinition = { name: 'collection', port: 0, plugins: [probePlugin, probeB] };
 const SECRETS = {
   PROBE_PROBE_SECRET: 'alpha-secret-0123456789',
@@ -62,12 +62,12 @@ describe('a collection sidecar', () => {
 
 describe('a plugin answering more than one key', () => {
   it('serves every key with the same handler, in a single sidecar as in a collection', async () => {
-    const aliased = { ...probePlugin, extraKeys: ['probe-alias'] };
+    const aliased = { ...probePlugin, aliases: { 'probe-alias': 'message' } };
     const single = await startHarness(aliased, { env: SECRETS });
     const hosted = await startCollectionHarness({ ...definition, plugins: [aliased] }, { env: SECRETS });
     try {
       for (const h of [single, hosted]) {
-        const body = executeArgs({ 'probe-alias': { message: 'via alias' } });
+        const body = executeArgs({ 'probe-alias': 'via alias' });
         expect((await h.execute(body)).body.node).toMatchObject({ phase: 'Succeeded' });
         expect((await h.execute(executeArgs({ probe: {} }))).body.node?.phase).toBe('Succeeded');
         expect((await h.execute(executeArgs({ 'probe-b': {} }))).body).toEqual({});
@@ -96,7 +96,7 @@ describe('a collection that cannot start', () => {
       'PROBE_SECRET: is read by probe and probe-b; set PROBE_PROBE_SECRET or PROBE_B_PROBE_SECRET instead',
     );
     await expect(start({ PLUGINS: 'probe,nope' })).rejects.toThrow(
-      'PLUGINS: nope is not in this collection (it has probe, probe-b)',
+      'PLUGINS: nope is not in this collection (it has probe, probe-target, probe-b)',
     );
   });
 });

@@ -142,6 +142,18 @@ describe('plugin kit: the executor plugin contract over real HTTP', () => {
       expect(nested.body.node?.message).toBe('probe: invalid config: target.name: must be a string');
     });
 
+    it('answers an alias key as the canonical body, naming fields as the alias body has them', async () => {
+      const ok = await h.execute(executeArgs({ 'probe-target': { name: 'x' } }));
+      expect(ok.body.node).toMatchObject({ phase: 'Succeeded', message: 'done' });
+      const bad = await h.execute(executeArgs({ 'probe-target': { name: 3 } }));
+      expect(bad.body.node?.message).toBe('probe-target: invalid config: name: must be a string');
+      const both = await h.execute(
+        executeArgs({ probe: { message: 'own key' }, 'probe-target': { name: 3 } }),
+      );
+      expect(both.body.node).toMatchObject({ phase: 'Succeeded', message: 'done' });
+      expect(probeStats.executions).toBe(2);
+    });
+
     it('refuses prototype keys and absurd nesting as Failed, never a 500', async () => {
       const proto = await h.execute(
         JSON.parse(

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { PluginLogger } from '@app/plugin-kit';
-import { SlackEnv } from '../config/slack.env.js';
+import { NotifierEnv } from '../config/notifier.env.js';
 import type { CallBudget } from '../slack/call-budget.js';
 import { slackCall } from '../slack/slack-call.js';
 import type { WorkspaceClient } from '../slack/slack-client.factory.js';
@@ -47,7 +47,7 @@ export class DuplicateFinder {
   private readonly unreadableUntil = new Map<string, number>();
   private readonly warned = new Set<string>();
 
-  constructor(env: SlackEnv) {
+  constructor(env: NotifierEnv) {
     this.lookback = env.SLACK_DEDUP_LOOKBACK;
   }
 

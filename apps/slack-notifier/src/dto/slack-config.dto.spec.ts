@@ -35,7 +35,7 @@ describe('SlackConfig', () => {
     );
     expect(
       problems({ channel: '#builds', text: 'hi', file: { content: 'x', filename: 'a.txt', tilte: 'x' } }),
-    ).toEqual(['file.tilte: unknown field']);
+    ).toEqual(['file.tilte: unknown field (did you mean "title"?)']);
   });
 
   it('checks the channel reference', () => {

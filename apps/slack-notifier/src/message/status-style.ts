@@ -24,13 +24,15 @@ export interface StatusStyle {
   /** Attachment bar colour. Slack renders named colours other than good/warning/danger as grey: hex only. */
   color: string;
   emoji: string;
+  /** The emoji as a character, for services that show `:shortcodes:` as text (Discord, Teams, Google Chat, email). */
+  symbol: string;
   label: string;
 }
 
 export const STATUS_STYLES: Record<Status, StatusStyle> = {
-  succeeded: { color: '#2EB67D', emoji: ':white_check_mark:', label: 'Succeeded' },
-  failed: { color: '#E01E5A', emoji: ':x:', label: 'Failed' },
-  running: { color: '#36C5F0', emoji: ':hourglass_flowing_sand:', label: 'Running' },
-  warning: { color: '#ECB22E', emoji: ':warning:', label: 'Warning' },
-  info: { color: '#616061', emoji: ':information_source:', label: 'Info' },
+  succeeded: { color: '#2EB67D', emoji: ':white_check_mark:', symbol: '\u2705', label: 'Succeeded' },
+  failed: { color: '#E01E5A', emoji: ':x:', symbol: '\u274C', label: 'Failed' },
+  running: { color: '#36C5F0', emoji: ':hourglass_flowing_sand:', symbol: '\u23F3', label: 'Running' },
+  warning: { color: '#ECB22E', emoji: ':warning:', symbol: '\u26A0\uFE0F', label: 'Warning' },
+  info: { color: '#616061', emoji: ':information_source:', symbol: '\u2139\uFE0F', label: 'Info' },
 };

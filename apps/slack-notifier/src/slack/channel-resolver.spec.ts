@@ -1,7 +1,7 @@
 import { createMemoryLogger, loadEnv, Redactor } from '@app/plugin-kit';
 import { SlackApiStandIn } from '../../stand-in/slack-api.stand-in.js';
 import type { Team } from '../../stand-in/slack-state.js';
-import { SlackEnv } from '../config/slack.env.js';
+import { NotifierEnv } from '../config/notifier.env.js';
 import { CallBudget } from './call-budget.js';
 import { ChannelResolver } from './channel-resolver.js';
 import { SlackClientFactory } from './slack-client.factory.js';
@@ -15,7 +15,7 @@ describe('ChannelResolver (against the stand-in, through the real client)', () =
   const budget = () => new CallBudget(new AbortController().signal);
   const listCalls = () => slack.okCalls('conversations.list').length;
   const setup = (ttl = '10m') => {
-    const env = loadEnv(SlackEnv, {
+    const env = loadEnv(NotifierEnv, {
       SLACK_BOT_TOKEN: TOKEN,
       SLACK_API_URL: slack.apiUrl,
       SLACK_CHANNEL_CACHE_TTL: ttl,
@@ -112,7 +112,7 @@ describe('ChannelResolver (against the stand-in, through the real client)', () =
 
   it('without channels:read / groups:read: names the scope and suggests an ID', async () => {
     const narrow = slack.addBot(team, 'xoxb-resolver-narrow-0000', ['chat:write']);
-    const env = loadEnv(SlackEnv, { SLACK_BOT_TOKEN: narrow.token, SLACK_API_URL: slack.apiUrl });
+    const env = loadEnv(NotifierEnv, { SLACK_BOT_TOKEN: narrow.token, SLACK_API_URL: slack.apiUrl });
     const client = new SlackClientFactory(env, logger, new Redactor()).forWorkspace(undefined, 'argo');
     await expect(new ChannelResolver(env).resolve(client, '#builds', budget(), logger)).rejects.toThrow(
       /lacks the scope channels:read,groups:read .*\(missing_scope\).*; it is needed to look up channel names \(or give the channel ID instead\)$/,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { parseDuration } from '@app/contract';
 import { UpstreamError, type PluginLogger } from '@app/plugin-kit';
-import { SlackEnv } from '../config/slack.env.js';
+import { NotifierEnv } from '../config/notifier.env.js';
 import { CHANNEL_ID } from '../dto/slack-fields.js';
 import type { CallBudget } from './call-budget.js';
 import { slackCall } from './slack-call.js';
@@ -48,7 +48,7 @@ export class ChannelResolver {
   /** The clock (tests move it). */
   now: () => number = Date.now;
 
-  constructor(env: SlackEnv) {
+  constructor(env: NotifierEnv) {
     this.ttlMs = parseDuration(env.SLACK_CHANNEL_CACHE_TTL);
   }
 

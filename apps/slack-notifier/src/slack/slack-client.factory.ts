@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { WebClient, type FetchFunction } from '@slack/web-api';
 import { parseDuration } from '@app/contract';
 import { PluginConfigError, PluginLogger, Redactor } from '@app/plugin-kit';
-import { SlackEnv } from '../config/slack.env.js';
+import { NotifierEnv } from '../config/notifier.env.js';
 import { DEFAULT_WORKSPACE } from '../config/slack-tokens.js';
 import { apiScopedFetch } from './api-scoped-fetch.js';
 import { SlackLoggerAdapter } from './slack-logger.adapter.js';
@@ -26,7 +26,7 @@ export class SlackClientFactory {
   private readonly clients = new Map<string, WorkspaceClient>();
 
   constructor(
-    private readonly env: SlackEnv,
+    private readonly env: NotifierEnv,
     private readonly logger: PluginLogger,
     redactor: Redactor,
   ) {
@@ -42,10 +42,15 @@ export class SlackClientFactory {
   forWorkspace(workspace: string | undefined, namespace: string): WorkspaceClient {
     const name = (workspace ?? DEFAULT_WORKSPACE).toLowerCase();
     const token = this.env.workspaces.get(name);
+    if (this.env.workspaces.size === 0) {
+      throw new PluginConfigError(
+        'no Slack workspace is configured for this sidecar (the admin sets SLACK_BOT_TOKEN, or SLACK_BOT_TOKEN_<NAME> for named workspaces)',
+      );
+    }
     if (!token || !this.env.scopes.allows('slack', name, namespace)) {
       const open = this.env.scopes.allowed('slack', this.env.workspaces.keys(), namespace);
       throw new PluginConfigError(
-        `workspace: no workspace "${workspace ?? DEFAULT_WORKSPACE}" for namespace ${namespace} (available: ${open.join(', ') || 'none'}); the admin adds one with SLACK_BOT_TOKEN_${name.toUpperCase()}`,
+        `workspace: no workspace "${workspace ?? DEFAULT_WORKSPACE}" for namespace ${namespace} (known: ${open.join(', ') || 'none'}); the admin adds one with SLACK_BOT_TOKEN_${name.toUpperCase()}`,
       );
     }
     const existing = this.clients.get(name);

@@ -98,7 +98,7 @@ describe('plugins that cannot share a sidecar', () => {
   });
 
   it('two plugins answering one key', () => {
-    expect(structuralClashes([alpha, { ...beta, extraKeys: ['alpha'] }])).toEqual([
+    expect(structuralClashes([alpha, { ...beta, aliases: { alpha: 'message' } }])).toEqual([
       'beta and alpha-one: both answer the key alpha',
     ]);
   });

@@ -2,11 +2,11 @@ import { IsOptional, IsString } from 'class-validator';
 import type { EnvSource } from '../config/env.js';
 import { KitEnv } from '../config/kit-env.js';
 import { declaredProperties } from '../config/plugin-config.js';
-import type { PluginDefinition } from '../plugin-definition.js';
+import { keysOf, type PluginDefinition } from '../plugin-definition.js';
 
 /** Settings of the collection sidecar itself. */
 export class CollectionEnv {
-  /** Keys of the plugins to serve, comma-separated (`slack,build`); unset means every hosted plugin. */
+  /** Keys of the plugins to serve, comma-separated (`notify,build`; an alias key works too); unset means all. */
   @IsOptional()
   @IsString()
   PLUGINS?: string;
@@ -60,7 +60,7 @@ export function structuralClashes(definitions: PluginDefinition[]): string[] {
     for (const name of declaredBy(d))
       if (reserved.has(name))
         problems.push(`${d.name}: declares ${name}, a variable of the kit or collection`);
-    for (const key of [d.key, ...(d.extraKeys ?? [])]) {
+    for (const key of keysOf(d)) {
       const other = keys.get(key);
       if (other) problems.push(`${d.name} and ${other}: both answer the key ${key}`);
       else keys.set(key, d.name);

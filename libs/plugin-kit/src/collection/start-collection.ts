@@ -7,7 +7,7 @@ import { serve } from '../hosting/serve.js';
 import { TemplateRouter } from '../hosting/template-router.js';
 import { createLogger, type PluginLogger } from '../logging/plugin-logger.js';
 import { looksSecret, Redactor } from '../logging/redactor.js';
-import type { PluginDefinition } from '../plugin-definition.js';
+import { keysOf, type PluginDefinition } from '../plugin-definition.js';
 import { runSidecar, type StartOptions } from '../run-plugin.js';
 import {
   ambiguousVariables,
@@ -54,13 +54,14 @@ export function enabledPlugins(
     .split(',')
     .map((k) => k.trim())
     .filter(Boolean);
-  const known = new Map(definition.plugins.map((p) => [p.key, p]));
+  // A plugin is enabled by any key it answers (`slack` enables the notifier as `notify` does).
+  const known = new Map(definition.plugins.flatMap((p) => keysOf(p).map((k) => [k, p] as const)));
   const unknown = wanted.filter((k) => !known.has(k));
   if (unknown.length > 0)
     throw new EnvValidationError([
       `PLUGINS: ${unknown.join(', ')} ${unknown.length > 1 ? 'are' : 'is'} not in this collection (it has ${[...known.keys()].join(', ')})`,
     ]);
-  return definition.plugins.filter((p) => wanted.includes(p.key));
+  return definition.plugins.filter((p) => keysOf(p).some((k) => wanted.includes(k)));
 }
 
 /**

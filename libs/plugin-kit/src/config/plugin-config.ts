@@ -32,6 +32,15 @@ export function declaredProperties(cls: ConfigClass): string[] {
   return [...new Set(metas.map((m) => m.propertyName))];
 }
 
+/** The fields declared at `path` of a transformed config: its root class, or a nested block's class. */
+function knownAt(config: object, path: string): string[] {
+  let value: unknown = config;
+  for (const part of path === '' ? [] : path.split('.')) value = (value as Record<string, unknown>)?.[part];
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
+  const cls = value.constructor as ConfigClass;
+  return cls === Object ? [] : declaredProperties(cls);
+}
+
 /**
  * Validates a plugin body against its config class: unknown fields are errors (a typo is reported, not
  * ignored), values are checked by the class-validator decorators, defaults come from field initialisers.
@@ -57,6 +66,5 @@ export function validatePluginConfig<C extends object>(
     validationError: { target: false, value: false },
   });
   if (errors.length === 0) return { ok: true, config };
-  const known = declaredProperties(cls);
-  return { ok: false, problems: describeValidationErrors(errors, (parent) => (parent === '' ? known : [])) };
+  return { ok: false, problems: describeValidationErrors(errors, (parent) => knownAt(config, parent)) };
 }

@@ -17,6 +17,7 @@ import type { ExecutionLedger } from '../ledger/execution-ledger.js';
 import type { LedgerEntry } from '../ledger/ledger-store.js';
 import type { PluginLogger } from '../logging/plugin-logger.js';
 import type { Redactor } from '../logging/redactor.js';
+import type { PluginAliases } from '../plugin-definition.js';
 import type { ExecutionContext, PluginHandler } from './plugin-handler.js';
 import { runInUpstreamScope, type UpstreamScope } from '../upstream/upstream-scope.js';
 import { executionSignal } from './execution-signal.js';
@@ -34,6 +35,8 @@ export interface RetryPolicy {
 export interface TemplateExecutorOptions {
   /** Key under `template.plugin` that addresses this plugin. */
   key: string;
+  /** Other keys answered too, each mapped to the field of the `key` body that holds it. */
+  aliases?: PluginAliases;
   logger: PluginLogger;
   redactor: Redactor;
   ledger: ExecutionLedger;
@@ -60,6 +63,18 @@ export interface TemplateExecutorOptions {
 
 const MAX_MESSAGE = 4000;
 
+/** The body addressed to this plugin, under its own key or an alias. */
+interface OwnBody {
+  /** The key the template used: the prefix of its messages. */
+  label: string;
+  /** The body as sent: the material of the execution key (an alias keeps the keys of its own bodies). */
+  sent: unknown;
+  /** The body in the shape of the config class. */
+  body: unknown;
+  /** For an alias: the field its body went into, left out of field paths in messages (`slack.channel` → `channel`). */
+  under?: string;
+}
+
 /**
  * Everything between "this template is addressed to us" and the reply: envelope checks, config validation,
  * the execution key and ledger (idempotency, single-flight, deadline), error mapping and reply invariants.
@@ -85,8 +100,8 @@ export class TemplateExecutor {
    * OverloadedError, when the call would start an execution beyond `maxExecutions`.
    */
   async execute(body: unknown): Promise<ExecuteTemplateReply> {
-    const own = pluginBodyFor(body, this.options.key);
-    if (!own.found) return {};
+    const own = this.ownBody(body);
+    if (!own) return {};
     const started = performance.now();
     const request = body as Record<string, unknown>;
     let log = this.callLogger(request);
@@ -94,7 +109,7 @@ export class TemplateExecutor {
     let source = 'executed';
     try {
       const outcome = await runInUpstreamScope(this.scope, () =>
-        this.executeOwn(request, own.value, (key) => (log = log.child({ key: key.slice(0, 16) }))),
+        this.executeOwn(request, own, (key) => (log = log.child({ key: key.slice(0, 16) }))),
       );
       reply = outcome.reply;
       source = outcome.source;
@@ -103,9 +118,9 @@ export class TemplateExecutor {
         log.warn({ running: this.running, maxExecutions: this.options.maxExecutions }, err.message);
         throw err;
       }
-      reply = this.internalError(err, log);
+      reply = this.internalError(err, log, own.label);
     }
-    reply = this.finalize(reply);
+    reply = this.finalize(reply, own.label);
     const node = reply.node ?? {};
     log[node.phase === 'Failed' ? 'warn' : 'info'](
       {
@@ -120,12 +135,26 @@ export class TemplateExecutor {
     return reply;
   }
 
+  /** The canonical key first; an alias only when the template does not use the canonical key. */
+  private ownBody(body: unknown): OwnBody | undefined {
+    const own = pluginBodyFor(body, this.options.key);
+    if (own.found) return { label: this.options.key, sent: own.value, body: own.value };
+    for (const [alias, under] of Object.entries(this.options.aliases ?? {})) {
+      const aliased = pluginBodyFor(body, alias);
+      if (aliased.found)
+        return { label: alias, sent: aliased.value, body: { [under]: aliased.value }, under };
+    }
+    return undefined;
+  }
+
   private async executeOwn(
     request: Record<string, unknown>,
-    pluginBody: unknown,
+    own: OwnBody,
     onKey: (key: string) => void,
   ): Promise<{ reply: ExecuteTemplateReply; source: string }> {
-    const { key: pluginKey, ledger } = this.options;
+    const { ledger } = this.options;
+    const pluginKey = own.label;
+    const pluginBody = own.sent;
     const problems = envelopeProblems(request);
     if (problems.length > 0)
       return { reply: failed(`${pluginKey}: invalid request: ${problems.join('; ')}`), source: 'rejected' };
@@ -156,10 +185,11 @@ export class TemplateExecutor {
     };
     try {
       const handler = await this.options.handler();
-      const validation = validatePluginConfig(handler.configClass, pluginBody);
+      const validation = validatePluginConfig(handler.configClass, own.body);
       if (!validation.ok) {
+        const problems = validation.problems.map((p) => withoutAliasField(p, own.under));
         return {
-          reply: failed(`${pluginKey}: invalid config: ${validation.problems.join('; ')}`),
+          reply: failed(`${pluginKey}: invalid config: ${problems.join('; ')}`),
           source: 'rejected',
         };
       }
@@ -170,7 +200,7 @@ export class TemplateExecutor {
         key,
         (entry) => {
           started(); // the ledger counts it from here on
-          return this.runHandler(handler, args, validation.config, parameters, key, entry);
+          return this.runHandler(handler, args, validation.config, parameters, key, entry, own);
         },
         this.options.deadlineMs,
         () =>
@@ -191,6 +221,7 @@ export class TemplateExecutor {
     parameters: Record<string, string>,
     key: string,
     entry: LedgerEntry,
+    own: OwnBody,
   ): Promise<ExecuteTemplateReply> {
     const { ledger, shutdown } = this.options;
     const meta = args.workflow.metadata;
@@ -218,7 +249,7 @@ export class TemplateExecutor {
       if (entry.transientFailures > 0) await ledger.update(key, (e) => (e.transientFailures = 0));
       return reply;
     } catch (err) {
-      return this.mapError(err, key, entry, ctx.logger);
+      return this.mapError(err, key, entry, ctx.logger, own);
     } finally {
       release();
     }
@@ -229,8 +260,10 @@ export class TemplateExecutor {
     key: string,
     entry: LedgerEntry,
     log: PluginLogger,
+    own: OwnBody,
   ): Promise<ExecuteTemplateReply> {
-    const { key: pluginKey, retry } = this.options;
+    const { retry } = this.options;
+    const pluginKey = own.label;
     if (isUpstreamError(err)) {
       if (!err.transient) return failed(err.message);
       const attempt = entry.transientFailures + 1;
@@ -245,22 +278,22 @@ export class TemplateExecutor {
       );
     }
     if (err instanceof PluginConfigError || (err as Error)?.name === 'PluginConfigError') {
-      return failed(`${pluginKey}: invalid config: ${(err as Error).message}`);
+      return failed(`${pluginKey}: invalid config: ${withoutAliasField((err as Error).message, own.under)}`);
     }
-    return this.internalError(err, log);
+    return this.internalError(err, log, pluginKey);
   }
 
-  private internalError(err: unknown, log: PluginLogger): ExecuteTemplateReply {
+  private internalError(err: unknown, log: PluginLogger, label: string): ExecuteTemplateReply {
     const message = err instanceof Error ? err.message : String(err);
     log.error({ err }, `internal error: ${message}`);
-    return failed(`${this.options.key}: internal error: ${message}`);
+    return failed(`${label}: internal error: ${message}`);
   }
 
   /** The reply invariants: a known phase, requeue on every non-final phase and never on a final one, secrets masked. */
-  private finalize(reply: ExecuteTemplateReply): ExecuteTemplateReply {
+  private finalize(reply: ExecuteTemplateReply, label: string): ExecuteTemplateReply {
     const node = reply?.node;
     if (!node || !isNodePhase(node.phase)) {
-      return failed(`${this.options.key}: internal error: the handler returned no node phase`);
+      return failed(`${label}: internal error: the handler returned no node phase`);
     }
     const out: ExecuteTemplateReply = { node: { ...node } };
     if (!isFinalPhase(node.phase)) {
@@ -287,6 +320,11 @@ export class TemplateExecutor {
       template: template?.name,
     });
   }
+}
+
+/** A problem about `slack.channel` reads `channel` to a template that used the alias `slack`. */
+function withoutAliasField(problem: string, under: string | undefined): string {
+  return under !== undefined && problem.startsWith(`${under}.`) ? problem.slice(under.length + 1) : problem;
 }
 
 function isUpstreamError(err: unknown): err is UpstreamError {

@@ -92,23 +92,21 @@ export function hostPlugin<E extends object>(
     return runtime;
   };
 
-  const executors = new Map<string, TemplateDispatcher>();
-  for (const key of keysOf(definition))
-    executors.set(
-      key,
-      new TemplateExecutor({
-        key,
-        logger,
-        redactor,
-        ledger,
-        handler: async () => (await loadRuntime()).handler,
-        deadlineMs: parseDuration(kit.CALL_DEADLINE),
-        retry: { budget: kit.RETRY_BUDGET, baseMs: 5000, maxMs: 5 * 60_000 },
-        shutdown: options.shutdown,
-        maxExecutions: definition.limits?.maxExecutions ?? kit.MAX_EXECUTIONS,
-        upstreamMaxBodyBytes: definition.limits?.upstreamMaxBody ?? kit.UPSTREAM_MAX_BODY,
-      }),
-    );
+  // One executor answers the plugin's key and its aliases (it maps an alias's body into the key's shape).
+  const executor = new TemplateExecutor({
+    key: definition.key,
+    aliases: definition.aliases,
+    logger,
+    redactor,
+    ledger,
+    handler: async () => (await loadRuntime()).handler,
+    deadlineMs: parseDuration(kit.CALL_DEADLINE),
+    retry: { budget: kit.RETRY_BUDGET, baseMs: 5000, maxMs: 5 * 60_000 },
+    shutdown: options.shutdown,
+    maxExecutions: definition.limits?.maxExecutions ?? kit.MAX_EXECUTIONS,
+    upstreamMaxBodyBytes: definition.limits?.upstreamMaxBody ?? kit.UPSTREAM_MAX_BODY,
+  });
+  const executors = new Map<string, TemplateDispatcher>(keysOf(definition).map((key) => [key, executor]));
 
   return {
     definition,

@@ -1,17 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import type { ChatPostMessageArguments } from '@slack/web-api';
 import type { ExecuteTemplateReply } from '@app/contract';
-import { succeeded, type ExecutionContext, type PluginHandler, type PluginLogger } from '@app/plugin-kit';
-import { DuplicateFinder } from './delivery/duplicate-finder.js';
-import { notificationMetadata } from './delivery/execution-metadata.js';
-import { FileUploader } from './delivery/file-uploader.js';
-import { SlackConfig } from './dto/slack-config.dto.js';
-import { renderMessage, type RenderedMessage } from './message/message-renderer.js';
-import { CallBudget } from './slack/call-budget.js';
-import { ChannelResolver, type ResolvedChannel } from './slack/channel-resolver.js';
-import { SlackClientFactory, type WorkspaceClient } from './slack/slack-client.factory.js';
-import { slackCall } from './slack/slack-call.js';
-import { outcomeUnknown } from './slack/slack-errors.js';
+import { succeeded, type ExecutionContext, type PluginLogger } from '@app/plugin-kit';
+import { DuplicateFinder } from '../../delivery/duplicate-finder.js';
+import { notificationMetadata } from '../../delivery/execution-metadata.js';
+import { FileUploader } from '../../delivery/file-uploader.js';
+import type { SlackConfig } from '../../dto/slack-config.dto.js';
+import { renderMessage, type RenderedMessage } from '../../message/message-renderer.js';
+import { CallBudget } from '../../slack/call-budget.js';
+import { ChannelResolver, type ResolvedChannel } from '../../slack/channel-resolver.js';
+import { SlackClientFactory, type WorkspaceClient } from '../../slack/slack-client.factory.js';
+import { slackCall } from '../../slack/slack-call.js';
+import { outcomeUnknown } from '../../slack/slack-errors.js';
+import type { NotifierProvider } from '../notifier-provider.js';
 
 /**
  * What this process remembers of one execution (kept by the kit's ledger between calls). Every step is
@@ -51,9 +52,7 @@ interface Call {
 
 /** Posts, replies to or edits one Slack message per execution, optionally with a file. */
 @Injectable()
-export class SlackNotifierHandler implements PluginHandler<SlackConfig, SlackState> {
-  readonly configClass = SlackConfig;
-
+export class SlackProvider implements NotifierProvider<SlackConfig> {
   constructor(
     private readonly clients: SlackClientFactory,
     private readonly channels: ChannelResolver,

@@ -1,0 +1,141 @@
+import { EnvValidationError, loadEnv } from '@app/plugin-kit';
+import { NotifierEnv } from './notifier.env.js';
+
+const TOKEN = 'xoxb-1234-5678-abcdefabcdef';
+
+const problems = (source: Record<string, string>): string[] => {
+  try {
+    loadEnv(NotifierEnv, source);
+  } catch (err) {
+    if (err instanceof EnvValidationError) return err.problems;
+    throw err;
+  }
+  return [];
+};
+
+describe('NotifierEnv', () => {
+  it('Slack needs only the bot token; everything else has a default', () => {
+    const env = loadEnv(NotifierEnv, { SLACK_BOT_TOKEN: TOKEN });
+    expect(env).toMatchObject({
+      SLACK_API_URL: 'https://slack.com/api/',
+      SLACK_DEDUP_LOOKBACK: 200,
+      SLACK_CHANNEL_CACHE_TTL: '10m',
+      SLACK_REQUEST_TIMEOUT: '8s',
+    });
+    expect([...env.workspaces]).toEqual([['default', TOKEN]]);
+    expect(problems({})).toEqual([
+      expect.stringMatching(/^no provider is configured: set SLACK_BOT_TOKEN \(slack\)/),
+    ]);
+  });
+
+  it('a named workspace alone enables Slack (no default workspace then)', () => {
+    const env = loadEnv(NotifierEnv, { SLACK_BOT_TOKEN_OPS: 'xoxb-ops-1' });
+    expect([...env.workspaces]).toEqual([['ops', 'xoxb-ops-1']]);
+  });
+
+  it('reads named workspaces from SLACK_BOT_TOKEN_<NAME> (lower-cased names), trimming a trailing newline', () => {
+    const env = loadEnv(NotifierEnv, {
+      SLACK_BOT_TOKEN: TOKEN,
+      SLACK_BOT_TOKEN_OPS: 'xoxb-ops-1\n',
+      SLACK_BOT_TOKEN_EU_PROD: 'xoxb-eu-2',
+      SLACK_BOT_TOKEN_EMPTY: '',
+    });
+    expect(Object.fromEntries(env.workspaces)).toEqual({
+      default: TOKEN,
+      ops: 'xoxb-ops-1',
+      eu_prod: 'xoxb-eu-2',
+    });
+  });
+
+  it('names every bad variable and never its value', () => {
+    const found = problems({
+      SLACK_BOT_TOKEN: 'Bearer xoxb-secret-1',
+      SLACK_BOT_TOKEN_X: 'secret-2',
+      'SLACK_BOT_TOKEN_bad-name': 'xoxb-3',
+      SLACK_BOT_TOKEN_DEFAULT: 'xoxb-4',
+      SLACK_DEDUP_LOOKBACK: '5000',
+      SLACK_CHANNEL_CACHE_TTL: 'forever',
+      SLACK_REQUEST_TIMEOUT: '1m',
+      SLACK_API_URL: 'ftp://slack.com/api',
+    });
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'SLACK_BOT_TOKEN: must be a Slack bot token (xoxb-…) without spaces or line breaks',
+        'SLACK_BOT_TOKEN_X: must be a Slack bot token (xoxb-…)',
+        'SLACK_BOT_TOKEN_bad-name: the workspace name must be letters, digits and underscores (SLACK_BOT_TOKEN_OPS)',
+        'SLACK_BOT_TOKEN_DEFAULT: "default" is the workspace of SLACK_BOT_TOKEN; pick another name',
+        'SLACK_DEDUP_LOOKBACK: must not be greater than 1000',
+      ]),
+    );
+    expect(found.some((p) => p.startsWith('SLACK_CHANNEL_CACHE_TTL: '))).toBe(true);
+    expect(found.some((p) => p.startsWith('SLACK_REQUEST_TIMEOUT: '))).toBe(true);
+    expect(found.some((p) => p.startsWith('SLACK_API_URL: '))).toBe(true);
+    expect(found.join('\n')).not.toMatch(/secret-1|secret-2/);
+  });
+
+  it('Mattermost: URL and token in pairs, the default one and named ones (MATTERMOST_URL_<NAME>)', () => {
+    const env = loadEnv(NotifierEnv, {
+      MATTERMOST_URL: 'https://chat.example.com/',
+      MATTERMOST_TOKEN: 'tok-default\n',
+      MATTERMOST_URL_OPS: 'https://ops.example.com',
+      MATTERMOST_TOKEN_OPS: 'tok-ops',
+    });
+    expect(Object.fromEntries(env.mattermost)).toEqual({
+      default: { url: 'https://chat.example.com', token: 'tok-default' },
+      ops: { url: 'https://ops.example.com', token: 'tok-ops' },
+    });
+    expect(env.configuredProviders()).toEqual(['mattermost']);
+    const found = problems({
+      MATTERMOST_URL: 'chat.example.com',
+      MATTERMOST_TOKEN: 'secret-9',
+      MATTERMOST_URL_EU: 'https://eu.example.com',
+      MATTERMOST_TOKEN_US: 'secret-8',
+    });
+    expect(found).toEqual([
+      'MATTERMOST_URL: must be an http(s) URL',
+      'MATTERMOST_TOKEN_EU: is required with MATTERMOST_URL_EU',
+      'MATTERMOST_URL_US: is required with MATTERMOST_TOKEN_US',
+    ]);
+  });
+
+  it('Discord: a webhook URL as Discord shows it, the default one and named ones', () => {
+    const url = 'https://discord.com/api/webhooks/123456789012345678/AbC-def_ghi123456789012345';
+    const env = loadEnv(NotifierEnv, {
+      DISCORD_WEBHOOK_URL: url,
+      DISCORD_WEBHOOK_URL_ALERTS: `${url.replace('/api/', '/api/v10/')}/`,
+    });
+    expect(Object.fromEntries(env.discord)).toEqual({
+      default: {
+        apiUrl: 'https://discord.com/api',
+        id: '123456789012345678',
+        token: 'AbC-def_ghi123456789012345',
+      },
+      alerts: {
+        apiUrl: 'https://discord.com/api/v10',
+        id: '123456789012345678',
+        token: 'AbC-def_ghi123456789012345',
+      },
+    });
+    expect(problems({ DISCORD_WEBHOOK_URL: 'https://discord.com/channels/1/2' })).toEqual([
+      'DISCORD_WEBHOOK_URL: must be a Discord webhook URL (https://discord.com/api/webhooks/<id>/<token>)',
+    ]);
+  });
+
+  it('email: SMTP_URL and SMTP_FROM in pairs; STARTTLS required by default', () => {
+    const env = loadEnv(NotifierEnv, {
+      SMTP_URL: 'smtp://u:p@relay.example.com:587',
+      SMTP_FROM: 'Argo <argo@example.com>',
+    });
+    expect(Object.fromEntries(env.smtp)).toEqual({
+      default: { url: 'smtp://u:p@relay.example.com:587', from: 'Argo <argo@example.com>' },
+    });
+    expect(env.SMTP_REQUIRE_TLS).toBe(true);
+    expect(problems({ SMTP_URL: 'https://relay.example.com', SMTP_FROM: 'nobody' })).toEqual([
+      'SMTP_URL: must be smtp://[user:password@]host[:port] (STARTTLS) or smtps://… (TLS)',
+      'SMTP_FROM: must be an address such as "Argo <argo@example.com>"',
+    ]);
+    expect(problems({ SMTP_URL_OPS: 'smtps://relay.example.com' })).toEqual([
+      'SMTP_FROM_OPS: is required with SMTP_URL_OPS',
+    ]);
+  });
+});

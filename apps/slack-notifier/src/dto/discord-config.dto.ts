@@ -1,0 +1,100 @@
+import { Transform, Type } from 'class-transformer';
+import { IsOptional, IsString, Matches, MaxLength, ValidateBy, ValidateNested } from 'class-validator';
+import { FileUpload } from './file-upload.dto.js';
+import { MessageContent } from './message-content.dto.js';
+import { EmptyAsAbsent } from './slack-fields.js';
+
+/** Discord IDs (snowflakes): 17 to 20 digits. */
+export const SNOWFLAKE = /^\d{17,20}$/;
+/** A user ID, `&` + a role ID, or everyone/here. */
+export const DISCORD_MENTION = /^(?:&?\d{17,20}|everyone|here)$/;
+
+const IsSnowflake = (what: string): PropertyDecorator =>
+  Matches(SNOWFLAKE, { message: `must be a Discord ${what} ID (17 to 20 digits)` });
+
+/** Mentions as a list or a comma/space separated string, in the forms people paste (`<@123…>`, `<@&456…>`, `@here`). */
+const DiscordMentions = (): PropertyDecorator =>
+  Transform(({ value }) => {
+    if (value === '' || value === null) return undefined;
+    const list: unknown = typeof value === 'string' ? value.split(/[\s,]+/).filter((v) => v !== '') : value;
+    return Array.isArray(list)
+      ? list.map((m: unknown) =>
+          typeof m === 'string'
+            ? m
+                .trim()
+                .replace(/^<@!?(&?\d+)>$/, '$1')
+                .replace(/^@/, '')
+            : m,
+        )
+      : list;
+  });
+
+function IsDiscordMentions(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isDiscordMentions',
+    validator: {
+      validate: (value: unknown) =>
+        Array.isArray(value) &&
+        value.length <= 50 &&
+        value.every((m) => typeof m === 'string' && DISCORD_MENTION.test(m)),
+      defaultMessage: () =>
+        'must be up to 50 user IDs (<@123…> or 123…), role IDs (<@&456…> or &456…), everyone or here; names do not notify anyone',
+    },
+  });
+}
+
+/** `threadName` creates a forum post; it cannot be combined with a thread or an edit. */
+function IsNewThreadOnly(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isNewThreadOnly',
+    validator: {
+      validate: (value: unknown, args) => {
+        const c = args?.object as DiscordConfig;
+        return value === undefined || (c.thread === undefined && c.update === undefined);
+      },
+      defaultMessage: () => 'starts a new forum post: leave thread and update out',
+    },
+  });
+}
+
+/** `notify: {discord: {...}}`: a message through a channel webhook, in a thread, or an edit of an earlier one. */
+export class DiscordConfig extends MessageContent {
+  /** Post in this thread of the webhook's channel (the `thread` output of an earlier step, or a thread's ID). */
+  @EmptyAsAbsent()
+  @IsOptional()
+  @IsSnowflake('thread')
+  thread?: string;
+
+  /** Forum channels: start a new post (a thread) with this title; its ID is the `thread` output. */
+  @EmptyAsAbsent()
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  @IsNewThreadOnly()
+  threadName?: string;
+
+  /** Edit this message (the `id` output of an earlier step; with `thread` when it is in a thread). */
+  @EmptyAsAbsent()
+  @IsOptional()
+  @IsSnowflake('message')
+  update?: string;
+
+  /** Who to notify: user IDs, role IDs (&…), everyone, here. Only these ping; other mentions in the text do not. */
+  @DiscordMentions()
+  @IsOptional()
+  @IsDiscordMentions()
+  mentions?: string[];
+
+  /** A text file attached to the message. */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => FileUpload)
+  file?: FileUpload;
+
+  /** A webhook configured by the admin (DISCORD_WEBHOOK_URL_<NAME>); the default one when absent. */
+  @EmptyAsAbsent()
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9_]{1,40}$/, { message: 'must be a webhook name such as alerts (letters, digits, _)' })
+  webhook?: string;
+}

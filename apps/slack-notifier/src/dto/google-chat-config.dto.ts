@@ -1,0 +1,68 @@
+import { Transform } from 'class-transformer';
+import { IsOptional, IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
+import { MessageContent } from './message-content.dto.js';
+import { EmptyAsAbsent } from './slack-fields.js';
+
+/** A thread's resource name (the `thread` output of an earlier step). */
+export const THREAD_NAME = /^spaces\/[A-Za-z0-9_-]+\/threads\/[A-Za-z0-9_.-]+$/;
+/** `users/<id>` (a person, by the numeric ID of their Google account) or `all`. */
+export const GOOGLE_CHAT_MENTION = /^(?:users\/\d{5,30}|all)$/;
+
+const GoogleChatMentions = (): PropertyDecorator =>
+  Transform(({ value }) => {
+    if (value === '' || value === null) return undefined;
+    const list: unknown = typeof value === 'string' ? value.split(/[\s,]+/).filter((v) => v !== '') : value;
+    return Array.isArray(list)
+      ? list.map((m: unknown) =>
+          typeof m === 'string'
+            ? m
+                .trim()
+                .replace(/^<(users\/[^>]+)>$/, '$1')
+                .replace(/^<?users\/all>?$|^@?all$/, 'all')
+            : m,
+        )
+      : list;
+  });
+
+function IsGoogleChatMentions(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isGoogleChatMentions',
+    validator: {
+      validate: (value: unknown) =>
+        Array.isArray(value) &&
+        value.length <= 50 &&
+        value.every((m) => typeof m === 'string' && GOOGLE_CHAT_MENTION.test(m)),
+      defaultMessage: () =>
+        'must be up to 50 of users/<numeric user ID> or all; names and e-mail addresses do not notify anyone',
+    },
+  });
+}
+
+/**
+ * `notify: {googleChat: {...}}`: a message (a card in the status colour when there is a status, a title or
+ * fields) through a space's incoming webhook, in a thread when `thread` is given.
+ */
+export class GoogleChatConfig extends MessageContent {
+  /**
+   * Reply in this thread: a thread name (`spaces/…/threads/…`, the `thread` output of an earlier step) or a
+   * key of your choosing (e.g. `{{workflow.name}}`): every message with the same key lands in one thread.
+   */
+  @EmptyAsAbsent()
+  @IsOptional()
+  @IsString()
+  @MaxLength(4000)
+  thread?: string;
+
+  /** Who to notify: users/<id> or all. */
+  @GoogleChatMentions()
+  @IsOptional()
+  @IsGoogleChatMentions()
+  mentions?: string[];
+
+  /** A webhook configured by the admin (GOOGLE_CHAT_WEBHOOK_URL_<NAME>); the default one when absent. */
+  @EmptyAsAbsent()
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9_]{1,40}$/, { message: 'must be a webhook name such as alerts (letters, digits, _)' })
+  webhook?: string;
+}

@@ -1,0 +1,102 @@
+import { Transform, Type } from 'class-transformer';
+import { IsOptional, IsString, Matches, ValidateBy, ValidateNested } from 'class-validator';
+import { FileUpload } from './file-upload.dto.js';
+import { MessageContent } from './message-content.dto.js';
+import { EmptyAsAbsent } from './slack-fields.js';
+
+/** Mattermost object IDs: 26 lower-case base32 characters. */
+export const MATTERMOST_ID = /^[a-z0-9]{26}$/;
+/** Channel and team handles (the URL names): lower-case letters, digits, `-`, `_`, 1 to 64 characters. */
+export const MATTERMOST_NAME = /^[a-z0-9](?:[a-z0-9_-]{0,63})$/;
+/** A username (`@alice`, `alice.b`), or a channel-wide mention. */
+export const MATTERMOST_MENTION = /^(?:[a-z0-9._-]{1,64}|here|channel|all)$/;
+
+const PostId = (): PropertyDecorator =>
+  Matches(MATTERMOST_ID, {
+    message: 'must be a Mattermost post ID (26 characters: the id output of an earlier step)',
+  });
+
+/** Mentions as a list or a comma/space separated string, with or without `@`. */
+const MentionList = (): PropertyDecorator =>
+  Transform(({ value }) => {
+    if (value === '' || value === null) return undefined;
+    const list: unknown = typeof value === 'string' ? value.split(/[\s,]+/).filter((v) => v !== '') : value;
+    return Array.isArray(list)
+      ? list.map((m: unknown) => (typeof m === 'string' ? m.trim().replace(/^@/, '').toLowerCase() : m))
+      : list;
+  });
+
+function IsMattermostMentions(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isMattermostMentions',
+    validator: {
+      validate: (value: unknown) =>
+        Array.isArray(value) &&
+        value.length <= 50 &&
+        value.every((m) => typeof m === 'string' && MATTERMOST_MENTION.test(m)),
+      defaultMessage: () => 'must be up to 50 usernames (alice or @alice) or here, channel, all',
+    },
+  });
+}
+
+/** A channel name needs its team (names are unique per team only). */
+function IsChannelWithTeam(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isChannelWithTeam',
+    validator: {
+      validate: (value: unknown, args) =>
+        typeof value === 'string' &&
+        (MATTERMOST_ID.test(value) ||
+          (MATTERMOST_NAME.test(value.replace(/^~/, '')) &&
+            (args?.object as MattermostConfig).team !== undefined)),
+      defaultMessage: (args) =>
+        typeof args?.value === 'string' && MATTERMOST_NAME.test(args.value.replace(/^~/, ''))
+          ? 'a channel name needs team (the team name from the URL, e.g. team: eng), or give the channel ID'
+          : 'must be a channel ID (26 characters) or a channel name from its URL such as town-square',
+    },
+  });
+}
+
+/** `notify: {mattermost: {...}}`: a post, a thread reply or an edit through the REST API v4 with a bot token. */
+export class MattermostConfig extends MessageContent {
+  /** The channel's name from its URL (`builds`, with `team`) or its ID. */
+  @IsChannelWithTeam()
+  channel!: string;
+
+  /** The team name from the URL (`eng` in https://chat.example.com/eng/channels/builds). */
+  @EmptyAsAbsent()
+  @IsOptional()
+  @Matches(MATTERMOST_NAME, { message: 'must be a team name from its URL such as eng' })
+  team?: string;
+
+  /** Reply in the thread of this post (the `thread` or `id` output of an earlier step). */
+  @EmptyAsAbsent()
+  @IsOptional()
+  @PostId()
+  thread?: string;
+
+  /** Edit this post in place (the `id` output of an earlier step) instead of posting. */
+  @EmptyAsAbsent()
+  @IsOptional()
+  @PostId()
+  update?: string;
+
+  /** Who to notify: usernames or here/channel/all; a list or a comma-separated string. */
+  @MentionList()
+  @IsOptional()
+  @IsMattermostMentions()
+  mentions?: string[];
+
+  /** A text file attached to the post. */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => FileUpload)
+  file?: FileUpload;
+
+  /** A server configured by the admin (MATTERMOST_URL_<NAME> + MATTERMOST_TOKEN_<NAME>); the default one when absent. */
+  @EmptyAsAbsent()
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9_]{1,40}$/, { message: 'must be a server name such as ops (letters, digits, _)' })
+  server?: string;
+}

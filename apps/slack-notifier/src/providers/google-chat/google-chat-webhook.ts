@@ -1,0 +1,68 @@
+import type { AxiosInstance } from 'axios';
+import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
+import type { GoogleChatWebhook } from '../../config/notifier.env.js';
+import { withHint } from '../upstream-hints.js';
+import type { GoogleChatMessage } from './google-chat-message.js';
+
+/** What a webhook call answers: the message's and its thread's resource names. */
+export interface GoogleChatPosted {
+  name: string;
+  thread?: { name?: string };
+}
+
+/** Google's error body: `{error: {code, message, status}}`. */
+function describe(data: unknown): string | undefined {
+  const e = (data as { error?: { message?: unknown; status?: unknown } } | undefined)?.error;
+  if (typeof e?.message !== 'string') return undefined;
+  return typeof e.status === 'string' ? `${e.message} (${e.status})` : e.message;
+}
+
+/**
+ * A space's incoming webhook: spaces.messages.create with the webhook's `key` and `token` as query
+ * parameters (they are the credential, so they stay out of request paths in messages), `requestId` so a
+ * repeated call returns the message already created, and a thread by key or name.
+ */
+export class GoogleChatWebhookClient {
+  private readonly http: AxiosInstance;
+
+  constructor(
+    readonly name: string,
+    private readonly webhook: GoogleChatWebhook,
+    timeoutMs: number,
+  ) {
+    this.http = createUpstreamClient({
+      upstream: 'google chat',
+      baseURL: `${webhook.origin}/v1/spaces/${webhook.space}`,
+      timeoutMs,
+      describe: (response) => describe(response.data),
+    });
+  }
+
+  get space(): string {
+    return `spaces/${this.webhook.space}`;
+  }
+
+  async send(message: GoogleChatMessage, requestId: string, thread?: string): Promise<GoogleChatPosted> {
+    const byName = thread?.startsWith('spaces/');
+    const body = { ...message, ...(thread && { thread: byName ? { name: thread } : { threadKey: thread } }) };
+    const params = {
+      key: this.webhook.key,
+      token: this.webhook.token,
+      requestId,
+      ...(thread && { messageReplyOption: 'REPLY_MESSAGE_FALLBACK_TO_NEW_THREAD' }),
+    };
+    try {
+      return (await this.http.post<GoogleChatPosted>('/messages', body, { params })).data;
+    } catch (err) {
+      const variable =
+        this.name === 'default'
+          ? 'GOOGLE_CHAT_WEBHOOK_URL'
+          : `GOOGLE_CHAT_WEBHOOK_URL_${this.name.toUpperCase()}`;
+      throw withHint(err, {
+        401: `webhook "${this.name}" was refused: it was deleted or its URL is wrong; the admin copies it again into ${variable}`,
+        403: `webhook "${this.name}" may not post in its space (webhooks turned off, or the space is gone); the admin checks ${variable}`,
+        404: `the space of webhook "${this.name}" or the thread does not exist (the admin checks ${variable})`,
+      });
+    }
+  }
+}

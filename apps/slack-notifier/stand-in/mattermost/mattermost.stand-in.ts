@@ -1,0 +1,263 @@
+import { credential, type StandInRequest, type StandInResponse } from '@app/testing';
+import { multipartParts, ProviderStandIn, randomId } from '../provider-stand-in.js';
+import { MattermostState, type MmChannel, type MmPost, type MmUser } from './mattermost-state.js';
+
+/** Mattermost's error body (model.AppError as JSON). */
+function appError(status: number, id: string, message: string): StandInResponse {
+  return {
+    status,
+    body: { id, message, detailed_error: '', request_id: randomId(), status_code: status },
+  };
+}
+
+const PERMISSIONS = () =>
+  appError(403, 'api.context.permissions.app_error', 'You do not have the appropriate permissions.');
+const INVALID_BODY = (field: string) =>
+  appError(400, 'api.context.invalid_body_param.app_error', `Invalid or missing ${field} in request body.`);
+
+/** Defaults of GET /channels/{id}/posts (per_page is capped at 200). */
+const DEFAULT_PER_PAGE = 60;
+const MAX_PER_PAGE = 200;
+
+/**
+ * A local Mattermost server, REST API v4 (https://developers.mattermost.com/api-documentation/), for the calls
+ * the notifier makes: channel by team and channel name, create / get / update a post, a channel's posts
+ * (newest first, `page`/`per_page`), a thread, file upload (multipart `channel_id` + `files`). A bot's access
+ * token goes in `Authorization: Bearer`; errors are Mattermost's AppError JSON (401 session expired, 403
+ * permissions for non-members, 404 missing, 400 invalid body). `pending_post_id` deduplicates posts for
+ * `pendingTtlMs` (the server's 30 s cache), as Mattermost does.
+ */
+export class MattermostStandIn extends ProviderStandIn {
+  readonly state = new MattermostState();
+  /** How long a pending_post_id returns the post already made (Mattermost: 30 s). */
+  pendingTtlMs = 30_000;
+  private readonly pending = new Map<string, { postId: string; at: number }>();
+  private clock = 0;
+
+  constructor() {
+    super('mattermost', () => appError(404, 'api.no_route', 'Sorry, we could not find the page.'));
+    this.route('GET', '/api/v4/teams/name/:team/channels/name/:channel', (req) =>
+      this.authed(req, (user) => this.channelByName(user, req.params.team, req.params.channel)),
+    )
+      .route('POST', '/api/v4/posts', (req) => this.authed(req, (user) => this.createPost(user, req)))
+      .route('GET', '/api/v4/posts/:id', (req) =>
+        this.authed(req, (user) => this.getPost(user, req.params.id)),
+      )
+      .route('PUT', '/api/v4/posts/:id', (req) => this.authed(req, (user) => this.updatePost(user, req)))
+      .route('GET', '/api/v4/posts/:id/thread', (req) =>
+        this.authed(req, (user) => this.thread(user, req.params.id)),
+      )
+      .route('GET', '/api/v4/channels/:id/posts', (req) =>
+        this.authed(req, (user) => this.channelPosts(user, req)),
+      )
+      .route('POST', '/api/v4/files', (req) => this.authed(req, (user) => this.upload(user, req)));
+  }
+
+  /** A bot account with an access token. */
+  addBot(username: string, token: string): MmUser {
+    const bot = this.state.addUser(username, true);
+    bot.tokens.add(token);
+    return bot;
+  }
+
+  /** Posts the bots created (not edits), in `channel`. */
+  posts(channel: MmChannel): MmPost[] {
+    return this.state.channelPosts(channel.id).reverse();
+  }
+
+  /** Successful calls of `method path` (a path prefix). */
+  okCalls(method: string, path: string): number {
+    return this.server.calls.filter((c) => c.method === method && c.path.startsWith(path) && c.status < 300)
+      .length;
+  }
+
+  /** 429 as Mattermost's rate limiter answers it: text body, X-RateLimit-* headers and Retry-After. */
+  rateLimitPosts(retryAfterSeconds: number, times = 1): void {
+    this.server.faults.add(
+      {
+        kind: 'rate-limit',
+        retryAfterSeconds,
+        body: 'limit exceeded\n',
+        headers: {
+          'Content-Type': 'text/plain; charset=utf-8',
+          'X-RateLimit-Limit': '10',
+          'X-RateLimit-Remaining': '0',
+        },
+      },
+      { times, match: (r) => r.method === 'POST' && r.path === '/api/v4/posts' },
+    );
+  }
+
+  private authed(req: StandInRequest, run: (user: MmUser) => StandInResponse): StandInResponse {
+    const token = credential(req, 'Bearer');
+    const user = token ? this.state.userByToken(token) : undefined;
+    if (!user)
+      return appError(
+        401,
+        'api.context.session_expired.app_error',
+        'Invalid or expired session, please login again.',
+      );
+    return run(user);
+  }
+
+  private channelByName(user: MmUser, teamName: string, name: string): StandInResponse {
+    const team = this.state.teamByName(teamName);
+    if (!team)
+      return appError(404, 'app.team.get_by_name.missing.app_error', 'Unable to find the existing team.');
+    if (!team.members.has(user.id)) return PERMISSIONS();
+    const channel = [...this.state.channels.values()].find((c) => c.teamId === team.id && c.name === name);
+    if (!channel || (channel.type === 'P' && !channel.members.has(user.id)))
+      return appError(
+        404,
+        'app.channel.get_by_name.missing.app_error',
+        'Unable to find the existing channel.',
+      );
+    return {
+      body: {
+        id: channel.id,
+        team_id: team.id,
+        name: channel.name,
+        display_name: channel.name,
+        type: channel.type,
+      },
+    };
+  }
+
+  private createPost(user: MmUser, req: StandInRequest): StandInResponse {
+    const body = req.body as Partial<MmPost> | undefined;
+    if (!body || typeof body.channel_id !== 'string' || body.channel_id === '')
+      return INVALID_BODY('channel_id');
+    const channel = this.state.channels.get(body.channel_id);
+    if (!channel || !channel.members.has(user.id)) return PERMISSIONS();
+    const now = this.now();
+    const pendingId = typeof body.pending_post_id === 'string' ? body.pending_post_id : '';
+    if (pendingId) {
+      const seen = this.pending.get(pendingId);
+      if (seen && Date.now() - seen.at < this.pendingTtlMs) {
+        const earlier = this.state.posts.get(seen.postId);
+        if (earlier) return { status: 201, body: earlier };
+      }
+    }
+    const rootId = typeof body.root_id === 'string' ? body.root_id : '';
+    if (rootId) {
+      const root = this.state.posts.get(rootId);
+      if (!root || root.channel_id !== channel.id || root.root_id !== '')
+        return appError(400, 'api.post.create_post.root_id.app_error', 'Invalid RootId parameter.');
+    }
+    const fileIds = Array.isArray(body.file_ids) ? body.file_ids.map(String) : [];
+    for (const id of fileIds) {
+      const file = this.state.files.get(id);
+      if (!file || file.user_id !== user.id || file.channel_id !== channel.id || file.post_id !== '')
+        return appError(400, 'api.post.create_post.file_ids.app_error', 'Invalid file IDs.');
+    }
+    const post: MmPost = {
+      id: randomId(),
+      create_at: now,
+      update_at: now,
+      edit_at: 0,
+      delete_at: 0,
+      user_id: user.id,
+      channel_id: channel.id,
+      root_id: rootId,
+      message: typeof body.message === 'string' ? body.message : '',
+      type: '',
+      props: typeof body.props === 'object' && body.props !== null ? body.props : {},
+      file_ids: fileIds,
+      pending_post_id: pendingId,
+    };
+    for (const id of fileIds) this.state.files.get(id)!.post_id = post.id;
+    this.state.posts.set(post.id, post);
+    if (pendingId) this.pending.set(pendingId, { postId: post.id, at: Date.now() });
+    return { status: 201, body: post };
+  }
+
+  private readable(user: MmUser, id: string): MmPost | StandInResponse {
+    const post = this.state.posts.get(id);
+    if (!post || post.delete_at !== 0)
+      return appError(404, 'app.post.get.app_error', 'Unable to get the post.');
+    if (!this.state.channels.get(post.channel_id)?.members.has(user.id)) return PERMISSIONS();
+    return post;
+  }
+
+  private getPost(user: MmUser, id: string): StandInResponse {
+    const post = this.readable(user, id);
+    return 'id' in post ? { body: post } : post;
+  }
+
+  private updatePost(user: MmUser, req: StandInRequest): StandInResponse {
+    const body = req.body as Partial<MmPost> | undefined;
+    if (!body || body.id !== req.params.id) return INVALID_BODY('id');
+    const post = this.readable(user, req.params.id);
+    if (!('id' in post)) return post;
+    if (post.user_id !== user.id) return PERMISSIONS();
+    // PUT replaces the editable fields: what is left out is emptied.
+    post.message = typeof body.message === 'string' ? body.message : '';
+    post.props = typeof body.props === 'object' && body.props !== null ? body.props : {};
+    post.edit_at = post.update_at = this.now();
+    return { body: post };
+  }
+
+  private list(posts: MmPost[]): StandInResponse {
+    return {
+      body: {
+        order: posts.map((p) => p.id),
+        posts: Object.fromEntries(posts.map((p) => [p.id, p])),
+        next_post_id: '',
+        prev_post_id: '',
+        has_next: false,
+      },
+    };
+  }
+
+  private thread(user: MmUser, id: string): StandInResponse {
+    const root = this.readable(user, id);
+    if (!('id' in root)) return root;
+    const rootId = root.root_id || root.id;
+    const posts = this.state
+      .channelPosts(root.channel_id)
+      .filter((p) => p.id === rootId || p.root_id === rootId);
+    return this.list(posts);
+  }
+
+  private channelPosts(user: MmUser, req: StandInRequest): StandInResponse {
+    const channel = this.state.channels.get(req.params.id);
+    if (!channel || !channel.members.has(user.id)) return PERMISSIONS();
+    const page = Number(req.query.get('page') ?? 0);
+    const perPage = Math.min(MAX_PER_PAGE, Number(req.query.get('per_page') ?? DEFAULT_PER_PAGE));
+    return this.list(this.state.channelPosts(channel.id).slice(page * perPage, (page + 1) * perPage));
+  }
+
+  private upload(user: MmUser, req: StandInRequest): StandInResponse {
+    const parts = multipartParts(req);
+    if (!parts)
+      return appError(400, 'api.file.upload_file.incorrect_content_type.app_error', 'Invalid content type.');
+    const channelId = parts.find((p) => p.name === 'channel_id')?.content;
+    const files = parts.filter((p) => p.name === 'files' && p.filename !== undefined);
+    if (!channelId) return INVALID_BODY('channel_id');
+    if (files.length === 0) return appError(400, 'api.file.upload_file.no_file.app_error', 'Missing files.');
+    const channel = this.state.channels.get(channelId);
+    if (!channel || !channel.members.has(user.id)) return PERMISSIONS();
+    const infos = files.map((f) => {
+      const file = {
+        id: randomId(),
+        user_id: user.id,
+        channel_id: channel.id,
+        post_id: '',
+        name: f.filename!,
+        size: Buffer.byteLength(f.content),
+        mime_type: f.contentType ?? 'application/octet-stream',
+        content: f.content,
+      };
+      this.state.files.set(file.id, file);
+      const { content: _content, ...info } = file;
+      return info;
+    });
+    return { status: 201, body: { file_infos: infos, client_ids: [] } };
+  }
+
+  /** Milliseconds, strictly increasing, so posts made in the same millisecond keep their order. */
+  private now(): number {
+    this.clock = Math.max(this.clock + 1, Date.now());
+    return this.clock;
+  }
+}

@@ -1,0 +1,82 @@
+import { startDiscordDemo } from '../demo/discord.js';
+import { startGoogleChatDemo } from '../demo/google-chat.js';
+import { startMattermostDemo } from '../demo/mattermost.js';
+import { startPagerDutyDemo } from '../demo/pagerduty.js';
+import { startTeamsDemo } from '../demo/teams.js';
+import type { ProviderStandIn } from '../stand-in/provider-stand-in.js';
+import { notify, startNotifier } from './support.js';
+
+/** Each HTTP provider's stand-in, a body, and the credential forms it sends (all must stay masked). */
+const cases = [
+  {
+    provider: 'mattermost',
+    start: async () => {
+      const d = await startMattermostDemo();
+      return {
+        standIn: d.mm as ProviderStandIn,
+        env: d.env,
+        close: d.close,
+        secrets: [d.env.MATTERMOST_TOKEN],
+      };
+    },
+    body: { channel: 'builds', team: 'eng', text: 'x' },
+  },
+  {
+    provider: 'discord',
+    start: async () => {
+      const d = await startDiscordDemo();
+      return { standIn: d.discord as ProviderStandIn, env: d.env, close: d.close, secrets: [d.webhookToken] };
+    },
+    body: { text: 'x' },
+  },
+  {
+    provider: 'pagerduty',
+    start: async () => {
+      const d = await startPagerDutyDemo();
+      return { standIn: d.pd as ProviderStandIn, env: d.env, close: d.close, secrets: [d.routingKey] };
+    },
+    body: { text: 'x' },
+  },
+  {
+    provider: 'googleChat',
+    start: async () => {
+      const d = await startGoogleChatDemo();
+      return {
+        standIn: d.chat as ProviderStandIn,
+        env: d.env,
+        close: d.close,
+        secrets: [d.space.webhookKey, d.space.webhookToken],
+      };
+    },
+    body: { text: 'x' },
+  },
+  {
+    provider: 'teams',
+    start: async () => {
+      const d = await startTeamsDemo();
+      return { standIn: d.teams as ProviderStandIn, env: d.env, close: d.close, secrets: [d.flow.sig] };
+    },
+    body: { text: 'x' },
+  },
+];
+
+describe('hostile stand-in modes: an upstream that echoes the request in its error', () => {
+  it.each(cases.map((c) => [c.provider, c] as const))(
+    '%s: the step fails; no credential in the node message or the logs',
+    async (_name, c) => {
+      const up = await c.start();
+      const f = await startNotifier(up.env);
+      try {
+        up.standIn.hostile = { mode: 'echo', status: 400 };
+        const reply = await f.h.execute(notify(c.provider, c.body));
+        expect(reply.body.node?.phase).toBe('Failed');
+        expect(reply.body.node?.message).toMatch(/bad request/);
+        const everything = JSON.stringify(reply.body) + f.h.logText();
+        for (const secret of up.secrets) expect(everything).not.toContain(secret);
+      } finally {
+        await f.close();
+        await up.close();
+      }
+    },
+  );
+});

@@ -20,7 +20,7 @@ interface DocCommand {
   command: string;
 }
 
-/** The commands of the sh blocks: continuation lines joined, trailing `# comments` dropped. */
+/** The commands of the sh blocks: continuation lines joined, `# comment` lines and trailing comments dropped. */
 function docCommands(file: string): DocCommand[] {
   const lines = readFileSync(join(root, file), 'utf8').split('\n');
   const out: DocCommand[] = [];
@@ -31,7 +31,7 @@ function docCommands(file: string): DocCommand[] {
       inSh = !inSh && fence[1] === 'sh';
       continue;
     }
-    if (!inSh || !lines[i].trim()) continue;
+    if (!inSh || !lines[i].trim() || lines[i].trim().startsWith('#')) continue;
     const start = i;
     let command = lines[i];
     while (command.endsWith('\\') && i + 1 < lines.length)

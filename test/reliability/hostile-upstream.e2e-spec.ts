@@ -39,12 +39,23 @@ const limitMib = (target: { memoryLimitMb?: number }): number =>
   (target.memoryLimitMb ?? 167.77216) / 1.048576;
 const mib = (n: number): string => `${n.toFixed(0)} MiB`;
 
-/** Every timeout variable of the four plugins, lowered so a trickle is cut quickly. */
-const TIMEOUTS = {
-  UPSTREAM_TIMEOUT: `${UPSTREAM_TIMEOUT_MS}ms`,
-  SLACK_REQUEST_TIMEOUT: `${UPSTREAM_TIMEOUT_MS}ms`,
-  ARGO_REQUEST_TIMEOUT: `${UPSTREAM_TIMEOUT_MS}ms`,
-};
+/**
+ * Every timeout variable of the four plugins, lowered so a trickle is cut quickly. The collection hosts two
+ * plugins reading UPSTREAM_TIMEOUT, so there it takes the per-plugin forms (the plain one stops its start).
+ */
+function timeouts(target: { name: string }): Record<string, string> {
+  const value = `${UPSTREAM_TIMEOUT_MS}ms`;
+  const upstream =
+    target.name === 'collection'
+      ? { BUILD_TRIGGER_UPSTREAM_TIMEOUT: value, DATA_JOB_RUNNER_UPSTREAM_TIMEOUT: value }
+      : { UPSTREAM_TIMEOUT: value };
+  return {
+    ...upstream,
+    SLACK_REQUEST_TIMEOUT: value,
+    NOTIFY_REQUEST_TIMEOUT: value,
+    ARGO_REQUEST_TIMEOUT: value,
+  };
+}
 
 /** Every credential as an operator may carelessly configure it: surrounded by spaces and a newline. */
 function withWhitespace(env: Record<string, string>): Record<string, string> {
@@ -165,7 +176,7 @@ describe('hostile upstreams: echoed credentials, huge and trickling replies, red
         { seed: 1, rate: 0, faults: [] },
         {
           sweep,
-          env: { LOG_LEVEL: 'debug', CALL_DEADLINE, RETRY_BUDGET: '0', ...TIMEOUTS },
+          env: { LOG_LEVEL: 'debug', CALL_DEADLINE, RETRY_BUDGET: '0', ...timeouts(target) },
           rewriteEnv: withWhitespace,
         },
       );

@@ -3,6 +3,7 @@ import { startGoogleChatDemo } from '../demo/google-chat.js';
 import { startMattermostDemo } from '../demo/mattermost.js';
 import { startPagerDutyDemo } from '../demo/pagerduty.js';
 import { startTeamsDemo } from '../demo/teams.js';
+import { looksSecret } from '@app/plugin-kit';
 import type { ProviderStandIn } from '../stand-in/provider-stand-in.js';
 import { notify, startNotifier } from './support.js';
 
@@ -60,12 +61,16 @@ const cases = [
   },
 ];
 
+/** Every credential as an operator may carelessly configure it: surrounded by spaces and a newline. */
+const padded = (env: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(env).map(([k, v]) => [k, looksSecret(k) && v ? `  ${v}\n` : v]));
+
 describe('hostile stand-in modes: an upstream that echoes the request in its error', () => {
   it.each(cases.map((c) => [c.provider, c] as const))(
-    '%s: the step fails; no credential in the node message or the logs',
+    '%s: the step fails; no credential in the node message or the logs (credentials configured with whitespace)',
     async (_name, c) => {
       const up = await c.start();
-      const f = await startNotifier(up.env);
+      const f = await startNotifier(padded(up.env));
       try {
         up.standIn.hostile = { mode: 'echo', status: 400 };
         const reply = await f.h.execute(notify(c.provider, c.body));
@@ -73,6 +78,25 @@ describe('hostile stand-in modes: an upstream that echoes the request in its err
         expect(reply.body.node?.message).toMatch(/bad request/);
         const everything = JSON.stringify(reply.body) + f.h.logText();
         for (const secret of up.secrets) expect(everything).not.toContain(secret);
+      } finally {
+        await f.close();
+        await up.close();
+      }
+    },
+  );
+});
+
+describe('hostile stand-in modes: an upstream that answers a body far over UPSTREAM_MAX_BODY', () => {
+  it.each(cases.flatMap((c) => [200, 500].map((status) => [c.provider, status, c] as const)))(
+    '%s (%i): the step fails naming the cap; the sidecar reads no more than it allows',
+    async (_name, status, c) => {
+      const up = await c.start();
+      const f = await startNotifier({ ...up.env, UPSTREAM_MAX_BODY: String(64 * 1024) });
+      try {
+        up.standIn.hostile = { mode: 'huge', status, bytes: 8 * 1024 * 1024 };
+        const reply = await f.h.execute(notify(c.provider, c.body));
+        expect(reply.body.node?.phase).toBe('Failed');
+        expect(reply.body.node?.message).toContain('reply larger than 64 KiB');
       } finally {
         await f.close();
         await up.close();

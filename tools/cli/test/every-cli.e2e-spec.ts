@@ -159,7 +159,10 @@ const CASES: CliCase[] = [
     script: 'bench',
     missing: { args: ['--skip'], message: '--skip needs a value' },
     more: [
-      { args: ['--skip', 'everything'], message: "--skip must be cold, load, polls or side, got 'everything'" },
+      {
+        args: ['--skip', 'everything'],
+        message: "--skip must be cold, load, polls or side, got 'everything'",
+      },
     ],
   },
   { script: 'release:check', missing: { args: ['--tag', 'v1.0.0'], message: '--owner is required' } },

@@ -51,10 +51,7 @@ function declaredBy(definition: PluginDefinition): string[] {
  */
 export function structuralClashes(definitions: PluginDefinition[]): string[] {
   const problems: string[] = [];
-  const reserved = new Set([
-    ...declaredProperties(KitEnv),
-    ...declaredProperties(CollectionEnv),
-  ]);
+  const reserved = new Set([...declaredProperties(KitEnv), ...declaredProperties(CollectionEnv)]);
   const keys = new Map<string, string>();
   for (const d of definitions) {
     for (const name of declaredBy(d))

@@ -45,7 +45,7 @@ const mib = (n: number): string => `${n.toFixed(0)} MiB`;
  */
 function timeouts(target: { name: string }): Record<string, string> {
   const value = `${UPSTREAM_TIMEOUT_MS}ms`;
-  const upstream =
+  const upstream: Record<string, string> =
     target.name === 'collection'
       ? { BUILD_TRIGGER_UPSTREAM_TIMEOUT: value, DATA_JOB_RUNNER_UPSTREAM_TIMEOUT: value }
       : { UPSTREAM_TIMEOUT: value };

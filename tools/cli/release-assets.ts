@@ -5,14 +5,9 @@
 // Images point at ghcr.io/<owner>/executor-plugins/<app>:<version>. Refuses a tree that fails manifests:check.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import {
-  collectionContext,
-  imagePrefixFor,
-  planCollection,
-  readChangelog,
-  releaseAssets,
-} from '@app/manifests';
-import { exitWith, runCommand, UsageError } from './kit/args.js';
+import { collectionContext, planCollection, readChangelog, releaseAssets } from '@app/manifests';
+import { exitWith, runCommand } from './kit/args.js';
+import { imagePrefixOption } from './kit/owner-option.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -34,12 +29,7 @@ await runCommand(
     },
   },
   ({ values }) => {
-    let prefix: string;
-    try {
-      prefix = imagePrefixFor(values.owner);
-    } catch (err) {
-      throw new UsageError(`--owner: ${(err as Error).message}`);
-    }
+    const prefix = imagePrefixOption(values.owner);
     const ctx = collectionContext(root);
     const plan = planCollection(ctx);
     if (plan.problems.length > 0) {

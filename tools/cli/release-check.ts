@@ -3,14 +3,9 @@
 // version's section) and prints what release.yml needs, as GitHub step outputs (`key=value` lines): the
 // version, the image prefix ghcr.io/<owner, lower-cased>/executor-plugins and the apps to build (JSON).
 import { resolve } from 'node:path';
-import {
-  collectionApps,
-  collectionContext,
-  imagePrefixFor,
-  readChangelog,
-  releaseProblems,
-} from '@app/manifests';
-import { exitWith, runCommand, UsageError } from './kit/args.js';
+import { collectionApps, collectionContext, readChangelog, releaseProblems } from '@app/manifests';
+import { exitWith, runCommand } from './kit/args.js';
+import { imagePrefixOption } from './kit/owner-option.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -28,12 +23,7 @@ await runCommand(
     options: { tag: { type: 'string', required: true }, owner: { type: 'string', required: true } },
   },
   ({ values }) => {
-    let prefix: string;
-    try {
-      prefix = imagePrefixFor(values.owner);
-    } catch (err) {
-      throw new UsageError(`--owner: ${(err as Error).message}`);
-    }
+    const prefix = imagePrefixOption(values.owner);
     const ctx = collectionContext(root);
     const problems = releaseProblems(ctx, values.tag, readChangelog(root));
     const apps = collectionApps(root);

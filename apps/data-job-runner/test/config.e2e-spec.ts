@@ -14,7 +14,8 @@ import {
 
 const PROD_TOKEN = 'dapi-prod-4d3c2b1a0f9e8d7c6b5a';
 
-describe('data-job: admin connections and body checks', () => {
+/** Two Databricks workspaces (the default and `prod`), each with job 1, and the env naming both. */
+function twoWorkspaces(extra: Record<string, string> = {}) {
   const main = new DatabricksStandIn({ token: SECRETS.databricks });
   const prod = new DatabricksStandIn({ token: PROD_TOKEN });
   const env = (): Record<string, string> => ({
@@ -22,11 +23,17 @@ describe('data-job: admin connections and body checks', () => {
     DATABRICKS_TOKEN: SECRETS.databricks,
     DATABRICKS_PROD_HOST: prod.url,
     DATABRICKS_PROD_TOKEN: PROD_TOKEN,
+    ...extra,
   });
   const h = sharedSidecar([main, prod], env, () => {
     main.addJob({ jobId: 1 });
     prod.addJob({ jobId: 1 });
   });
+  return { main, prod, env, h };
+}
+
+describe('data-job: admin connections and body checks', () => {
+  const { main, prod, h } = twoWorkspaces();
 
   it('sends a body with `connection: prod` to the prod workspace with its own token', async () => {
     const { final, replies } = await pollToEnd(
@@ -109,18 +116,8 @@ describe('data-job: admin connections and body checks', () => {
 });
 
 describe('data-job: NAMESPACE_SCOPES', () => {
-  const main = new DatabricksStandIn({ token: SECRETS.databricks });
-  const prod = new DatabricksStandIn({ token: PROD_TOKEN });
-  const env = (): Record<string, string> => ({
-    DATABRICKS_HOST: main.url,
-    DATABRICKS_TOKEN: SECRETS.databricks,
-    DATABRICKS_PROD_HOST: prod.url,
-    DATABRICKS_PROD_TOKEN: PROD_TOKEN,
+  const { prod, env, h } = twoWorkspaces({
     NAMESPACE_SCOPES: 'databricks/prod=analytics,etl-*; */*=analytics,etl-*,sandbox',
-  });
-  const h = sharedSidecar([main, prod], env, () => {
-    main.addJob({ jobId: 1 });
-    prod.addJob({ jobId: 1 });
   });
   const from = (namespace: string, body: Record<string, unknown>) =>
     h.execute(dataJob(body, { workflow: { ...uniqueWorkflow(), namespace } }));

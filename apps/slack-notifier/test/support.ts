@@ -9,22 +9,23 @@ import { slackNotifierPlugin } from '../src/slack-notifier.plugin.js';
 /** Short timeouts so hang faults resolve quickly in tests. */
 export const TEST_ENV = { SLACK_REQUEST_TIMEOUT: '400ms' };
 
-export interface SlackFixture {
-  ws: SlackDemoWorkspace;
+export interface PluginFixture {
   h: PluginHarness;
   /** A new sidecar with the same env and agent token: the restart of a sidecar (its ledger is gone). */
   restart(): Promise<PluginHarness>;
   close(): Promise<void>;
 }
 
-export async function startSlackFixture(
-  env: Record<string, string> = {},
-  ws?: SlackDemoWorkspace,
-): Promise<SlackFixture> {
-  const workspace = ws ?? (await startSlackDemoWorkspace());
-  const fullEnv = { ...workspace.env, ...TEST_ENV, ...env };
-  const fixture: SlackFixture = {
-    ws: workspace,
+export interface SlackFixture extends PluginFixture {
+  ws: SlackDemoWorkspace;
+}
+
+/** The notifier sidecar with `fullEnv`, restartable; `onClose` runs after it stops. */
+async function restartableNotifier(
+  fullEnv: Record<string, string>,
+  onClose?: () => Promise<void>,
+): Promise<PluginFixture> {
+  const fixture: PluginFixture = {
     h: await startHarness(slackNotifierPlugin, { env: fullEnv }),
     async restart() {
       const token = fixture.h.token;
@@ -34,10 +35,22 @@ export async function startSlackFixture(
     },
     async close() {
       await fixture.h.close();
-      if (!ws) await workspace.close();
+      await onClose?.();
     },
   };
   return fixture;
+}
+
+export async function startSlackFixture(
+  env: Record<string, string> = {},
+  ws?: SlackDemoWorkspace,
+): Promise<SlackFixture> {
+  const workspace = ws ?? (await startSlackDemoWorkspace());
+  const fixture = await restartableNotifier(
+    { ...workspace.env, ...TEST_ENV, ...env },
+    ws ? undefined : () => workspace.close(),
+  );
+  return Object.assign(fixture, { ws: workspace });
 }
 
 /** A template.execute request for the `slack` plugin, as the agent sends it. */
@@ -45,27 +58,9 @@ export function slack(body: Record<string, unknown>, options: ExecuteArgsOptions
   return executeArgs({ slack: body }, options);
 }
 
-export interface PluginFixture {
-  h: PluginHarness;
-  /** A new sidecar with the same env and agent token: the restart of a sidecar (its ledger is gone). */
-  restart(): Promise<PluginHarness>;
-  close(): Promise<void>;
-}
-
 /** The notifier sidecar with `env` (a provider's stand-in settings). */
-export async function startNotifier(env: Record<string, string>): Promise<PluginFixture> {
-  const fullEnv = { ...TEST_ENV, NOTIFY_REQUEST_TIMEOUT: '400ms', ...env };
-  const fixture: PluginFixture = {
-    h: await startHarness(slackNotifierPlugin, { env: fullEnv }),
-    async restart() {
-      const token = fixture.h.token;
-      await fixture.h.close();
-      fixture.h = await startHarness(slackNotifierPlugin, { env: fullEnv, token });
-      return fixture.h;
-    },
-    close: () => fixture.h.close(),
-  };
-  return fixture;
+export function startNotifier(env: Record<string, string>): Promise<PluginFixture> {
+  return restartableNotifier({ ...TEST_ENV, NOTIFY_REQUEST_TIMEOUT: '400ms', ...env });
 }
 
 /** A template.execute request with the `notify` key: `notify: {<provider>: body}`. */

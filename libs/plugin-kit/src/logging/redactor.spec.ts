@@ -27,6 +27,12 @@ describe('Redactor', () => {
     expect(r.redact(JSON.stringify({ t: '  ghp_FAKE/token+value=\n' }))).toBe('{"t":"[REDACTED]"}');
   });
 
+  it('masks a secret as a form body encodes it (URLSearchParams: ~ as %7E, a space as +)', () => {
+    const r = new Redactor().add('Ab8Q~xYz.secret value');
+    expect(encodeURIComponent('Ab8Q~xYz.secret value')).not.toContain('%7E');
+    expect(r.redact('client_secret=Ab8Q%7ExYz.secret+value&scope=x')).toBe('client_secret=[REDACTED]&scope=x');
+  });
+
   it('masks Basic credentials encoded and decoded', () => {
     const r = new Redactor().addBasic('argo-bot', '11d7f3c0a9b8');
     const header = Buffer.from('argo-bot:11d7f3c0a9b8').toString('base64');

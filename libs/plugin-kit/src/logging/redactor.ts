@@ -1,8 +1,8 @@
 /**
  * Replaces secret values wherever they appear in text: log lines, node messages, output parameters.
  * A value is held in every form it may be sent or echoed in: as given, trimmed (a Secret made with
- * `--from-file` ends in a newline, the header carries the trimmed value), URL-encoded (query strings, form
- * bodies) and JSON-escaped (a secret with a quote or backslash inside a JSON log line). `addBasic` adds the
+ * `--from-file` ends in a newline, the header carries the trimmed value), URL-encoded (query strings, and form
+ * bodies, which encode more) and JSON-escaped (a secret with a quote or backslash inside a JSON log line). `addBasic` adds the
  * `Basic` credentials of a user and password: `base64(user:password)` and the decoded `user:password`.
  */
 export class Redactor {
@@ -65,7 +65,18 @@ export class Redactor {
 function secretForms(value: string | undefined, minLength: number): string[] {
   if (!value) return [];
   const trimmed = value.trim();
-  const plain = [...new Set([value, trimmed, encodeURIComponent(trimmed), encodeURIComponent(value)])];
+  // URLSearchParams (form bodies) encodes more than encodeURIComponent: `~` as %7E, a space as `+`.
+  const formEncoded = (v: string): string => new URLSearchParams({ v }).toString().slice(2);
+  const plain = [
+    ...new Set([
+      value,
+      trimmed,
+      encodeURIComponent(trimmed),
+      encodeURIComponent(value),
+      formEncoded(trimmed),
+      formEncoded(value),
+    ]),
+  ];
   const forms = new Set(plain.flatMap((v) => [v, JSON.stringify(v).slice(1, -1)]));
   return [...forms].filter((f) => f.length >= minLength);
 }

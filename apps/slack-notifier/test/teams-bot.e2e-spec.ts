@@ -214,7 +214,8 @@ describe('teams bot: hostile upstreams', () => {
     );
     demo.bot.hostile = { mode: 'huge', status: 201, bytes: 64 * 1024 * 1024 };
     const huge = await f.h.execute(notify('teams', { channel: demo.channel, text: 'third' }));
-    expect(huge.body.node?.phase).toMatch(/Failed|Running/);
+    expect(huge.body.node?.phase).toBe('Failed');
+    expect(huge.body.node?.message).toMatch(/^teams bot: POST \/v3\/conversations: .*(too large|larger)/);
     const everything = JSON.stringify([echoed.body, huge.body]) + f.h.logText();
     expect(demo.bot.issued).toHaveLength(1);
     for (const secret of secrets()) expect(everything).not.toContain(secret);

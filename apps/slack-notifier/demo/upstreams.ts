@@ -5,7 +5,7 @@ import { startEmailDemo } from './email.js';
 import { startGoogleChatDemo } from './google-chat.js';
 import { startMattermostDemo } from './mattermost.js';
 import { startPagerDutyDemo } from './pagerduty.js';
-import { startTeamsDemo } from './teams.js';
+import { startTeamsBotDemo, startTeamsDemo } from './teams.js';
 import type { Bot, Channel, Team } from '../stand-in/slack-state.js';
 
 /** The bot token of the demo workspace (a stand-in value, not a real Slack token). */
@@ -60,6 +60,7 @@ export async function startDemoUpstreams(_context?: DemoContext): Promise<DemoUp
     await startPagerDutyDemo(),
     await startGoogleChatDemo(),
     await startTeamsDemo(),
+    await startTeamsBotDemo(),
     await startEmailDemo(),
   ];
   return {

@@ -14,7 +14,7 @@ import { DEMO_ONCALL_GROUP } from '../demo/upstreams.js';
 import { startDiscordDemo } from '../demo/discord.js';
 import { startEmailDemo } from '../demo/email.js';
 import { startGoogleChatDemo } from '../demo/google-chat.js';
-import { startTeamsDemo } from '../demo/teams.js';
+import { startTeamsBotDemo, startTeamsDemo } from '../demo/teams.js';
 import { startMattermostDemo } from '../demo/mattermost.js';
 import { startPagerDutyDemo } from '../demo/pagerduty.js';
 import { notify, startNotifier, startSlackFixture, type SlackFixture } from './support.js';
@@ -28,7 +28,7 @@ const out = (result: WorkflowResult, node: string, name: string) =>
   result.node(node)?.outputs?.parameters?.find((p) => p.name === name)?.value;
 
 describe('examples: valid Argo workflows', () => {
-  it('there are the ten documented examples', () => {
+  it('there are the eleven documented examples', () => {
     expect(files).toEqual([
       'discord-status-in-place.yaml',
       'exit-handler-report.yaml',
@@ -37,6 +37,7 @@ describe('examples: valid Argo workflows', () => {
       'notify-on-start.yaml',
       'pagerduty-exit-handler.yaml',
       'teams-and-email-report.yaml',
+      'teams-bot-thread.yaml',
       'thread-progress.yaml',
       'update-status-in-place.yaml',
       'upload-report.yaml',
@@ -186,6 +187,29 @@ describe('examples: Google Chat, Teams and email end to end, through the local a
       await f.close();
       await teams.close();
       await email.close();
+    }
+  });
+});
+
+describe('examples: the Teams bot one end to end, through the local agent and the Bot Framework stand-in', () => {
+  it('teams-bot-thread: a thread started, a reply in it, the first card edited to succeeded', async () => {
+    const demo = await startTeamsBotDemo();
+    const f = await startNotifier(demo.env);
+    try {
+      const result = await runWorkflow(load('teams-bot-thread.yaml'), {
+        plugins: [{ name: 'notifier', url: f.h.url, token: f.h.token }],
+        timeScale: 0.01,
+      });
+      expect(result.phase).toBe('Succeeded');
+      const [root, reply] = demo.bot.messages(demo.channel);
+      expect(demo.bot.messages(demo.channel)).toHaveLength(2);
+      expect(root.id).toBe(out(result, 'announce', 'id'));
+      expect(reply.root).toBe(root.id);
+      expect(root.edits).toBe(1);
+      expect(JSON.stringify(root.attachments)).toContain('Deployed 1.4.2');
+    } finally {
+      await f.close();
+      await demo.close();
     }
   });
 });

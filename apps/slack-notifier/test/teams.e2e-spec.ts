@@ -84,9 +84,12 @@ describe('teams: an Adaptive Card in the status style, facts and @mentions', () 
     });
   });
 
-  it('no threads or edits through a webhook: those fields do not exist', async () => {
-    expect((await f.h.execute(notify('teams', { text: 'x', update: 'abc' }))).body.node?.message).toBe(
-      'notify: invalid config: teams.update: unknown field',
+  it('no threads or edits through a webhook: those need the bot (channel or conversation)', async () => {
+    expect(
+      (await f.h.execute(notify('teams', { text: 'x', update: '1700000000000' }))).body.node?.message,
+    ).toBe(
+      'notify: invalid config: teams.update: needs channel (or conversation): edits go through the bot, not a webhook',
     );
+    expect(demo.flow.posted).toHaveLength(1);
   });
 });

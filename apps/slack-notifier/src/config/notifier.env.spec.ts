@@ -121,6 +121,33 @@ describe('NotifierEnv', () => {
     ]);
   });
 
+  it('Teams bot: app id and secret in pairs; tenant, service URL and login URL are admin settings with defaults', () => {
+    const APP = '0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b';
+    const env = loadEnv(NotifierEnv, { TEAMS_BOT_APP_ID: APP, TEAMS_BOT_APP_PASSWORD: 'Ab1~secret.value\n' });
+    expect(env.teamsBot).toEqual({ appId: APP, password: 'Ab1~secret.value', tenant: 'botframework.com' });
+    expect(env).toMatchObject({
+      TEAMS_BOT_SERVICE_URL: 'https://smba.trafficmanager.net/teams/',
+      TEAMS_BOT_LOGIN_URL: 'https://login.microsoftonline.com',
+    });
+    expect(env.configuredProviders()).toEqual(['teams']);
+    expect(
+      loadEnv(NotifierEnv, {
+        TEAMS_BOT_APP_ID: APP,
+        TEAMS_BOT_APP_PASSWORD: 'x~y',
+        TEAMS_BOT_TENANT_ID: 'contoso.onmicrosoft.com',
+      }).teamsBot?.tenant,
+    ).toBe('contoso.onmicrosoft.com');
+    expect(problems({ TEAMS_BOT_APP_ID: APP })).toEqual([
+      'TEAMS_BOT_APP_PASSWORD: is required with TEAMS_BOT_APP_ID',
+    ]);
+    const bad = problems({ TEAMS_BOT_APP_ID: 'my-bot', TEAMS_BOT_APP_PASSWORD: 'very secret value' });
+    expect(bad.join('\n')).toMatch(
+      /TEAMS_BOT_APP_ID: must be the Microsoft App ID of the Azure Bot \(a GUID\)/,
+    );
+    expect(bad.join('\n')).toMatch(/TEAMS_BOT_APP_PASSWORD: must be a client secret value without spaces/);
+    expect(bad.join('\n')).not.toContain('very secret value');
+  });
+
   it('email: SMTP_URL and SMTP_FROM in pairs; STARTTLS required by default', () => {
     const env = loadEnv(NotifierEnv, {
       SMTP_URL: 'smtp://u:p@relay.example.com:587',

@@ -70,6 +70,16 @@ export function teamsWebhookProblem(raw: string): string | undefined {
     : 'must be the URL of a Teams Workflows webhook (…/triggers/manual/paths/invoke?…&sig=…); Office 365 connector URLs are retired';
 }
 
+const TEAMS_GUID = /^[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$/;
+
+/** A Teams bot (Azure Bot resource): its app's id and client secret, and its tenant when single-tenant. */
+export interface TeamsBot {
+  appId: string;
+  password: string;
+  /** `botframework.com` for a multi-tenant bot. */
+  tenant: string;
+}
+
 export interface SmtpServer {
   /** smtp:// (STARTTLS, required unless SMTP_REQUIRE_TLS=false) or smtps:// (TLS from the start). */
   url: string;
@@ -192,6 +202,41 @@ export class NotifierEnv implements EnvExtras {
   /** Teams webhook name → URL. Filled by loadExtras. */
   teams = new Map<string, string>();
 
+  /** Teams bot: the Microsoft Entra app (client) id of an Azure Bot; with TEAMS_BOT_APP_PASSWORD it enables bot mode. */
+  @trim
+  @IsOptional()
+  @IsString()
+  @Matches(TEAMS_GUID, { message: 'must be the Microsoft App ID of the Azure Bot (a GUID)' })
+  TEAMS_BOT_APP_ID?: string;
+
+  /** Teams bot: a client secret (its value, not its id) of that app. */
+  @Secret()
+  @trim
+  @IsOptional()
+  @IsString()
+  @Matches(/^\S+$/, { message: 'must be a client secret value without spaces or line breaks' })
+  TEAMS_BOT_APP_PASSWORD?: string;
+
+  /** Teams bot: the tenant (GUID or domain) of a single-tenant bot; unset for a multi-tenant one (botframework.com). */
+  @trim
+  @IsOptional()
+  @IsString()
+  @Matches(/^(?:[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)$/, {
+    message: 'must be a tenant id (GUID) or domain such as contoso.onmicrosoft.com',
+  })
+  TEAMS_BOT_TENANT_ID?: string;
+
+  /** Teams bot: the Bot Framework connector's service URL (global, or a regional one such as …/emea/, or GCC's). */
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  TEAMS_BOT_SERVICE_URL = 'https://smba.trafficmanager.net/teams/';
+
+  /** Teams bot: where the bot's access token comes from (Microsoft Entra ID; a proxy, or a stand-in in tests). */
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  TEAMS_BOT_LOGIN_URL = 'https://login.microsoftonline.com';
+
+  /** The bot's credentials when both are set. Filled by loadExtras. */
+  teamsBot?: TeamsBot;
+
   /** Email: the SMTP relay, `smtp://user:password@host:587` (STARTTLS) or `smtps://…:465` (TLS). */
   @Secret()
   @trim
@@ -264,6 +309,7 @@ export class NotifierEnv implements EnvExtras {
     const teams = readNamed(source, 'TEAMS_WEBHOOK_URL', teamsWebhookProblem);
     problems.push(...teams.problems);
     this.teams = teams.values;
+    problems.push(...this.readTeamsBot());
     problems.push(...this.readSmtp(source));
     if (problems.length === 0 && this.configuredProviders().length === 0)
       problems.push(`no provider is configured: set ${PROVIDER_SETTINGS.join(', or ')}`);
@@ -276,6 +322,7 @@ export class NotifierEnv implements EnvExtras {
         pagerduty: this.pagerduty.keys(),
         googleChat: this.googleChat.keys(),
         teams: this.teams.keys(),
+        teamsBot: this.teamsBot ? ['default'] : [],
         email: this.smtp.keys(),
       },
       normalize: (name) => name.toLowerCase(),
@@ -292,9 +339,19 @@ export class NotifierEnv implements EnvExtras {
       this.discord.size > 0 && 'discord',
       this.pagerduty.size > 0 && 'pagerduty',
       this.googleChat.size > 0 && 'googleChat',
-      this.teams.size > 0 && 'teams',
+      (this.teams.size > 0 || this.teamsBot !== undefined) && 'teams',
       this.smtp.size > 0 && 'email',
     ].filter((p): p is string => p !== false);
+  }
+
+  /** TEAMS_BOT_APP_ID and TEAMS_BOT_APP_PASSWORD, as a pair (one bot per sidecar). */
+  private readTeamsBot(): string[] {
+    const { TEAMS_BOT_APP_ID: appId, TEAMS_BOT_APP_PASSWORD: password } = this;
+    if (appId && password)
+      this.teamsBot = { appId, password, tenant: this.TEAMS_BOT_TENANT_ID || 'botframework.com' };
+    else if (appId) return ['TEAMS_BOT_APP_PASSWORD: is required with TEAMS_BOT_APP_ID'];
+    else if (password) return ['TEAMS_BOT_APP_ID: is required with TEAMS_BOT_APP_PASSWORD'];
+    return [];
   }
 
   /** SMTP_URL[_<NAME>] and SMTP_FROM[_<NAME>], in pairs. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ExecuteTemplateReply } from '@app/contract';
 import { parseDuration } from '@app/contract';
-import { Redactor, succeeded, type ExecutionContext } from '@app/plugin-kit';
+import { PluginConfigError, Redactor, succeeded, type ExecutionContext } from '@app/plugin-kit';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
 import type { AxiosInstance } from 'axios';
 import { pickDestination, type DestinationKind } from '../../config/named-destinations.js';
@@ -10,6 +10,41 @@ import type { TeamsConfig } from '../../dto/teams-config.dto.js';
 import type { NotifierProvider } from '../notifier-provider.js';
 import { withHint } from '../upstream-hints.js';
 import { renderAdaptiveCard } from './adaptive-card.js';
+import { BotConnector } from './bot-connector.js';
+import { BotFrameworkToken } from './bot-framework-token.js';
+
+/** The message a bot step sent or edited, as its outputs name it. */
+export interface TeamsBotMessage {
+  /** The activity id. */
+  id: string;
+  /** Where later steps post to reply in the same thread (`<channel>;messageid=<root>`). */
+  conversation: string;
+  /** The root activity of the thread. */
+  thread: string;
+  channel: string;
+}
+
+interface TeamsState {
+  /** Webhook mode: the card went out. */
+  sent?: boolean;
+  /** Bot mode: the message sent or edited. */
+  message?: TeamsBotMessage;
+}
+
+const BOTS: DestinationKind = {
+  provider: 'Microsoft Teams',
+  scope: 'teamsBot',
+  field: 'bot',
+  enable: 'TEAMS_BOT_APP_ID and TEAMS_BOT_APP_PASSWORD',
+  variablesFor: () => 'TEAMS_BOT_APP_ID and TEAMS_BOT_APP_PASSWORD (one bot per sidecar)',
+};
+
+const CHANNEL_CONVERSATION = /@thread\.(?:tacv2|skype)$/;
+
+/** The thread root a conversation id names (`…;messageid=<root>`), if any. */
+function rootOf(conversation: string): string | undefined {
+  return /;messageid=([0-9]+)$/.exec(conversation)?.[1];
+}
 
 const WEBHOOKS: DestinationKind = {
   provider: 'Microsoft Teams',
@@ -36,6 +71,7 @@ function describe(data: unknown): string | undefined {
 export class TeamsProvider implements NotifierProvider<TeamsConfig> {
   private readonly clients = new Map<string, { http: AxiosInstance; name: string }>();
   private readonly timeoutMs: number;
+  private readonly connector?: BotConnector;
 
   constructor(
     private readonly env: NotifierEnv,
@@ -46,10 +82,15 @@ export class TeamsProvider implements NotifierProvider<TeamsConfig> {
       const sig = new URL(url).searchParams.get('sig')!;
       redactor.add(sig, encodeURIComponent(sig));
     }
+    if (env.teamsBot) {
+      const token = new BotFrameworkToken(env.teamsBot, env.TEAMS_BOT_LOGIN_URL, this.timeoutMs, redactor);
+      this.connector = new BotConnector(env.TEAMS_BOT_SERVICE_URL, this.timeoutMs, token);
+    }
   }
 
-  async execute(ctx: ExecutionContext<TeamsConfig, { sent?: boolean }>): Promise<ExecuteTemplateReply> {
+  async execute(ctx: ExecutionContext<TeamsConfig, TeamsState>): Promise<ExecuteTemplateReply> {
     const { config } = ctx;
+    if (config.viaBot()) return this.viaBot(ctx);
     const { http, name } = this.client(config.webhook, ctx.workflow.namespace);
     if (!ctx.state.get()?.sent) {
       try {
@@ -64,6 +105,65 @@ export class TeamsProvider implements NotifierProvider<TeamsConfig> {
       await ctx.state.set({ sent: true });
     }
     return succeeded({}, `posted an Adaptive Card through Teams webhook ${name} (Teams gives no message id)`);
+  }
+
+  /**
+   * Bot mode: a new thread in a channel (Create Conversation), a reply (to the thread's root activity) or an
+   * edit (Update Activity). The connector has no idempotency key and no way for a bot to list a channel's
+   * messages, so one message per execution holds within a sidecar's life (the ledger); a restart between
+   * the send and the step's success, or a send whose answer was lost, sends again (see docs). Edits are
+   * idempotent by nature.
+   */
+  private async viaBot(ctx: ExecutionContext<TeamsConfig, TeamsState>): Promise<ExecuteTemplateReply> {
+    const { config } = ctx;
+    if (config.webhook !== undefined)
+      throw new PluginConfigError(
+        'webhook: a message to a channel or conversation goes through the bot; leave webhook out',
+      );
+    const bot = pickDestination(
+      BOTS,
+      this.connector ? new Map([['default', this.connector]]) : new Map<string, BotConnector>(),
+      undefined,
+      {
+        scopes: this.env.scopes,
+        namespace: ctx.workflow.namespace,
+      },
+    );
+    let message = ctx.state.get()?.message;
+    if (!message) {
+      message = await this.sendViaBot(bot, config);
+      await ctx.state.set({ message });
+    }
+    const action = config.update
+      ? `updated Teams message ${message.id}`
+      : message.id === message.thread
+        ? `started a thread in Teams channel ${message.channel}: message ${message.id}`
+        : `replied in Teams thread ${message.thread}: message ${message.id}`;
+    return succeeded({ ...message }, `${action} (through the bot)`);
+  }
+
+  private async sendViaBot(bot: BotConnector, config: TeamsConfig): Promise<TeamsBotMessage> {
+    const card = renderAdaptiveCard(config);
+    const channel = config.channel ?? config.conversation!.split(';')[0];
+    if (config.update) {
+      const conversation = config.conversation ?? `${channel};messageid=${config.thread ?? config.update}`;
+      await bot.update(conversation, config.update, card);
+      return { id: config.update, conversation, thread: rootOf(conversation) ?? config.update, channel };
+    }
+    if (config.conversation || config.thread) {
+      const root = config.thread ?? rootOf(config.conversation!);
+      const target = config.conversation ?? `${channel};messageid=${root}`;
+      const id = await bot.send(target, card, root);
+      const conversation = root || !CHANNEL_CONVERSATION.test(target) ? target : `${target};messageid=${id}`;
+      return { id, conversation, thread: root ?? id, channel };
+    }
+    const tenant = this.env.teamsBot!.tenant;
+    const created = await bot.createThread(
+      channel,
+      /^[0-9a-f-]{36}$/i.test(tenant) ? tenant : undefined,
+      card,
+    );
+    return { id: created.activityId, conversation: created.id, thread: created.activityId, channel };
   }
 
   private client(webhook: string | undefined, namespace: string): { http: AxiosInstance; name: string } {

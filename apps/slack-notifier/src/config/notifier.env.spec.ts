@@ -24,7 +24,9 @@ describe('NotifierEnv', () => {
     });
     expect([...env.workspaces]).toEqual([['default', TOKEN]]);
     expect(problems({})).toEqual([
-      expect.stringMatching(/^no provider is configured: set SLACK_BOT_TOKEN \(slack\)/),
+      expect.stringMatching(
+        /^no provider is configured: set one of: SLACK_BOT_TOKEN \(slack\); TEAMS_WEBHOOK_URL/,
+      ),
     ]);
   });
 

@@ -17,7 +17,12 @@ import { DEFAULT_WORKSPACE, readNamedTokens, type EnvSource } from './slack-toke
 /** What enables each provider, for messages. */
 export const PROVIDER_SETTINGS = [
   'SLACK_BOT_TOKEN (slack)',
-  'MATTERMOST_URL and MATTERMOST_TOKEN (mattermost)',
+  'TEAMS_WEBHOOK_URL or TEAMS_BOT_APP_ID + TEAMS_BOT_APP_PASSWORD (teams)',
+  'GOOGLE_CHAT_WEBHOOK_URL (googleChat)',
+  'MATTERMOST_URL + MATTERMOST_TOKEN (mattermost)',
+  'DISCORD_WEBHOOK_URL (discord)',
+  'SMTP_URL + SMTP_FROM (email)',
+  'PAGERDUTY_ROUTING_KEY (pagerduty)',
 ];
 
 export interface MattermostServer {
@@ -312,7 +317,7 @@ export class NotifierEnv implements EnvExtras {
     problems.push(...this.readTeamsBot());
     problems.push(...this.readSmtp(source));
     if (problems.length === 0 && this.configuredProviders().length === 0)
-      problems.push(`no provider is configured: set ${PROVIDER_SETTINGS.join(', or ')}`);
+      problems.push(`no provider is configured: set one of: ${PROVIDER_SETTINGS.join('; ')}`);
     const scoped = NamespaceScopes.parse(this.NAMESPACE_SCOPES, {
       noun: 'destination',
       configured: {

@@ -136,6 +136,35 @@ describe('google chat app: update in place, threads, one token, permissions', ()
   });
 });
 
+describe('google chat app: an upstream that echoes the request in its error', () => {
+  it('token endpoint and Chat API: the assertion, the access token and the key are masked', async () => {
+    const demo = await startGoogleChatDemo();
+    const f = await startNotifier(demo.env);
+    const pemBody = demo.appKey.private_key.split('\n').filter((l) => l !== '' && !l.startsWith('-----'));
+    try {
+      demo.chat.hostile = { mode: 'echo', status: 400 };
+      const atToken = await f.h.execute(notify('googleChat', { space: SPACE, text: 'one' }));
+      expect(atToken.body.node?.message).toMatch(
+        /^google oauth: POST \/token → 400 Bad Request: bad request /,
+      );
+      demo.chat.hostile = undefined;
+      await f.h.execute(notify('googleChat', { space: SPACE, text: 'two' }));
+      const [token] = [...demo.chat.oauth.tokens.keys()];
+      demo.chat.hostile = { mode: 'echo', status: 400 };
+      const atApi = await f.h.execute(notify('googleChat', { space: SPACE, text: 'three' }));
+      expect(atApi.body.node?.message).toMatch(
+        /^google chat: POST \/v1\/spaces\/AAAAreleases\/messages → 400 Bad Request: bad request /,
+      );
+      const everything = JSON.stringify([atToken.body, atApi.body]) + f.h.logText();
+      for (const secret of [token!, ...pemBody]) expect(everything).not.toContain(secret);
+      expect(everything).not.toMatch(/eyJhbGciOi/);
+    } finally {
+      await f.close();
+      await demo.close();
+    }
+  });
+});
+
 describe('google chat app: admin settings', () => {
   it('NAMESPACE_SCOPES googleChat/app closes the Chat app to other namespaces; webhooks stay open', async () => {
     const demo = await startGoogleChatDemo();

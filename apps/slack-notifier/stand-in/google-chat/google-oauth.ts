@@ -47,6 +47,8 @@ export class GoogleOAuthStandIn {
   readonly tokens = new Map<string, IssuedToken>();
   /** Token requests answered, good or bad. */
   requests = 0;
+  /** The assertion of the latest token request (to check that the client masks it). */
+  lastAssertion?: string;
   /** Lifetime of issued tokens; Google's are an hour. */
   tokenSeconds = 3599;
 
@@ -83,7 +85,8 @@ export class GoogleOAuthStandIn {
     const grant = form.get('grant_type');
     if (grant !== JWT_BEARER_GRANT)
       return oauthError('unsupported_grant_type', `Invalid grant_type: ${grant ?? ''}`);
-    const parts = (form.get('assertion') ?? '').split('.');
+    this.lastAssertion = form.get('assertion') ?? undefined;
+    const parts = (this.lastAssertion ?? '').split('.');
     const header = parts.length === 3 ? decode(parts[0]!) : undefined;
     const claims = parts.length === 3 ? decode(parts[1]!) : undefined;
     if (!header || !claims) return oauthError('invalid_grant', 'Invalid JWT: the assertion is not a JWT.');

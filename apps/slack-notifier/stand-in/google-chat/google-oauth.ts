@@ -54,10 +54,11 @@ export class GoogleOAuthStandIn {
 
   constructor(private readonly tokenUri: () => string) {}
 
-  /** A new service account with a fresh RSA key pair: its key file, as the admin stores it in a Secret. */
-  addServiceAccount(name = 'argo-notifier'): ServiceAccountKeyFile {
+  /** A new service account (argo-notifier@…, then argo-notifier-2@…) with a fresh RSA key pair: its key file. */
+  addServiceAccount(): ServiceAccountKeyFile {
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const email = `${name}@argo-demo-project.iam.gserviceaccount.com`;
+    const n = this.publicKeys.size;
+    const email = `argo-notifier${n === 0 ? '' : `-${n + 1}`}@argo-demo-project.iam.gserviceaccount.com`;
     this.publicKeys.set(email, publicKey);
     return {
       type: 'service_account',

@@ -100,6 +100,18 @@ describe('google chat app: update in place, threads, one token, permissions', ()
     expect(demo.chat.oauth.tokens.size).toBeGreaterThan(0);
   });
 
+  it('a token the API no longer accepts: Failed with a hint, then forgotten: the next step gets a new one', async () => {
+    await f.h.execute(notify('googleChat', { space: SPACE, text: 'before' }));
+    demo.chat.oauth.tokens.clear();
+    const refused = await f.h.execute(notify('googleChat', { space: SPACE, text: 'revoked' }));
+    expect(refused.body.node?.message).toMatch(
+      /→ 401 Unauthorized: Request had invalid authentication credentials\..* \(UNAUTHENTICATED\): the Chat API refused the token of argo-notifier@argo-demo-project\.iam\.gserviceaccount\.com .*; the admin checks GOOGLE_CHAT_SERVICE_ACCOUNT_JSON$/,
+    );
+    const after = await f.h.execute(notify('googleChat', { space: SPACE, text: 'renewed' }));
+    expect(after.body.node?.phase).toBe('Succeeded');
+    expect(demo.chat.oauth.tokens.size).toBe(1);
+  });
+
   it('a space the app was not added to: Failed with the hint to add it', async () => {
     demo.chat.addSpace('AAAAelsewhere');
     const reply = await f.h.execute(notify('googleChat', { space: 'spaces/AAAAelsewhere', text: 'x' }));

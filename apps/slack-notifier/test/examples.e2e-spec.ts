@@ -32,6 +32,7 @@ describe('examples: valid Argo workflows', () => {
     expect(files).toEqual([
       'discord-status-in-place.yaml',
       'exit-handler-report.yaml',
+      'google-chat-app-status.yaml',
       'google-chat-thread.yaml',
       'mattermost-deploy.yaml',
       'notify-on-start.yaml',
@@ -162,6 +163,26 @@ describe('examples: Google Chat, Teams and email end to end, through the local a
         undefined,
       ]);
       expect(messages[2].cardsV2).toHaveLength(1);
+    } finally {
+      await f.close();
+      await demo.close();
+    }
+  });
+
+  it('google-chat-app-status: one card as the Chat app, updated in place to succeeded', async () => {
+    const demo = await startGoogleChatDemo();
+    const f = await startNotifier(demo.env);
+    try {
+      const result = await runWorkflow(load('google-chat-app-status.yaml'), {
+        plugins: [{ name: 'notifier', url: f.h.url, token: f.h.token }],
+        timeScale: 0.01,
+      });
+      expect(result.phase).toBe('Succeeded');
+      const messages = demo.chat.in(demo.space);
+      expect(messages).toHaveLength(1);
+      expect(messages[0].name).toBe(out(result, 'announce', 'id'));
+      expect(messages[0].lastUpdateTime).toBeDefined();
+      expect(JSON.stringify(messages[0].cardsV2)).toContain('Succeeded');
     } finally {
       await f.close();
       await demo.close();

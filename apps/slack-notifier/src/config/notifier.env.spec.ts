@@ -1,4 +1,5 @@
 import { EnvValidationError, loadEnv } from '@app/plugin-kit';
+import { generateKeyPairSync } from 'node:crypto';
 import { NotifierEnv } from './notifier.env.js';
 
 const TOKEN = 'xoxb-1234-5678-abcdefabcdef';
@@ -165,6 +166,37 @@ describe('NotifierEnv', () => {
     ]);
     expect(problems({ SMTP_URL_OPS: 'smtps://relay.example.com' })).toEqual([
       'SMTP_FROM_OPS: is required with SMTP_URL_OPS',
+    ]);
+  });
+
+  it('Google Chat app: a service account key alone enables googleChat, as the destination app of NAMESPACE_SCOPES', () => {
+    const key = JSON.stringify({
+      type: 'service_account',
+      client_email: 'notifier@p.iam.gserviceaccount.com',
+      private_key: generateKeyPairSync('rsa', { modulusLength: 2048 })
+        .privateKey.export({ type: 'pkcs8', format: 'pem' })
+        .toString(),
+      token_uri: 'https://oauth2.googleapis.com/token',
+    });
+    const env = loadEnv(NotifierEnv, {
+      GOOGLE_CHAT_SERVICE_ACCOUNT_JSON: `${key}\n`,
+      NAMESPACE_SCOPES: 'googleChat/app=team-*',
+    });
+    expect(env.configuredProviders()).toEqual(['googleChat']);
+    expect(env.GOOGLE_CHAT_API_URL).toBe('https://chat.googleapis.com');
+    expect(env.googleChatApp?.clientEmail).toBe('notifier@p.iam.gserviceaccount.com');
+    expect(env.scopes.allows('googleChat', 'app', 'team-a')).toBe(true);
+    expect(env.scopes.allows('googleChat', 'app', 'argo')).toBe(false);
+    expect(problems({ GOOGLE_CHAT_SERVICE_ACCOUNT_JSON: '{"type":"service_account"' })).toEqual([
+      'GOOGLE_CHAT_SERVICE_ACCOUNT_JSON: must be the JSON key file of a service account (it is not JSON)',
+    ]);
+    expect(
+      problems({
+        GOOGLE_CHAT_SERVICE_ACCOUNT_JSON: key,
+        GOOGLE_CHAT_WEBHOOK_URL_APP: 'https://chat.googleapis.com/v1/spaces/AAAA1/messages?key=k&token=t',
+      }),
+    ).toEqual([
+      'GOOGLE_CHAT_WEBHOOK_URL_APP: "app" names the Chat app (GOOGLE_CHAT_SERVICE_ACCOUNT_JSON) in NAMESPACE_SCOPES; pick another webhook name',
     ]);
   });
 });

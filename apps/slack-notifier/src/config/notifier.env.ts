@@ -11,6 +11,7 @@ import {
   Min,
 } from 'class-validator';
 import { EnvBoolean, EnvInt, IsGoDuration, NamespaceScopes, Secret, type EnvExtras } from '@app/plugin-kit';
+import { parseServiceAccount, type GoogleServiceAccount } from '../providers/google-chat/service-account.js';
 import { credentialProblem, readNamed, urlProblem } from './named-destinations.js';
 import { DEFAULT_WORKSPACE, readNamedTokens, type EnvSource } from './slack-tokens.js';
 
@@ -18,7 +19,7 @@ import { DEFAULT_WORKSPACE, readNamedTokens, type EnvSource } from './slack-toke
 export const PROVIDER_SETTINGS = [
   'SLACK_BOT_TOKEN (slack)',
   'TEAMS_WEBHOOK_URL or TEAMS_BOT_APP_ID + TEAMS_BOT_APP_PASSWORD (teams)',
-  'GOOGLE_CHAT_WEBHOOK_URL (googleChat)',
+  'GOOGLE_CHAT_WEBHOOK_URL or GOOGLE_CHAT_SERVICE_ACCOUNT_JSON (googleChat)',
   'MATTERMOST_URL + MATTERMOST_TOKEN (mattermost)',
   'DISCORD_WEBHOOK_URL (discord)',
   'SMTP_URL + SMTP_FROM (email)',
@@ -30,6 +31,9 @@ export interface MattermostServer {
   url: string;
   token: string;
 }
+
+/** The Chat app's name among the Google Chat destinations (NAMESPACE_SCOPES `googleChat/app=…`). */
+export const GOOGLE_CHAT_APP = 'app';
 
 const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 
@@ -197,6 +201,23 @@ export class NotifierEnv implements EnvExtras {
   /** Google Chat webhook name → its parts. Filled by loadExtras. */
   googleChat = new Map<string, GoogleChatWebhook>();
 
+  /**
+   * Google Chat app mode (`space:`, `update:`): the JSON key file of the service account of a Chat app. Its
+   * `token_uri` is where the plugin gets access tokens.
+   */
+  @Secret()
+  @trim
+  @IsOptional()
+  @IsString()
+  GOOGLE_CHAT_SERVICE_ACCOUNT_JSON?: string;
+
+  /** The Chat API's base URL in app mode: Google's own, a proxy, or a stand-in in tests. */
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  GOOGLE_CHAT_API_URL = 'https://chat.googleapis.com';
+
+  /** The parsed service account key. Filled by loadExtras. */
+  googleChatApp?: GoogleServiceAccount;
+
   /** Microsoft Teams: the URL of a Workflows webhook that posts to a channel or chat (its `sig` is the credential). */
   @Secret()
   @trim
@@ -311,6 +332,7 @@ export class NotifierEnv implements EnvExtras {
     );
     problems.push(...chat.problems);
     for (const [name, url] of chat.values) this.googleChat.set(name, parseGoogleChatWebhook(url)!);
+    problems.push(...this.readGoogleChatApp());
     const teams = readNamed(source, 'TEAMS_WEBHOOK_URL', teamsWebhookProblem);
     problems.push(...teams.problems);
     this.teams = teams.values;
@@ -325,7 +347,7 @@ export class NotifierEnv implements EnvExtras {
         mattermost: this.mattermost.keys(),
         discord: this.discord.keys(),
         pagerduty: this.pagerduty.keys(),
-        googleChat: this.googleChat.keys(),
+        googleChat: [...this.googleChat.keys(), ...(this.googleChatApp ? [GOOGLE_CHAT_APP] : [])],
         teams: this.teams.keys(),
         teamsBot: this.teamsBot ? ['default'] : [],
         email: this.smtp.keys(),
@@ -343,7 +365,7 @@ export class NotifierEnv implements EnvExtras {
       this.mattermost.size > 0 && 'mattermost',
       this.discord.size > 0 && 'discord',
       this.pagerduty.size > 0 && 'pagerduty',
-      this.googleChat.size > 0 && 'googleChat',
+      (this.googleChat.size > 0 || this.googleChatApp !== undefined) && 'googleChat',
       (this.teams.size > 0 || this.teamsBot !== undefined) && 'teams',
       this.smtp.size > 0 && 'email',
     ].filter((p): p is string => p !== false);
@@ -357,6 +379,19 @@ export class NotifierEnv implements EnvExtras {
     else if (appId) return ['TEAMS_BOT_APP_PASSWORD: is required with TEAMS_BOT_APP_ID'];
     else if (password) return ['TEAMS_BOT_APP_ID: is required with TEAMS_BOT_APP_PASSWORD'];
     return [];
+  }
+
+  /** GOOGLE_CHAT_SERVICE_ACCOUNT_JSON, parsed; `app` is then its name among the Google Chat destinations. */
+  private readGoogleChatApp(): string[] {
+    if (!this.GOOGLE_CHAT_SERVICE_ACCOUNT_JSON) return [];
+    const { account, problem } = parseServiceAccount(this.GOOGLE_CHAT_SERVICE_ACCOUNT_JSON);
+    if (problem) return [`GOOGLE_CHAT_SERVICE_ACCOUNT_JSON: ${problem}`];
+    this.googleChatApp = account;
+    return this.googleChat.has(GOOGLE_CHAT_APP)
+      ? [
+          `GOOGLE_CHAT_WEBHOOK_URL_APP: "${GOOGLE_CHAT_APP}" names the Chat app (GOOGLE_CHAT_SERVICE_ACCOUNT_JSON) in NAMESPACE_SCOPES; pick another webhook name`,
+        ]
+      : [];
   }
 
   /** SMTP_URL[_<NAME>] and SMTP_FROM[_<NAME>], in pairs. */

@@ -5,6 +5,10 @@ import { EmptyAsAbsent } from './slack-fields.js';
 
 /** A thread's resource name (the `thread` output of an earlier step). */
 export const THREAD_NAME = /^spaces\/[A-Za-z0-9_-]+\/threads\/[A-Za-z0-9_.-]+$/;
+/** A space's resource name, as in its URL (https://mail.google.com/chat/u/0/#chat/space/AAAA…): `spaces/AAAA…`. */
+export const SPACE_NAME = /^spaces\/[A-Za-z0-9_-]{1,100}$/;
+/** A message's resource name (the `id` output of an earlier step): `spaces/…/messages/…`. */
+export const MESSAGE_NAME = /^spaces\/[A-Za-z0-9_-]{1,100}\/messages\/[A-Za-z0-9_.-]{1,200}$/;
 /** `users/<id>` (a person, by the numeric ID of their Google account) or `all`. */
 export const GOOGLE_CHAT_MENTION = /^(?:users\/\d{5,30}|all)$/;
 
@@ -40,7 +44,8 @@ function IsGoogleChatMentions(): PropertyDecorator {
 
 /**
  * `notify: {googleChat: {...}}`: a message (a card in the status colour when there is a status, a title or
- * fields) through a space's incoming webhook, in a thread when `thread` is given.
+ * fields) through a space's incoming webhook, in a thread when `thread` is given; with `space` or `update`,
+ * through the Chat app of the admin's service account, which can also update a message in place.
  */
 export class GoogleChatConfig extends MessageContent {
   /**
@@ -58,6 +63,23 @@ export class GoogleChatConfig extends MessageContent {
   @IsOptional()
   @IsGoogleChatMentions()
   mentions?: string[];
+
+  /** App mode: post as the Chat app (GOOGLE_CHAT_SERVICE_ACCOUNT_JSON) in this space, `spaces/AAAA…`. */
+  @EmptyAsAbsent()
+  @IsOptional()
+  @IsString()
+  @Matches(SPACE_NAME, { message: 'must be a space name such as spaces/AAAAbCdEfGh' })
+  space?: string;
+
+  /** App mode: replace the text and card of this message (the `id` output of an earlier step) instead of posting. */
+  @EmptyAsAbsent()
+  @IsOptional()
+  @IsString()
+  @Matches(MESSAGE_NAME, {
+    message:
+      'must be a message name such as spaces/AAAAbCdEfGh/messages/… (the id output of an earlier step)',
+  })
+  update?: string;
 
   /** A webhook configured by the admin (GOOGLE_CHAT_WEBHOOK_URL_<NAME>); the default one when absent. */
   @EmptyAsAbsent()

@@ -2,19 +2,13 @@ import type { AxiosInstance } from 'axios';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
 import type { GoogleChatWebhook } from '../../config/notifier.env.js';
 import { withHint } from '../upstream-hints.js';
+import { describeGoogleError } from './google-error.js';
 import type { GoogleChatMessage } from './google-chat-message.js';
 
 /** What a webhook call answers: the message's and its thread's resource names. */
 export interface GoogleChatPosted {
   name: string;
   thread?: { name?: string };
-}
-
-/** Google's error body: `{error: {code, message, status}}`. */
-function describe(data: unknown): string | undefined {
-  const e = (data as { error?: { message?: unknown; status?: unknown } } | undefined)?.error;
-  if (typeof e?.message !== 'string') return undefined;
-  return typeof e.status === 'string' ? `${e.message} (${e.status})` : e.message;
 }
 
 /**
@@ -34,7 +28,7 @@ export class GoogleChatWebhookClient {
       upstream: 'google chat',
       baseURL: `${webhook.origin}/v1/spaces/${webhook.space}`,
       timeoutMs,
-      describe: (response) => describe(response.data),
+      describe: (response) => describeGoogleError(response.data),
     });
   }
 

@@ -1,13 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import type { ExecuteTemplateReply } from '@app/contract';
 import { parseDuration } from '@app/contract';
-import { Redactor, succeeded, type ExecutionContext } from '@app/plugin-kit';
+import { PluginConfigError, Redactor, succeeded, type ExecutionContext } from '@app/plugin-kit';
 import { pickDestination, type DestinationKind } from '../../config/named-destinations.js';
-import { NotifierEnv } from '../../config/notifier.env.js';
+import { GOOGLE_CHAT_APP, NotifierEnv } from '../../config/notifier.env.js';
 import type { GoogleChatConfig } from '../../dto/google-chat-config.dto.js';
 import type { NotifierProvider } from '../notifier-provider.js';
+import { GoogleChatAppClient } from './google-chat-app.js';
 import { renderGoogleChat } from './google-chat-message.js';
 import { GoogleChatWebhookClient, type GoogleChatPosted } from './google-chat-webhook.js';
+import { privateKeyForms } from './service-account.js';
+import { CHAT_BOT_SCOPE, ServiceAccountTokens } from './service-account-token.js';
 
 const WEBHOOKS: DestinationKind = {
   provider: 'Google Chat',
@@ -17,16 +20,23 @@ const WEBHOOKS: DestinationKind = {
   variablesFor: (name) => `GOOGLE_CHAT_WEBHOOK_URL_${name}`,
 };
 
+/** The client-assigned ID of an execution's message: `client-` and 56 hex digits of its key (63 characters). */
+export function clientMessageId(executionKey: string): string {
+  return `client-${executionKey.slice(0, 56).toLowerCase()}`;
+}
+
 /**
- * Google Chat through a space's incoming webhook: a text message or a cards v2 card, in a thread by key or
- * name. One message per execution: the ledger within a process, and the `requestId` of the execution,
- * with which Google Chat returns the message it already created instead of a second one (also after a
- * sidecar restart). A webhook cannot edit messages: that takes a Chat app, which is not built (see docs).
+ * Google Chat, two ways. Through a space's incoming webhook: a text message or a cards v2 card, in a thread
+ * by key or name; one message per execution by the ledger within a process and the execution's `requestId`
+ * across restarts. As the admin's Chat app (`space:` or `update:`, a service account): the same message
+ * created under a client-assigned ID derived from the execution, so a second create (retry, restart) finds
+ * the first message instead of adding one, and messages of earlier steps updated in place.
  */
 @Injectable()
 export class GoogleChatProvider implements NotifierProvider<GoogleChatConfig> {
   private readonly clients = new Map<string, GoogleChatWebhookClient>();
   private readonly timeoutMs: number;
+  private readonly app?: GoogleChatAppClient;
 
   constructor(
     private readonly env: NotifierEnv,
@@ -35,12 +45,24 @@ export class GoogleChatProvider implements NotifierProvider<GoogleChatConfig> {
     this.timeoutMs = parseDuration(env.NOTIFY_REQUEST_TIMEOUT);
     for (const webhook of env.googleChat.values())
       redactor.add(webhook.key, webhook.token, encodeURIComponent(webhook.token));
+    const account = env.googleChatApp;
+    if (account) {
+      redactor.add(...privateKeyForms(account));
+      const tokens = new ServiceAccountTokens(account, CHAT_BOT_SCOPE, redactor, this.timeoutMs);
+      this.app = new GoogleChatAppClient(
+        env.GOOGLE_CHAT_API_URL,
+        tokens,
+        account.clientEmail,
+        this.timeoutMs,
+      );
+    }
   }
 
   async execute(
     ctx: ExecutionContext<GoogleChatConfig, { posted?: GoogleChatPosted }>,
   ): Promise<ExecuteTemplateReply> {
     const { config } = ctx;
+    if (config.space !== undefined || config.update !== undefined) return this.executeAsApp(ctx);
     const client = this.client(config.webhook, ctx.workflow.namespace);
     const state = ctx.state.get() ?? {};
     if (!state.posted) {
@@ -58,6 +80,47 @@ export class GoogleChatProvider implements NotifierProvider<GoogleChatConfig> {
       { id: name, thread: thread?.name ?? '', space: client.space },
       `${where}: ${name} (webhook ${config.webhook ?? 'default'})`,
     );
+  }
+
+  private async executeAsApp(
+    ctx: ExecutionContext<GoogleChatConfig, { posted?: GoogleChatPosted }>,
+  ): Promise<ExecuteTemplateReply> {
+    const { config } = ctx;
+    const app = this.appFor(config, ctx.workflow.namespace);
+    const space = config.space ?? config.update!.split('/messages/')[0]!;
+    const state = ctx.state.get() ?? {};
+    if (!state.posted) {
+      const message = renderGoogleChat(config);
+      const posted = config.update
+        ? await app.update(config.update, message)
+        : await app.create(space, clientMessageId(ctx.key), message, config.thread);
+      state.posted = { name: posted.name, thread: { name: posted.thread?.name ?? '' } };
+      await ctx.state.set(state);
+    }
+    const { name, thread } = state.posted;
+    const action = config.update
+      ? `updated ${name}`
+      : config.thread
+        ? `replied in thread ${thread?.name}: ${name}`
+        : `posted to ${space}: ${name}`;
+    return succeeded({ id: name, thread: thread?.name ?? '', space }, `${action} (Chat app)`);
+  }
+
+  /** The Chat app, when the admin configured it and opened it to the namespace, for a consistent body. */
+  private appFor(config: GoogleChatConfig, namespace: string): GoogleChatAppClient {
+    if (config.webhook !== undefined)
+      throw new PluginConfigError(
+        'webhook: space and update post as the Chat app, not through a webhook; leave one of them out',
+      );
+    if (config.update && config.thread !== undefined)
+      throw new PluginConfigError('thread: an update keeps the message in its thread; leave thread out');
+    if (config.update && config.space !== undefined && !config.update.startsWith(`${config.space}/messages/`))
+      throw new PluginConfigError(`update: the message ${config.update} is not in space ${config.space}`);
+    if (!this.app || !this.env.scopes.allows('googleChat', GOOGLE_CHAT_APP, namespace))
+      throw new PluginConfigError(
+        `${config.update ? 'update' : 'space'}: no Google Chat app for namespace ${namespace}; the admin sets GOOGLE_CHAT_SERVICE_ACCOUNT_JSON (a webhook posts without it, but cannot update)`,
+      );
+    return this.app;
   }
 
   private client(webhook: string | undefined, namespace: string): GoogleChatWebhookClient {

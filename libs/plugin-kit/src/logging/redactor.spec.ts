@@ -30,7 +30,9 @@ describe('Redactor', () => {
   it('masks a secret as a form body encodes it (URLSearchParams: ~ as %7E, a space as +)', () => {
     const r = new Redactor().add('Ab8Q~xYz.secret value');
     expect(encodeURIComponent('Ab8Q~xYz.secret value')).not.toContain('%7E');
-    expect(r.redact('client_secret=Ab8Q%7ExYz.secret+value&scope=x')).toBe('client_secret=[REDACTED]&scope=x');
+    expect(r.redact('client_secret=Ab8Q%7ExYz.secret+value&scope=x')).toBe(
+      'client_secret=[REDACTED]&scope=x',
+    );
   });
 
   it('masks Basic credentials encoded and decoded', () => {

@@ -1,4 +1,5 @@
-import { IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Max } from 'class-validator';
+import { jest } from '@jest/globals';
+import { getMetadataStorage, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Max } from 'class-validator';
 import {
   EnvBoolean,
   EnvInt,
@@ -10,6 +11,7 @@ import {
   type EnvSource,
 } from './env.js';
 import { KitEnv } from './kit-env.js';
+import { declaredProperties } from './plugin-config.js';
 
 class SampleEnv implements EnvExtras {
   @Secret()
@@ -91,5 +93,26 @@ describe('loadEnv', () => {
     expect(bad).toThrow('CALL_DEADLINE: must be a Go duration such as 30s or 1m30s between 100ms and 29s');
     expect(bad).toThrow('PORT: must not be greater than 65535');
     expect(bad).toThrow('LOG_LEVEL: must be one of the following values: debug, info, warn, error, silent');
+  });
+});
+
+describe('declared properties of a class', () => {
+  class Declared {
+    @IsString() FIRST!: string;
+    @IsOptional() @IsInt() SECOND?: number;
+  }
+
+  it('scans the validation rules once per class and hands out copies', () => {
+    const storage = getMetadataStorage();
+    const scan = jest.spyOn(storage, 'getTargetValidationMetadatas');
+    try {
+      const first = declaredProperties(Declared);
+      first.push('MUTATED');
+      expect(declaredProperties(Declared)).toEqual(['FIRST', 'SECOND']);
+      expect(declaredProperties(Declared)).toEqual(['FIRST', 'SECOND']);
+      expect(scan.mock.calls.filter(([target]) => target === Declared)).toHaveLength(1);
+    } finally {
+      scan.mockRestore();
+    }
   });
 });

@@ -26,10 +26,20 @@ function forbiddenKeyPath(value: unknown): string | undefined {
   return undefined;
 }
 
+// A class's decorators all run when the class is defined, so its declared names never change afterwards; looking
+// them up scans every validation rule ever registered, which start-up (the env scoping of a collection) and each
+// config validation would otherwise repeat.
+const declaredByClass = new WeakMap<ConfigClass, readonly string[]>();
+
 /** Names of the properties a config class declares (for "did you mean" hints). */
 export function declaredProperties(cls: ConfigClass): string[] {
-  const metas = getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false);
-  return [...new Set(metas.map((m) => m.propertyName))];
+  let names = declaredByClass.get(cls);
+  if (names === undefined) {
+    const metas = getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false);
+    names = [...new Set(metas.map((m) => m.propertyName))];
+    declaredByClass.set(cls, names);
+  }
+  return [...names];
 }
 
 /** The fields declared at `path` of a transformed config: its root class, or a nested block's class. */

@@ -26,6 +26,33 @@ export interface LoggerOptions {
 }
 
 /**
+ * The pino instance behind a logger, made on its first line: a collection holds one logger per hosted plugin,
+ * and a plugin that is never called never writes one (each instance compiles its redaction paths and opens a
+ * destination, start-up work the first reply would wait for).
+ */
+class LazyRoot {
+  private made?: PinoLogger;
+  /** The lowest level written (pino's numbers: debug 20 … error 50; silent writes nothing). */
+  readonly threshold: number;
+
+  constructor(
+    level: LevelWithSilent,
+    private readonly make: () => PinoLogger,
+  ) {
+    this.threshold = level === 'silent' ? Infinity : pino.levels.values[level];
+  }
+
+  get pino(): PinoLogger {
+    return (this.made ??= this.make());
+  }
+
+  /** Flushes only a logger that exists (nothing to flush otherwise). */
+  flush(): void {
+    this.made?.flush?.();
+  }
+}
+
+/**
  * Children are created lazily: a call makes several (workflow/template, then the execution key, then the
  * handler's), most never write a line, and pino serialises the bindings of every child it makes.
  */
@@ -33,14 +60,14 @@ class PinoPluginLogger extends PluginLogger {
   private made?: PinoLogger;
 
   constructor(
-    private readonly root: PinoLogger,
+    private readonly root: LazyRoot,
     private readonly make?: () => PinoLogger,
   ) {
     super();
   }
 
   private get pino(): PinoLogger {
-    return (this.made ??= this.make ? this.make() : this.root);
+    return (this.made ??= this.make ? this.make() : this.root.pino);
   }
 
   debug(fields: LogFields | string, msg?: string): void {
@@ -63,18 +90,23 @@ class PinoPluginLogger extends PluginLogger {
   }
 
   private write(level: 'debug' | 'info' | 'warn' | 'error', fields: LogFields | string, msg?: string): void {
-    if (!this.root.isLevelEnabled(level)) return;
+    if (pino.levels.values[level] < this.root.threshold) return;
     if (typeof fields === 'string') this.pino[level](fields);
     else this.pino[level](fields, msg);
   }
 }
 
 export function createLogger(options: LoggerOptions): PluginLogger {
+  const level = options.level ?? 'info';
+  return new PinoPluginLogger(new LazyRoot(level, () => makePino(level, options)));
+}
+
+function makePino(level: LevelWithSilent, options: LoggerOptions): PinoLogger {
   const { redactor } = options;
   const destination = options.destination ?? pino.destination({ dest: 1, sync: true });
-  const logger = pino(
+  return pino(
     {
-      level: options.level ?? 'info',
+      level,
       base: options.base ?? null,
       timestamp: pino.stdTimeFunctions.isoTime,
       messageKey: 'msg',
@@ -89,7 +121,6 @@ export function createLogger(options: LoggerOptions): PluginLogger {
     },
     destination as pino.DestinationStream,
   );
-  return new PinoPluginLogger(logger);
 }
 
 /** A logger that keeps lines in memory (tests) while still applying redaction. */

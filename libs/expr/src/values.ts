@@ -55,6 +55,8 @@ export type GoType =
   | 'bool'
   | '[]string'
   | '[]interface {}'
+  | '[]int'
+  | '[]float64'
   | 'time.Time'
   | 'time.Duration'
   | '*time.Location';

@@ -265,17 +265,18 @@ export const COLLECTION_BUILTINS: Readonly<Record<string, Builtin>> = {
     call: ([list]) => flatten(requireSlice(list ?? null, (k) => `cannot flatten ${k}`)),
   },
   sort: {
-    check: (args) => {
-      if (args.length !== 1 && args.length !== 2)
-        fail(`invalid number of arguments (expected 1 or 2, got ${args.length})`);
-      const [list, order] = args as [Nature, Nature | undefined];
-      if (!isUnknown(list) && !isArray(list))
-        fail(`cannot use ${natureName(list)} as argument (type []interface {}) to call sort`);
-      if (order && !isUnknown(order) && order.kind !== 'string') {
-        fail(`cannot use ${natureName(order)} as argument (type string) to call sort`);
-      }
-      return ARRAY;
-    },
+    // Go's overloads in expr's order: the last one's error is reported
+    check: overloads(
+      'sort',
+      [['[]interface {}', 'string'], ARRAY],
+      [['[]int', 'string'], ARRAY],
+      [['[]float64', 'string'], ARRAY],
+      [['[]string', 'string'], ARRAY],
+      [['[]interface {}'], ARRAY],
+      [['[]float64'], ARRAY],
+      [['[]string'], ARRAY],
+      [['[]int'], ARRAY],
+    ),
     call: ([list, order]) => {
       // Go copies only []interface {}, []int, []float64 and []string; anything else sorts a nil slice
       const items = Array.isArray(list) ? [...list] : nilSlice();

@@ -13,8 +13,10 @@ import {
   contains,
   equal,
   fetch,
+  growMemory,
   negate,
   range,
+  resetMemory,
   slice,
 } from './runtime.js';
 import { GoFunction, goTypeName, isGoNil } from './values.js';
@@ -30,6 +32,7 @@ interface Frame {
 }
 
 export function evaluateNode(node: Node, env: ExprMap): ExprValue {
+  resetMemory();
   return new Evaluator(env).visit(node);
 }
 
@@ -100,12 +103,17 @@ class Evaluator {
         return node.nodes.map((n) => this.visit(n)).at(-1)!;
       case 'conditional':
         return asBool(this.visit(node.condition)) ? this.visit(node.whenTrue) : this.visit(node.whenFalse);
-      case 'array':
-        return node.items.map((n) => this.visit(n));
+      case 'array': {
+        const items = node.items.map((n) => this.visit(n));
+        growMemory(items.length);
+        return items;
+      }
       case 'map': {
-        const entries = node.entries.map((e) => [asString(this.visit(e.key)), this.visit(e.value)] as const);
+        const entries = node.entries.map((e) => [this.visit(e.key), this.visit(e.value)] as const);
+        growMemory(entries.length);
+        for (const [key] of [...entries].reverse()) asString(key); // OpMap asserts keys last to first
         // expr's OpMap stores the entries last to first: with a duplicate key the first one wins.
-        return new Map(entries.reverse()) as ExprMap;
+        return new Map(entries.map(([k, v]) => [k as string, v] as const).reverse()) as ExprMap;
       }
     }
   }

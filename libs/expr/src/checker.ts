@@ -1,6 +1,6 @@
 // Compile-time checks, following expr's checker: a strict top level (unknown names), member access on a
 // nil-valued root, and type errors between operands whose types are known before evaluation.
-import type { BuiltinNode, MemberNode, Node } from './ast.js';
+import type { BinaryNode, BuiltinNode, MemberNode, Node } from './ast.js';
 import { BUILTINS, CLOSURE_BUILTINS } from './builtins/index.js';
 import { argumentError } from './builtins/signatures.js';
 import { fail, Fault } from './errors.js';
@@ -96,7 +96,7 @@ class Checker {
       case 'unary':
         return this.unary(node.operator, this.visit(node.operand));
       case 'binary':
-        return this.binary(node.operator, node.left, node.right);
+        return this.binary(node);
       case 'member':
         return this.member(node);
       case 'chain':
@@ -160,7 +160,8 @@ class Checker {
     return fail(`invalid operation: ${operator} (mismatched type ${natureName(operand)})`);
   }
 
-  private binary(operator: string, leftNode: Node, rightNode: Node): Nature {
+  private binary(node: BinaryNode): Nature {
+    const { operator, left: leftNode, right: rightNode } = node;
     const l = this.visit(leftNode);
     const r = this.visit(rightNode);
     const promote = (): Nature => (isInteger(l) && isInteger(r) ? INT : FLOAT);
@@ -168,6 +169,8 @@ class Checker {
     switch (operator) {
       case '==':
       case '!=':
+        if (l === INT && r === INT) node.typedEquality = 'int';
+        else if (isString(l) && isString(r)) node.typedEquality = 'string';
         if (comparable(l, r)) return BOOL;
         break;
       case 'or':

@@ -1,5 +1,5 @@
 // Tree-walking evaluation with expr's runtime semantics.
-import type { BuiltinNode, Node } from './ast.js';
+import type { BinaryNode, BuiltinNode, Node } from './ast.js';
 import { BUILTINS, CLOSURE_BUILTINS, runClosureBuiltin } from './builtins/index.js';
 import { checkElement } from './builtins/closures.js';
 import type { Closure } from './builtins/index.js';
@@ -67,7 +67,7 @@ class Evaluator {
       case 'unary':
         return this.unary(node.operator, this.visit(node.operand));
       case 'binary':
-        return this.binary(node.operator, node.left, node.right);
+        return this.binary(node);
       case 'member': {
         const object = this.visit(node.object);
         if (node.optional && isGoNil(object)) throw NIL_CHAIN;
@@ -147,7 +147,8 @@ class Evaluator {
     }
   }
 
-  private binary(operator: string, leftNode: Node, rightNode: Node): ExprValue {
+  private binary(node: BinaryNode): ExprValue {
+    const { operator, left: leftNode, right: rightNode } = node;
     const left = this.visit(leftNode);
     switch (operator) {
       case '&&':
@@ -160,6 +161,10 @@ class Evaluator {
         return !isGoNil(left) ? left : this.visit(rightNode);
     }
     const right = this.visit(rightNode);
+    if (node.typedEquality) {
+      assertGoType(left, node.typedEquality);
+      assertGoType(right, node.typedEquality);
+    }
     switch (operator) {
       case '==':
         return equal(left, right);
@@ -241,4 +246,11 @@ function stringOperator(operator: string, left: string, right: string): boolean 
     default:
       return goRegexpMatch(right, left);
   }
+}
+
+/** The type assertion of OpEqualInt/OpEqualString: `a.(int)` panics on any other Go type, nil included. */
+function assertGoType(value: ExprValue, type: 'int' | 'string'): void {
+  const ok = type === 'int' ? typeof value === 'bigint' : typeof value === 'string';
+  if (!ok)
+    fail(`interface conversion: interface {} is ${value === null ? 'nil' : goTypeName(value)}, not ${type}`);
 }

@@ -7,6 +7,7 @@ export type Nature =
       readonly kind:
         'unknown' | 'any' | 'nil' | 'bool' | 'int' | 'float' | 'string' | 'time' | 'duration' | 'location';
     }
+  | { readonly kind: 'int'; readonly goType: 'int64' | 'uint8' }
   | { readonly kind: 'array'; readonly elem: Nature; readonly goType: string }
   | {
       readonly kind: 'map';
@@ -30,6 +31,9 @@ export const LOCATION: Nature = { kind: 'location' };
 export const NIL: Nature = { kind: 'nil' };
 export const BOOL: Nature = { kind: 'bool' };
 export const INT: Nature = { kind: 'int' };
+/** Integers of other Go types: sprig's int64, a string's byte. */
+export const INT64: Nature = { kind: 'int', goType: 'int64' };
+export const UINT8: Nature = { kind: 'int', goType: 'uint8' };
 export const FLOAT: Nature = { kind: 'float' };
 export const STRING: Nature = { kind: 'string' };
 /** time.Time and time.Duration, which expr's checker types (date(), now(), duration(), their methods). */
@@ -44,6 +48,7 @@ export function arrayOf(elem: Nature, goType = '[]interface {}'): Nature {
 
 /** The Go spelling used in checker messages: `string`, `float64`, `[]interface {}`, `nil`. */
 export function natureName(n: Nature): string {
+  if (n.kind === 'int') return 'goType' in n ? n.goType : 'int';
   switch (n.kind) {
     case 'float':
       return 'float64';
@@ -83,7 +88,7 @@ export function natureOf(value: ExprValue): Nature {
   if (value instanceof GoFunction) return { kind: 'func', fn: value };
   if (value instanceof GoInt) {
     if (value.type === 'time.Duration') return DURATION;
-    return value.type === 'int64' || value.type === 'uint8' ? INT : UNKNOWN;
+    return value.type === 'int64' ? INT64 : value.type === 'uint8' ? UINT8 : UNKNOWN;
   }
   if (value instanceof GoTime) return TIME;
   if (value instanceof GoLocation) return LOCATION;
@@ -97,8 +102,9 @@ export function natureOfGoType(type: GoType | string): Nature {
     case 'string':
       return STRING;
     case 'int':
-    case 'int64':
       return INT;
+    case 'int64':
+      return INT64;
     case 'float64':
       return FLOAT;
     case 'bool':

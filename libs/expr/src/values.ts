@@ -57,6 +57,7 @@ export type GoType =
   | '[]interface {}'
   | '[]int'
   | '[]float64'
+  | 'map[string]interface {}'
   | 'time.Time'
   | 'time.Duration'
   | '*time.Location';

@@ -172,3 +172,27 @@ describe('sprig list, dict and decimal functions (sprig v3.3.0, spf13/cast v1.10
     );
   });
 });
+
+describe('jsonpath recursive descent (evilmonkeyinc/jsonpath v0.8.1)', () => {
+  const doc = '`{"b":[{"name":"n2"},{"name":"n3","n":2}],"a":{"name":"n1"},"list":[1,2,3]}`';
+  const meta = (source: string): unknown => evaluate(source, META_ENV);
+
+  it.each<[string, unknown]>([
+    // every node, itself first, then a map's children in key order
+    [`jsonpath(${doc}, "$..name")`, ['n1', 'n2', 'n3']],
+    [`jsonpath(${doc}, "$..n")`, [2]],
+    [`jsonpath(${doc}, "$..list[1]")`, [2]],
+    [`jsonpath(${doc}, "$..[0]")`, [{ name: 'n2' }, 1]],
+    [`jsonpath(${doc}, "$..nothing")`, []],
+    ['jsonpath(`{"a":{"name":[1,2]}}`, "$..name")', [1, 2]], // a list found adds its elements
+    ['jsonpath(`[1,[2]]`, "$..")', [[1, [2]], 1, [2], 2]],
+  ])('%s → %j', (source, expected) => {
+    expect(meta(source)).toEqual(expected);
+  });
+
+  it('decodes a number out of float64 range as Go does: an error', () => {
+    expect(runtimeError('jsonpath("[1e400]", "$..")', META_ENV).reason).toBe(
+      'json: cannot unmarshal number 1e400 into Go value of type float64',
+    );
+  });
+});

@@ -5,6 +5,7 @@ import type { Environment } from './environment.js';
 import { ExprCompileError, ExprRuntimeError, Fault } from './errors.js';
 import { evaluateNode } from './evaluator.js';
 import { compileConstantPatterns, fold } from './optimizer.js';
+import { rewrite } from './optimizer-rewrites.js';
 import { parse } from './parser.js';
 import { toJs } from './values.js';
 import type { ExprValue } from './values.js';
@@ -28,7 +29,7 @@ export function compile(source: string, env: Environment): Program {
   try {
     const parsed = parse(source);
     check(parsed, envNatures(toEnvMap(env)));
-    const node = fold(parsed);
+    const node = rewrite(fold(parsed));
     compileConstantPatterns(node);
     return { source, node };
   } catch (e) {

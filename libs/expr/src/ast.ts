@@ -64,6 +64,11 @@ export interface BinaryNode extends Located {
   readonly operator: string;
   readonly left: Node;
   readonly right: Node;
+  /**
+   * Set by the checker on `==`/`!=` when both operands are typed `int` or both `string`: expr's compiler then
+   * emits OpEqualInt/OpEqualString, which assert the operands' Go types at run time.
+   */
+  typedEquality?: 'int' | 'string';
 }
 export interface MemberNode extends Located {
   readonly kind: 'member';

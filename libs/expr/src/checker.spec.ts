@@ -153,3 +153,45 @@ describe('constant folding errors', () => {
     },
   );
 });
+
+describe('natures as Go types: interface {} is unknown to operators but has a type (expr v1.17.8)', () => {
+  it.each<[string, string]>([
+    // a conditional is its first branch's type when that is assignable to the other's: a map into interface {}
+    [
+      'fromJSON("{}") >= (payload.n == 1 ? {a: 1} : fromJSON("{}"))',
+      'invalid operation: >= (mismatched types interface {} and map[string]interface {})',
+    ],
+    ['int(payload.n == 1 ? {a: 1} : payload.m)', 'invalid argument for int (type map[string]interface {})'],
+    ['"x" + (payload.b ? 1.5 : payload.s)', 'invalid operation: + (mismatched types string and float64)'],
+    ['get(payload.b ? namespace : payload.s, 0)', 'type string does not support indexing'],
+    // reduce has the type of its predicate
+    [
+      '2.5 != reduce(payload.ids, concat(#acc, [#]))',
+      'invalid operation: != (mismatched types float64 and []interface {})',
+    ],
+    ['groupBy(reduce(1..5, #, 0), #)', 'builtin groupBy takes only array (got int)'],
+    ['sort(reduce(1..5, #index, nil))', 'cannot use int as argument (type []int) to call sort '], // sic: trailing space,
+    // a predicate whose body is nil has no output
+    ['filter(payload.l, nil)', 'predicate should has one input and one output param'],
+    ['reduce(payload.l, nil)', 'predicate should has two input and one output param'],
+    // nil is not a string key
+    ['nil in {b: 2}', 'cannot use unknown as type string in map key'],
+    // a value without a type (a field of an interface {}) stays unknown in a conditional
+    [
+      'payload.foo.bar + (payload.b ? true : payload.s)',
+      'invalid operation: + (mismatched types unknown and bool)',
+    ],
+  ])('%s → %s', (source, reason) => {
+    expect(compileError(source).reason).toBe(reason);
+  });
+
+  it('loses the element nature through a builtin, as a Go signature does', () => {
+    // take() returns the Go type []interface {}: its elements are interface {}, so .n is checked at run time
+    expect(runtimeError('reduce(take(3..10, 2), #acc + .n, 0)').reason).toBe('cannot fetch n from int');
+  });
+
+  it('keeps conditionals and ?? of values read from the payload open', () => {
+    expect(goValue('(payload.b ? payload.n : payload.s) == 1')).toBe(true);
+    expect(goValue('(payload.none ?? 2) + 1')).toBe(3n);
+  });
+});

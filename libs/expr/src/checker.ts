@@ -1,12 +1,15 @@
 // Compile-time checks, following expr's checker: a strict top level (unknown names), member access on a
 // nil-valued root, and type errors between operands whose types are known before evaluation.
-import type { BuiltinNode, MemberNode, Node } from './ast.js';
+import type { BinaryNode, BuiltinNode, MemberNode, Node } from './ast.js';
 import { BUILTINS, CLOSURE_BUILTINS } from './builtins/index.js';
 import { argumentError } from './builtins/signatures.js';
 import { fail, Fault } from './errors.js';
 import {
+  ANY,
   ARRAY,
   arrayOf,
+  assignableTo,
+  goTypeOnly,
   BOOL,
   comparable,
   FLOAT,
@@ -93,7 +96,7 @@ class Checker {
       case 'unary':
         return this.unary(node.operator, this.visit(node.operand));
       case 'binary':
-        return this.binary(node.operator, node.left, node.right);
+        return this.binary(node);
       case 'member':
         return this.member(node);
       case 'chain':
@@ -149,13 +152,16 @@ class Checker {
   private unary(operator: string, operand: Nature): Nature {
     if (operator === '!' || operator === 'not') {
       if (isBool(operand) || isUnknown(operand)) return BOOL;
-    } else if (isNumber(operand) || isUnknown(operand)) {
+    } else if (isNumber(operand)) {
       return operand;
+    } else if (isUnknown(operand)) {
+      return UNKNOWN;
     }
     return fail(`invalid operation: ${operator} (mismatched type ${natureName(operand)})`);
   }
 
-  private binary(operator: string, leftNode: Node, rightNode: Node): Nature {
+  private binary(node: BinaryNode): Nature {
+    const { operator, left: leftNode, right: rightNode } = node;
     const l = this.visit(leftNode);
     const r = this.visit(rightNode);
     const promote = (): Nature => (isInteger(l) && isInteger(r) ? INT : FLOAT);
@@ -163,6 +169,8 @@ class Checker {
     switch (operator) {
       case '==':
       case '!=':
+        if (l === INT && r === INT) node.typedEquality = 'int';
+        else if (isString(l) && isString(r)) node.typedEquality = 'string';
         if (comparable(l, r)) return BOOL;
         break;
       case 'or':
@@ -222,7 +230,7 @@ class Checker {
         break;
       case '??':
         if (l.kind === 'nil') return r;
-        if (r.kind === 'nil' || l.kind === r.kind) return l;
+        if (r.kind === 'nil' || assignableTo(r, l)) return l;
         return UNKNOWN;
       default:
         return fail(`unknown operator (${operator})`);
@@ -232,8 +240,10 @@ class Checker {
 
   private membership(l: Nature, r: Nature): Nature {
     if (r.kind === 'map') {
-      if (!isUnknown(l) && r.goType === STRING_MAP && !isString(l) && l.kind !== 'nil') {
-        fail(`cannot use ${natureName(l)} as type string in map key`);
+      // the key type: string for map[string]..., interface {} for the maps groupBy and fromPairs make
+      const key = r.goType.startsWith('map[string]') ? STRING : ANY;
+      if (!isUnknown(l) && !assignableTo(l, key)) {
+        fail(`cannot use ${natureName(l)} as type ${natureName(key)} in map key`);
       }
       return BOOL;
     }
@@ -257,6 +267,7 @@ class Checker {
     if (isUnknown(base)) return UNKNOWN;
     const name = property.kind === 'string' ? property.value : undefined;
     if (name !== undefined && base.kind === 'nil') return fail(`type nil has no field ${name}`);
+    if (base.kind === 'location') return UNKNOWN; // its methods are checked at run time
     if (base.kind === 'time' || base.kind === 'duration') {
       const method = name === undefined ? undefined : methodSignature(base.kind, name);
       return method ? { kind: 'func', fn: method } : UNKNOWN;
@@ -318,7 +329,9 @@ class Checker {
     if (CLOSURE_BUILTINS.has(name)) return this.closureBuiltin(name, args);
     const builtin = BUILTINS.get(name);
     if (!builtin) return fail(`unsupported function ${name}`);
-    return builtin.check(args.map((a) => this.visit(a)));
+    const result = builtin.check(args.map((a) => this.visit(a)));
+    // get() reads the element nature like an index; the others declare Go types, which carry no more
+    return name === 'get' ? result : goTypeOnly(result);
   }
 
   private closureBuiltin(name: string, args: readonly Node[]): Nature {
@@ -336,14 +349,25 @@ class Checker {
       });
       out = this.visit(args[1]);
       this.scopes.pop();
+      if (name === 'reduce' && args[2]) this.visit(args[2]);
+      if (name === 'sortBy' && args[2]) {
+        const order = this.visit(args[2]);
+        if (!isString(order) && !isUnknown(order)) {
+          fail(`sortBy order argument must be a string (got ${natureName(order)})`, args[2].offset);
+        }
+      }
+      // a predicate whose body is nil has no result: expr's predicate type has no output
+      if (out.kind === 'nil') {
+        const inputs = name === 'reduce' ? 'two' : 'one';
+        fail(`predicate should has ${inputs} input and one output param`, args[1].offset);
+      }
       if (BOOLEAN_PREDICATES.has(name) && !isBool(out) && !isUnknown(out)) {
         fail(`predicate should return boolean (got ${natureName(out)})`, args[1].offset);
       }
-    }
-    if (args[2]) this.visit(args[2]);
+    } else if (args[2]) this.visit(args[2]);
     switch (name) {
       case 'filter':
-        return arrayOf(elem);
+        return isUnknown(collection) ? ARRAY : arrayOf(elem);
       case 'map':
         return arrayOf(out ?? UNKNOWN);
       case 'count':
@@ -352,15 +376,16 @@ class Checker {
         return INT;
       case 'find':
       case 'findLast':
-        return elem;
+        return isUnknown(collection) ? UNKNOWN : elem;
       case 'sum':
-        return out ?? elem;
+        // with a predicate: the Go type of its result; without: the element
+        return out ? goTypeOnly(out) : isUnknown(collection) ? UNKNOWN : elem;
       case 'groupBy':
         return { kind: 'map', elem: ARRAY, goType: 'map[interface {}][]interface {}' };
       case 'sortBy':
         return collection;
       case 'reduce':
-        return UNKNOWN;
+        return out ?? UNKNOWN; // the predicate's own nature
       default:
         return BOOL;
     }
@@ -387,8 +412,13 @@ class Checker {
     const a = this.visit(whenTrue);
     const b = this.visit(whenFalse);
     if (a.kind === 'nil') return b;
-    if (b.kind === 'nil' || a.kind === b.kind) return a;
-    return UNKNOWN;
+    if (b.kind === 'nil') return a;
+    if (!assignableTo(a, b)) return UNKNOWN;
+    if (a.kind === 'array' && b.kind === 'array') {
+      // lists of the same Go type whose element natures differ are plain []interface {}
+      if (!assignableTo(a.elem, b.elem) || !assignableTo(b.elem, a.elem)) return ARRAY;
+    }
+    return a;
   }
 
   private array(items: readonly Nature[]): Nature {

@@ -1,5 +1,5 @@
 // Tree-walking evaluation with expr's runtime semantics.
-import type { BuiltinNode, Node } from './ast.js';
+import type { BinaryNode, BuiltinNode, Node } from './ast.js';
 import { BUILTINS, CLOSURE_BUILTINS, runClosureBuiltin } from './builtins/index.js';
 import { checkElement } from './builtins/closures.js';
 import type { Closure } from './builtins/index.js';
@@ -13,8 +13,10 @@ import {
   contains,
   equal,
   fetch,
+  growMemory,
   negate,
   range,
+  resetMemory,
   slice,
 } from './runtime.js';
 import { GoFunction, goTypeName, isGoNil } from './values.js';
@@ -30,6 +32,7 @@ interface Frame {
 }
 
 export function evaluateNode(node: Node, env: ExprMap): ExprValue {
+  resetMemory();
   return new Evaluator(env).visit(node);
 }
 
@@ -64,7 +67,7 @@ class Evaluator {
       case 'unary':
         return this.unary(node.operator, this.visit(node.operand));
       case 'binary':
-        return this.binary(node.operator, node.left, node.right);
+        return this.binary(node);
       case 'member': {
         const object = this.visit(node.object);
         if (node.optional && isGoNil(object)) throw NIL_CHAIN;
@@ -100,12 +103,17 @@ class Evaluator {
         return node.nodes.map((n) => this.visit(n)).at(-1)!;
       case 'conditional':
         return asBool(this.visit(node.condition)) ? this.visit(node.whenTrue) : this.visit(node.whenFalse);
-      case 'array':
-        return node.items.map((n) => this.visit(n));
+      case 'array': {
+        const items = node.items.map((n) => this.visit(n));
+        growMemory(items.length);
+        return items;
+      }
       case 'map': {
-        const entries = node.entries.map((e) => [asString(this.visit(e.key)), this.visit(e.value)] as const);
+        const entries = node.entries.map((e) => [this.visit(e.key), this.visit(e.value)] as const);
+        growMemory(entries.length);
+        for (const [key] of [...entries].reverse()) asString(key); // OpMap asserts keys last to first
         // expr's OpMap stores the entries last to first: with a duplicate key the first one wins.
-        return new Map(entries.reverse()) as ExprMap;
+        return new Map(entries.map(([k, v]) => [k as string, v] as const).reverse()) as ExprMap;
       }
     }
   }
@@ -139,7 +147,8 @@ class Evaluator {
     }
   }
 
-  private binary(operator: string, leftNode: Node, rightNode: Node): ExprValue {
+  private binary(node: BinaryNode): ExprValue {
+    const { operator, left: leftNode, right: rightNode } = node;
     const left = this.visit(leftNode);
     switch (operator) {
       case '&&':
@@ -152,6 +161,10 @@ class Evaluator {
         return !isGoNil(left) ? left : this.visit(rightNode);
     }
     const right = this.visit(rightNode);
+    if (node.typedEquality) {
+      assertGoType(left, node.typedEquality);
+      assertGoType(right, node.typedEquality);
+    }
     switch (operator) {
       case '==':
         return equal(left, right);
@@ -233,4 +246,11 @@ function stringOperator(operator: string, left: string, right: string): boolean 
     default:
       return goRegexpMatch(right, left);
   }
+}
+
+/** The type assertion of OpEqualInt/OpEqualString: `a.(int)` panics on any other Go type, nil included. */
+function assertGoType(value: ExprValue, type: 'int' | 'string'): void {
+  const ok = type === 'int' ? typeof value === 'bigint' : typeof value === 'string';
+  if (!ok)
+    fail(`interface conversion: interface {} is ${value === null ? 'nil' : goTypeName(value)}, not ${type}`);
 }

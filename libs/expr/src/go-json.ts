@@ -1,5 +1,5 @@
 // Go encoding/json emulation: sorted map keys, HTML escaping, Go escapes, Go number text.
-import { fail } from './errors.js';
+import { fail, Fault } from './errors.js';
 import { compareCodePoints, formatFloat } from './go-format.js';
 import { timeJson } from './go-time.js';
 import {
@@ -93,12 +93,23 @@ export function quote(s: string, escapeHTML = true): string {
 }
 
 /** json.Unmarshal into interface{}: objects become maps, every number a float64. */
+/** Go decodes a JSON number into float64 and fails on one out of its range (1e400), which JS makes Infinity. */
+function checkFloatRange(text: string): void {
+  const outsideStrings = text.replace(/"(?:[^"\\]|\\.)*"/g, (m) => ' '.repeat(m.length));
+  for (const [number] of outsideStrings.matchAll(/-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g)) {
+    if (!Number.isFinite(Number(number)))
+      fail(`json: cannot unmarshal number ${number} into Go value of type float64`);
+  }
+}
+
 export function unmarshal(text: string): ExprValue {
   if (text.trim() === '') fail('unexpected end of JSON input');
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
+    checkFloatRange(text);
   } catch (e) {
+    if (e instanceof Fault) throw e;
     // JS engines word this differently; report a stable, Go-like message instead.
     const position = Number(/position (\d+)/.exec(e instanceof Error ? e.message : '')?.[1] ?? NaN);
     const c = Array.from(text.slice(position))[0];

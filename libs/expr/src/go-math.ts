@@ -1,6 +1,8 @@
 // Go's math.Pow, step for step (Frexp, repeated squaring, Ldexp), so `**` rounds exactly like Go: JavaScript's
 // Math.pow may differ in the last bit (5 ^ 42: Go 2.2737367544323207e+29).
 
+import { goExpAmd64 } from './go-exp-amd64.js';
+
 const view = new DataView(new ArrayBuffer(8));
 
 function bits(f: number): bigint {
@@ -90,7 +92,7 @@ export function goPow(x: number, y: number): number {
       yf--;
       yi++;
     }
-    a1 = goExp(yf * goLog(x));
+    a1 = goExpAmd64(yf * goLog(x));
   }
   let [x1, xe] = frexp(x);
   for (let i = BigInt(yi); i !== 0n; i >>= 1n) {
@@ -142,29 +144,4 @@ export function goLog(x: number): number {
   const r = t1 + t2;
   const hfsq = 0.5 * f * f;
   return k * LN2_HI - (hfsq - (s * (hfsq + r) + k * LN2_LO) - f);
-}
-
-/** math.Exp (the portable algorithm). */
-export function goExp(x: number): number {
-  if (Number.isNaN(x) || x === Infinity) return x;
-  if (x === -Infinity) return 0;
-  if (x > 7.09782712893383973096e2) return Infinity;
-  if (x < -7.4513321910194110842e2) return 0;
-  if (-(2 ** -28) < x && x < 2 ** -28) return 1 + x;
-  const log2e = 1.442695040888963387;
-  const k = x < 0 ? Math.trunc(log2e * x - 0.5) : x > 0 ? Math.trunc(log2e * x + 0.5) : 0;
-  const hi = x - k * LN2_HI;
-  const lo = k * LN2_LO;
-  const r = hi - lo;
-  const t = r * r;
-  const c =
-    r -
-    t *
-      (1.66666666666666657415e-1 +
-        t *
-          (-2.77777777770155933842e-3 +
-            t *
-              (6.61375632143793436117e-5 + t * (-1.6533902205465251539e-6 + t * 4.13813679705723846039e-8))));
-  const y = 1 - (lo - (r * c) / (2 - c) - hi);
-  return ldexp(y, k);
 }

@@ -1,13 +1,14 @@
-// A subset of github.com/oliveagle/jsonpath (used by Argo's `jsonpath(json, path)`):
-// `$`, `.key`, `['key']`/`["key"]`, `[n]` (negative counts from the end), `[a:b]`, `[*]` and `.*`.
-import { fail } from './errors.js';
+// A subset of github.com/evilmonkeyinc/jsonpath v0.8.1 (Argo's `jsonpath(json, path)`):
+// `$`, `.key`, `['key']`/`["key"]`, `[n]` (negative counts from the end), `[a:b]`, `[*]`, `.*` and `..` (recursive descent).
+import { fail, Fault } from './errors.js';
 import type { ExprValue } from './values.js';
 
 type Step =
   | { readonly kind: 'key'; readonly key: string }
   | { readonly kind: 'index'; readonly index: number }
   | { readonly kind: 'slice'; readonly from?: number; readonly to?: number }
-  | { readonly kind: 'wildcard' };
+  | { readonly kind: 'wildcard' }
+  | { readonly kind: 'recursive' };
 
 const STEP =
   /^(?:\.([A-Za-z0-9_-]+)|\.\*|\[\*\]|\[(-?\d+)\]|\[(-?\d*):(-?\d*)\]|\['([^']*)'\]|\["([^"]*)"\])/;
@@ -17,6 +18,12 @@ function parsePath(path: string): Step[] {
   const steps: Step[] = [];
   let rest = path.slice(1);
   while (rest.length > 0) {
+    if (rest.startsWith('..')) {
+      steps.push({ kind: 'recursive' });
+      rest = rest.slice(2);
+      if (/^[A-Za-z0-9_*-]/.test(rest)) rest = `.${rest}`; // `..name` and `..*` name the next step
+      continue;
+    }
     const m = STEP.exec(rest);
     if (!m) return fail(`unsupported jsonpath syntax: ${JSON.stringify(rest)}`);
     const [text, key, index, from, to, single, double] = m;
@@ -37,15 +44,52 @@ function parsePath(path: string): Step[] {
 }
 
 export function jsonPathGet(path: string, document: ExprValue): ExprValue {
+  return evaluateSteps(parsePath(path), document);
+}
+
+function evaluateSteps(steps: readonly Step[], document: ExprValue): ExprValue {
   let current: ExprValue = document;
   let multiple = false;
-  for (const step of parsePath(path)) {
+  for (const [i, step] of steps.entries()) {
+    if (step.kind === 'recursive') return descend(steps.slice(i + 1), current, []);
     const values: ExprValue[] = multiple && Array.isArray(current) ? current : [current];
     const results = values.flatMap((value) => apply(step, value));
     multiple = multiple || step.kind === 'slice' || step.kind === 'wildcard';
     current = multiple ? results : (results[0] ?? null);
   }
   return current;
+}
+
+/**
+ * Recursive descent (`$..name`, `$..[0]`, `$..`): the rest of the path is tried on every node, the node first,
+ * then its children (a map's in key order, a list's in order); a node where it fails or gives nil adds
+ * nothing, a list it gives adds its elements. With nothing after `..`, every node is listed.
+ */
+function descend(rest: readonly Step[], node: ExprValue, out: ExprValue[]): ExprValue[] {
+  if (node === null) return out;
+  if (rest.length === 0) out.push(node);
+  else {
+    let found: ExprValue = null;
+    try {
+      found = evaluateSteps(rest, node);
+    } catch (e) {
+      if (!(e instanceof Fault)) throw e;
+    }
+    if (Array.isArray(found)) out.push(...found);
+    else if (found !== null) out.push(found);
+  }
+  if (node instanceof Map) {
+    const keys = [...node.keys()].map(String).sort(byCodePoints);
+    for (const key of keys) descend(rest, node.get(key)!, out);
+  } else if (Array.isArray(node)) for (const item of node) descend(rest, item, out);
+  return out;
+}
+
+function byCodePoints(a: string, b: string): number {
+  const x = Array.from(a, (c) => c.codePointAt(0)!);
+  const y = Array.from(b, (c) => c.codePointAt(0)!);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  return x.length - y.length;
 }
 
 function apply(step: Step, value: ExprValue): ExprValue[] {
@@ -58,6 +102,8 @@ function apply(step: Step, value: ExprValue): ExprValue[] {
       if (Array.isArray(value)) return value;
       if (value instanceof Map) return [...value.values()];
       return fail(`object is not Slice`);
+    case 'recursive':
+      return [];
     default: {
       if (!Array.isArray(value)) return fail(`object is not Slice`);
       const length = value.length;

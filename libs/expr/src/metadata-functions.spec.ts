@@ -119,3 +119,80 @@ describe('metadata expressions: sprig, toJson, jsonpath, asInt, asFloat', () => 
     expect(execute(compile('sprig.toString(1)', META_ENV), META_ENV)).toBe('1');
   });
 });
+
+describe('sprig list, dict and decimal functions (sprig v3.3.0, spf13/cast v1.10.0)', () => {
+  const meta = (source: string): unknown => evaluate(source, META_ENV);
+
+  it.each<[string, unknown]>([
+    ['sprig.hello()', 'Hello!'],
+    ['sprig.get(payload.m, "z")', 1],
+    ['sprig.get(payload.m, "nope")', ''],
+    ['sprig.get(payload.missing, "x")', ''], // nil is a nil map
+    ['sprig.hasKey(payload.m, "a")', true],
+    ['sprig.all(1, "x", [0])', true],
+    ['sprig.all(1, "")', false],
+    ['sprig.any(0, "", nil)', false],
+    ['sprig.floor("2.7")', 2],
+    ['sprig.ceil(2.1)', 3],
+    ['sprig.until(3)', [0, 1, 2]],
+    ['sprig.until(-2)', [0, -1]],
+    ['sprig.untilStep(0, 10, 4)', [0, 4, 8]],
+    ['sprig.untilStep(0, 10, -1)', []],
+    ['sprig.toDecimal("0777")', 511],
+    ['sprig.toDecimal("9")', 0],
+    ['sprig.addf(0.1, 0.2)', 0.3], // exact decimals, not 0.30000000000000004
+    ['sprig.subf(1, 0.9)', 0.1],
+    ['sprig.mulf(1.1, 3)', 3.3],
+    ['sprig.add1f("1.5")', 2.5],
+    ['sprig.first(payload.list)', 'one'],
+    ['sprig.last(payload.list)', 'two'],
+    ['sprig.rest([1, 2, 3])', [2, 3]],
+    ['sprig.initial([1, 2, 3])', [1, 2]],
+    ['sprig.compact([0, 1, "", "a", nil])', [1, 'a']],
+    ['sprig.uniq([1, 1, "1", 2])', [1, '1', 2]],
+    ['sprig.without([1, 2, 3], 2)', [1, 3]],
+    ['sprig.has(2, [1, 2])', true],
+    ['sprig.has(2, nil)', false],
+    ['sprig.append([1], 2)', [1, 2]],
+    ['sprig.prepend([1], 0)', [0, 1]],
+    ['sprig.sortAlpha(["b", "B", "a"])', ['B', 'a', 'b']],
+    ['sprig.deepEqual([1, "a"], [1, "a"])', true],
+    ['sprig.typeIsLike("string", "x")', true],
+    // cast v1.10 keeps the integer part of a decimal string
+    ['sprig.min("3.5", 100)', 3],
+    ['sprig.add1("-.5")', 1],
+  ])('%s → %j', (source, expected) => {
+    expect(meta(source)).toEqual(expected);
+  });
+
+  it('fails like sprig on a value that is not a list', () => {
+    expect(runtimeError('sprig.first("abc")', META_ENV).reason).toBe('Cannot find first on type string');
+    expect(runtimeError('sprig.rest(nil)', META_ENV).reason).toBe(
+      'runtime error: invalid memory address or nil pointer dereference',
+    );
+  });
+});
+
+describe('jsonpath recursive descent (evilmonkeyinc/jsonpath v0.8.1)', () => {
+  const doc = '`{"b":[{"name":"n2"},{"name":"n3","n":2}],"a":{"name":"n1"},"list":[1,2,3]}`';
+  const meta = (source: string): unknown => evaluate(source, META_ENV);
+
+  it.each<[string, unknown]>([
+    // every node, itself first, then a map's children in key order
+    [`jsonpath(${doc}, "$..name")`, ['n1', 'n2', 'n3']],
+    [`jsonpath(${doc}, "$..n")`, [2]],
+    [`jsonpath(${doc}, "$..list[1]")`, [2]],
+    [`jsonpath(${doc}, "$..[0]")`, [{ name: 'n2' }, 1]],
+    [`jsonpath(${doc}, "$..nothing")`, []],
+    ['jsonpath(`{"a":{"name":[1,2]}}`, "$..name")', [1, 2]], // a list found adds its elements
+    ['jsonpath(`[1,[2]]`, "$..")', [[1, [2]], 1, [2], 2]],
+  ])('%s → %j', (source, expected) => {
+    expect(meta(source)).toEqual(expected);
+  });
+
+  it('decodes a number out of float64 range as Go does: an error', () => {
+    expect(runtimeError('jsonpath("[1e400]", "$..")', META_ENV).reason).toBe(
+      'json: cannot unmarshal number 1e400 into Go value of type float64',
+    );
+  });
+});

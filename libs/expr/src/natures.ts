@@ -3,7 +3,11 @@ import { GoFunction, GoInt, GoLocation, GoTime, goTypeName } from './values.js';
 import type { ExprValue, GoType } from './values.js';
 
 export type Nature =
-  | { readonly kind: 'unknown' | 'nil' | 'bool' | 'int' | 'float' | 'string' | 'time' | 'duration' }
+  | {
+      readonly kind:
+        'unknown' | 'any' | 'nil' | 'bool' | 'int' | 'float' | 'string' | 'time' | 'duration' | 'location';
+    }
+  | { readonly kind: 'int'; readonly goType: 'int64' | 'uint8' }
   | { readonly kind: 'array'; readonly elem: Nature; readonly goType: string }
   | {
       readonly kind: 'map';
@@ -14,17 +18,29 @@ export type Nature =
     }
   | { readonly kind: 'func'; readonly fn: GoFunction };
 
+/** No type at all (expr's empty nature): `$env.x`, a field of an `interface {}`, a call of an unknown function. */
 export const UNKNOWN: Nature = { kind: 'unknown' };
+/**
+ * `interface {}`: a value read from a map or list of the environment, or what a builtin declares as `any`
+ * (`fromJSON`, `first` of a `[]interface {}`). The checker treats it as unknown, but it has a Go type, so it
+ * takes part in assignability: `cond ? {} : payload.x` is a map, `payload.x ?? 1` stays `interface {}`.
+ */
+export const ANY: Nature = { kind: 'any' };
+/** *time.Location, from timezone(). */
+export const LOCATION: Nature = { kind: 'location' };
 export const NIL: Nature = { kind: 'nil' };
 export const BOOL: Nature = { kind: 'bool' };
 export const INT: Nature = { kind: 'int' };
+/** Integers of other Go types: sprig's int64, a string's byte. */
+export const INT64: Nature = { kind: 'int', goType: 'int64' };
+export const UINT8: Nature = { kind: 'int', goType: 'uint8' };
 export const FLOAT: Nature = { kind: 'float' };
 export const STRING: Nature = { kind: 'string' };
 /** time.Time and time.Duration, which expr's checker types (date(), now(), duration(), their methods). */
 export const TIME: Nature = { kind: 'time' };
 export const DURATION: Nature = { kind: 'duration' };
-export const ARRAY: Nature = { kind: 'array', elem: UNKNOWN, goType: '[]interface {}' };
-export const MAP: Nature = { kind: 'map', elem: UNKNOWN, goType: 'map[string]interface {}' };
+export const ARRAY: Nature = { kind: 'array', elem: ANY, goType: '[]interface {}' };
+export const MAP: Nature = { kind: 'map', elem: ANY, goType: 'map[string]interface {}' };
 
 export function arrayOf(elem: Nature, goType = '[]interface {}'): Nature {
   return { kind: 'array', elem, goType };
@@ -32,6 +48,7 @@ export function arrayOf(elem: Nature, goType = '[]interface {}'): Nature {
 
 /** The Go spelling used in checker messages: `string`, `float64`, `[]interface {}`, `nil`. */
 export function natureName(n: Nature): string {
+  if (n.kind === 'int') return 'goType' in n ? n.goType : 'int';
   switch (n.kind) {
     case 'float':
       return 'float64';
@@ -42,6 +59,10 @@ export function natureName(n: Nature): string {
       return n.fn.goType;
     case 'nil': // a nil nature has no Go type: expr prints it as unknown
       return 'unknown';
+    case 'any':
+      return 'interface {}';
+    case 'location':
+      return '*time.Location';
     case 'time':
       return 'time.Time';
     case 'duration':
@@ -67,21 +88,23 @@ export function natureOf(value: ExprValue): Nature {
   if (value instanceof GoFunction) return { kind: 'func', fn: value };
   if (value instanceof GoInt) {
     if (value.type === 'time.Duration') return DURATION;
-    return value.type === 'int64' || value.type === 'uint8' ? INT : UNKNOWN;
+    return value.type === 'int64' ? INT64 : value.type === 'uint8' ? UINT8 : UNKNOWN;
   }
   if (value instanceof GoTime) return TIME;
-  if (value instanceof GoLocation) return UNKNOWN;
-  if (Array.isArray(value)) return arrayOf(UNKNOWN, goTypeName(value));
-  return { kind: 'map', elem: UNKNOWN, goType: goTypeName(value) };
+  if (value instanceof GoLocation) return LOCATION;
+  if (Array.isArray(value)) return natureOfGoType(goTypeName(value));
+  return { kind: 'map', elem: ANY, goType: goTypeName(value) };
 }
 
-export function natureOfGoType(type: GoType): Nature {
+/** expr's FromType: the nature of a Go type, with the element nature its Go type gives (no more). */
+export function natureOfGoType(type: GoType | string): Nature {
   switch (type) {
     case 'string':
       return STRING;
     case 'int':
-    case 'int64':
       return INT;
+    case 'int64':
+      return INT64;
     case 'float64':
       return FLOAT;
     case 'bool':
@@ -90,16 +113,36 @@ export function natureOfGoType(type: GoType): Nature {
       return arrayOf(STRING, '[]string');
     case '[]interface {}':
       return ARRAY;
+    case '[]int':
+      return arrayOf(INT, '[]int');
+    case '[]float64':
+      return arrayOf(FLOAT, '[]float64');
+    case 'interface {}':
+      return ANY;
     case 'time.Time':
       return TIME;
     case 'time.Duration':
       return DURATION;
+    case '*time.Location':
+      return LOCATION;
+    case 'map[string]interface {}':
+      return MAP;
     default:
+      if (type.startsWith('[')) return arrayOf(UNKNOWN, type);
+      if (type.startsWith('map[')) return { kind: 'map', elem: ANY, goType: type };
       return UNKNOWN;
   }
 }
 
-export const isUnknown = (n: Nature): boolean => n.kind === 'unknown';
+/** What a builtin's Go signature or Validate gives: a Go type only, so a list's element nature is lost. */
+export function goTypeOnly(n: Nature): Nature {
+  if (n.kind === 'unknown') return ANY;
+  if (n.kind === 'array' || n.kind === 'map') return natureOfGoType(n.goType);
+  return n;
+}
+
+/** expr's IsUnknown: no type, or `interface {}`. */
+export const isUnknown = (n: Nature): boolean => n.kind === 'unknown' || n.kind === 'any';
 export const isNumber = (n: Nature): boolean => n.kind === 'int' || n.kind === 'float';
 export const isString = (n: Nature): boolean => n.kind === 'string';
 export const isBool = (n: Nature): boolean => n.kind === 'bool';
@@ -108,11 +151,31 @@ export const isArray = (n: Nature): boolean => n.kind === 'array';
 export const isTime = (n: Nature): boolean => n.kind === 'time';
 export const isDuration = (n: Nature): boolean => n.kind === 'duration';
 
-/** Whether `==` may compare the two: unknown, nil, numbers across int/float, or the same kind. */
+/** expr's ComparableTo: whether `==` may compare the two. */
 export function comparable(l: Nature, r: Nature): boolean {
   if (isUnknown(l) || isUnknown(r) || l.kind === 'nil' || r.kind === 'nil') return true;
-  if (l.kind === 'map' && r.kind === 'map') return l.goType === r.goType; // maps: only the same Go type
-  return (isNumber(l) && isNumber(r)) || l.kind === r.kind;
+  if (isNumber(l) && isNumber(r)) return true;
+  if (l.kind === r.kind && (l.kind === 'duration' || l.kind === 'time' || l.kind === 'array')) return true;
+  return assignableTo(l, r);
+}
+
+/**
+ * Go's assignability between natures, as expr's checker uses it (conditionals, `??`, map keys): nil goes
+ * into maps, lists, functions and `interface {}`; a value without a type goes nowhere; anything with a type
+ * goes into `interface {}`; otherwise the Go types must be the same.
+ */
+export function assignableTo(from: Nature, to: Nature): boolean {
+  if (from.kind === 'nil')
+    return (
+      to.kind === 'map' ||
+      to.kind === 'array' ||
+      to.kind === 'func' ||
+      to.kind === 'any' ||
+      to.kind === 'location'
+    );
+  if (from.kind === 'unknown' || to.kind === 'unknown' || to.kind === 'nil') return false;
+  if (to.kind === 'any') return true;
+  return from.kind === to.kind && natureName(from) === natureName(to);
 }
 
 /** True when one side is unknown and each side is either unknown or passes one of the checks. */

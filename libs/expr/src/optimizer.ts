@@ -10,7 +10,7 @@ import { toInt64 } from './values.js';
 
 type Literal = Extract<Node, { kind: 'int' | 'float' | 'string' | 'bool' }>;
 
-function children(node: Node, visit: (n: Node) => Node): Node {
+export function mapChildren(node: Node, visit: (n: Node) => Node): Node {
   switch (node.kind) {
     case 'unary':
       return { ...node, operand: visit(node.operand) };
@@ -54,7 +54,7 @@ function children(node: Node, visit: (n: Node) => Node): Node {
 }
 
 export function fold(node: Node): Node {
-  return foldNode(children(node, fold));
+  return foldNode(mapChildren(node, fold));
 }
 
 /**
@@ -62,7 +62,7 @@ export function fold(node: Node): Node {
  * constant by folding (`"(" + ""`) and does not parse fails the compilation.
  */
 export function compileConstantPatterns(node: Node): void {
-  children(node, (child) => {
+  mapChildren(node, (child) => {
     compileConstantPatterns(child);
     return child;
   });

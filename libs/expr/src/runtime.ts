@@ -160,6 +160,11 @@ function timeArithmetic(operator: string, a: ExprValue, b: ExprValue): ExprValue
 export function negate(value: ExprValue): ExprValue {
   if (typeof value === 'bigint') return toInt64(-value);
   if (typeof value === 'number') return -value;
+  // runtime.Negate keeps the Go type: a byte wraps around (-97 is 159), sprig's int64 stays int64
+  if (value instanceof GoInt && value.type === 'uint8')
+    return new GoInt('uint8', BigInt.asUintN(8, -value.value));
+  if (value instanceof GoInt && value.type === 'int64')
+    return new GoInt('int64', BigInt.asIntN(64, -value.value));
   return fail(`invalid operation: - ${goTypeName(value)}`);
 }
 
@@ -248,12 +253,25 @@ export function range(from: ExprValue, to: ExprValue): ExprValue[] {
   const a = toInt64Of(from);
   const b = toInt64Of(to);
   const size = toInt64(b - a + 1n);
-  if (size > BigInt(MEMORY_BUDGET)) fail('memory budget exceeded');
+  growMemory(size > 0n ? size : 0n);
   const out: ExprValue[] = [];
   for (let i = 0n; i < size; i++) out.push(toInt64(a + i));
   return tagged(out, '[]int');
 }
 
-export function checkBudget(size: number): void {
-  if (size > MEMORY_BUDGET) fail('memory budget exceeded');
+let memory = 0;
+
+/** Starts a run's memory count afresh (each expr.Run has its own VM). */
+export function resetMemory(): void {
+  memory = 0;
+}
+
+/**
+ * expr's vm.memGrow: one count for the whole run, grown by every list a range, a list or map literal,
+ * map(), filter(), sortBy() and the builtins concat, flatten, reverse, sort and repeat make; the run fails
+ * once it reaches the budget. So `1..1000000` fails, and so do many smaller lists together.
+ */
+export function growMemory(size: number | bigint): void {
+  memory += Number(size);
+  if (memory >= MEMORY_BUDGET) fail('memory budget exceeded');
 }

@@ -302,3 +302,19 @@ describe('closures over a map and slices of nil slices, as in expr', () => {
     expect(goValue('sort(payload.missing)[1:] == nil')).toBe(true);
   });
 });
+
+describe('== between operands the checker types as int or string asserts their Go types (OpEqualInt)', () => {
+  it.each<[string, string]>([
+    // max(int, float) is typed as its first argument (int) but returns the float
+    ['len(payload.l) != - -max(1_000, 1e21)', 'interface conversion: interface {} is float64, not int'],
+    // findIndex is typed int but gives nil when nothing matches
+    ['findIndex([], # == 2.5) != int(7)', 'interface conversion: interface {} is nil, not int'],
+  ])('%s → %s', (source, reason) => {
+    expect(runtimeError(source).reason).toBe(reason);
+  });
+
+  it('compares freely when either side is not typed int', () => {
+    expect(goValue('findIndex([], # == 2.5) == nil')).toBe(true);
+    expect(goValue('payload.n == 1')).toBe(true);
+  });
+});

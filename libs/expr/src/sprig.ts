@@ -13,6 +13,7 @@ import { parseDuration } from './go-time.js';
 import { SPRIG_SIGNATURES } from './sprig-signatures.js';
 import { decodeBase64 } from './builtins/collections.js';
 import { GoFunction, GoInt, goKindName, goTypeName, nilSlice, tagged, toInt64 } from './values.js';
+import { deepEqual as runtimeDeepEqual } from './runtime.js';
 import type { ExprMap, ExprValue, GoType } from './values.js';
 
 const ANY: GoType = 'interface {}';
@@ -20,14 +21,24 @@ const ANY: GoType = 'interface {}';
 /** sprig's strval: strings as they are, everything else through fmt `%v`. */
 const strval = (v: ExprValue): string => (typeof v === 'string' ? v : formatValue(v));
 
-/** spf13/cast ToInt64: numbers truncate, strings parse with  prefixes (invalid → 0), bools are 0/1. */
+/** spf13/cast v1.10 ToInt64: numbers truncate, strings parse with Go's prefixes (invalid → 0), bools are 0/1. */
 function castInt(v: ExprValue): bigint {
   if (typeof v === 'bigint') return v;
   if (v instanceof GoInt) return v.value;
   if (typeof v === 'number') return floatToInt(v);
   if (typeof v === 'boolean') return v ? 1n : 0n;
   if (typeof v !== 'string') return 0n;
-  const text = v.replace(/\.0*$/, '');
+  // cast v1.10's trimDecimal: a decimal string keeps its integer part ("3.5" → 3, "-.5" → -0)
+  const decimal = v.includes('.') ? /^([-+]?\d*)(\.\d*)?$/.exec(v) : null;
+  const integerPart = decimal?.[1];
+  const text =
+    integerPart === undefined
+      ? v
+      : integerPart === ''
+        ? '0'
+        : /^[-+]$/.test(integerPart)
+          ? `${integerPart}0`
+          : integerPart;
   const m = /^([+-]?)(0[xX][0-9a-fA-F_]+|0[oO]?[0-7_]+|0[bB][01_]+|[1-9][0-9_]*|0)$/.exec(text);
   if (!m) return 0n;
   let digits = m[2]!.replace(/_/g, '').toLowerCase();
@@ -411,6 +422,147 @@ const NOT_IMPLEMENTED = (
   'must_date_modify mustDateModify mustToDate now toDate unixEpoch'
 ).split(' ');
 
+/** reflect.TypeOf(v).Kind() as sprig's list functions switch on it; nil has no type and panics. */
+function listItems(v: ExprValue, what: string): readonly ExprValue[] {
+  if (v === null) fail('runtime error: invalid memory address or nil pointer dereference');
+  if (Array.isArray(v)) return v;
+  return fail(`Cannot ${what} on type ${kindName(v)}`);
+}
+
+/** A float64 as shopspring's decimal.NewFromFloat holds it: the shortest decimal that reads back as it. */
+function toDecimal(f: number): { digits: bigint; exponent: number } {
+  const m = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(f));
+  if (!m) return fail(`Cannot create a Decimal from ${f}`);
+  const fraction = m[3] ?? '';
+  const digits = BigInt(`${m[1]}${m[2]}${fraction}`);
+  return { digits, exponent: Number(m[4] ?? 0) - fraction.length };
+}
+
+/** sprig's execDecimalOp: exact decimal +, - or × of the cast floats, then the nearest float64. */
+function decimalOp(operator: '+' | '-' | '*', first: ExprValue, rest: readonly ExprValue[]): number {
+  let acc = toDecimal(castFloat(first));
+  for (const x of rest) {
+    const d = toDecimal(castFloat(x));
+    if (operator === '*') acc = { digits: acc.digits * d.digits, exponent: acc.exponent + d.exponent };
+    else {
+      const e = Math.min(acc.exponent, d.exponent);
+      const a = acc.digits * 10n ** BigInt(acc.exponent - e);
+      const b = d.digits * 10n ** BigInt(d.exponent - e);
+      acc = { digits: operator === '+' ? a + b : a - b, exponent: e };
+    }
+  }
+  return Number(`${acc.digits}e${acc.exponent}`);
+}
+
+/** sprig's untilStep: [start, stop) by step; an empty list when the step goes the wrong way. */
+function untilStep(start: bigint, stop: bigint, step: bigint): ExprValue[] {
+  const out: bigint[] = [];
+  if (stop < start) {
+    if (step < 0n) for (let i = start; i > stop; i += step) out.push(i);
+  } else if (step > 0n) for (let i = start; i < stop; i += step) out.push(i);
+  return tagged(out, '[]int');
+}
+
+const sliceOf = (items: readonly ExprValue[]): ExprValue[] => [...items];
+const deepEqual = (a: ExprValue, b: ExprValue): boolean => runtimeDeepEqual(a, b);
+
+/** More of sprig v3.3.0's functions, after its source (dict.go, list.go, numeric.go, defaults.go). */
+const LIST_AND_NUMBER_FUNCTIONS: readonly GoFunction[] = [
+  fn('hello', [], 'string', () => 'Hello!'),
+  fn('get', ['map[string]interface {}', 'string'], ANY, ([d, k]) =>
+    d instanceof Map && d.has(k as string) ? d.get(k as string)! : '',
+  ),
+  fn(
+    'hasKey',
+    ['map[string]interface {}', 'string'],
+    'bool',
+    ([d, k]) => d instanceof Map && d.has(k as string),
+  ),
+  fn('all', [], 'bool', (values) => values.every((v) => !isEmpty(v)), ANY),
+  fn('any', [], 'bool', (values) => values.some((v) => !isEmpty(v)), ANY),
+  fn('floor', [ANY], 'float64', ([v]) => Math.floor(castFloat(v!))),
+  fn('ceil', [ANY], 'float64', ([v]) => Math.ceil(castFloat(v!))),
+  fn('until', ['int'], '[]int', ([n]) => untilStep(0n, n as bigint, (n as bigint) < 0n ? -1n : 1n)),
+  fn('untilStep', ['int', 'int', 'int'], '[]int', ([a, b, c]) =>
+    untilStep(a as bigint, b as bigint, c as bigint),
+  ),
+  fn('toDecimal', [ANY], 'int64', ([v]) => {
+    const m = /^([+-]?)([0-7]+)$/.exec(strval(v!));
+    const value = m ? (m[1] === '-' ? -1n : 1n) * BigInt(`0o${m[2]}`) : 0n;
+    return new GoInt('int64', toInt64(value) === value ? value : 0n);
+  }),
+  fn('add1f', [ANY], 'float64', ([v]) => decimalOp('+', v!, [1n])),
+  fn('addf', [], 'float64', (values) => decimalOp('+', 0, values), ANY),
+  fn('subf', [ANY], 'float64', ([a, ...rest]) => decimalOp('-', a!, rest), ANY),
+  fn('mulf', [ANY], 'float64', ([a, ...rest]) => decimalOp('*', a!, rest), ANY),
+  fn('tuple', [], '[]interface {}', (values) => values, ANY),
+  fn('list', [], '[]interface {}', (values) => values, ANY),
+  ...['first', 'mustFirst'].map((name) =>
+    fn(name, [ANY], ANY, ([l]) => listItems(l!, 'find first')[0] ?? null),
+  ),
+  ...['last', 'mustLast'].map((name) =>
+    fn(name, [ANY], ANY, ([l]) => listItems(l!, 'find last').at(-1) ?? null),
+  ),
+  ...['rest', 'mustRest'].map((name) =>
+    fn(name, [ANY], '[]interface {}', ([l]) => {
+      const items = listItems(l!, 'find rest');
+      return items.length === 0 ? nilSlice() : sliceOf(items.slice(1));
+    }),
+  ),
+  ...['initial', 'mustInitial'].map((name) =>
+    fn(name, [ANY], '[]interface {}', ([l]) => {
+      const items = listItems(l!, 'find initial');
+      return items.length === 0 ? nilSlice() : sliceOf(items.slice(0, -1));
+    }),
+  ),
+  ...['compact', 'mustCompact'].map((name) =>
+    fn(name, [ANY], '[]interface {}', ([l]) => listItems(l!, 'compact').filter((v) => !isEmpty(v))),
+  ),
+  ...['uniq', 'mustUniq'].map((name) =>
+    fn(name, [ANY], '[]interface {}', ([l]) => {
+      const out: ExprValue[] = [];
+      for (const v of listItems(l!, 'find uniq')) if (!out.some((o) => deepEqual(v, o))) out.push(v);
+      return out;
+    }),
+  ),
+  ...['without', 'mustWithout'].map((name) =>
+    fn(
+      name,
+      [ANY],
+      '[]interface {}',
+      ([l, ...omit]) => listItems(l!, 'find without').filter((v) => !omit.some((o) => deepEqual(v, o))),
+      ANY,
+    ),
+  ),
+  ...['has', 'mustHas'].map((name) =>
+    fn(name, [ANY, ANY], 'bool', ([needle, haystack]) =>
+      haystack === null ? false : listItems(haystack!, 'find has').some((v) => deepEqual(needle!, v)),
+    ),
+  ),
+  ...['append', 'push', 'mustAppend', 'mustPush'].map((name) =>
+    fn(name, [ANY, ANY], '[]interface {}', ([l, v]) => [...listItems(l!, 'push on'), v!]),
+  ),
+  ...['prepend', 'mustPrepend'].map((name) =>
+    fn(name, [ANY, ANY], '[]interface {}', ([l, v]) => [v!, ...listItems(l!, 'prepend on')]),
+  ),
+  fn('sortAlpha', [ANY], '[]string', ([l]) =>
+    tagged(Array.isArray(l) ? strslice(l).sort(compareBytes) : [strval(l!)], '[]string'),
+  ),
+  fn('deepEqual', [ANY, ANY], 'bool', ([a, b]) => deepEqual(a!, b!)),
+  fn('typeIsLike', ['string', ANY], 'bool', ([t, v]) => {
+    const type = v === null ? '<nil>' : goTypeName(v!);
+    return t === type || `*${t as string}` === type;
+  }),
+];
+
+/** Go's string order: by bytes (UTF-8), which is code point order. */
+function compareBytes(a: string, b: string): number {
+  const x = Array.from(a, (c) => c.codePointAt(0)!);
+  const y = Array.from(b, (c) => c.codePointAt(0)!);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  return x.length - y.length;
+}
+
 function safeMarshal(value: ExprValue, options: { indent?: string; escapeHTML?: boolean }): string {
   try {
     return marshal(value, options);
@@ -425,7 +577,8 @@ export function sprigFunctions(): ExprMap {
   const map: ExprMap = new Map();
   const withSignature = (f: GoFunction): GoFunction =>
     new GoFunction(f.name, f.params, f.result, f.impl, f.variadic, SPRIG_SIGNATURES[f.name]);
-  for (const name of NOT_IMPLEMENTED) {
+  const implemented = new Set(LIST_AND_NUMBER_FUNCTIONS.map((f) => f.name));
+  for (const name of NOT_IMPLEMENTED.filter((n) => !implemented.has(n))) {
     const missing = fn(
       name,
       [],
@@ -435,6 +588,6 @@ export function sprigFunctions(): ExprMap {
     );
     map.set(name, withSignature(missing));
   }
-  for (const f of FUNCTIONS) map.set(f.name, withSignature(f));
+  for (const f of [...FUNCTIONS, ...LIST_AND_NUMBER_FUNCTIONS]) map.set(f.name, withSignature(f));
   return map;
 }

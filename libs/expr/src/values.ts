@@ -55,6 +55,9 @@ export type GoType =
   | 'bool'
   | '[]string'
   | '[]interface {}'
+  | '[]int'
+  | '[]float64'
+  | 'map[string]interface {}'
   | 'time.Time'
   | 'time.Duration'
   | '*time.Location';

@@ -1,6 +1,6 @@
 // Runtime of the builtins that take a closure (`#`, `#index`, `#acc`).
 import { fail } from '../errors.js';
-import { arithmetic, asBool, asString, checkBudget, compare, stringBytes } from '../runtime.js';
+import { arithmetic, asBool, asString, compare, growMemory, stringBytes } from '../runtime.js';
 import { goKindName, goTypeName, tagged } from '../values.js';
 import type { ExprMap, ExprValue, MapKey } from '../values.js';
 
@@ -55,9 +55,9 @@ export function runClosureBuiltin(
     case 'one':
       return items.filter(test).length === 1;
     case 'filter':
-      return items.filter(test).map(checkElement);
+      return grown(items.filter(test).map(checkElement));
     case 'map':
-      return items.map((item, i) => apply(item, i));
+      return grown(items.map((item, i) => apply(item, i)));
     case 'count':
       return BigInt(items.filter(test).length);
     case 'sum':
@@ -73,12 +73,18 @@ export function runClosureBuiltin(
     case 'groupBy':
       return groupBy(items, apply);
     case 'sortBy':
-      return sortBy(items, apply, extra ? asString(extra()) : 'asc');
+      return grown(sortBy(items, apply, extra ? asString(extra()) : 'asc'));
     case 'reduce':
       return reduce(items, apply, extra);
     default:
       return fail(`unknown builtin ${name}`);
   }
+}
+
+/** The list map(), filter() and sortBy() make counts against the run's memory budget. */
+function grown(list: ExprValue[]): ExprValue[] {
+  growMemory(list.length);
+  return list;
 }
 
 /** expr's findIndex/findLastIndex give nil, not -1, when nothing matches. */
@@ -118,7 +124,6 @@ function reduce(items: readonly ExprValue[], step: Closure, initial?: () => Expr
   }
   for (let i = start; i < items.length; i++) {
     accumulator = step(items[i]!, i, accumulator);
-    if (Array.isArray(accumulator)) checkBudget(accumulator.length);
   }
   return accumulator;
 }

@@ -4,7 +4,7 @@ import { formatValue } from '../go-format.js';
 import { marshal, unmarshal } from '../go-json.js';
 import { ARRAY, INT, isArray, isInteger, isUnknown, natureName, STRING, UNKNOWN } from '../natures.js';
 import type { Nature } from '../natures.js';
-import { asString, checkBudget, compare, contains, equal, fetch, sameSliceType, toInt } from '../runtime.js';
+import { asString, compare, growMemory, contains, equal, fetch, sameSliceType, toInt } from '../runtime.js';
 import {
   GoFunction,
   GoInt,
@@ -86,7 +86,6 @@ function flatten(items: readonly ExprValue[], out: ExprValue[] = []): ExprValue[
     if (Array.isArray(item)) flatten(item, out);
     else out.push(item);
   }
-  checkBudget(out.length);
   return out;
 }
 
@@ -228,7 +227,11 @@ export const COLLECTION_BUILTINS: Readonly<Record<string, Builtin>> = {
       () => ARRAY,
       (t) => `cannot reverse ${t}`,
     ),
-    call: ([list]) => [...requireSlice(list ?? null, (k) => `cannot reverse ${k}`)].reverse(),
+    call: ([list]) => {
+      const out = [...requireSlice(list ?? null, (k) => `cannot reverse ${k}`)].reverse();
+      growMemory(out.length);
+      return out;
+    },
   },
   uniq: {
     check: unary(
@@ -252,7 +255,7 @@ export const COLLECTION_BUILTINS: Readonly<Record<string, Builtin>> = {
     },
     call: (args) => {
       const out = args.flatMap((arg) => requireSlice(arg, (k) => `cannot concat ${k}`));
-      checkBudget(out.length);
+      growMemory(out.length);
       return out.length === 0 ? nilSlice() : out;
     },
   },
@@ -262,20 +265,25 @@ export const COLLECTION_BUILTINS: Readonly<Record<string, Builtin>> = {
       () => ARRAY,
       (t) => `cannot flatten ${t}`,
     ),
-    call: ([list]) => flatten(requireSlice(list ?? null, (k) => `cannot flatten ${k}`)),
+    call: ([list]) => {
+      const out = flatten(requireSlice(list ?? null, (k) => `cannot flatten ${k}`));
+      growMemory(out.length);
+      return out;
+    },
   },
   sort: {
-    check: (args) => {
-      if (args.length !== 1 && args.length !== 2)
-        fail(`invalid number of arguments (expected 1 or 2, got ${args.length})`);
-      const [list, order] = args as [Nature, Nature | undefined];
-      if (!isUnknown(list) && !isArray(list))
-        fail(`cannot use ${natureName(list)} as argument (type []interface {}) to call sort`);
-      if (order && !isUnknown(order) && order.kind !== 'string') {
-        fail(`cannot use ${natureName(order)} as argument (type string) to call sort`);
-      }
-      return ARRAY;
-    },
+    // Go's overloads in expr's order: the last one's error is reported
+    check: overloads(
+      'sort',
+      [['[]interface {}', 'string'], ARRAY],
+      [['[]int', 'string'], ARRAY],
+      [['[]float64', 'string'], ARRAY],
+      [['[]string', 'string'], ARRAY],
+      [['[]interface {}'], ARRAY],
+      [['[]float64'], ARRAY],
+      [['[]string'], ARRAY],
+      [['[]int'], ARRAY],
+    ),
     call: ([list, order]) => {
       // Go copies only []interface {}, []int, []float64 and []string; anything else sorts a nil slice
       const items = Array.isArray(list) ? [...list] : nilSlice();
@@ -283,7 +291,9 @@ export const COLLECTION_BUILTINS: Readonly<Record<string, Builtin>> = {
       if (direction !== 'asc' && direction !== 'desc')
         fail(`invalid order ${direction}, expected asc or desc`);
       const sign = direction === 'desc' ? -1 : 1;
-      return items.sort((a, b) => sign * Math.sign(compare(a, b, '<')));
+      items.sort((a, b) => sign * Math.sign(compare(a, b, '<')));
+      growMemory(items.length);
+      return items;
     },
   },
   toJSON: {

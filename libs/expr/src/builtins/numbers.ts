@@ -1,8 +1,8 @@
 import { fail } from '../errors.js';
 import { FLOAT, INT, isArray, isNumber, isString, isUnknown, natureName, UNKNOWN } from '../natures.js';
 import type { Nature } from '../natures.js';
-import { compare } from '../runtime.js';
-import { goTypeName, toInt64 } from '../values.js';
+import { compare, isNumber as isNumericValue } from '../runtime.js';
+import { GoInt, goTypeName, toInt64 } from '../values.js';
 import type { ExprValue } from '../values.js';
 import { expectArity } from './signatures.js';
 import type { Builtin } from './signatures.js';
@@ -87,15 +87,18 @@ function conversion(name: string, result: Nature, convert: (x: ExprValue) => Exp
 function collectNumbers(
   name: string,
   args: readonly ExprValue[],
-  out: (number | bigint)[] = [],
-): (number | bigint)[] {
+  out: (number | bigint | GoInt)[] = [],
+): (number | bigint | GoInt)[] {
   for (const arg of args) {
     if (Array.isArray(arg)) collectNumbers(name, arg, out);
-    else if (typeof arg === 'number' || typeof arg === 'bigint') out.push(arg);
+    else if (isNumericValue(arg))
+      out.push(arg); // Go reflects on every int kind: a string's bytes, sprig's int64
     else fail(`invalid argument for ${name} (type ${goTypeName(arg)})`);
   }
   return out;
 }
+
+const toFloat = (n: number | bigint | GoInt): number => Number(n instanceof GoInt ? n.value : n);
 
 /** expr's validateAggregateFunc: unknown for a list or an unknown argument, else the first argument's type. */
 function aggregateCheck(name: string): (args: readonly Nature[]) => Nature {
@@ -113,12 +116,7 @@ function extreme(name: string, wanted: number): Builtin {
   return {
     check: aggregateCheck(name),
     call: (args) => {
-      if (
-        args.length === 1 &&
-        !Array.isArray(args[0]) &&
-        typeof args[0] !== 'number' &&
-        typeof args[0] !== 'bigint'
-      ) {
+      if (args.length === 1 && !Array.isArray(args[0]) && !isNumericValue(args[0]!)) {
         return args[0]!;
       }
       let best: ExprValue = null;
@@ -152,7 +150,7 @@ export const NUMBER_BUILTINS: Readonly<Record<string, Builtin>> = {
   mean: {
     check: aggregateCheck('mean'),
     call: (args) => {
-      const values = collectNumbers('mean', args).map(Number);
+      const values = collectNumbers('mean', args).map(toFloat);
       return values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length;
     },
   },
@@ -160,7 +158,7 @@ export const NUMBER_BUILTINS: Readonly<Record<string, Builtin>> = {
     check: aggregateCheck('median'),
     call: (args) => {
       const values = collectNumbers('median', args)
-        .map(Number)
+        .map(toFloat)
         .sort((a, b) => a - b);
       const n = values.length;
       if (n === 0) return 0;

@@ -43,9 +43,9 @@ export function argumentError(
   return undefined;
 }
 
-/** Go: nil is assignable to interfaces, slices, maps, pointers and funcs. */
+/** expr's checkArguments lets a nil argument through only to a pointer or an interface parameter. */
 function acceptsNil(param: GoType): boolean {
-  return param === 'interface {}' || /^(\[\]|map\[|\*|func\()/.test(param);
+  return param === 'interface {}' || param.startsWith('*');
 }
 
 export function expectArity(args: readonly Nature[], expected: number): void {

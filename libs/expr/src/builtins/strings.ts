@@ -1,6 +1,7 @@
 import { fail } from '../errors.js';
 import { arrayOf, BOOL, INT, STRING } from '../natures.js';
-import { asString, toInt } from '../runtime.js';
+import { asString, growMemory, toInt } from '../runtime.js';
+import { byteLength } from '../go-bytes.js';
 import { goTypeName, nilSlice, tagged } from '../values.js';
 import type { ExprValue } from '../values.js';
 import { mapCase, replace, runeIndex, split, trimCutset, trimSpace } from '../go-strings.js';
@@ -54,7 +55,9 @@ export const STRING_BUILTINS: Readonly<Record<string, Builtin>> = {
       const n = toInt(args[1]!);
       if (n < 0) fail(`invalid argument for repeat (expected positive integer, got ${n})`);
       if (n > 1e6) fail('memory budget exceeded');
-      return s(args[0]!).repeat(n);
+      const text = s(args[0]!);
+      growMemory(byteLength(text) * n);
+      return text.repeat(n);
     },
   },
   join: {

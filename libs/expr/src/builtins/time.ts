@@ -1,7 +1,7 @@
 // expr's time builtins: now(), date(), duration(), timezone().
 import { fail } from '../errors.js';
 import { exprDate, loadLocation, LOCAL, parseDuration } from '../go-time.js';
-import { DURATION, TIME, UNKNOWN } from '../natures.js';
+import { DURATION, LOCATION, TIME } from '../natures.js';
 import { asString } from '../runtime.js';
 import { GoLocation, GoTime } from '../values.js';
 import { overloads } from './signatures.js';
@@ -12,7 +12,7 @@ const NS_PER_MS = 1_000_000n;
 export const TIME_BUILTINS: Readonly<Record<string, Builtin>> = {
   now: {
     check: (args) => {
-      if (args.length === 0 || (args.length === 1 && args[0]!.kind === 'unknown')) return TIME;
+      if (args.length === 0 || (args.length === 1 && args[0]!.kind === 'location')) return TIME;
       return fail(`invalid number of arguments (expected 0, got ${args.length})`);
     },
     call: (args) => {
@@ -26,7 +26,7 @@ export const TIME_BUILTINS: Readonly<Record<string, Builtin>> = {
   date: {
     check: (args) => {
       if (args.length < 1) fail(`invalid number of arguments (expected at least 1, got ${args.length})`);
-      if (args.length > 4 || (args.length === 4 && args[0]!.kind !== 'unknown'))
+      if (args.length > 4 || (args.length === 4 && args[0]!.kind !== 'location'))
         fail(`invalid number of arguments (expected at most 3, got ${args.length})`);
       return TIME;
     },
@@ -37,7 +37,7 @@ export const TIME_BUILTINS: Readonly<Record<string, Builtin>> = {
     call: ([text]) => parseDuration(asString(text ?? null)),
   },
   timezone: {
-    check: overloads('timezone', [['string'], UNKNOWN]),
+    check: overloads('timezone', [['string'], LOCATION]),
     call: ([name]) => loadLocation(asString(name ?? null)),
   },
 };

@@ -149,12 +149,13 @@ afterAll(() => {
 
 /** The command as this test runs it: npm scripts through node, repository paths absolute, /tmp and ports moved. */
 function localise(command: string): string {
-  let out = command.replace(/\bnpm run ([\w:-]+)(?: --)?/g, (_, script: string) => {
+  // /tmp first: the repository itself may live under /tmp (a CI clone), and its paths must stay as they are.
+  let out = command.replace(/(^|[\s=])\/tmp\//g, `$1${scratch}/`);
+  out = out.replace(/\bnpm run ([\w:-]+)(?: --)?/g, (_, script: string) => {
     const node = scripts[script].split('&&').at(-1)!.trim();
     return node.replace(/^node (\S+)/, (_m, entry: string) => `"${process.execPath}" ${join(root, entry)}`);
   });
   out = out.replace(/(^|\s)(manifests|dist)\//g, `$1${root}/$2/`);
-  out = out.replace(/(^|[\s=])\/tmp\//g, `$1${scratch}/`);
   out = out.replace(/\bnode --env-file/g, `"${process.execPath}" --env-file`);
   for (const [from, to] of Object.entries(ports))
     out = out.replace(new RegExp(`\\b${from}\\b`, 'g'), String(to));

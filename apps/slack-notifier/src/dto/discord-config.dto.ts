@@ -1,8 +1,8 @@
-import { Transform, Type } from 'class-transformer';
-import { IsOptional, IsString, Matches, MaxLength, ValidateBy, ValidateNested } from 'class-validator';
-import { FileUpload } from './file-upload.dto.js';
+import { Transform } from 'class-transformer';
+import { IsOptional, IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
+import { FileUpload, OptionalFile } from './file-upload.dto.js';
 import { MessageContent } from './message-content.dto.js';
-import { EmptyAsAbsent } from './slack-fields.js';
+import { EmptyAsAbsent, AdminChoice } from './slack-fields.js';
 
 /** Discord IDs (snowflakes): 17 to 20 digits. */
 export const SNOWFLAKE = /^\d{17,20}$/;
@@ -86,15 +86,10 @@ export class DiscordConfig extends MessageContent {
   mentions?: string[];
 
   /** A text file attached to the message. */
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => FileUpload)
+  @OptionalFile()
   file?: FileUpload;
 
   /** A webhook configured by the admin (DISCORD_WEBHOOK_URL_<NAME>); the default one when absent. */
-  @EmptyAsAbsent()
-  @IsOptional()
-  @IsString()
-  @Matches(/^[A-Za-z0-9_]{1,40}$/, { message: 'must be a webhook name such as alerts (letters, digits, _)' })
+  @AdminChoice('webhook', 'alerts')
   webhook?: string;
 }

@@ -1,16 +1,8 @@
-import { Transform, Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsEmail,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-  ValidateNested,
-} from 'class-validator';
-import { FileUpload } from './file-upload.dto.js';
+import { Transform } from 'class-transformer';
+import { ArrayMaxSize, IsEmail, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { FileUpload, OptionalFile } from './file-upload.dto.js';
 import { MessageContent } from './message-content.dto.js';
-import { EmptyAsAbsent } from './slack-fields.js';
+import { EmptyAsAbsent, AdminChoice } from './slack-fields.js';
 
 /** Addresses as a list or a comma/space/semicolon separated string (what a parameter gives). */
 const Addresses = (): PropertyDecorator =>
@@ -54,15 +46,10 @@ export class EmailConfig extends MessageContent {
   thread?: string;
 
   /** A text file attached to the mail. */
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => FileUpload)
+  @OptionalFile()
   file?: FileUpload;
 
   /** A relay configured by the admin (SMTP_URL_<NAME> + SMTP_FROM_<NAME>); the default one when absent. */
-  @EmptyAsAbsent()
-  @IsOptional()
-  @IsString()
-  @Matches(/^[A-Za-z0-9_]{1,40}$/, { message: 'must be a server name such as ops (letters, digits, _)' })
+  @AdminChoice('server', 'ops')
   server?: string;
 }

@@ -1,4 +1,5 @@
-import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { EmptyAsAbsent } from './slack-fields.js';
 
 /** A file shared next to the message (Slack's two-step upload). */
@@ -21,4 +22,10 @@ export class FileUpload {
   @IsString()
   @MaxLength(255)
   title?: string;
+}
+
+/** An optional `file` field of a provider's config. */
+export function OptionalFile(): PropertyDecorator {
+  const decorators = [IsOptional(), ValidateNested(), Type(() => FileUpload)];
+  return (target, property) => decorators.forEach((decorate) => decorate(target, property));
 }

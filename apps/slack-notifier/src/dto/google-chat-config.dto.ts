@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsOptional, IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
 import { MessageContent } from './message-content.dto.js';
-import { EmptyAsAbsent } from './slack-fields.js';
+import { EmptyAsAbsent, AdminChoice } from './slack-fields.js';
 
 /** A thread's resource name (the `thread` output of an earlier step). */
 export const THREAD_NAME = /^spaces\/[A-Za-z0-9_-]+\/threads\/[A-Za-z0-9_.-]+$/;
@@ -82,9 +82,6 @@ export class GoogleChatConfig extends MessageContent {
   update?: string;
 
   /** A webhook configured by the admin (GOOGLE_CHAT_WEBHOOK_URL_<NAME>); the default one when absent. */
-  @EmptyAsAbsent()
-  @IsOptional()
-  @IsString()
-  @Matches(/^[A-Za-z0-9_]{1,40}$/, { message: 'must be a webhook name such as alerts (letters, digits, _)' })
+  @AdminChoice('webhook', 'alerts')
   webhook?: string;
 }

@@ -1,8 +1,8 @@
-import { Transform, Type } from 'class-transformer';
-import { IsOptional, IsString, Matches, ValidateBy, ValidateNested } from 'class-validator';
-import { FileUpload } from './file-upload.dto.js';
+import { Transform } from 'class-transformer';
+import { IsOptional, Matches, ValidateBy } from 'class-validator';
+import { FileUpload, OptionalFile } from './file-upload.dto.js';
 import { MessageContent } from './message-content.dto.js';
-import { EmptyAsAbsent } from './slack-fields.js';
+import { EmptyAsAbsent, AdminChoice } from './slack-fields.js';
 
 /** Mattermost object IDs: 26 lower-case base32 characters. */
 export const MATTERMOST_ID = /^[a-z0-9]{26}$/;
@@ -88,15 +88,10 @@ export class MattermostConfig extends MessageContent {
   mentions?: string[];
 
   /** A text file attached to the post. */
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => FileUpload)
+  @OptionalFile()
   file?: FileUpload;
 
   /** A server configured by the admin (MATTERMOST_URL_<NAME> + MATTERMOST_TOKEN_<NAME>); the default one when absent. */
-  @EmptyAsAbsent()
-  @IsOptional()
-  @IsString()
-  @Matches(/^[A-Za-z0-9_]{1,40}$/, { message: 'must be a server name such as ops (letters, digits, _)' })
+  @AdminChoice('server', 'ops')
   server?: string;
 }

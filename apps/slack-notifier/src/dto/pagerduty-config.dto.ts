@@ -1,6 +1,6 @@
-import { IsIn, IsOptional, IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
 import { MessageContent } from './message-content.dto.js';
-import { EmptyAsAbsent } from './slack-fields.js';
+import { EmptyAsAbsent, AdminChoice } from './slack-fields.js';
 
 export const PAGERDUTY_ACTIONS = ['trigger', 'acknowledge', 'resolve'] as const;
 export type PagerDutyAction = (typeof PAGERDUTY_ACTIONS)[number];
@@ -71,12 +71,7 @@ export class PagerDutyConfig extends MessageContent {
   class?: string;
 
   /** A service configured by the admin (PAGERDUTY_ROUTING_KEY_<NAME>); the default one when absent. */
-  @EmptyAsAbsent()
-  @IsOptional()
-  @IsString()
-  @Matches(/^[A-Za-z0-9_]{1,40}$/, {
-    message: 'must be a service name such as payments (letters, digits, _)',
-  })
+  @AdminChoice('service', 'payments')
   service?: string;
 
   override needsContent(): boolean {

@@ -1,17 +1,8 @@
-import { Transform, Type } from 'class-transformer';
-import {
-  IsBoolean,
-  IsIn,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-  ValidateBy,
-  ValidateNested,
-} from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
 import { normalizeStatus, STATUSES, type Status } from '../message/status-style.js';
 import { BlocksInput, IsBlockList, type Block } from './block-kit-input.js';
-import { FileUpload } from './file-upload.dto.js';
+import { FileUpload, OptionalFile } from './file-upload.dto.js';
 import {
   EmptyAsAbsent,
   IsChannelRef,
@@ -19,6 +10,7 @@ import {
   IsSlackTs,
   LenientBoolean,
   MentionsInput,
+  AdminChoice,
 } from './slack-fields.js';
 
 /** `text` is required unless the message is made of blocks or is a file. */
@@ -108,9 +100,7 @@ export class SlackConfig {
   mentions?: string[];
 
   /** A text file shared in the same channel (and thread) right after the message. */
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => FileUpload)
+  @OptionalFile()
   file?: FileUpload;
 
   /** Unfurl links in the text (off by default, as notifications with previews get long). */
@@ -120,10 +110,7 @@ export class SlackConfig {
   unfurlLinks?: boolean;
 
   /** A workspace configured by the admin (SLACK_BOT_TOKEN_<NAME>); the default one when absent. */
-  @EmptyAsAbsent()
-  @IsOptional()
-  @IsString()
-  @Matches(/^[A-Za-z0-9_]{1,40}$/, { message: 'must be a workspace name such as ops (letters, digits, _)' })
+  @AdminChoice('workspace', 'ops')
   workspace?: string;
 
   /** Separates otherwise identical notifications of one workflow (e.g. "{{node.name}}"). */

@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { ValidateBy, type ValidationOptions } from 'class-validator';
+import { IsOptional, IsString, Matches, ValidateBy, type ValidationOptions } from 'class-validator';
 
 /** A Slack message timestamp: seconds, a dot, microseconds (`1712345678.123456`). */
 export const SLACK_TS = /^\d{9,11}\.\d{1,6}$/;
@@ -98,4 +98,20 @@ export function IsMentionList(options?: ValidationOptions): PropertyDecorator {
     },
     options,
   );
+}
+
+/**
+ * The name of a destination the admin configured (`SLACK_BOT_TOKEN_<NAME>`, `SMTP_URL_<NAME>`, ...); absent or
+ * empty means the default one. `what` and `example` make the message: "must be a server name such as ops".
+ */
+export function AdminChoice(what: string, example: string): PropertyDecorator {
+  const decorators = [
+    EmptyAsAbsent(),
+    IsOptional(),
+    IsString(),
+    Matches(/^[A-Za-z0-9_]{1,40}$/, {
+      message: `must be a ${what} name such as ${example} (letters, digits, _)`,
+    }),
+  ];
+  return (target, property) => decorators.forEach((decorate) => decorate(target, property));
 }

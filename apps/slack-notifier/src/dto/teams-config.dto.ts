@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
-import { IsEmail, IsOptional, IsString, Matches, ValidateBy } from 'class-validator';
+import { IsEmail, IsOptional, Matches, ValidateBy } from 'class-validator';
 import { MessageContent } from './message-content.dto.js';
-import { EmptyAsAbsent } from './slack-fields.js';
+import { EmptyAsAbsent, AdminChoice } from './slack-fields.js';
 
 /** A Teams channel id as Teams shows it (_Get link to channel_, decoded): `19:…@thread.tacv2` (or `@thread.skype`). */
 export const TEAMS_CHANNEL = /^19:[A-Za-z0-9_-]{1,200}@thread\.(?:tacv2|skype)$/;
@@ -60,10 +60,7 @@ export class TeamsConfig extends MessageContent {
   mentions?: string[];
 
   /** A webhook configured by the admin (TEAMS_WEBHOOK_URL_<NAME>); the default one when absent. */
-  @EmptyAsAbsent()
-  @IsOptional()
-  @IsString()
-  @Matches(/^[A-Za-z0-9_]{1,40}$/, { message: 'must be a webhook name such as alerts (letters, digits, _)' })
+  @AdminChoice('webhook', 'alerts')
   webhook?: string;
 
   /** Bot mode: the channel (19:…@thread.tacv2) to start a thread in, or whose thread `thread` names. */

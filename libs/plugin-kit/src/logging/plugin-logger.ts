@@ -1,7 +1,12 @@
-import pino, { type Logger as PinoLogger, type LevelWithSilent } from 'pino';
+import { writeSync } from 'node:fs';
 import type { Redactor } from './redactor.js';
+import { jsonFields } from './json-fields.js';
 
 export type LogFields = Record<string, unknown>;
+
+/** The levels a line can have, with their numbers (a logger writes its own level and those above). */
+export const LEVEL_VALUES = { debug: 20, info: 30, warn: 40, error: 50 } as const;
+export type LogLevel = keyof typeof LEVEL_VALUES | 'silent';
 
 /**
  * The kit's logger: one JSON object per line on stdout, secrets masked in the final text. An abstract class,
@@ -17,57 +22,31 @@ export abstract class PluginLogger {
 }
 
 export interface LoggerOptions {
-  level?: LevelWithSilent;
+  level?: LogLevel;
   /** Base fields on every line, e.g. the plugin name and version. */
   base?: LogFields;
   redactor: Redactor;
-  /** Where lines go; defaults to stdout (sync, so nothing is lost on exit). */
+  /** Where lines go; defaults to stdout, written synchronously so nothing is lost on exit. */
   destination?: { write(line: string): unknown };
 }
 
-/**
- * The pino instance behind a logger, made on its first line: a collection holds one logger per hosted plugin,
- * and a plugin that is never called never writes one (each instance compiles its redaction paths and opens a
- * destination, start-up work the first reply would wait for).
- */
-class LazyRoot {
-  private made?: PinoLogger;
-  /** The lowest level written (pino's numbers: debug 20 … error 50; silent writes nothing). */
-  readonly threshold: number;
-
-  constructor(
-    level: LevelWithSilent,
-    private readonly make: () => PinoLogger,
-  ) {
-    this.threshold = level === 'silent' ? Infinity : pino.levels.values[level];
-  }
-
-  get pino(): PinoLogger {
-    return (this.made ??= this.make());
-  }
-
-  /** Flushes only a logger that exists (nothing to flush otherwise). */
-  flush(): void {
-    this.made?.flush?.();
-  }
+/** What every logger of one tree shares: the level, the destination and the masking. */
+interface Sink {
+  threshold: number;
+  redactor: Redactor;
+  write(line: string): void;
 }
 
 /**
- * Children are created lazily: a call makes several (workflow/template, then the execution key, then the
- * handler's), most never write a line, and pino serialises the bindings of every child it makes.
+ * Lines are `{"level","time",<base>,<bindings>,<fields>,"msg"}`. A child keeps its bindings as ready JSON text,
+ * so making one (several per call, most never writing) costs one serialisation and nothing on the write path.
  */
-class PinoPluginLogger extends PluginLogger {
-  private made?: PinoLogger;
-
+class JsonLineLogger extends PluginLogger {
   constructor(
-    private readonly root: LazyRoot,
-    private readonly make?: () => PinoLogger,
+    private readonly sink: Sink,
+    private readonly bindings: string,
   ) {
     super();
-  }
-
-  private get pino(): PinoLogger {
-    return (this.made ??= this.make ? this.make() : this.root.pino);
   }
 
   debug(fields: LogFields | string, msg?: string): void {
@@ -83,50 +62,53 @@ class PinoPluginLogger extends PluginLogger {
     this.write('error', fields, msg);
   }
   child(bindings: LogFields): PluginLogger {
-    return new PinoPluginLogger(this.root, () => this.pino.child(bindings));
+    return new JsonLineLogger(this.sink, this.bindings + jsonFields(bindings));
   }
   flush(): void {
-    this.root.flush?.();
+    // Every line is written synchronously.
   }
 
-  private write(level: 'debug' | 'info' | 'warn' | 'error', fields: LogFields | string, msg?: string): void {
-    if (pino.levels.values[level] < this.root.threshold) return;
-    if (typeof fields === 'string') this.pino[level](fields);
-    else this.pino[level](fields, msg);
+  private write(level: keyof typeof LEVEL_VALUES, fields: LogFields | string, msg?: string): void {
+    if (LEVEL_VALUES[level] < this.sink.threshold) return;
+    const text = typeof fields === 'string' ? fields : msg;
+    const own =
+      typeof fields === 'string' ? '' : jsonFields(fields instanceof Error ? { err: fields } : fields);
+    const line =
+      `{"level":"${level}","time":"${new Date().toISOString()}"${this.bindings}${own}` +
+      `${text === undefined ? '' : `,"msg":${JSON.stringify(String(text))}`}}\n`;
+    this.sink.write(this.sink.redactor.redact(line));
   }
 }
 
 export function createLogger(options: LoggerOptions): PluginLogger {
   const level = options.level ?? 'info';
-  return new PinoPluginLogger(new LazyRoot(level, () => makePino(level, options)));
+  const destination = options.destination;
+  const sink: Sink = {
+    threshold: level === 'silent' ? Infinity : LEVEL_VALUES[level],
+    redactor: options.redactor,
+    write: destination ? (line) => void destination.write(line) : writeStdout,
+  };
+  return new JsonLineLogger(sink, options.base ? jsonFields(options.base) : '');
 }
 
-function makePino(level: LevelWithSilent, options: LoggerOptions): PinoLogger {
-  const { redactor } = options;
-  const destination = options.destination ?? pino.destination({ dest: 1, sync: true });
-  return pino(
-    {
-      level,
-      base: options.base ?? null,
-      timestamp: pino.stdTimeFunctions.isoTime,
-      messageKey: 'msg',
-      formatters: { level: (label) => ({ level: label }) },
-      // Belt and braces: structural redaction of headers, value redaction of every known secret below.
-      redact: {
-        paths: ['authorization', 'headers.authorization', 'req.headers.authorization', '*.authorization'],
-        censor: '[REDACTED]',
-      },
-      hooks: { streamWrite: (line) => redactor.redact(line) },
-      serializers: { err: pino.stdSerializers.err },
-    },
-    destination as pino.DestinationStream,
-  );
+/** Writes a whole line to fd 1, waiting out a full pipe (EAGAIN); a closed stdout drops the line. */
+function writeStdout(line: string): void {
+  let rest = Buffer.from(line);
+  for (let waits = 0; rest.length > 0 && waits < 1000;) {
+    try {
+      rest = rest.subarray(writeSync(1, rest));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') return;
+      waits++;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+    }
+  }
 }
 
 /** A logger that keeps lines in memory (tests) while still applying redaction. */
 export function createMemoryLogger(
   redactor: Redactor,
-  level: LevelWithSilent = 'debug',
+  level: LogLevel = 'debug',
 ): { logger: PluginLogger; lines: string[] } {
   const lines: string[] = [];
   const logger = createLogger({

@@ -12,6 +12,7 @@ export * from './errors/upstream-error.js';
 export * from './config/env.js';
 export * from './config/kit-env.js';
 export * from './config/go-duration.validator.js';
+export * from './config/http-url.validator.js';
 export * from './config/plugin-config.js';
 export * from './config/namespace-scopes.js';
 export * from './auth/token-guard.js';

@@ -1,4 +1,4 @@
-import { IsBoolean, IsNotEmpty, IsOptional, IsString, IsUrl } from 'class-validator';
+import { IsBoolean, IsNotEmpty, IsOptional, IsString } from 'class-validator';
 import {
   EnvBoolean,
   IsGoDuration,
@@ -6,8 +6,9 @@ import {
   Secret,
   type EnvExtras,
   type EnvSource,
+  IsHttpUrl,
 } from '@app/plugin-kit';
-import { HTTP_URL_OPTIONS, readServers } from './named-servers.js';
+import { readServers } from './named-servers.js';
 import { GITHUB_PUBLIC_API, GITLAB_PUBLIC_URL, serverId, type ServerDirectory } from './servers.js';
 
 /**
@@ -16,7 +17,7 @@ import { GITHUB_PUBLIC_API, GITLAB_PUBLIC_URL, serverId, type ServerDirectory } 
  */
 export class BuildTriggerEnv implements EnvExtras {
   @IsOptional()
-  @IsUrl(HTTP_URL_OPTIONS)
+  @IsHttpUrl()
   JENKINS_URL?: string;
 
   @IsOptional()
@@ -37,11 +38,11 @@ export class BuildTriggerEnv implements EnvExtras {
   GITHUB_TOKEN?: string;
 
   /** https://api.github.com, or https://HOST/api/v3 for GitHub Enterprise Server. */
-  @IsUrl(HTTP_URL_OPTIONS)
+  @IsHttpUrl()
   GITHUB_API_URL = GITHUB_PUBLIC_API;
 
   /** The instance root (https://gitlab.example.com); a trailing /api/v4 is accepted too. */
-  @IsUrl(HTTP_URL_OPTIONS)
+  @IsHttpUrl()
   GITLAB_URL = GITLAB_PUBLIC_URL;
 
   @Secret()

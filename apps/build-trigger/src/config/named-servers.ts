@@ -1,5 +1,4 @@
-import { isURL } from 'class-validator';
-import type { EnvSource } from '@app/plugin-kit';
+import { httpUrlProblem, type EnvSource } from '@app/plugin-kit';
 import {
   DEFAULT_SERVER,
   gitlabApiUrl,
@@ -10,8 +9,6 @@ import {
   type JenkinsServer,
   type ServerDirectory,
 } from './servers.js';
-
-export const HTTP_URL_OPTIONS = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 
 export interface DefaultServerSettings {
   JENKINS_URL?: string;
@@ -54,7 +51,7 @@ const CLASS_CHECKED = new Set(['JENKINS_URL', 'GITHUB_API_URL', 'GITLAB_URL']);
 
 function checkUrl(variable: string, url: string | undefined, problems: string[]): string | undefined {
   if (url === undefined) return undefined;
-  if (!isURL(url, HTTP_URL_OPTIONS)) {
+  if (httpUrlProblem(url)) {
     if (!CLASS_CHECKED.has(variable)) problems.push(`${variable}: must be an http(s) URL`);
     return undefined;
   }

@@ -1,5 +1,4 @@
-import { isURL } from 'class-validator';
-import { PluginConfigError, type NamespaceScopes } from '@app/plugin-kit';
+import { PluginConfigError, type NamespaceScopes, httpUrlProblem } from '@app/plugin-kit';
 import type { EnvSource } from './slack-tokens.js';
 
 /** The destination a body gets when it names none: the one of the unsuffixed variable. */
@@ -7,11 +6,8 @@ export const DEFAULT_DESTINATION = 'default';
 
 const NAME = /^[A-Z0-9][A-Z0-9_]{0,39}$/;
 
-export const HTTP_URL = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
-
 /** `undefined` for an http(s) URL, else the problem. */
-export const urlProblem = (value: string): string | undefined =>
-  isURL(value, HTTP_URL) ? undefined : 'must be an http(s) URL';
+export const urlProblem = (value: string): string | undefined => httpUrlProblem(value);
 
 /** `undefined` for a credential without whitespace (a Secret made with `echo` is trimmed before). */
 export const credentialProblem = (value: string): string | undefined =>

@@ -1,16 +1,14 @@
 import { Transform } from 'class-transformer';
+import { IsBoolean, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import {
-  IsBoolean,
-  IsInt,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  IsUrl,
-  Matches,
-  Max,
-  Min,
-} from 'class-validator';
-import { EnvBoolean, EnvInt, IsGoDuration, NamespaceScopes, Secret, type EnvExtras } from '@app/plugin-kit';
+  EnvBoolean,
+  EnvInt,
+  IsGoDuration,
+  NamespaceScopes,
+  Secret,
+  type EnvExtras,
+  IsHttpUrl,
+} from '@app/plugin-kit';
 import { parseServiceAccount, type GoogleServiceAccount } from '../providers/google-chat/service-account.js';
 import { credentialProblem, readNamed, urlProblem } from './named-destinations.js';
 import { DEFAULT_WORKSPACE, readNamedTokens, type EnvSource } from './slack-tokens.js';
@@ -123,7 +121,7 @@ export class NotifierEnv implements EnvExtras {
   SLACK_BOT_TOKEN?: string;
 
   /** Web API base URL: Slack's own, a proxy, or a stand-in in tests. */
-  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  @IsHttpUrl()
   SLACK_API_URL = 'https://slack.com/api/';
 
   /**
@@ -185,7 +183,7 @@ export class NotifierEnv implements EnvExtras {
   PAGERDUTY_ROUTING_KEY?: string;
 
   /** PagerDuty Events API host: PagerDuty's own (EU accounts: https://events.eu.pagerduty.com), a proxy, or a stand-in. */
-  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  @IsHttpUrl()
   PAGERDUTY_EVENTS_URL = 'https://events.pagerduty.com';
 
   /** PagerDuty service name → routing key. Filled by loadExtras. */
@@ -212,7 +210,7 @@ export class NotifierEnv implements EnvExtras {
   GOOGLE_CHAT_SERVICE_ACCOUNT_JSON?: string;
 
   /** The Chat API's base URL in app mode: Google's own, a proxy, or a stand-in in tests. */
-  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  @IsHttpUrl()
   GOOGLE_CHAT_API_URL = 'https://chat.googleapis.com';
 
   /** The parsed service account key. Filled by loadExtras. */
@@ -253,11 +251,11 @@ export class NotifierEnv implements EnvExtras {
   TEAMS_BOT_TENANT_ID?: string;
 
   /** Teams bot: the Bot Framework connector's service URL (global, or a regional one such as …/emea/, or GCC's). */
-  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  @IsHttpUrl()
   TEAMS_BOT_SERVICE_URL = 'https://smba.trafficmanager.net/teams/';
 
   /** Teams bot: where the bot's access token comes from (Microsoft Entra ID; a proxy, or a stand-in in tests). */
-  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  @IsHttpUrl()
   TEAMS_BOT_LOGIN_URL = 'https://login.microsoftonline.com';
 
   /** The bot's credentials when both are set. Filled by loadExtras. */

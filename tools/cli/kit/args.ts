@@ -292,6 +292,12 @@ export function exitWith(code: number | undefined): void {
 }
 
 /**
+ * The parent when this module was loaded, before the command printed anything: read when a server starts, it
+ * could already be init's pid if the shell was killed right after the server's start-up line.
+ */
+const LAUNCH_PARENT = process.ppid;
+
+/**
  * Runs `stop` on SIGINT, SIGTERM and SIGHUP, and when the parent process goes away: `npm run` starts a
  * command through `sh -c`, and a SIGTERM to npm ends the shell but not its node child, which would keep
  * serving (and holding its port) as an orphan.
@@ -304,8 +310,8 @@ export function stopOnSignalOrOrphan(stop: (reason: string) => void): void {
     stop(reason);
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => once(signal));
-  const parent = process.ppid;
   setInterval(() => {
-    if (process.ppid !== parent) once('parent process exited');
+    if (process.ppid !== LAUNCH_PARENT) once('parent process exited');
   }, 500).unref();
+  if (process.ppid !== LAUNCH_PARENT) once('parent process exited');
 }

@@ -11,15 +11,12 @@ import { goFindAll, goQuoteMeta, goRegexpMatch, goReplaceAll, goSplit } from './
 import { byteLength, fromUtf8Bytes, utf8Bytes } from './go-bytes.js';
 import { parseDuration } from './go-time.js';
 import { SPRIG_SIGNATURES } from './sprig-signatures.js';
+import { ANY, fn, str, strval } from './sprig-kit.js';
+import { WORD_FUNCTIONS } from './sprig-words.js';
 import { decodeBase64 } from './builtins/collections.js';
 import { GoFunction, GoInt, goKindName, goTypeName, nilSlice, tagged, toInt64 } from './values.js';
 import { deepEqual as runtimeDeepEqual } from './runtime.js';
 import type { ExprMap, ExprValue, GoType } from './values.js';
-
-const ANY: GoType = 'interface {}';
-
-/** sprig's strval: strings as they are, everything else through fmt `%v`. */
-const strval = (v: ExprValue): string => (typeof v === 'string' ? v : formatValue(v));
 
 /** spf13/cast v1.10 ToInt64: numbers truncate, strings parse with Go's prefixes (invalid → 0), bools are 0/1. */
 function castInt(v: ExprValue): bigint {
@@ -107,15 +104,6 @@ function delimitedCase(s: string, connector: string): string {
   return words.map((w) => mapCase(w, false)).join(connector);
 }
 
-const fn = (
-  name: string,
-  params: GoType[],
-  result: GoType,
-  impl: (args: ExprValue[]) => ExprValue,
-  variadic?: GoType,
-) => new GoFunction(name, params, result, impl, variadic);
-const str = (name: string, impl: (s: string) => ExprValue, result: GoType = 'string') =>
-  fn(name, ['string'], result, ([s]) => impl(s as string));
 const pairOfStrings = (name: string, impl: (a: string, b: string) => ExprValue, result: GoType = 'string') =>
   fn(name, ['string', 'string'], result, ([a, b]) => impl(a as string, b as string));
 const arithmetic = (name: string, impl: (a: bigint, b: bigint) => bigint) =>
@@ -228,11 +216,6 @@ const EXTRA_FUNCTIONS: readonly GoFunction[] = [
   str('clean', cleanPath),
   str('ext', extPath),
   str('sha512sum', hash('sha512')),
-  str('swapcase', (s) =>
-    Array.from(s)
-      .map((c) => (mapCase(c, true) === c ? mapCase(c, false) : mapCase(c, true)))
-      .join(''),
-  ),
   fn('durationRound', [ANY], 'string', ([v]) => durationRound(v!)),
   str('regexQuoteMeta', goQuoteMeta),
   pairOfStrings('regexFind', (re, s) => goFindAll(re, s, 1)[0]?.groups[0] ?? ''),
@@ -577,7 +560,8 @@ export function sprigFunctions(): ExprMap {
   const map: ExprMap = new Map();
   const withSignature = (f: GoFunction): GoFunction =>
     new GoFunction(f.name, f.params, f.result, f.impl, f.variadic, SPRIG_SIGNATURES[f.name]);
-  const implemented = new Set(LIST_AND_NUMBER_FUNCTIONS.map((f) => f.name));
+  const functions = [...FUNCTIONS, ...LIST_AND_NUMBER_FUNCTIONS, ...WORD_FUNCTIONS];
+  const implemented = new Set(functions.map((f) => f.name));
   for (const name of NOT_IMPLEMENTED.filter((n) => !implemented.has(n))) {
     const missing = fn(
       name,
@@ -588,6 +572,6 @@ export function sprigFunctions(): ExprMap {
     );
     map.set(name, withSignature(missing));
   }
-  for (const f of [...FUNCTIONS, ...LIST_AND_NUMBER_FUNCTIONS]) map.set(f.name, withSignature(f));
+  for (const f of functions) map.set(f.name, withSignature(f));
   return map;
 }

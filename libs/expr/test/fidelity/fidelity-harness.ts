@@ -191,6 +191,9 @@ export function evaluateCase(c: FidelityCase, mapOrder = 0): Outcome {
 
 const outcomeKind = (o: Outcome): string =>
   o.compileErr ? 'compile error' : o.runErr ? 'run error' : 'value';
+/** The outcome with what it carries (error text or value), for reports of differing outcomes. */
+const describeOutcome = (o: Outcome): string =>
+  `${outcomeKind(o)}: ${o.compileErr ?? o.runErr ?? o.urepr ?? ''}`;
 /** `ok:<text>` stays whole; an error is compared by kind only (its text is counted apart). */
 const outputMeaning = (s: string | null): string | null => (s?.startsWith('err:') ? 'err' : s);
 
@@ -234,6 +237,7 @@ function semanticDifference(
   const diff = pairs.find(([, a, b]) => a !== b);
   if (!diff) return undefined;
   const [field] = diff;
+  if (field === 'compileErr') return [field, describeOutcome(ours), describeOutcome(go)];
   return [field, (ours[field] ?? null) as string | null, (go[field] ?? null) as string | null];
 }
 

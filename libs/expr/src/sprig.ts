@@ -3,7 +3,6 @@
 import { createHash } from 'node:crypto';
 
 import { isGoSpace, mapCase, replace, split, title, trimCutset, trimSpace } from './go-strings.js';
-import { floatToInt } from './builtins/numbers.js';
 import { fail, Fault } from './errors.js';
 import { formatValue, goQuote } from './go-format.js';
 import { marshal } from './go-json.js';
@@ -11,47 +10,13 @@ import { goFindAll, goQuoteMeta, goRegexpMatch, goReplaceAll, goSplit } from './
 import { byteLength, fromUtf8Bytes, utf8Bytes } from './go-bytes.js';
 import { parseDuration } from './go-time.js';
 import { SPRIG_SIGNATURES } from './sprig-signatures.js';
-import { ANY, fn, str, strval } from './sprig-kit.js';
+import { ANY, castFloat, castInt, fn, kindName, str, strval } from './sprig-kit.js';
+import { COLLECTION_FUNCTIONS } from './sprig-collections.js';
 import { WORD_FUNCTIONS } from './sprig-words.js';
 import { decodeBase64 } from './builtins/collections.js';
-import { GoFunction, GoInt, goKindName, goTypeName, nilSlice, tagged, toInt64 } from './values.js';
+import { GoFunction, GoInt, goTypeName, nilSlice, tagged, toInt64 } from './values.js';
 import { deepEqual as runtimeDeepEqual } from './runtime.js';
 import type { ExprMap, ExprValue, GoType } from './values.js';
-
-/** spf13/cast v1.10 ToInt64: numbers truncate, strings parse with Go's prefixes (invalid → 0), bools are 0/1. */
-function castInt(v: ExprValue): bigint {
-  if (typeof v === 'bigint') return v;
-  if (v instanceof GoInt) return v.value;
-  if (typeof v === 'number') return floatToInt(v);
-  if (typeof v === 'boolean') return v ? 1n : 0n;
-  if (typeof v !== 'string') return 0n;
-  // cast v1.10's trimDecimal: a decimal string keeps its integer part ("3.5" → 3, "-.5" → -0)
-  const decimal = v.includes('.') ? /^([-+]?\d*)(\.\d*)?$/.exec(v) : null;
-  const integerPart = decimal?.[1];
-  const text =
-    integerPart === undefined
-      ? v
-      : integerPart === ''
-        ? '0'
-        : /^[-+]$/.test(integerPart)
-          ? `${integerPart}0`
-          : integerPart;
-  const m = /^([+-]?)(0[xX][0-9a-fA-F_]+|0[oO]?[0-7_]+|0[bB][01_]+|[1-9][0-9_]*|0)$/.exec(text);
-  if (!m) return 0n;
-  let digits = m[2]!.replace(/_/g, '').toLowerCase();
-  if (/^0[0-7]/.test(digits)) digits = `0o${digits.slice(1)}`;
-  const value = m[1] === '-' ? -BigInt(digits) : BigInt(digits);
-  return toInt64(value) === value ? value : 0n;
-}
-
-function castFloat(v: ExprValue): number {
-  if (typeof v === 'number') return v;
-  if (v instanceof GoInt) return Number(v.value);
-  if (typeof v === 'bigint') return Number(v);
-  if (typeof v === 'boolean') return v ? 1 : 0;
-  if (typeof v === 'string' && /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(v)) return Number(v);
-  return 0;
-}
 
 /** sprig's `empty`: nil, zero numbers, false, and empty strings, lists and maps. */
 function isEmpty(v: ExprValue): boolean {
@@ -129,19 +94,6 @@ const extreme = (name: string, pick: (a: bigint, b: bigint) => boolean) =>
     ([first, ...rest]) => rest.map(castInt).reduce((m, v) => (pick(v, m) ? v : m), castInt(first!)),
     ANY,
   );
-
-/** reflect.Kind's name, as sprig's  prints it. */
-function kindName(v: ExprValue): string {
-  if (v === null) return 'invalid';
-  if (typeof v === 'string') return 'string';
-  if (typeof v === 'boolean') return 'bool';
-  if (typeof v === 'number') return 'float64';
-  if (typeof v === 'bigint') return 'int';
-  if (Array.isArray(v)) return 'slice';
-  if (v instanceof Map) return 'map';
-  if (v instanceof GoFunction) return 'func';
-  return goKindName(v);
-}
 
 const floats = (name: string, pick: (a: number, b: number) => number) =>
   fn(name, [ANY], 'float64', ([first, ...rest]) => rest.map(castFloat).reduce(pick, castFloat(first!)), ANY);
@@ -560,7 +512,7 @@ export function sprigFunctions(): ExprMap {
   const map: ExprMap = new Map();
   const withSignature = (f: GoFunction): GoFunction =>
     new GoFunction(f.name, f.params, f.result, f.impl, f.variadic, SPRIG_SIGNATURES[f.name]);
-  const functions = [...FUNCTIONS, ...LIST_AND_NUMBER_FUNCTIONS, ...WORD_FUNCTIONS];
+  const functions = [...FUNCTIONS, ...LIST_AND_NUMBER_FUNCTIONS, ...WORD_FUNCTIONS, ...COLLECTION_FUNCTIONS];
   const implemented = new Set(functions.map((f) => f.name));
   for (const name of NOT_IMPLEMENTED.filter((n) => !implemented.has(n))) {
     const missing = fn(

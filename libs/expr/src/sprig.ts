@@ -9,9 +9,11 @@ import { marshal } from './go-json.js';
 import { goFindAll, goQuoteMeta, goRegexpMatch, goReplaceAll, goSplit } from './regexp.js';
 import { byteLength, fromUtf8Bytes, utf8Bytes } from './go-bytes.js';
 import { parseDuration } from './go-time.js';
+import { goPow } from './go-math.js';
 import { SPRIG_SIGNATURES } from './sprig-signatures.js';
 import { ANY, castFloat, castInt, fn, kindName, str, strval } from './sprig-kit.js';
 import { COLLECTION_FUNCTIONS } from './sprig-collections.js';
+import { TEXT_FUNCTIONS } from './sprig-text.js';
 import { WORD_FUNCTIONS } from './sprig-words.js';
 import { decodeBase64 } from './builtins/collections.js';
 import { GoFunction, GoInt, goTypeName, nilSlice, tagged, toInt64 } from './values.js';
@@ -364,8 +366,13 @@ function listItems(v: ExprValue, what: string): readonly ExprValue[] {
   return fail(`Cannot ${what} on type ${kindName(v)}`);
 }
 
+interface Decimal {
+  digits: bigint;
+  exponent: number;
+}
+
 /** A float64 as shopspring's decimal.NewFromFloat holds it: the shortest decimal that reads back as it. */
-function toDecimal(f: number): { digits: bigint; exponent: number } {
+function toDecimal(f: number): Decimal {
   const m = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(f));
   if (!m) return fail(`Cannot create a Decimal from ${f}`);
   const fraction = m[3] ?? '';
@@ -373,12 +380,28 @@ function toDecimal(f: number): { digits: bigint; exponent: number } {
   return { digits, exponent: Number(m[4] ?? 0) - fraction.length };
 }
 
-/** sprig's execDecimalOp: exact decimal +, - or × of the cast floats, then the nearest float64. */
-function decimalOp(operator: '+' | '-' | '*', first: ExprValue, rest: readonly ExprValue[]): number {
+/** shopspring's decimal DivRound to 16 places: the truncated quotient, rounded half away from zero. */
+function decimalDivide(a: Decimal, b: Decimal): Decimal {
+  if (b.digits === 0n) fail('decimal division by 0');
+  const places = 16;
+  const e = a.exponent - b.exponent + places;
+  const [aa, bb] =
+    e >= 0 ? [a.digits * 10n ** BigInt(e), b.digits] : [a.digits, b.digits * 10n ** BigInt(-e)];
+  const q = aa / bb;
+  const r = aa % bb;
+  const abs = (x: bigint): bigint => (x < 0n ? -x : x);
+  if (2n * abs(r) < abs(bb)) return { digits: q, exponent: -places };
+  const negative = a.digits < 0n !== b.digits < 0n;
+  return { digits: negative ? q - 1n : q + 1n, exponent: -places };
+}
+
+/** sprig's execDecimalOp: exact decimal +, - or ×, and ÷ to 16 places, of the cast floats; then the nearest float64. */
+function decimalOp(operator: '+' | '-' | '*' | '/', first: ExprValue, rest: readonly ExprValue[]): number {
   let acc = toDecimal(castFloat(first));
   for (const x of rest) {
     const d = toDecimal(castFloat(x));
     if (operator === '*') acc = { digits: acc.digits * d.digits, exponent: acc.exponent + d.exponent };
+    else if (operator === '/') acc = decimalDivide(acc, d);
     else {
       const e = Math.min(acc.exponent, d.exponent);
       const a = acc.digits * 10n ** BigInt(acc.exponent - e);
@@ -387,6 +410,35 @@ function decimalOp(operator: '+' | '-' | '*', first: ExprValue, rest: readonly E
     }
   }
   return Number(`${acc.digits}e${acc.exponent}`);
+}
+
+/** sprig's round: half (or `roundOn`) up in the fraction of value × 10^places, Go's math.Pow and Modf. */
+function roundTo(value: ExprValue, places: bigint, roundOn: number): number {
+  const pow = goPow(10, Number(places));
+  const digit = pow * castFloat(value);
+  const fraction = digit - Math.trunc(digit);
+  return (fraction >= roundOn ? Math.ceil(digit) : Math.floor(digit)) / pow;
+}
+
+/** sprig's seq: 1..n, a..b or a..c by step, both ends included, as space-separated text. */
+function seq(params: readonly bigint[]): string {
+  const text = (list: ExprValue[]): string => list.join(' ');
+  if (params.length === 1) {
+    const end = params[0]!;
+    const increment = end < 1n ? -1n : 1n;
+    return text(untilStep(1n, end + increment, increment));
+  }
+  if (params.length === 2) {
+    const [start, end] = params as [bigint, bigint];
+    const step = end < start ? -1n : 1n;
+    return text(untilStep(start, end + step, step));
+  }
+  if (params.length === 3) {
+    const [start, step, end] = params as [bigint, bigint, bigint];
+    if (end < start && step > 0n) return '';
+    return text(untilStep(start, end + (end < start ? -1n : 1n), step));
+  }
+  return '';
 }
 
 /** sprig's untilStep: [start, stop) by step; an empty list when the step goes the wrong way. */
@@ -430,6 +482,15 @@ const LIST_AND_NUMBER_FUNCTIONS: readonly GoFunction[] = [
   fn('addf', [], 'float64', (values) => decimalOp('+', 0, values), ANY),
   fn('subf', [ANY], 'float64', ([a, ...rest]) => decimalOp('-', a!, rest), ANY),
   fn('mulf', [ANY], 'float64', ([a, ...rest]) => decimalOp('*', a!, rest), ANY),
+  fn('divf', [ANY], 'float64', ([a, ...rest]) => decimalOp('/', a!, rest), ANY),
+  fn(
+    'round',
+    [ANY, 'int'],
+    'float64',
+    ([v, places, ...roundOn]) => roundTo(v!, places as bigint, (roundOn[0] as number | undefined) ?? 0.5),
+    'float64',
+  ),
+  fn('seq', [], 'string', (params) => seq(params as bigint[]), 'int'),
   fn('tuple', [], '[]interface {}', (values) => values, ANY),
   fn('list', [], '[]interface {}', (values) => values, ANY),
   ...['first', 'mustFirst'].map((name) =>
@@ -512,7 +573,13 @@ export function sprigFunctions(): ExprMap {
   const map: ExprMap = new Map();
   const withSignature = (f: GoFunction): GoFunction =>
     new GoFunction(f.name, f.params, f.result, f.impl, f.variadic, SPRIG_SIGNATURES[f.name]);
-  const functions = [...FUNCTIONS, ...LIST_AND_NUMBER_FUNCTIONS, ...WORD_FUNCTIONS, ...COLLECTION_FUNCTIONS];
+  const functions = [
+    ...FUNCTIONS,
+    ...LIST_AND_NUMBER_FUNCTIONS,
+    ...WORD_FUNCTIONS,
+    ...COLLECTION_FUNCTIONS,
+    ...TEXT_FUNCTIONS,
+  ];
   const implemented = new Set(functions.map((f) => f.name));
   for (const name of NOT_IMPLEMENTED.filter((n) => !implemented.has(n))) {
     const missing = fn(

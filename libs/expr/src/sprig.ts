@@ -13,6 +13,7 @@ import { goPow } from './go-math.js';
 import { SPRIG_SIGNATURES } from './sprig-signatures.js';
 import { ANY, castFloat, castInt, fn, kindName, str, strval } from './sprig-kit.js';
 import { COLLECTION_FUNCTIONS } from './sprig-collections.js';
+import { DATE_FUNCTIONS } from './sprig-dates.js';
 import { TEXT_FUNCTIONS } from './sprig-text.js';
 import { WORD_FUNCTIONS } from './sprig-words.js';
 import { decodeBase64 } from './builtins/collections.js';
@@ -579,6 +580,7 @@ export function sprigFunctions(): ExprMap {
     ...WORD_FUNCTIONS,
     ...COLLECTION_FUNCTIONS,
     ...TEXT_FUNCTIONS,
+    ...DATE_FUNCTIONS,
   ];
   const implemented = new Set(functions.map((f) => f.name));
   for (const name of NOT_IMPLEMENTED.filter((n) => !implemented.has(n))) {

@@ -101,6 +101,9 @@ export class GoFunction {
   }
 }
 
+/** time.Time{}: January 1, year 1, 00:00:00 UTC. */
+const ZERO_TIME = new GoTime(-62_135_596_800n * 1_000_000_000n, new GoLocation('UTC', 0));
+
 function zeroValue(type: GoType): ExprValue {
   switch (type) {
     case 'string':
@@ -115,6 +118,8 @@ function zeroValue(type: GoType): ExprValue {
       return false;
     case 'time.Duration':
       return new GoInt('time.Duration', 0n);
+    case 'time.Time':
+      return ZERO_TIME;
     case '[]string':
     case '[]interface {}':
       return nilSlice(type);

@@ -15,6 +15,7 @@ import { ANY, castFloat, castInt, fn, kindName, str, strval } from './sprig-kit.
 import { COLLECTION_FUNCTIONS } from './sprig-collections.js';
 import { DATE_FUNCTIONS } from './sprig-dates.js';
 import { TEXT_FUNCTIONS } from './sprig-text.js';
+import { URL_FUNCTIONS } from './sprig-urls.js';
 import { WORD_FUNCTIONS } from './sprig-words.js';
 import { decodeBase64 } from './builtins/collections.js';
 import { GoFunction, GoInt, goTypeName, nilSlice, tagged, toInt64 } from './values.js';
@@ -581,6 +582,7 @@ export function sprigFunctions(): ExprMap {
     ...COLLECTION_FUNCTIONS,
     ...TEXT_FUNCTIONS,
     ...DATE_FUNCTIONS,
+    ...URL_FUNCTIONS,
   ];
   const implemented = new Set(functions.map((f) => f.name));
   for (const name of NOT_IMPLEMENTED.filter((n) => !implemented.has(n))) {

@@ -127,7 +127,8 @@ function getScheme(raw: string): [string, string] {
 }
 
 function parseReference(raw: string): GoUrl {
-  if (Array.from(raw).some((c) => c < ' ' || c === '\x7f')) throw new UrlFault('net/url: invalid control character in URL');
+  if (Array.from(raw).some((c) => c < ' ' || c === '\x7f'))
+    throw new UrlFault('net/url: invalid control character in URL');
   const url: GoUrl = {
     scheme: '',
     opaque: '',

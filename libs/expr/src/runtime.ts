@@ -153,6 +153,9 @@ function timeArithmetic(operator: string, a: ExprValue, b: ExprValue): ExprValue
     const x = isDuration(a) ? a.value : plainInt(a);
     const y = isDuration(b) ? b.value : plainInt(b);
     if (x !== undefined && y !== undefined && (isDuration(a) || isDuration(b))) return duration(x * y);
+    // runtime.Multiply: a Duration times a float64 (either way round) is a float64 of nanoseconds
+    if (isDuration(a) && typeof b === 'number') return Number(a.value) * b;
+    if (typeof a === 'number' && isDuration(b)) return a * Number(b.value);
   }
   return fail(`invalid operation: ${goTypeName(a)} ${operator} ${goTypeName(b)}`);
 }

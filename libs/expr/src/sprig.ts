@@ -13,6 +13,7 @@ import { goPow } from './go-math.js';
 import { SPRIG_SIGNATURES } from './sprig-signatures.js';
 import { ANY, castFloat, castInt, fn, kindName, str, strval } from './sprig-kit.js';
 import { COLLECTION_FUNCTIONS } from './sprig-collections.js';
+import { toDelimitedCase } from './sprig-case.js';
 import { DATE_FUNCTIONS } from './sprig-dates.js';
 import { TEXT_FUNCTIONS } from './sprig-text.js';
 import { URL_FUNCTIONS } from './sprig-urls.js';
@@ -64,13 +65,6 @@ function camelCase(s: string): string {
     else out += previous;
   }
   return out + current;
-}
-
-/** xstrings.ToSnakeCase/ToKebabCase for the common cases: word breaks at case changes, digits stay attached. */
-function delimitedCase(s: string, connector: string): string {
-  const words =
-    s.match(/\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+\p{Nd}*|\p{Lu}+\p{Nd}*|\p{Nd}+\p{Ll}*/gu) ?? [];
-  return words.map((w) => mapCase(w, false)).join(connector);
 }
 
 const pairOfStrings = (name: string, impl: (a: string, b: string) => ExprValue, result: GoType = 'string') =>
@@ -221,8 +215,8 @@ const FUNCTIONS: readonly GoFunction[] = [
       .filter((c) => !isGoSpace(c))
       .join(''),
   ),
-  str('kebabcase', (s) => delimitedCase(s, '-')),
-  str('snakecase', (s) => delimitedCase(s, '_')),
+  str('kebabcase', (s) => toDelimitedCase(s, '-')),
+  str('snakecase', (s) => toDelimitedCase(s, '_')),
   str('camelcase', camelCase),
   str('b64enc', (s) => Buffer.from(utf8Bytes(s)).toString('base64')),
   str('b64dec', (s) => {

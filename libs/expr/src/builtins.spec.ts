@@ -60,6 +60,9 @@ describe('builtins', () => {
     ['indexOf("hello", "l")', '2'],
     ['lastIndexOf("hello", "l")', '3'],
     ['indexOf("hello", "z")', '-1'],
+    // strings.Index: byte offsets
+    ['indexOf("日本語", "本")', '3'],
+    ['lastIndexOf("日本語日", "日")', '9'],
     ['hasPrefix("foo", "f")', 'true'],
     ['hasSuffix("foo", "f")', 'false'],
     ['max(1, 3, 2)', '3'],

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 
 import { marshal } from './go-json.js';
 import { goTypeOf } from './index.js';
-import { goValue, META_ENV } from './spec-helpers.js';
+import { goValue, META_ENV, runtimeError } from './spec-helpers.js';
 
 const json = (source: string): string => marshal(goValue(source, META_ENV));
 
@@ -42,5 +42,16 @@ describe('sprig text, encoding and number helpers', () => {
   it('returns the Go types sprig declares', () => {
     expect(goTypeOf(goValue('sprig.split(",", "a")', META_ENV))).toBe('map[string]string');
     expect(goTypeOf(goValue('sprig.round(1, 1)', META_ENV))).toBe('float64');
+  });
+});
+
+describe('sprig regexSplit', () => {
+  it('compiles the pattern before looking at the text or the count', () => {
+    expect(runtimeError('sprig.regexSplit("(a)\\\\1", "", -1)', META_ENV).reason).toContain(
+      'invalid escape sequence',
+    );
+    expect(runtimeError('sprig.regexSplit("(?#c)a", "abc", 0)', META_ENV).reason).toContain(
+      'invalid or unsupported Perl syntax',
+    );
   });
 });

@@ -60,6 +60,9 @@ describe('builtins', () => {
     ['indexOf("hello", "l")', '2'],
     ['lastIndexOf("hello", "l")', '3'],
     ['indexOf("hello", "z")', '-1'],
+    // strconv.ParseFloat reads hexadecimal floats
+    ['float("0x1p-2")', '0.25'],
+    ['float("-0X1.8p1")', '-3'],
     // strings.Index: byte offsets
     ['indexOf("日本語", "本")', '3'],
     ['lastIndexOf("日本語日", "日")', '9'],

@@ -1,6 +1,7 @@
 // Shared pieces of the sprig function files: Go-typed function values and sprig's own string conversion.
 import { formatValue } from './go-format.js';
-import { floatToInt } from './builtins/numbers.js';
+import { floatToInt, toGoFloat } from './builtins/numbers.js';
+import { Fault } from './errors.js';
 import { GoFunction, GoInt, goKindName, toInt64 } from './values.js';
 import type { ExprValue, GoType } from './values.js';
 
@@ -64,6 +65,14 @@ export function castFloat(v: ExprValue): number {
   if (v instanceof GoInt) return Number(v.value);
   if (typeof v === 'bigint') return Number(v);
   if (typeof v === 'boolean') return v ? 1 : 0;
-  if (typeof v === 'string' && /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(v)) return Number(v);
+  if (typeof v === 'string') {
+    // strconv.ParseFloat; cast gives 0 for what it rejects
+    try {
+      return toGoFloat(v);
+    } catch (e) {
+      if (e instanceof Fault) return 0;
+      throw e;
+    }
+  }
   return 0;
 }

@@ -33,6 +33,12 @@ describe('sprig text, encoding and number helpers', () => {
     ['sprig.round(true, 100)', '1'],
     ['sprig.round("3.5", 0, 0.6)', '3'],
     ['sprig.divf(nil)', '0'],
+    // cast.ToFloat64 parses with strconv.ParseFloat
+    ['sprig.float64("1_000")', '1000'],
+    ['sprig.float64("0x1p-2")', '0.25'],
+    ['sprig.float64("x")', '0'],
+    ['sprig.minf(1, -0.0, "x")', '-0'],
+    ['sprig.maxf(1, 2.5, "3")', '3'],
     ['sprig.divf(1, 3)', '0.3333333333333333'],
     ['sprig.divf(2, 3)', '0.6666666666666667'],
   ])('%s gives %s', (source, expected) => {

@@ -94,7 +94,13 @@ const extreme = (name: string, pick: (a: bigint, b: bigint) => boolean) =>
   );
 
 const floats = (name: string, pick: (a: number, b: number) => number) =>
-  fn(name, [ANY], 'float64', ([first, ...rest]) => rest.map(castFloat).reduce(pick, castFloat(first!)), ANY);
+  fn(
+    name,
+    [ANY],
+    'float64',
+    ([first, ...rest]) => rest.map(castFloat).reduce((a, b) => pick(a, b), castFloat(first!)),
+    ANY,
+  );
 
 /** path.Clean. */
 function cleanPath(p: string): string {

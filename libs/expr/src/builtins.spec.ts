@@ -111,6 +111,15 @@ describe('builtins', () => {
     expect(goTypeOf(goValue('ceil(1)'))).toBe('float64');
   });
 
+  it('groups by bytes: a uint8 key is hashable and found by value', () => {
+    // a string constant is rejected at compile time; a string of unknown type ranges over its bytes
+    const env = { p: { s: 'abca' } };
+    expect(goFormat(goValue('groupBy(p.s, #)', env))).toBe('map[97:[97 97] 98:[98] 99:[99]]');
+    expect(goFormat(goValue('groupBy(p.s, #)[p.s[3]]', env))).toBe('[97 97]');
+    // an int 97 is another key than the byte 97
+    expect(goValue('len(groupBy(p.s, #)[97])', env)).toBe(0n);
+  });
+
   it.each<[string, string]>([
     ['len(1)', 'invalid argument for len (type int)'],
     ['len(1, 2)', 'invalid number of arguments (expected 1, got 2)'],

@@ -5,6 +5,7 @@ import { fromUtf8Bytes, utf8Bytes } from './go-bytes.js';
 import { goPow } from './go-math.js';
 import { addDuration, duration, isDuration, subTimes, timeMethod } from './go-time.js';
 import {
+  canonicalKey,
   GoInt,
   GoTime,
   goTypeName,
@@ -204,6 +205,7 @@ export function fetch(from: ExprValue, key: ExprValue): ExprValue {
 function mapKey(map: Map<MapKey, ExprValue>, key: ExprValue): MapKey {
   if (typeof key === 'string') return key;
   if (hasAnyKeys(map)) {
+    if (key instanceof GoInt) return canonicalKey(map, key);
     if (typeof key === 'object' && key !== null)
       fail(`runtime error: hash of unhashable type ${goTypeName(key)}`);
     return key as MapKey;

@@ -2,7 +2,8 @@
 // JS Maps. Arrays and maps are `[]interface {}` / `map[string]interface {}` unless tagged with another Go type.
 import { fail } from './errors.js';
 
-export type MapKey = string | bigint | number | boolean | null;
+/** A map key: JSON maps have strings; maps with interface {} keys (groupBy) also hold numbers, bools and Go ints. */
+export type MapKey = string | bigint | number | boolean | null | GoInt;
 export type ExprMap = Map<MapKey, ExprValue>;
 export type ExprValue =
   | null
@@ -202,6 +203,14 @@ export function plainInt(value: ExprValue): bigint | undefined {
   if (typeof value === 'bigint') return value;
   if (value instanceof GoInt && (value.type === 'uint8' || value.type === 'int64')) return value.value;
   return undefined;
+}
+
+/** The key of an interface-keyed map equal to `key`: a Go int is found by type and value, not identity. */
+export function canonicalKey(map: ExprMap, key: MapKey): MapKey {
+  if (!(key instanceof GoInt)) return key;
+  for (const k of map.keys())
+    if (k instanceof GoInt && k.type === key.type && k.value === key.value) return k;
+  return key;
 }
 
 /** True when a map was built with `interface {}` keys (groupBy, fromPairs); JSON-string maps are the default. */

@@ -87,6 +87,17 @@ describe('time values are typed at compile time, as expr types them', () => {
     expect(compileError(source).reason).toBe(reason);
   });
 
+  it('looks a field name up in a time.Time with `in`, as runtime.In does for structs', () => {
+    expect(goValue('"wall" in date("2023-08-14")')).toBe(true);
+    expect(goValue('"Year" in date("2023-08-14")')).toBe(false);
+    expect(runtimeError('payload.missing in date("2023-08-14")').reason).toBe(
+      'cannot use <nil> as field name of time.Time',
+    );
+    expect(compileError('1 in date("2023-08-14")').reason).toBe(
+      'invalid operation: in (mismatched types int and time.Time)',
+    );
+  });
+
   it('lets a number scale a duration and rounds durations like Go', () => {
     expect(goFormat(goValue('duration("1h") * 2'))).toBe('2h0m0s');
     expect(goFormat(goValue('duration("1h15m30s").Round(duration("1h"))'))).toBe('1h0m0s');

@@ -237,10 +237,17 @@ export function sameSliceType(source: ExprValue[], items: ExprValue[]): ExprValu
   return type === '[]interface {}' ? items : tagged(items, type);
 }
 
+const TIME_FIELDS = ['wall', 'ext', 'loc'];
+
 export function contains(needle: ExprValue, haystack: ExprValue): boolean {
   if (haystack === null) return false;
   if (Array.isArray(haystack)) return haystack.some((item) => equal(item, needle));
   if (haystack instanceof Map) return haystack.has(mapKey(haystack, needle));
+  // runtime.In on a struct looks the name up with reflect's FieldByName: time.Time's fields are unexported
+  if (haystack instanceof GoTime) {
+    if (typeof needle !== 'string') fail(`cannot use ${goTypeName(needle)} as field name of time.Time`);
+    return TIME_FIELDS.includes(needle);
+  }
   return fail(`operator "in" not defined on ${goTypeName(haystack)}`);
 }
 

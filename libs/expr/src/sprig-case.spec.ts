@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 
-import { toDelimitedCase } from './sprig-case.js';
+import { toDelimitedCase, toPascalCase } from './sprig-case.js';
 
 // Expected values from sprig v3.3.0's snakecase/kebabcase (huandu/xstrings) under expr v1.17.8.
 describe('xstrings ToSnakeCase / ToKebabCase', () => {
@@ -22,5 +22,20 @@ describe('xstrings ToSnakeCase / ToKebabCase', () => {
     ['feature/x-1', '_', 'feature/x_1'],
   ])('%j with %j is %j', (input, connector, expected) => {
     expect(toDelimitedCase(input, connector)).toBe(expected);
+  });
+});
+
+describe('xstrings ToPascalCase (sprig camelcase)', () => {
+  it.each<[string, string]>([
+    ['HTTPServer', 'Httpserver'],
+    ['aGVsbG8=', 'AGVsbG8='],
+    ['my-discriminator', 'MyDiscriminator'],
+    ['http_server', 'HttpServer'],
+    ['_complex__case_', '_Complex_Case_'],
+    ['0x1F', '0x1F'],
+    ['İstanbul', 'İstanbul'],
+    ['a,b,c', 'A,b,c'],
+  ])('%j is %j', (input, expected) => {
+    expect(toPascalCase(input)).toBe(expected);
   });
 });

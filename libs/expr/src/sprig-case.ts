@@ -1,4 +1,4 @@
-// sprig's snakecase and kebabcase: huandu/xstrings' ToSnakeCase/ToKebabCase, which split a string into
+// sprig's case conversions over huandu/xstrings v1.5.0. snakecase and kebabcase: ToSnakeCase/ToKebabCase, which split a string into
 // words (upper-case runs, letters, numbers, punctuation, connectors) and join them lower-cased with `_`/`-`.
 import { isGoSpace, mapCase } from './go-strings.js';
 
@@ -136,4 +136,34 @@ export function toDelimitedCase(s: string, connector: string): string {
   }
   lower(type, word());
   return out;
+}
+
+/**
+ * xstrings.ToPascalCase (sprig's camelcase): connectors (`-`, `_`, spaces) are dropped and the next letter
+ * upper-cased, a run of connectors keeps all but the last, leading connectors stay, the first letter is
+ * upper-cased; when that first letter was already upper case, the upper-case letters right after it are
+ * lowered (`HTTPServer` → `Httpserver`), other letters keep their case (`aGVs` → `AGVs`).
+ */
+export function toPascalCase(s: string): string {
+  const chars = Array.from(s);
+  let out = '';
+  let i = 0;
+  while (i < chars.length && isConnector(chars[i]!)) out += chars[i++];
+  if (i === chars.length) return out;
+  let leadingUpper = isUpper(chars[i]!);
+  let current = mapCase(chars[i++]!, true);
+  for (; i < chars.length; i++) {
+    const previous = current;
+    current = chars[i]!;
+    if (isConnector(current) && isConnector(previous)) out += previous;
+    else if (isConnector(previous)) current = mapCase(current, true);
+    else {
+      if (leadingUpper) {
+        if (isUpper(current)) current = mapCase(current, false);
+        else leadingUpper = false;
+      }
+      out += previous;
+    }
+  }
+  return out + current;
 }

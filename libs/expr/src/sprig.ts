@@ -13,7 +13,7 @@ import { goPow } from './go-math.js';
 import { SPRIG_SIGNATURES } from './sprig-signatures.js';
 import { ANY, castFloat, castInt, fn, kindName, str, strval } from './sprig-kit.js';
 import { COLLECTION_FUNCTIONS } from './sprig-collections.js';
-import { toDelimitedCase } from './sprig-case.js';
+import { toDelimitedCase, toPascalCase } from './sprig-case.js';
 import { DATE_FUNCTIONS } from './sprig-dates.js';
 import { TEXT_FUNCTIONS } from './sprig-text.js';
 import { URL_FUNCTIONS } from './sprig-urls.js';
@@ -45,26 +45,6 @@ function sliceString(s: string, a: number, b: number): string {
   const bytes = utf8Bytes(s);
   if (a < 0 || b > bytes.length || a > b) fail(`runtime error: slice bounds out of range [${a}:${b}]`);
   return fromUtf8Bytes(bytes.slice(a, b));
-}
-
-/** xstrings.ToCamelCase: connectors (`-`, `_`, spaces) are dropped and the next letter upper-cased; a run of
- * connectors keeps all but the last, leading connectors stay: `_complex__case_` → `_Complex_Case_`. */
-function camelCase(s: string): string {
-  const isConnector = (c: string): boolean => c === '-' || c === '_' || isGoSpace(c);
-  const chars = Array.from(s);
-  let out = '';
-  let i = 0;
-  while (i < chars.length && isConnector(chars[i]!)) out += chars[i++];
-  if (i === chars.length) return out;
-  let current = mapCase(chars[i++]!, true);
-  for (; i < chars.length; i++) {
-    const previous = current;
-    current = chars[i]!;
-    if (isConnector(current) && isConnector(previous)) out += previous;
-    else if (isConnector(previous)) current = mapCase(current, true);
-    else out += previous;
-  }
-  return out + current;
 }
 
 const pairOfStrings = (name: string, impl: (a: string, b: string) => ExprValue, result: GoType = 'string') =>
@@ -223,7 +203,8 @@ const FUNCTIONS: readonly GoFunction[] = [
   ),
   str('kebabcase', (s) => toDelimitedCase(s, '-')),
   str('snakecase', (s) => toDelimitedCase(s, '_')),
-  str('camelcase', camelCase),
+  // sprig v3.3.0 maps camelcase to xstrings.ToPascalCase
+  str('camelcase', toPascalCase),
   str('b64enc', (s) => Buffer.from(utf8Bytes(s)).toString('base64')),
   str('b64dec', (s) => {
     try {

@@ -27,6 +27,11 @@ describe('sprig dict and list functions', () => {
     ['sprig.fromJson("{\\"a\\": [1]}")', '{"a":[1]}'],
     ['sprig.fromJson("a,b,c")', 'null'],
     ['sprig.mustToJson("<")', '"\\"\\\\u003c\\""'],
+    ['sprig.sortAlpha(sprig.keys({b: 1, a: 2}, {c: 3}))', '["a","b","c"]'],
+    ['sprig.values({a: [1]})', '[[1]]'],
+    ['sprig.pluck("a", {a: 1}, {b: 2}, {a: 3})', '[1,3]'],
+    ['sprig.osBase("/a/b.txt")', '"b.txt"'],
+    ['sprig.osIsAbs("/a")', 'true'],
   ])('%s gives %s', (source, expected) => {
     expect(json(source)).toBe(expected);
   });
@@ -50,6 +55,7 @@ describe('sprig dict and list functions', () => {
     ['sprig.chunk(0, [1, 2])', 'runtime error: makeslice: len out of range'],
     ['sprig.slice([1, 2], 1, 5)', 'reflect.Value.Slice: slice index out of bounds'],
     ['sprig.deepCopy(nil)', 'reflect: call of reflect.Value.Type on zero Value'],
+    ['sprig.fail("stop here")', 'stop here'],
   ])('%s fails: %s', (source, message) => {
     expect(runtimeError(source, META_ENV).reason).toBe(message);
   });

@@ -104,6 +104,29 @@ export const COLLECTION_FUNCTIONS: readonly GoFunction[] = [
     'string',
   ),
   fn('dig', [], ANY, dig, ANY),
+  // keys and values list a map in Go's random order
+  fn(
+    'keys',
+    [],
+    '[]string',
+    (dicts) =>
+      tagged(
+        dicts.flatMap((d) => [...((d ?? new Map()) as ExprMap).keys()].map(String)),
+        '[]string',
+      ),
+    DICT,
+  ),
+  fn('values', [DICT], '[]interface {}', ([d]) => [...((d ?? new Map()) as ExprMap).values()]),
+  fn(
+    'pluck',
+    ['string'],
+    '[]interface {}',
+    ([key, ...dicts]) =>
+      dicts
+        .filter((d) => d instanceof Map && d.has(key as string))
+        .map((d) => (d as ExprMap).get(key as string)!),
+    DICT,
+  ),
   fn(
     'concat',
     [],

@@ -27,6 +27,7 @@ describe('sprig date functions', () => {
     ['sprig.dateModify("soon", date("2024-02-29T10:00:00Z"))', '"2024-02-29T10:00:00Z"'],
     ['sprig.duration("90")', '"1m30s"'],
     ['sprig.duration(1.5)', '"0s"'],
+    ['sprig.now()', '"2026-11-24T10:00:00Z"'],
   ])('%s gives %s', (source, expected) => {
     expect(at(() => marshal(goValue(source, META_ENV)))).toBe(expected);
   });

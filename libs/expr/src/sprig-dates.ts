@@ -95,4 +95,5 @@ export const DATE_FUNCTIONS: readonly GoFunction[] = [
     ),
   ),
   fn('duration', [ANY], 'string', ([v]) => secondsText(v!)),
+  fn('now', [], 'time.Time', () => new GoTime(nowUnixNano(), LOCAL)),
 ];

@@ -151,6 +151,13 @@ const EXTRA_FUNCTIONS: readonly GoFunction[] = [
   str('dir', dirPath),
   str('clean', cleanPath),
   str('ext', extPath),
+  // path/filepath on Linux: the same as package path
+  str('osBase', basePath),
+  str('osDir', dirPath),
+  str('osClean', cleanPath),
+  str('osExt', extPath),
+  str('osIsAbs', (p) => p.startsWith('/'), 'bool'),
+  fn('fail', ['string'], 'string', ([message]) => fail(message as string)),
   str('sha512sum', hash('sha512')),
   fn('durationRound', [ANY], 'string', ([v]) => durationRound(v!)),
   str('regexQuoteMeta', goQuoteMeta),

@@ -27,6 +27,8 @@ describe('sprig date functions', () => {
     ['sprig.dateModify("soon", date("2024-02-29T10:00:00Z"))', '"2024-02-29T10:00:00Z"'],
     ['sprig.duration("90")', '"1m30s"'],
     ['sprig.duration(1.5)', '"0s"'],
+    // out of range: ParseInt's MaxInt64 seconds, which time.Duration's multiplication wraps
+    ['sprig.duration("99999999999999999999")', '"-1s"'],
     ['sprig.now()', '"2026-11-24T10:00:00Z"'],
   ])('%s gives %s', (source, expected) => {
     expect(at(() => marshal(goValue(source, META_ENV)))).toBe(expected);

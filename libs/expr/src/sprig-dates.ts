@@ -59,9 +59,12 @@ function modify(text: string, date: GoTime, fallback: (e: Fault) => GoTime): GoT
 /** sprig's duration: seconds (a decimal string or an int64) as a time.Duration's text. */
 function secondsText(v: ExprValue): string {
   let n = 0n;
-  if (typeof v === 'string')
-    n = /^[+-]?\d+$/.test(v) && BigInt.asIntN(64, BigInt(v)) === BigInt(v) ? BigInt(v) : 0n;
-  else if (v instanceof GoInt && v.type === 'int64') n = v.value;
+  if (typeof v === 'string') {
+    // strconv.ParseInt: 0 for bad syntax, the nearest int64 for a number out of range (the error is ignored)
+    const max = 2n ** 63n - 1n;
+    const parsed = /^[+-]?\d+$/.test(v) ? BigInt(v) : 0n;
+    n = parsed > max ? max : parsed < -max - 1n ? -max - 1n : parsed;
+  } else if (v instanceof GoInt && v.type === 'int64') n = v.value;
   return durationString(BigInt.asIntN(64, n * NS));
 }
 

@@ -65,10 +65,22 @@ export function offsetAt(loc: GoLocation, unixSeconds: number): number {
  */
 const ABBREVIATION_LOCALES = ['en-US', 'en-GB', 'en-IN'];
 
+const abbreviationFormats = new Map<string, Intl.DateTimeFormat>();
+
+function abbreviationFormat(locale: string, zone: string): Intl.DateTimeFormat {
+  const key = `${locale} ${zone}`;
+  let format = abbreviationFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: 'short' });
+    abbreviationFormats.set(key, format);
+  }
+  return format;
+}
+
 function zoneAbbreviation(loc: GoLocation, unixSeconds: number): string {
   if (loc.fixedOffset !== undefined) return loc.name === 'Local' ? 'UTC' : loc.name;
   for (const locale of ABBREVIATION_LOCALES) {
-    const part = new Intl.DateTimeFormat(locale, { timeZone: loc.name, timeZoneName: 'short' })
+    const part = abbreviationFormat(locale, loc.name)
       .formatToParts(new Date(unixSeconds * 1000))
       .find((p) => p.type === 'timeZoneName')?.value;
     if (part && /^[A-Z]{3,5}$/.test(part)) return part;

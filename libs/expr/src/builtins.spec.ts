@@ -60,6 +60,12 @@ describe('builtins', () => {
     ['indexOf("hello", "l")', '2'],
     ['lastIndexOf("hello", "l")', '3'],
     ['indexOf("hello", "z")', '-1'],
+    // strconv.ParseFloat reads hexadecimal floats
+    ['float("0x1p-2")', '0.25'],
+    ['float("-0X1.8p1")', '-3'],
+    // strings.Index: byte offsets
+    ['indexOf("日本語", "本")', '3'],
+    ['lastIndexOf("日本語日", "日")', '9'],
     ['hasPrefix("foo", "f")', 'true'],
     ['hasSuffix("foo", "f")', 'false'],
     ['max(1, 3, 2)', '3'],
@@ -103,6 +109,15 @@ describe('builtins', () => {
     expect(goTypeOf(goValue('1..2'))).toBe('[]int');
     expect(goTypeOf(goValue('groupBy([1], #)'))).toBe('map[interface {}][]interface {}');
     expect(goTypeOf(goValue('ceil(1)'))).toBe('float64');
+  });
+
+  it('groups by bytes: a uint8 key is hashable and found by value', () => {
+    // a string constant is rejected at compile time; a string of unknown type ranges over its bytes
+    const env = { p: { s: 'abca' } };
+    expect(goFormat(goValue('groupBy(p.s, #)', env))).toBe('map[97:[97 97] 98:[98] 99:[99]]');
+    expect(goFormat(goValue('groupBy(p.s, #)[p.s[3]]', env))).toBe('[97 97]');
+    // an int 97 is another key than the byte 97
+    expect(goValue('len(groupBy(p.s, #)[97])', env)).toBe(0n);
   });
 
   it.each<[string, string]>([

@@ -252,6 +252,8 @@ class Checker {
       return BOOL;
     }
     if (isUnknown(r) || (isUnknown(l) && isString(r))) return BOOL;
+    // a struct (time.Time) on the right: a field name on the left
+    if ((isString(l) || isUnknown(l)) && isTime(r)) return BOOL;
     return fail(`invalid operation: in (mismatched types ${natureName(l)} and ${natureName(r)})`);
   }
 

@@ -24,7 +24,31 @@ export function eventEnv(
   namespace: string,
 ): Record<string, unknown> {
   const env = { namespace, discriminator, metadata, payload: payload ?? null };
-  return JSON.parse(JSON.stringify(env)) as Record<string, unknown>;
+  return jsonRoundTrip(env) as Record<string, unknown>;
+}
+
+/**
+ * What JSON.parse(JSON.stringify(v)) gives, except that -0 stays -0: Go's json.Marshal writes `-0` and reads
+ * it back as -0, where JSON.stringify writes `0`.
+ */
+function jsonRoundTrip(value: unknown, inArray = false): unknown {
+  const v: unknown =
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as { toJSON?: unknown }).toJSON === 'function'
+      ? (value as { toJSON: () => unknown }).toJSON()
+      : value;
+  if (v === undefined || typeof v === 'function' || typeof v === 'symbol') return inArray ? null : undefined;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  if (typeof v === 'bigint') throw new TypeError('Do not know how to serialize a BigInt');
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map((x) => jsonRoundTrip(x, true));
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    const copy = jsonRoundTrip(x);
+    if (copy !== undefined) out[k] = copy;
+  }
+  return out;
 }
 
 let metadataFunctionsCache: Record<string, unknown> | undefined;

@@ -18,6 +18,11 @@ describe("math.Exp as Go's amd64 assembly computes it", () => {
     expect(goValue('3 ** 1.7')).toBe(6.473007839923779);
   });
 
+  it("reads a subnormal base as Go's amd64 Log does (its bits as if normal)", () => {
+    expect(goValue('5e-324 ** 0.1')).toBe(1.6018854016437714e-31); // exact: 4.670662276233874e-33
+    expect(goValue('1e-310 ** 0.5')).toBe(Math.sqrt(1e-310)); // y = 0.5 is Sqrt, not Log
+  });
+
   it('keeps the special cases', () => {
     expect(goExpAmd64(0)).toBe(1);
     expect(goExpAmd64(Infinity)).toBe(Infinity);

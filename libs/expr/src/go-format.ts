@@ -65,6 +65,7 @@ export function compareKeys(a: MapKey, b: MapKey): number {
   const kb = KEY_ORDER.indexOf(typeof b);
   if (ka !== kb) return ka - kb;
   if (typeof a === 'string' && typeof b === 'string') return compareCodePoints(a, b);
+  if (a instanceof GoInt && b instanceof GoInt) return a.value < b.value ? -1 : a.value > b.value ? 1 : 0;
   if (a === b || a === null || b === null) return 0;
   return a < b ? -1 : 1;
 }

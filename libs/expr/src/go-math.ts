@@ -122,11 +122,26 @@ const LN2_HI = 6.9314718036912381649e-1;
 const LN2_LO = 1.90821492927058770002e-10;
 
 /** math.Log (the portable algorithm). */
+/**
+ * Frexp as Go's amd64 log assembly does it, straight from the bits: the mantissa under exponent 0x3FE and the
+ * biased exponent minus 0x3FE. Normal numbers get Frexp's answer; a subnormal is read as if it were normal
+ * (5e-324 as 0.5 × 2^-1022), so Go's Log(5e-324) is -709.09, not -744.44.
+ */
+function bitsFrexp(x: number): [number, number] {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  const high = view.getUint32(0);
+  const exponent = (high >>> 20) & 0x7ff;
+  view.setUint32(0, (high & 0x800fffff) | (0x3fe << 20));
+  return [view.getFloat64(0), exponent - 0x3fe];
+}
+
+/** math.Log as Go's amd64 assembly computes it. */
 export function goLog(x: number): number {
   if (Number.isNaN(x) || x === Infinity) return x;
   if (x < 0) return NaN;
   if (x === 0) return -Infinity;
-  let [f1, ki] = frexp(x);
+  let [f1, ki] = bitsFrexp(x);
   if (f1 < Math.SQRT2 / 2) {
     f1 *= 2;
     ki--;

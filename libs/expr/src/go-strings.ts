@@ -1,5 +1,6 @@
 // Go `strings` package behaviour that differs from the JS built-ins (Unicode spaces, simple case
-// mapping, Split/Replace edge cases, rune indexes).
+// mapping, Split/Replace edge cases, byte offsets).
+import { byteLength } from './go-bytes.js';
 
 const GO_SPACE = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/u;
 
@@ -90,8 +91,8 @@ export function replace(s: string, old: string, replacement: string, n: number):
   return parts.slice(0, n + 1).join(replacement) + old + parts.slice(n + 1).join(old);
 }
 
-/** Index in code points of the first/last occurrence (Go's strings.Index counts bytes). */
-export function runeIndex(s: string, sub: string, last: boolean): number {
+/** strings.Index / strings.LastIndex: the byte offset of the first/last occurrence, or -1. */
+export function byteIndex(s: string, sub: string, last: boolean): number {
   const index = last ? s.lastIndexOf(sub) : s.indexOf(sub);
-  return index < 0 ? -1 : Array.from(s.slice(0, index)).length;
+  return index < 0 ? -1 : byteLength(s.slice(0, index));
 }

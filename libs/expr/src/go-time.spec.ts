@@ -27,6 +27,25 @@ describe('time builtins (Go time package semantics)', () => {
     ['duration("1h") > duration("30m")', 'bool', 'true'],
     ['timezone("Europe/Paris").String()', 'string', 'Europe/Paris'],
     ['type(date("2023-08-14"))', 'string', 'time.Time'],
+    // runtime.Multiply: a float64 and a Duration give float64 nanoseconds
+    ['0.5 * duration("300ms")', 'float64', '1.5e+08'],
+    ['duration("1h") * 1.5', 'float64', '5.4e+12'],
+    // expr keeps the first result of a multi-result method
+    ['date("2024-12-30").ISOWeek()', 'int', '2025'],
+    ['date("2023-01-01").ISOWeek()', 'int', '2022'],
+    ['date("2023-08-14", "2006-01-02", "Europe/Berlin").Zone()', 'string', 'CEST'],
+    // zone abbreviations as the tz database has them, and a parsed one read in the layout's location
+    ['date("2023-08-14", "2006-01-02", "Asia/Kolkata").String()', 'string', '2023-08-14 00:00:00 +0530 IST'],
+    [
+      'date("14 Aug 23 11:00 CET", "02 Jan 06 15:04 MST", "Europe/Berlin")',
+      'time.Time',
+      '2023-08-14 12:00:00 +0200 CEST',
+    ],
+    [
+      'date("14 Aug 23 11:00 CET", "02 Jan 06 15:04 MST", "Europe/Berlin").UTC()',
+      'time.Time',
+      '2023-08-14 10:00:00 +0000 UTC',
+    ],
   ])('%s → %s %s', (source, type, text) => {
     const env = { time_layout: '2006-01-02 15:04:05 -0700 MST' };
     const value = goValue(source, env);
@@ -66,6 +85,17 @@ describe('time values are typed at compile time, as expr types them', () => {
     ],
   ])('%s → %s', (source, reason) => {
     expect(compileError(source).reason).toBe(reason);
+  });
+
+  it('looks a field name up in a time.Time with `in`, as runtime.In does for structs', () => {
+    expect(goValue('"wall" in date("2023-08-14")')).toBe(true);
+    expect(goValue('"Year" in date("2023-08-14")')).toBe(false);
+    expect(runtimeError('payload.missing in date("2023-08-14")').reason).toBe(
+      'cannot use <nil> as field name of time.Time',
+    );
+    expect(compileError('1 in date("2023-08-14")').reason).toBe(
+      'invalid operation: in (mismatched types int and time.Time)',
+    );
   });
 
   it('lets a number scale a duration and rounds durations like Go', () => {

@@ -90,6 +90,7 @@ export function goReplaceAll(pattern: string, text: string, replacement: string,
 
 /** Regexp.Split. */
 export function goSplit(pattern: string, text: string, n: number): string[] {
+  compileGoRegexp(pattern); // sprig compiles first: a bad pattern fails even for n = 0 or an empty text
   if (n === 0) return [];
   if (pattern.length > 0 && text.length === 0) return [''];
   const out: string[] = [];

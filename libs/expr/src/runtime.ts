@@ -5,6 +5,7 @@ import { fromUtf8Bytes, utf8Bytes } from './go-bytes.js';
 import { goPow } from './go-math.js';
 import { addDuration, duration, isDuration, subTimes, timeMethod } from './go-time.js';
 import {
+  canonicalKey,
   GoInt,
   GoTime,
   goTypeName,
@@ -153,6 +154,9 @@ function timeArithmetic(operator: string, a: ExprValue, b: ExprValue): ExprValue
     const x = isDuration(a) ? a.value : plainInt(a);
     const y = isDuration(b) ? b.value : plainInt(b);
     if (x !== undefined && y !== undefined && (isDuration(a) || isDuration(b))) return duration(x * y);
+    // runtime.Multiply: a Duration times a float64 (either way round) is a float64 of nanoseconds
+    if (isDuration(a) && typeof b === 'number') return Number(a.value) * b;
+    if (typeof a === 'number' && isDuration(b)) return a * Number(b.value);
   }
   return fail(`invalid operation: ${goTypeName(a)} ${operator} ${goTypeName(b)}`);
 }
@@ -201,6 +205,7 @@ export function fetch(from: ExprValue, key: ExprValue): ExprValue {
 function mapKey(map: Map<MapKey, ExprValue>, key: ExprValue): MapKey {
   if (typeof key === 'string') return key;
   if (hasAnyKeys(map)) {
+    if (key instanceof GoInt) return canonicalKey(map, key);
     if (typeof key === 'object' && key !== null)
       fail(`runtime error: hash of unhashable type ${goTypeName(key)}`);
     return key as MapKey;
@@ -232,10 +237,17 @@ export function sameSliceType(source: ExprValue[], items: ExprValue[]): ExprValu
   return type === '[]interface {}' ? items : tagged(items, type);
 }
 
+const TIME_FIELDS = ['wall', 'ext', 'loc'];
+
 export function contains(needle: ExprValue, haystack: ExprValue): boolean {
   if (haystack === null) return false;
   if (Array.isArray(haystack)) return haystack.some((item) => equal(item, needle));
   if (haystack instanceof Map) return haystack.has(mapKey(haystack, needle));
+  // runtime.In on a struct looks the name up with reflect's FieldByName: time.Time's fields are unexported
+  if (haystack instanceof GoTime) {
+    if (typeof needle !== 'string') fail(`cannot use ${goTypeName(needle)} as field name of time.Time`);
+    return TIME_FIELDS.includes(needle);
+  }
   return fail(`operator "in" not defined on ${goTypeName(haystack)}`);
 }
 

@@ -3,58 +3,25 @@
 import { createHash } from 'node:crypto';
 
 import { isGoSpace, mapCase, replace, split, title, trimCutset, trimSpace } from './go-strings.js';
-import { floatToInt } from './builtins/numbers.js';
 import { fail, Fault } from './errors.js';
 import { formatValue, goQuote } from './go-format.js';
 import { marshal } from './go-json.js';
 import { goFindAll, goQuoteMeta, goRegexpMatch, goReplaceAll, goSplit } from './regexp.js';
 import { byteLength, fromUtf8Bytes, utf8Bytes } from './go-bytes.js';
 import { parseDuration } from './go-time.js';
+import { goPow } from './go-math.js';
 import { SPRIG_SIGNATURES } from './sprig-signatures.js';
+import { ANY, castFloat, castInt, fn, kindName, str, strval } from './sprig-kit.js';
+import { COLLECTION_FUNCTIONS } from './sprig-collections.js';
+import { toDelimitedCase, toPascalCase } from './sprig-case.js';
+import { DATE_FUNCTIONS } from './sprig-dates.js';
+import { TEXT_FUNCTIONS } from './sprig-text.js';
+import { URL_FUNCTIONS } from './sprig-urls.js';
+import { WORD_FUNCTIONS } from './sprig-words.js';
 import { decodeBase64 } from './builtins/collections.js';
-import { GoFunction, GoInt, goKindName, goTypeName, nilSlice, tagged, toInt64 } from './values.js';
+import { GoFunction, GoInt, goTypeName, nilSlice, tagged, toInt64 } from './values.js';
 import { deepEqual as runtimeDeepEqual } from './runtime.js';
 import type { ExprMap, ExprValue, GoType } from './values.js';
-
-const ANY: GoType = 'interface {}';
-
-/** sprig's strval: strings as they are, everything else through fmt `%v`. */
-const strval = (v: ExprValue): string => (typeof v === 'string' ? v : formatValue(v));
-
-/** spf13/cast v1.10 ToInt64: numbers truncate, strings parse with Go's prefixes (invalid → 0), bools are 0/1. */
-function castInt(v: ExprValue): bigint {
-  if (typeof v === 'bigint') return v;
-  if (v instanceof GoInt) return v.value;
-  if (typeof v === 'number') return floatToInt(v);
-  if (typeof v === 'boolean') return v ? 1n : 0n;
-  if (typeof v !== 'string') return 0n;
-  // cast v1.10's trimDecimal: a decimal string keeps its integer part ("3.5" → 3, "-.5" → -0)
-  const decimal = v.includes('.') ? /^([-+]?\d*)(\.\d*)?$/.exec(v) : null;
-  const integerPart = decimal?.[1];
-  const text =
-    integerPart === undefined
-      ? v
-      : integerPart === ''
-        ? '0'
-        : /^[-+]$/.test(integerPart)
-          ? `${integerPart}0`
-          : integerPart;
-  const m = /^([+-]?)(0[xX][0-9a-fA-F_]+|0[oO]?[0-7_]+|0[bB][01_]+|[1-9][0-9_]*|0)$/.exec(text);
-  if (!m) return 0n;
-  let digits = m[2]!.replace(/_/g, '').toLowerCase();
-  if (/^0[0-7]/.test(digits)) digits = `0o${digits.slice(1)}`;
-  const value = m[1] === '-' ? -BigInt(digits) : BigInt(digits);
-  return toInt64(value) === value ? value : 0n;
-}
-
-function castFloat(v: ExprValue): number {
-  if (typeof v === 'number') return v;
-  if (v instanceof GoInt) return Number(v.value);
-  if (typeof v === 'bigint') return Number(v);
-  if (typeof v === 'boolean') return v ? 1 : 0;
-  if (typeof v === 'string' && /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(v)) return Number(v);
-  return 0;
-}
 
 /** sprig's `empty`: nil, zero numbers, false, and empty strings, lists and maps. */
 function isEmpty(v: ExprValue): boolean {
@@ -80,42 +47,6 @@ function sliceString(s: string, a: number, b: number): string {
   return fromUtf8Bytes(bytes.slice(a, b));
 }
 
-/** xstrings.ToCamelCase: connectors (`-`, `_`, spaces) are dropped and the next letter upper-cased; a run of
- * connectors keeps all but the last, leading connectors stay: `_complex__case_` → `_Complex_Case_`. */
-function camelCase(s: string): string {
-  const isConnector = (c: string): boolean => c === '-' || c === '_' || isGoSpace(c);
-  const chars = Array.from(s);
-  let out = '';
-  let i = 0;
-  while (i < chars.length && isConnector(chars[i]!)) out += chars[i++];
-  if (i === chars.length) return out;
-  let current = mapCase(chars[i++]!, true);
-  for (; i < chars.length; i++) {
-    const previous = current;
-    current = chars[i]!;
-    if (isConnector(current) && isConnector(previous)) out += previous;
-    else if (isConnector(previous)) current = mapCase(current, true);
-    else out += previous;
-  }
-  return out + current;
-}
-
-/** xstrings.ToSnakeCase/ToKebabCase for the common cases: word breaks at case changes, digits stay attached. */
-function delimitedCase(s: string, connector: string): string {
-  const words =
-    s.match(/\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+\p{Nd}*|\p{Lu}+\p{Nd}*|\p{Nd}+\p{Ll}*/gu) ?? [];
-  return words.map((w) => mapCase(w, false)).join(connector);
-}
-
-const fn = (
-  name: string,
-  params: GoType[],
-  result: GoType,
-  impl: (args: ExprValue[]) => ExprValue,
-  variadic?: GoType,
-) => new GoFunction(name, params, result, impl, variadic);
-const str = (name: string, impl: (s: string) => ExprValue, result: GoType = 'string') =>
-  fn(name, ['string'], result, ([s]) => impl(s as string));
 const pairOfStrings = (name: string, impl: (a: string, b: string) => ExprValue, result: GoType = 'string') =>
   fn(name, ['string', 'string'], result, ([a, b]) => impl(a as string, b as string));
 const arithmetic = (name: string, impl: (a: bigint, b: bigint) => bigint) =>
@@ -142,21 +73,14 @@ const extreme = (name: string, pick: (a: bigint, b: bigint) => boolean) =>
     ANY,
   );
 
-/** reflect.Kind's name, as sprig's  prints it. */
-function kindName(v: ExprValue): string {
-  if (v === null) return 'invalid';
-  if (typeof v === 'string') return 'string';
-  if (typeof v === 'boolean') return 'bool';
-  if (typeof v === 'number') return 'float64';
-  if (typeof v === 'bigint') return 'int';
-  if (Array.isArray(v)) return 'slice';
-  if (v instanceof Map) return 'map';
-  if (v instanceof GoFunction) return 'func';
-  return goKindName(v);
-}
-
 const floats = (name: string, pick: (a: number, b: number) => number) =>
-  fn(name, [ANY], 'float64', ([first, ...rest]) => rest.map(castFloat).reduce(pick, castFloat(first!)), ANY);
+  fn(
+    name,
+    [ANY],
+    'float64',
+    ([first, ...rest]) => rest.map(castFloat).reduce((a, b) => pick(a, b), castFloat(first!)),
+    ANY,
+  );
 
 /** path.Clean. */
 function cleanPath(p: string): string {
@@ -227,12 +151,14 @@ const EXTRA_FUNCTIONS: readonly GoFunction[] = [
   str('dir', dirPath),
   str('clean', cleanPath),
   str('ext', extPath),
+  // path/filepath on Linux: the same as package path
+  str('osBase', basePath),
+  str('osDir', dirPath),
+  str('osClean', cleanPath),
+  str('osExt', extPath),
+  str('osIsAbs', (p) => p.startsWith('/'), 'bool'),
+  fn('fail', ['string'], 'string', ([message]) => fail(message as string)),
   str('sha512sum', hash('sha512')),
-  str('swapcase', (s) =>
-    Array.from(s)
-      .map((c) => (mapCase(c, true) === c ? mapCase(c, false) : mapCase(c, true)))
-      .join(''),
-  ),
   fn('durationRound', [ANY], 'string', ([v]) => durationRound(v!)),
   str('regexQuoteMeta', goQuoteMeta),
   pairOfStrings('regexFind', (re, s) => goFindAll(re, s, 1)[0]?.groups[0] ?? ''),
@@ -282,9 +208,10 @@ const FUNCTIONS: readonly GoFunction[] = [
       .filter((c) => !isGoSpace(c))
       .join(''),
   ),
-  str('kebabcase', (s) => delimitedCase(s, '-')),
-  str('snakecase', (s) => delimitedCase(s, '_')),
-  str('camelcase', camelCase),
+  str('kebabcase', (s) => toDelimitedCase(s, '-')),
+  str('snakecase', (s) => toDelimitedCase(s, '_')),
+  // sprig v3.3.0 maps camelcase to xstrings.ToPascalCase
+  str('camelcase', toPascalCase),
   str('b64enc', (s) => Buffer.from(utf8Bytes(s)).toString('base64')),
   str('b64dec', (s) => {
     try {
@@ -429,8 +356,13 @@ function listItems(v: ExprValue, what: string): readonly ExprValue[] {
   return fail(`Cannot ${what} on type ${kindName(v)}`);
 }
 
+interface Decimal {
+  digits: bigint;
+  exponent: number;
+}
+
 /** A float64 as shopspring's decimal.NewFromFloat holds it: the shortest decimal that reads back as it. */
-function toDecimal(f: number): { digits: bigint; exponent: number } {
+function toDecimal(f: number): Decimal {
   const m = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(f));
   if (!m) return fail(`Cannot create a Decimal from ${f}`);
   const fraction = m[3] ?? '';
@@ -438,12 +370,28 @@ function toDecimal(f: number): { digits: bigint; exponent: number } {
   return { digits, exponent: Number(m[4] ?? 0) - fraction.length };
 }
 
-/** sprig's execDecimalOp: exact decimal +, - or × of the cast floats, then the nearest float64. */
-function decimalOp(operator: '+' | '-' | '*', first: ExprValue, rest: readonly ExprValue[]): number {
+/** shopspring's decimal DivRound to 16 places: the truncated quotient, rounded half away from zero. */
+function decimalDivide(a: Decimal, b: Decimal): Decimal {
+  if (b.digits === 0n) fail('decimal division by 0');
+  const places = 16;
+  const e = a.exponent - b.exponent + places;
+  const [aa, bb] =
+    e >= 0 ? [a.digits * 10n ** BigInt(e), b.digits] : [a.digits, b.digits * 10n ** BigInt(-e)];
+  const q = aa / bb;
+  const r = aa % bb;
+  const abs = (x: bigint): bigint => (x < 0n ? -x : x);
+  if (2n * abs(r) < abs(bb)) return { digits: q, exponent: -places };
+  const negative = a.digits < 0n !== b.digits < 0n;
+  return { digits: negative ? q - 1n : q + 1n, exponent: -places };
+}
+
+/** sprig's execDecimalOp: exact decimal +, - or ×, and ÷ to 16 places, of the cast floats; then the nearest float64. */
+function decimalOp(operator: '+' | '-' | '*' | '/', first: ExprValue, rest: readonly ExprValue[]): number {
   let acc = toDecimal(castFloat(first));
   for (const x of rest) {
     const d = toDecimal(castFloat(x));
     if (operator === '*') acc = { digits: acc.digits * d.digits, exponent: acc.exponent + d.exponent };
+    else if (operator === '/') acc = decimalDivide(acc, d);
     else {
       const e = Math.min(acc.exponent, d.exponent);
       const a = acc.digits * 10n ** BigInt(acc.exponent - e);
@@ -452,6 +400,35 @@ function decimalOp(operator: '+' | '-' | '*', first: ExprValue, rest: readonly E
     }
   }
   return Number(`${acc.digits}e${acc.exponent}`);
+}
+
+/** sprig's round: half (or `roundOn`) up in the fraction of value × 10^places, Go's math.Pow and Modf. */
+function roundTo(value: ExprValue, places: bigint, roundOn: number): number {
+  const pow = goPow(10, Number(places));
+  const digit = pow * castFloat(value);
+  const fraction = digit - Math.trunc(digit);
+  return (fraction >= roundOn ? Math.ceil(digit) : Math.floor(digit)) / pow;
+}
+
+/** sprig's seq: 1..n, a..b or a..c by step, both ends included, as space-separated text. */
+function seq(params: readonly bigint[]): string {
+  const text = (list: ExprValue[]): string => list.join(' ');
+  if (params.length === 1) {
+    const end = params[0]!;
+    const increment = end < 1n ? -1n : 1n;
+    return text(untilStep(1n, end + increment, increment));
+  }
+  if (params.length === 2) {
+    const [start, end] = params as [bigint, bigint];
+    const step = end < start ? -1n : 1n;
+    return text(untilStep(start, end + step, step));
+  }
+  if (params.length === 3) {
+    const [start, step, end] = params as [bigint, bigint, bigint];
+    if (end < start && step > 0n) return '';
+    return text(untilStep(start, end + (end < start ? -1n : 1n), step));
+  }
+  return '';
 }
 
 /** sprig's untilStep: [start, stop) by step; an empty list when the step goes the wrong way. */
@@ -495,6 +472,15 @@ const LIST_AND_NUMBER_FUNCTIONS: readonly GoFunction[] = [
   fn('addf', [], 'float64', (values) => decimalOp('+', 0, values), ANY),
   fn('subf', [ANY], 'float64', ([a, ...rest]) => decimalOp('-', a!, rest), ANY),
   fn('mulf', [ANY], 'float64', ([a, ...rest]) => decimalOp('*', a!, rest), ANY),
+  fn('divf', [ANY], 'float64', ([a, ...rest]) => decimalOp('/', a!, rest), ANY),
+  fn(
+    'round',
+    [ANY, 'int'],
+    'float64',
+    ([v, places, ...roundOn]) => roundTo(v!, places as bigint, (roundOn[0] as number | undefined) ?? 0.5),
+    'float64',
+  ),
+  fn('seq', [], 'string', (params) => seq(params as bigint[]), 'int'),
   fn('tuple', [], '[]interface {}', (values) => values, ANY),
   fn('list', [], '[]interface {}', (values) => values, ANY),
   ...['first', 'mustFirst'].map((name) =>
@@ -577,7 +563,16 @@ export function sprigFunctions(): ExprMap {
   const map: ExprMap = new Map();
   const withSignature = (f: GoFunction): GoFunction =>
     new GoFunction(f.name, f.params, f.result, f.impl, f.variadic, SPRIG_SIGNATURES[f.name]);
-  const implemented = new Set(LIST_AND_NUMBER_FUNCTIONS.map((f) => f.name));
+  const functions = [
+    ...FUNCTIONS,
+    ...LIST_AND_NUMBER_FUNCTIONS,
+    ...WORD_FUNCTIONS,
+    ...COLLECTION_FUNCTIONS,
+    ...TEXT_FUNCTIONS,
+    ...DATE_FUNCTIONS,
+    ...URL_FUNCTIONS,
+  ];
+  const implemented = new Set(functions.map((f) => f.name));
   for (const name of NOT_IMPLEMENTED.filter((n) => !implemented.has(n))) {
     const missing = fn(
       name,
@@ -588,6 +583,6 @@ export function sprigFunctions(): ExprMap {
     );
     map.set(name, withSignature(missing));
   }
-  for (const f of [...FUNCTIONS, ...LIST_AND_NUMBER_FUNCTIONS]) map.set(f.name, withSignature(f));
+  for (const f of functions) map.set(f.name, withSignature(f));
   return map;
 }

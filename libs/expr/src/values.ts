@@ -2,7 +2,8 @@
 // JS Maps. Arrays and maps are `[]interface {}` / `map[string]interface {}` unless tagged with another Go type.
 import { fail } from './errors.js';
 
-export type MapKey = string | bigint | number | boolean | null;
+/** A map key: JSON maps have strings; maps with interface {} keys (groupBy) also hold numbers, bools and Go ints. */
+export type MapKey = string | bigint | number | boolean | null | GoInt;
 export type ExprMap = Map<MapKey, ExprValue>;
 export type ExprValue =
   | null
@@ -101,6 +102,9 @@ export class GoFunction {
   }
 }
 
+/** time.Time{}: January 1, year 1, 00:00:00 UTC. */
+const ZERO_TIME = new GoTime(-62_135_596_800n * 1_000_000_000n, new GoLocation('UTC', 0));
+
 function zeroValue(type: GoType): ExprValue {
   switch (type) {
     case 'string':
@@ -115,6 +119,8 @@ function zeroValue(type: GoType): ExprValue {
       return false;
     case 'time.Duration':
       return new GoInt('time.Duration', 0n);
+    case 'time.Time':
+      return ZERO_TIME;
     case '[]string':
     case '[]interface {}':
       return nilSlice(type);
@@ -197,6 +203,14 @@ export function plainInt(value: ExprValue): bigint | undefined {
   if (typeof value === 'bigint') return value;
   if (value instanceof GoInt && (value.type === 'uint8' || value.type === 'int64')) return value.value;
   return undefined;
+}
+
+/** The key of an interface-keyed map equal to `key`: a Go int is found by type and value, not identity. */
+export function canonicalKey(map: ExprMap, key: MapKey): MapKey {
+  if (!(key instanceof GoInt)) return key;
+  for (const k of map.keys())
+    if (k instanceof GoInt && k.type === key.type && k.value === key.value) return k;
+  return key;
 }
 
 /** True when a map was built with `interface {}` keys (groupBy, fromPairs); JSON-string maps are the default. */

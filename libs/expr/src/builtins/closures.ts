@@ -1,7 +1,7 @@
 // Runtime of the builtins that take a closure (`#`, `#index`, `#acc`).
 import { fail } from '../errors.js';
 import { arithmetic, asBool, asString, compare, growMemory, stringBytes } from '../runtime.js';
-import { goKindName, goTypeName, tagged } from '../values.js';
+import { canonicalKey, goKindName, goTypeName, GoInt, tagged } from '../values.js';
 import type { ExprMap, ExprValue, MapKey } from '../values.js';
 
 export type Closure = (item: ExprValue, index: number, accumulator?: ExprValue) => ExprValue;
@@ -97,10 +97,12 @@ function groupBy(items: readonly ExprValue[], key: Closure): ExprMap {
   items.forEach((element, i) => {
     const k = key(element, i);
     const item = checkElement(element);
-    if (typeof k === 'object' && k !== null) fail(`runtime error: hash of unhashable type ${goTypeName(k)}`);
-    const group = groups.get(k as MapKey);
+    if (typeof k === 'object' && k !== null && !(k instanceof GoInt))
+      fail(`runtime error: hash of unhashable type ${goTypeName(k)}`);
+    const groupKey = canonicalKey(groups, k as MapKey);
+    const group = groups.get(groupKey);
     if (Array.isArray(group)) group.push(item);
-    else groups.set(k as MapKey, [item]);
+    else groups.set(groupKey, [item]);
   });
   return groups;
 }

@@ -30,11 +30,25 @@ export function toGoInt(x: ExprValue): bigint {
 
 const GO_FLOAT = /^[+-]?((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|inf|infinity|nan)$/i;
 
+/** A hexadecimal float literal as strconv.ParseFloat reads it (`0x1p-2`, `0x1.8P+3`): the `p` exponent is required. */
+function hexFloat(text: string): number | undefined {
+  const m = /^([+-]?)0[xX]_?([0-9a-fA-F]+(?:_[0-9a-fA-F]+)*)?(?:\.([0-9a-fA-F]*))?[pP]([+-]?\d+)$/.exec(text);
+  if (!m || (m[2] === undefined && !m[3])) return undefined;
+  const whole = (m[2] ?? '').replace(/_/g, '');
+  const fraction = m[3] ?? '';
+  const mantissa = BigInt(`0x${whole}${fraction}` === '0x' ? '0' : `0x${whole}${fraction}`);
+  const value = Number(mantissa) * 2 ** (Number(m[4]) - 4 * fraction.length);
+  if (!Number.isFinite(value)) return undefined; // out of range: ParseFloat fails
+  return m[1] === '-' ? -value : value;
+}
+
 /** builtin.Float (also Argo's asFloat); strings are parsed like strconv.ParseFloat. */
 export function toGoFloat(x: ExprValue): number {
   if (typeof x === 'number') return x;
   if (typeof x === 'bigint') return Number(x);
   if (typeof x === 'string') {
+    const hex = hexFloat(x);
+    if (hex !== undefined) return hex;
     // strconv.ParseFloat takes underscores between digits: float("1_000") is 1000
     const text = /^[+-]?\d+(_\d+)*(\.\d*)?([eE][+-]?\d+)?$/.test(x) ? x.replace(/_/g, '') : x;
     if (!GO_FLOAT.test(text)) fail(`invalid operation: float(${x})`);

@@ -4,7 +4,7 @@ import { asString, growMemory, toInt } from '../runtime.js';
 import { byteLength } from '../go-bytes.js';
 import { goTypeName, nilSlice, tagged } from '../values.js';
 import type { ExprValue } from '../values.js';
-import { mapCase, replace, runeIndex, split, trimCutset, trimSpace } from '../go-strings.js';
+import { mapCase, replace, byteIndex, split, trimCutset, trimSpace } from '../go-strings.js';
 import { overloads } from './signatures.js';
 import type { Builtin } from './signatures.js';
 
@@ -79,11 +79,11 @@ export const STRING_BUILTINS: Readonly<Record<string, Builtin>> = {
   },
   indexOf: {
     check: overloads('indexOf', [['string', 'string'], INT]),
-    call: (args) => BigInt(runeIndex(s(args[0]!), s(args[1]!), false)),
+    call: (args) => BigInt(byteIndex(s(args[0]!), s(args[1]!), false)),
   },
   lastIndexOf: {
     check: overloads('lastIndexOf', [['string', 'string'], INT]),
-    call: (args) => BigInt(runeIndex(s(args[0]!), s(args[1]!), true)),
+    call: (args) => BigInt(byteIndex(s(args[0]!), s(args[1]!), true)),
   },
   hasPrefix: {
     check: overloads('hasPrefix', [['string', 'string'], BOOL]),

@@ -1,13 +1,11 @@
 // expr's time builtins: now(), date(), duration(), timezone().
 import { fail } from '../errors.js';
-import { exprDate, loadLocation, LOCAL, parseDuration } from '../go-time.js';
+import { exprDate, loadLocation, LOCAL, nowUnixNano, parseDuration } from '../go-time.js';
 import { DURATION, LOCATION, TIME } from '../natures.js';
 import { asString } from '../runtime.js';
 import { GoLocation, GoTime } from '../values.js';
 import { overloads } from './signatures.js';
 import type { Builtin } from './signatures.js';
-
-const NS_PER_MS = 1_000_000n;
 
 export const TIME_BUILTINS: Readonly<Record<string, Builtin>> = {
   now: {
@@ -16,7 +14,7 @@ export const TIME_BUILTINS: Readonly<Record<string, Builtin>> = {
       return fail(`invalid number of arguments (expected 0, got ${args.length})`);
     },
     call: (args) => {
-      const now = new GoTime(BigInt(Date.now()) * NS_PER_MS, LOCAL);
+      const now = new GoTime(nowUnixNano(), LOCAL);
       if (args.length === 0) return now;
       const [loc] = args;
       if (args.length === 1 && loc instanceof GoLocation) return new GoTime(now.unixNano, loc);

@@ -59,12 +59,54 @@ export function offsetAt(loc: GoLocation, unixSeconds: number): number {
   return local - unixSeconds;
 }
 
+/**
+ * ICU names a zone's abbreviation only in the locales that use it (CEST in en-GB, IST in en-IN, EDT in
+ * en-US), where Go reads the tz database's one: the first letters-only name among these locales is it.
+ */
+const ABBREVIATION_LOCALES = ['en-US', 'en-GB', 'en-IN'];
+
+const abbreviationFormats = new Map<string, Intl.DateTimeFormat>();
+
+function abbreviationFormat(locale: string, zone: string): Intl.DateTimeFormat {
+  const key = `${locale} ${zone}`;
+  let format = abbreviationFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: 'short' });
+    abbreviationFormats.set(key, format);
+  }
+  return format;
+}
+
 function zoneAbbreviation(loc: GoLocation, unixSeconds: number): string {
   if (loc.fixedOffset !== undefined) return loc.name === 'Local' ? 'UTC' : loc.name;
-  const part = new Intl.DateTimeFormat('en-US', { timeZone: loc.name, timeZoneName: 'short' })
-    .formatToParts(new Date(unixSeconds * 1000))
-    .find((p) => p.type === 'timeZoneName')?.value;
-  return part && /^[A-Z]{3,5}$/.test(part) ? part : '';
+  for (const locale of ABBREVIATION_LOCALES) {
+    const part = abbreviationFormat(locale, loc.name)
+      .formatToParts(new Date(unixSeconds * 1000))
+      .find((p) => p.type === 'timeZoneName')?.value;
+    if (part && /^[A-Z]{3,5}$/.test(part)) return part;
+  }
+  return '';
+}
+
+/**
+ * Location.lookupName for a zone abbreviation parsed with layout `MST` (`CET` in Europe/Berlin): the offset
+ * the abbreviation has at that wall time, else any offset it has in the location; undefined if it has none.
+ * The location's abbreviations are sampled in January and July of the surrounding years.
+ */
+export function zoneOffsetByName(loc: GoLocation, name: string, wallSeconds: number): number | undefined {
+  if (loc.fixedOffset !== undefined) return undefined;
+  const year = new Date(wallSeconds * 1000).getUTCFullYear();
+  const candidates: number[] = [];
+  for (let y = year - 2; y <= year + 2; y++)
+    for (const month of [0, 6]) {
+      const at = Date.UTC(y, month, 15) / 1000;
+      if (zoneAbbreviation(loc, at) === name) candidates.push(offsetAt(loc, at));
+    }
+  for (const offset of candidates) {
+    const at = wallSeconds - offset;
+    if (zoneAbbreviation(loc, at) === name) return offsetAt(loc, at);
+  }
+  return candidates[0];
 }
 
 // ---- civil time ----

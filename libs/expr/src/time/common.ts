@@ -13,6 +13,22 @@ export const MONTHS =
   'January February March April May June July August September October November December'.split(' ');
 export const DAYS = 'Sunday Monday Tuesday Wednesday Thursday Friday Saturday'.split(' ');
 
+let clock = (): bigint => BigInt(Date.now()) * 1_000_000n;
+
+/** time.Now() as Unix nanoseconds: expr's now() and sprig's date functions read it. */
+export const nowUnixNano = (): bigint => clock();
+
+/** Runs `body` with another clock, restored afterwards (tests fix the time or see whether it was read). */
+export function withClock<T>(replacement: () => bigint, body: () => T): T {
+  const previous = clock;
+  clock = replacement;
+  try {
+    return body();
+  } finally {
+    clock = previous;
+  }
+}
+
 export const duration = (ns: bigint): GoInt => new GoInt('time.Duration', BigInt.asIntN(64, ns));
 export const isDuration = (v: ExprValue): v is GoInt => v instanceof GoInt && v.type === 'time.Duration';
 

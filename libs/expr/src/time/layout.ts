@@ -1,7 +1,7 @@
 // Go's time layouts: Time.Format and time.Parse / ParseInLocation with Go's errors.
 import { fail } from '../errors.js';
 import { GoLocation, GoTime } from '../values.js';
-import { civil, makeTime, offsetAt, unixSeconds } from './civil.js';
+import { civil, makeTime, offsetAt, unixSeconds, zoneOffsetByName } from './civil.js';
 import { DAYS, goQuoteTime, MONTHS, NS, UTC } from './common.js';
 
 type Std = { kind: 'literal'; text: string } | { kind: 'std'; code: string; text: string; digits?: number };
@@ -460,8 +460,10 @@ function parseChunks(layout: string, input: string, defaultLoc: GoLocation): GoT
     return new GoTime(at.unixNano, new GoLocation('', zoneOffset));
   }
   if (zoneName !== '') {
-    const offset = zoneName.startsWith('GMT') && zoneName.length > 3 ? Number(zoneName.slice(3)) * 3600 : 0;
     const t = makeTime(fields, UTC);
+    const known = zoneOffsetByName(defaultLoc, zoneName, unixSeconds(t));
+    if (known !== undefined) return new GoTime(t.unixNano - BigInt(known) * NS, defaultLoc);
+    const offset = zoneName.startsWith('GMT') && zoneName.length > 3 ? Number(zoneName.slice(3)) * 3600 : 0;
     return new GoTime(t.unixNano - BigInt(offset) * NS, new GoLocation(zoneName, offset));
   }
   return makeTime(fields, defaultLoc);

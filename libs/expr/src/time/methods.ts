@@ -44,6 +44,13 @@ function truncateDuration(d: bigint, m: bigint): bigint {
   return m <= 0n ? d : d - (d % m);
 }
 
+/** The year of Time.ISOWeek: the year of the Thursday of the date's Monday-to-Sunday week. */
+function isoWeekYear(c: Civil): number {
+  const mondayBased = (c.weekday + 6) % 7;
+  const thursday = new Date(Date.UTC(c.year, c.month - 1, c.day - mondayBased + 3));
+  return thursday.getUTCFullYear();
+}
+
 /** A method value of a time value (`date(x).Year`), or undefined when the type has no such method. */
 export function timeMethod(receiver: ExprValue, name: string): GoFunction | undefined {
   if (receiver instanceof GoTime) {
@@ -110,6 +117,11 @@ export function timeMethod(receiver: ExprValue, name: string): GoFunction | unde
         return method(name, [], 'time.Time', () => new GoTime(t.unixNano, LOCAL));
       case 'Location':
         return method(name, [], '*time.Location', () => t.location);
+      // expr keeps the first of several results: ISOWeek's year, Zone's name
+      case 'ISOWeek':
+        return method(name, [], 'int', () => int(isoWeekYear(c())));
+      case 'Zone':
+        return method(name, [], 'string', () => c().zone);
       case 'IsZero':
         return method(name, [], 'bool', () => t.unixNano === ZERO_TIME_UNIX_NANO);
       case 'Truncate':

@@ -10,6 +10,7 @@ import type { BindingObject, TemplateObject } from '@app/events/manifests/argo-o
 import { compile, execute } from '../../src/api.js';
 import { eventEnv, metadataEnv } from '../../src/environment.js';
 import { withReplacementCharacters } from '../../src/go-bytes.js';
+import { withClock } from '../../src/go-time.js';
 import { ExprCompileError, ExprRuntimeError } from '../../src/errors.js';
 import { toParameterValue } from '../../src/parameter-value.js';
 import { goTypeName } from '../../src/values.js';
@@ -191,6 +192,9 @@ export function evaluateCase(c: FidelityCase, mapOrder = 0): Outcome {
 
 const outcomeKind = (o: Outcome): string =>
   o.compileErr ? 'compile error' : o.runErr ? 'run error' : 'value';
+/** The outcome with what it carries (error text or value), for reports of differing outcomes. */
+const describeOutcome = (o: Outcome): string =>
+  `${outcomeKind(o)}: ${o.compileErr ?? o.runErr ?? o.urepr ?? ''}`;
 /** `ok:<text>` stays whole; an error is compared by kind only (its text is counted apart). */
 const outputMeaning = (s: string | null): string | null => (s?.startsWith('err:') ? 'err' : s);
 
@@ -234,11 +238,21 @@ function semanticDifference(
   const diff = pairs.find(([, a, b]) => a !== b);
   if (!diff) return undefined;
   const [field] = diff;
+  if (field === 'compileErr') return [field, describeOutcome(ours), describeOutcome(go)];
   return [field, (ours[field] ?? null) as string | null, (go[field] ?? null) as string | null];
 }
 
-function isClockDerived(c: FidelityCase): boolean {
-  return /\bnow\s*\(/.test(c.expr);
+/** Evaluates a case and tells whether it read the clock (`now()`, sprig's `htmlDate(nil)`...). */
+function evaluateWatchingClock(c: FidelityCase): [Outcome, boolean] {
+  let read = false;
+  const outcome = withClock(
+    () => {
+      read = true;
+      return BigInt(Date.now()) * 1_000_000n;
+    },
+    () => evaluateCase(c),
+  );
+  return [outcome, read];
 }
 
 const MAP_ORDERS_TRIED = 8;
@@ -252,8 +266,8 @@ export function compareCases(
   for (const c of cases) {
     const go = results.get(c.id);
     if (!go) throw new Error(`no reference result for case ${c.id}`);
-    const ours = evaluateCase(c);
-    if (isClockDerived(c)) {
+    const [ours, readClock] = evaluateWatchingClock(c);
+    if (readClock) {
       // Clock-derived values differ by construction: only the outcome is compared.
       if (outcomeKind(ours) !== outcomeKind(go))
         differences.push({ ...pick(c), field: 'compileErr', ours: outcomeKind(ours), go: outcomeKind(go) });

@@ -7,6 +7,8 @@ import { timeString } from '../../src/go-time.js';
 import { GoInt, GoLocation, GoTime, goTypeName } from '../../src/values.js';
 import type { ExprValue } from '../../src/values.js';
 
+const UTC_LOCATION = '&time.Location:{UTC [] []  0 0 <nil>}';
+
 /** `%e` with the shortest digits and an unpadded exponent; ±Inf, NaN and -0 as Go prints them. */
 function floatText(f: number): string {
   if (Number.isNaN(f)) return 'NaN';
@@ -41,7 +43,8 @@ export function goRepr(value: ExprValue, unordered = false): string {
   if (value === null) return 'nil';
   if (value instanceof GoInt) return `${type}:${value.value}`;
   if (value instanceof GoTime) return `${type}:${timeString(value)}`;
-  if (value instanceof GoLocation) return `${type}:${value.name}`;
+  // the reference prints the *time.Location struct; UTC's has no zone tables
+  if (value instanceof GoLocation) return value.name === 'UTC' ? UTC_LOCATION : `${type}:${value.name}`;
   if (Array.isArray(value)) {
     const items = value.map((v) => goRepr(v, unordered));
     if (unordered) items.sort();

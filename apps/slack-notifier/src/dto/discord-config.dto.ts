@@ -1,8 +1,7 @@
-import { Transform } from 'class-transformer';
 import { IsOptional, IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
 import { FileUpload, OptionalFile } from './file-upload.dto.js';
 import { MessageContent } from './message-content.dto.js';
-import { EmptyAsAbsent, AdminChoice } from './slack-fields.js';
+import { EmptyAsAbsent, AdminChoice, Mentions } from './slack-fields.js';
 
 /** Discord IDs (snowflakes): 17 to 20 digits. */
 export const SNOWFLAKE = /^\d{17,20}$/;
@@ -11,37 +10,6 @@ export const DISCORD_MENTION = /^(?:&?\d{17,20}|everyone|here)$/;
 
 const IsSnowflake = (what: string): PropertyDecorator =>
   Matches(SNOWFLAKE, { message: `must be a Discord ${what} ID (17 to 20 digits)` });
-
-/** Mentions as a list or a comma/space separated string, in the forms people paste (`<@123…>`, `<@&456…>`, `@here`). */
-const DiscordMentions = (): PropertyDecorator =>
-  Transform(({ value }) => {
-    if (value === '' || value === null) return undefined;
-    const list: unknown = typeof value === 'string' ? value.split(/[\s,]+/).filter((v) => v !== '') : value;
-    return Array.isArray(list)
-      ? list.map((m: unknown) =>
-          typeof m === 'string'
-            ? m
-                .trim()
-                .replace(/^<@!?(&?\d+)>$/, '$1')
-                .replace(/^@/, '')
-            : m,
-        )
-      : list;
-  });
-
-function IsDiscordMentions(): PropertyDecorator {
-  return ValidateBy({
-    name: 'isDiscordMentions',
-    validator: {
-      validate: (value: unknown) =>
-        Array.isArray(value) &&
-        value.length <= 50 &&
-        value.every((m) => typeof m === 'string' && DISCORD_MENTION.test(m)),
-      defaultMessage: () =>
-        'must be up to 50 user IDs (<@123…> or 123…), role IDs (<@&456…> or &456…), everyone or here; names do not notify anyone',
-    },
-  });
-}
 
 /** `threadName` creates a forum post; it cannot be combined with a thread or an edit. */
 function IsNewThreadOnly(): PropertyDecorator {
@@ -80,9 +48,13 @@ export class DiscordConfig extends MessageContent {
   update?: string;
 
   /** Who to notify: user IDs, role IDs (&…), everyone, here. Only these ping; other mentions in the text do not. */
-  @DiscordMentions()
-  @IsOptional()
-  @IsDiscordMentions()
+  @Mentions({
+    name: 'isDiscordMentions',
+    pattern: DISCORD_MENTION,
+    normalise: (m) => m.replace(/^<@!?(&?\d+)>$/, '$1').replace(/^@/, ''),
+    message:
+      'must be up to 50 user IDs (<@123…> or 123…), role IDs (<@&456…> or &456…), everyone or here; names do not notify anyone',
+  })
   mentions?: string[];
 
   /** A text file attached to the message. */

@@ -1,7 +1,6 @@
-import { Transform } from 'class-transformer';
-import { IsOptional, IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
+import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { MessageContent } from './message-content.dto.js';
-import { EmptyAsAbsent, AdminChoice } from './slack-fields.js';
+import { EmptyAsAbsent, AdminChoice, Mentions } from './slack-fields.js';
 
 /** A thread's resource name (the `thread` output of an earlier step). */
 export const THREAD_NAME = /^spaces\/[A-Za-z0-9_-]+\/threads\/[A-Za-z0-9_.-]+$/;
@@ -11,36 +10,6 @@ export const SPACE_NAME = /^spaces\/[A-Za-z0-9_-]{1,100}$/;
 export const MESSAGE_NAME = /^spaces\/[A-Za-z0-9_-]{1,100}\/messages\/[A-Za-z0-9_.-]{1,200}$/;
 /** `users/<id>` (a person, by the numeric ID of their Google account) or `all`. */
 export const GOOGLE_CHAT_MENTION = /^(?:users\/\d{5,30}|all)$/;
-
-const GoogleChatMentions = (): PropertyDecorator =>
-  Transform(({ value }) => {
-    if (value === '' || value === null) return undefined;
-    const list: unknown = typeof value === 'string' ? value.split(/[\s,]+/).filter((v) => v !== '') : value;
-    return Array.isArray(list)
-      ? list.map((m: unknown) =>
-          typeof m === 'string'
-            ? m
-                .trim()
-                .replace(/^<(users\/[^>]+)>$/, '$1')
-                .replace(/^<?users\/all>?$|^@?all$/, 'all')
-            : m,
-        )
-      : list;
-  });
-
-function IsGoogleChatMentions(): PropertyDecorator {
-  return ValidateBy({
-    name: 'isGoogleChatMentions',
-    validator: {
-      validate: (value: unknown) =>
-        Array.isArray(value) &&
-        value.length <= 50 &&
-        value.every((m) => typeof m === 'string' && GOOGLE_CHAT_MENTION.test(m)),
-      defaultMessage: () =>
-        'must be up to 50 of users/<numeric user ID> or all; names and e-mail addresses do not notify anyone',
-    },
-  });
-}
 
 /**
  * `notify: {googleChat: {...}}`: a message (a card in the status colour when there is a status, a title or
@@ -59,9 +28,13 @@ export class GoogleChatConfig extends MessageContent {
   thread?: string;
 
   /** Who to notify: users/<id> or all. */
-  @GoogleChatMentions()
-  @IsOptional()
-  @IsGoogleChatMentions()
+  @Mentions({
+    name: 'isGoogleChatMentions',
+    pattern: GOOGLE_CHAT_MENTION,
+    normalise: (m) => m.replace(/^<(users\/[^>]+)>$/, '$1').replace(/^<?users\/all>?$|^@?all$/, 'all'),
+    message:
+      'must be up to 50 of users/<numeric user ID> or all; names and e-mail addresses do not notify anyone',
+  })
   mentions?: string[];
 
   /** App mode: post as the Chat app (GOOGLE_CHAT_SERVICE_ACCOUNT_JSON) in this space, `spaces/AAAA…`. */

@@ -1,8 +1,7 @@
-import { Transform } from 'class-transformer';
 import { IsOptional, Matches, ValidateBy } from 'class-validator';
 import { FileUpload, OptionalFile } from './file-upload.dto.js';
 import { MessageContent } from './message-content.dto.js';
-import { EmptyAsAbsent, AdminChoice } from './slack-fields.js';
+import { EmptyAsAbsent, AdminChoice, Mentions } from './slack-fields.js';
 
 /** Mattermost object IDs: 26 lower-case base32 characters. */
 export const MATTERMOST_ID = /^[a-z0-9]{26}$/;
@@ -17,27 +16,6 @@ const PostId = (): PropertyDecorator =>
   });
 
 /** Mentions as a list or a comma/space separated string, with or without `@`. */
-const MentionList = (): PropertyDecorator =>
-  Transform(({ value }) => {
-    if (value === '' || value === null) return undefined;
-    const list: unknown = typeof value === 'string' ? value.split(/[\s,]+/).filter((v) => v !== '') : value;
-    return Array.isArray(list)
-      ? list.map((m: unknown) => (typeof m === 'string' ? m.trim().replace(/^@/, '').toLowerCase() : m))
-      : list;
-  });
-
-function IsMattermostMentions(): PropertyDecorator {
-  return ValidateBy({
-    name: 'isMattermostMentions',
-    validator: {
-      validate: (value: unknown) =>
-        Array.isArray(value) &&
-        value.length <= 50 &&
-        value.every((m) => typeof m === 'string' && MATTERMOST_MENTION.test(m)),
-      defaultMessage: () => 'must be up to 50 usernames (alice or @alice) or here, channel, all',
-    },
-  });
-}
 
 /** A channel name needs its team (names are unique per team only). */
 function IsChannelWithTeam(): PropertyDecorator {
@@ -82,9 +60,12 @@ export class MattermostConfig extends MessageContent {
   update?: string;
 
   /** Who to notify: usernames or here/channel/all; a list or a comma-separated string. */
-  @MentionList()
-  @IsOptional()
-  @IsMattermostMentions()
+  @Mentions({
+    name: 'isMattermostMentions',
+    pattern: MATTERMOST_MENTION,
+    normalise: (m) => m.replace(/^@/, '').toLowerCase(),
+    message: 'must be up to 50 usernames (alice or @alice) or here, channel, all',
+  })
   mentions?: string[];
 
   /** A text file attached to the post. */

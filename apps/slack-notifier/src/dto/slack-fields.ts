@@ -63,19 +63,11 @@ export function IsSlackTs(options?: ValidationOptions): PropertyDecorator {
  * in the forms people paste (`@here`, `<@U012ABCDEF>`, `<!subteam^S012ABCDEF|@oncall>`): bare IDs are kept.
  */
 export const MentionsInput = (): PropertyDecorator =>
-  Transform(({ value }) => {
-    if (value === '' || value === null) return undefined;
-    const list: unknown = typeof value === 'string' ? value.split(/[\s,]+/).filter((v) => v !== '') : value;
-    if (!Array.isArray(list)) return list;
-    return list.map((m: unknown) =>
-      typeof m === 'string'
-        ? m
-            .trim()
-            .replace(/^<(?:@|!subteam\^|!)?([^>|]+)(?:\|[^>]*)?>$/, '$1')
-            .replace(/^[@!]/, '')
-        : m,
-    );
-  });
+  Transform(({ value }) =>
+    splitList(value, (m) =>
+      m.replace(/^<(?:@|!subteam\^|!)?([^>|]+)(?:\|[^>]*)?>$/, '$1').replace(/^[@!]/, ''),
+    ),
+  );
 
 export function IsMentionList(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(
@@ -111,6 +103,44 @@ export function AdminChoice(what: string, example: string): PropertyDecorator {
     IsString(),
     Matches(/^[A-Za-z0-9_]{1,40}$/, {
       message: `must be a ${what} name such as ${example} (letters, digits, _)`,
+    }),
+  ];
+  return (target, property) => decorators.forEach((decorate) => decorate(target, property));
+}
+
+/** Splits one comma/space separated string (what a parameter gives) into a list; '' and null are absent. */
+export const splitList = (value: unknown, normalise: (entry: string) => string): unknown => {
+  if (value === '' || value === null) return undefined;
+  const list: unknown = typeof value === 'string' ? value.split(/[\s,]+/).filter((v) => v !== '') : value;
+  return Array.isArray(list)
+    ? list.map((m: unknown) => (typeof m === 'string' ? normalise(m.trim()) : m))
+    : list;
+};
+
+export interface MentionRules {
+  /** The validation's name in class-validator's metadata. */
+  name: string;
+  /** One entry, after `normalise`. */
+  pattern: RegExp;
+  /** From the forms people paste (`<@123>`, `@alice`) to the form checked and sent. */
+  normalise: (entry: string) => string;
+  message: string;
+}
+
+/** An optional `mentions` field: a list or a separated string, each entry normalised, at most 50, each valid. */
+export function Mentions(rules: MentionRules): PropertyDecorator {
+  const decorators = [
+    Transform(({ value }) => splitList(value, rules.normalise)),
+    IsOptional(),
+    ValidateBy({
+      name: rules.name,
+      validator: {
+        validate: (value: unknown) =>
+          Array.isArray(value) &&
+          value.length <= 50 &&
+          value.every((m) => typeof m === 'string' && rules.pattern.test(m)),
+        defaultMessage: () => rules.message,
+      },
     }),
   ];
   return (target, property) => decorators.forEach((decorate) => decorate(target, property));

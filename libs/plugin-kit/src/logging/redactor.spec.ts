@@ -1,4 +1,4 @@
-import { looksSecret, Redactor } from './redactor.js';
+import { formEncoded, looksSecret, Redactor } from './redactor.js';
 
 describe('Redactor', () => {
   it('masks every known secret, also in its JSON-escaped form', () => {
@@ -62,4 +62,18 @@ describe('Redactor', () => {
     ['SLACK_API_URL', false],
     ['PORT', false],
   ])('looksSecret(%s) = %s', (name, expected) => expect(looksSecret(name)).toBe(expected));
+
+  it('writes a value as URLSearchParams does for a form body, for every ASCII character and beyond', () => {
+    const ascii = Array.from({ length: 128 }, (_, i) => String.fromCharCode(i)).join('');
+    for (const value of [
+      ascii,
+      "pa ss~w!o'r(d)*-._",
+      'ümlaut 日本語 🎉',
+      'lone \uD800 high',
+      'lone \uDC00 low',
+      '',
+    ]) {
+      expect(formEncoded(value)).toBe(new URLSearchParams({ v: value }).toString().slice(2));
+    }
+  });
 });

@@ -65,8 +65,6 @@ export class Redactor {
 function secretForms(value: string | undefined, minLength: number): string[] {
   if (!value) return [];
   const trimmed = value.trim();
-  // URLSearchParams (form bodies) encodes more than encodeURIComponent: `~` as %7E, a space as `+`.
-  const formEncoded = (v: string): string => new URLSearchParams({ v }).toString().slice(2);
   const plain = [
     ...new Set([
       value,
@@ -79,6 +77,23 @@ function secretForms(value: string | undefined, minLength: number): string[] {
   ];
   const forms = new Set(plain.flatMap((v) => [v, JSON.stringify(v).slice(1, -1)]));
   return [...forms].filter((f) => f.length >= minLength);
+}
+
+/**
+ * A value as a form body (`application/x-www-form-urlencoded`, what URLSearchParams writes) carries it: it encodes
+ * more than encodeURIComponent (`~ ! ' ( )` as %7E %21 %27 %28 %29) and a space as `+`. Built on the native
+ * encodeURIComponent because URLSearchParams' JS encoder, run over a long key (a service account's PEM, line by
+ * line), got optimised by TurboFan at start-up, which alone left ~4 MiB more resident memory in an idle sidecar.
+ */
+export function formEncoded(value: string): string {
+  // A lone surrogate is U+FFFD in a form body (encodeURIComponent would throw on it).
+  const text = value.replace(
+    /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
+    '\uFFFD',
+  );
+  return encodeURIComponent(text)
+    .replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, '+');
 }
 
 const SECRET_NAME = /(TOKEN|SECRET|PASSWORD|PASSWD|KEY|CREDENTIAL|PRIVATE)/i;

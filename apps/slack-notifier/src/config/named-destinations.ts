@@ -1,13 +1,10 @@
-import { PluginConfigError, type NamespaceScopes, httpUrlProblem } from '@app/plugin-kit';
+import { PluginConfigError, type NamespaceScopes } from '@app/plugin-kit';
 import type { EnvSource } from './slack-tokens.js';
 
 /** The destination a body gets when it names none: the one of the unsuffixed variable. */
 export const DEFAULT_DESTINATION = 'default';
 
 const NAME = /^[A-Z0-9][A-Z0-9_]{0,39}$/;
-
-/** `undefined` for an http(s) URL, else the problem. */
-export const urlProblem = (value: string): string | undefined => httpUrlProblem(value);
 
 /** `undefined` for a credential without whitespace (a Secret made with `echo` is trimmed before). */
 export const credentialProblem = (value: string): string | undefined =>

@@ -8,9 +8,10 @@ import {
   Secret,
   type EnvExtras,
   IsHttpUrl,
+  httpUrlProblem,
 } from '@app/plugin-kit';
 import { parseServiceAccount, type GoogleServiceAccount } from '../providers/google-chat/service-account.js';
-import { credentialProblem, readNamed, urlProblem } from './named-destinations.js';
+import { credentialProblem, readNamed } from './named-destinations.js';
 import { DEFAULT_WORKSPACE, readNamedTokens, type EnvSource } from './slack-tokens.js';
 
 /** What enables each provider, for messages. */
@@ -47,7 +48,7 @@ const DISCORD_WEBHOOK = /^(https?:\/\/[^?#]+?)\/webhooks\/(\d{5,25})\/([A-Za-z0-
 /** A Discord webhook URL as Discord shows it (Channel settings → Integrations → Webhooks → Copy URL). */
 export function parseDiscordWebhook(url: string): DiscordWebhook | undefined {
   const m = DISCORD_WEBHOOK.exec(url);
-  return m && !urlProblem(url) ? { apiUrl: m[1], id: m[2], token: m[3] } : undefined;
+  return m && !httpUrlProblem(url) ? { apiUrl: m[1], id: m[2], token: m[3] } : undefined;
 }
 
 export interface GoogleChatWebhook {
@@ -60,7 +61,7 @@ export interface GoogleChatWebhook {
 
 /** A space's incoming webhook URL as Google Chat shows it (Apps & integrations → Webhooks → copy). */
 export function parseGoogleChatWebhook(raw: string): GoogleChatWebhook | undefined {
-  if (urlProblem(raw)) return undefined;
+  if (httpUrlProblem(raw)) return undefined;
   const url = new URL(raw);
   const space = /^\/v1\/spaces\/([A-Za-z0-9_-]+)\/messages$/.exec(url.pathname)?.[1];
   const key = url.searchParams.get('key');
@@ -70,7 +71,7 @@ export function parseGoogleChatWebhook(raw: string): GoogleChatWebhook | undefin
 
 /** A Teams Workflows webhook URL (Power Automate "When a Teams webhook request is received"): its `sig` is the credential. */
 export function teamsWebhookProblem(raw: string): string | undefined {
-  if (urlProblem(raw)) return 'must be an http(s) URL';
+  if (httpUrlProblem(raw)) return 'must be an http(s) URL';
   const url = new URL(raw);
   return url.searchParams.get('sig') && /\/triggers\/[^/]+\/paths\/invoke$/.test(url.pathname)
     ? undefined
@@ -415,7 +416,7 @@ export class NotifierEnv implements EnvExtras {
 
   /** MATTERMOST_URL[_<NAME>] and MATTERMOST_TOKEN[_<NAME>], in pairs. */
   private readMattermost(source: EnvSource): string[] {
-    const urls = readNamed(source, 'MATTERMOST_URL', urlProblem);
+    const urls = readNamed(source, 'MATTERMOST_URL', httpUrlProblem);
     const tokens = readNamed(source, 'MATTERMOST_TOKEN', credentialProblem);
     const problems = [...urls.problems, ...tokens.problems];
     const suffix = (name: string) => (name === 'default' ? '' : `_${name.toUpperCase()}`);

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { EmptyAsAbsent } from './slack-fields.js';
@@ -26,6 +27,9 @@ export class FileUpload {
 
 /** An optional `file` field of a provider's config. */
 export function OptionalFile(): PropertyDecorator {
-  const decorators = [IsOptional(), ValidateNested(), Type(() => FileUpload)];
-  return (target, property) => decorators.forEach((decorate) => decorate(target, property));
+  return applyDecorators(
+    IsOptional(),
+    ValidateNested(),
+    Type(() => FileUpload),
+  );
 }

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsOptional, IsString, Matches, ValidateBy, type ValidationOptions } from 'class-validator';
 
@@ -97,15 +98,14 @@ export function IsMentionList(options?: ValidationOptions): PropertyDecorator {
  * empty means the default one. `what` and `example` make the message: "must be a server name such as ops".
  */
 export function AdminChoice(what: string, example: string): PropertyDecorator {
-  const decorators = [
+  return applyDecorators(
     EmptyAsAbsent(),
     IsOptional(),
     IsString(),
     Matches(/^[A-Za-z0-9_]{1,40}$/, {
       message: `must be a ${what} name such as ${example} (letters, digits, _)`,
     }),
-  ];
-  return (target, property) => decorators.forEach((decorate) => decorate(target, property));
+  );
 }
 
 /** Splits one comma/space separated string (what a parameter gives) into a list; '' and null are absent. */
@@ -129,7 +129,7 @@ export interface MentionRules {
 
 /** An optional `mentions` field: a list or a separated string, each entry normalised, at most 50, each valid. */
 export function Mentions(rules: MentionRules): PropertyDecorator {
-  const decorators = [
+  return applyDecorators(
     Transform(({ value }) => splitList(value, rules.normalise)),
     IsOptional(),
     ValidateBy({
@@ -142,6 +142,5 @@ export function Mentions(rules: MentionRules): PropertyDecorator {
         defaultMessage: () => rules.message,
       },
     }),
-  ];
-  return (target, property) => decorators.forEach((decorate) => decorate(target, property));
+  );
 }

@@ -1,5 +1,5 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
-import { urlProblem } from '../../config/named-destinations.js';
+import { httpUrlProblem } from '@app/plugin-kit';
 
 /** The fields of a service account key file (IAM → Service accounts → Keys → Add key → JSON) the notifier uses. */
 export interface GoogleServiceAccount {
@@ -32,7 +32,7 @@ export function parseServiceAccount(raw: string): { account?: GoogleServiceAccou
   if (typeof email !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(email))
     return { problem: 'client_email: must be the service account e-mail address' };
   const tokenUri = key.token_uri;
-  if (typeof tokenUri !== 'string' || urlProblem(tokenUri))
+  if (typeof tokenUri !== 'string' || httpUrlProblem(tokenUri))
     return { problem: 'token_uri: must be an http(s) URL (https://oauth2.googleapis.com/token)' };
   const pem = key.private_key;
   if (typeof pem !== 'string' || !pem.includes('-----BEGIN PRIVATE KEY-----'))

@@ -37,7 +37,7 @@ export async function coldStart(
   const port = await freePort();
   const body = requestBody(template === 'own' ? ownPlugin(target) : FOREIGN_PLUGIN, freshUid());
   const logFile = join(ctx.logDir, `${target.name}-cold-${template}-${options.label}.log`);
-  const proc = spawnTarget(target, ctx, port, logFile);
+  const proc = spawnTarget(target, ctx, port, logFile, 'plain');
   const run: ColdRun = { target: target.name, template };
   try {
     const reply = await firstReply(port, ctx.token, body, proc.spawnedAt + (options.timeoutMs ?? 15_000));

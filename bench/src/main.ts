@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { format } from 'prettier';
 import { parse as parseYaml } from 'yaml';
 import { FOREIGN_PLUGIN, freshUid, requestBody } from './bodies.js';
+import { launchUnderLimit } from '@app/testing/demo/container-memory.js';
 import { coldStart, type ColdRun } from './cold-start.js';
 import { firstReply, postExecute } from './contract-client.js';
 import { loadRun, type LoadRun } from './load.js';
@@ -124,16 +125,22 @@ export async function runBench(
 }
 
 /** Node flags from the manifest's container command (`[node, --flag, ..., /app/main.js]`). */
-function manifestNodeArgs(app: string): { args: string[]; resources?: unknown } {
+function manifestNodeArgs(app: string): { args: string[]; resources?: unknown; memoryLimitMiB?: number } {
   const file = join(root, 'manifests', app, 'plugin.yaml');
   if (!existsSync(file)) return { args: [] };
   const doc = parseYaml(readFileSync(file, 'utf8')) as {
-    spec?: { sidecar?: { container?: { command?: string[]; resources?: unknown } } };
+    spec?: {
+      sidecar?: {
+        container?: { command?: string[]; resources?: { limits?: { memory?: string } } };
+      };
+    };
   };
   const container = doc.spec?.sidecar?.container;
   const command = container?.command ?? [];
   const args = command.slice(1).filter((a) => a.startsWith('-'));
-  return { args, resources: container?.resources };
+  const memory = /^(\d+)(Mi|Gi)$/.exec(String(container?.resources?.limits?.memory ?? ''));
+  const memoryLimitMiB = memory ? Number(memory[1]) * (memory[2] === 'Gi' ? 1024 : 1) : undefined;
+  return { args, resources: container?.resources, memoryLimitMiB };
 }
 
 function gitCommit(): string | undefined {
@@ -193,6 +200,8 @@ async function main(): Promise<void> {
     entry: baselineEntry,
     env: { BENCH_KEY: 'baseline' },
     nodeArgs: [],
+    // Under load it runs in the collection's memory limit, like the plugins in theirs.
+    memoryLimitMiB: manifestNodeArgs('collection').memoryLimitMiB,
     bytes: statSync(baselineEntry).size,
     key: 'baseline',
     own: {
@@ -217,6 +226,7 @@ async function main(): Promise<void> {
         env: standIns.env,
         nodeArgs:
           opts['node-args'] !== undefined ? opts['node-args'].split(/\s+/).filter(Boolean) : manifest.args,
+        memoryLimitMiB: manifest.memoryLimitMiB,
         bytes: app.bytes,
         key: own?.key ?? app.app,
         own,
@@ -258,6 +268,13 @@ async function main(): Promise<void> {
     }
     log(
       `measuring ${targets.map((t) => `${t.name}${t.nodeArgs.length ? ` [${t.nodeArgs.join(' ')}]` : ''}`).join(', ')}`,
+    );
+    const probe = launchUnderLimit('-e0', [], 64, { emulate: false });
+    probe.release();
+    log(
+      probe.model.startsWith('cgroup')
+        ? `memory: each process in a memory cgroup of its manifest's limits.memory (${probe.model.split(' ').slice(0, 2).join(' ')}), as in its pod`
+        : `memory: ${probe.model}`,
     );
 
     const cold: ColdRun[] = [];
@@ -514,6 +531,7 @@ function renderSideBySide(s: SideBySide, count: number): string {
           'under the limit',
         ],
       ],
-    )
+    ) +
+    `\ncold start and idle memory: plain launches; first own calls, round trips and peak: each sidecar under its memory limit (${s.memoryModel ?? 'none'})`
   );
 }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { launchUnderLimit } from '@app/testing/demo/container-memory.js';
 
 /** A port that was free a moment ago (bound to 127.0.0.1:0, then released). */
 export function freePort(): Promise<number> {
@@ -60,6 +61,8 @@ export interface Spawned {
   pid: number;
   /** performance.now() just before spawn(). */
   spawnedAt: number;
+  /** How the container's memory limit is applied (`cgroup v1 320 MiB`, `none …`). */
+  memoryModel: string;
   logFile: string;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves on exit. */
   stop(graceMs?: number): Promise<void>;
@@ -76,10 +79,14 @@ export function spawnNode(
   logFile: string,
   nodeArgs: string[] = [],
   node = process.execPath,
+  memoryLimitMiB?: number,
 ): Spawned {
   const fd = openSync(logFile, 'a');
+  // Under the container's memory limit where a cgroup can be made; never emulated with V8 flags, which would
+  // slow the start being measured.
+  const launch = launchUnderLimit(entry, nodeArgs, memoryLimitMiB, { node, emulate: false });
   const spawnedAt = performance.now();
-  const child = spawn(node, [...nodeArgs, entry], {
+  const child = spawn(launch.command, launch.args, {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', fd, fd],
   });
@@ -87,11 +94,12 @@ export function spawnNode(
   const exited = new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve();
     else child.once('exit', () => resolve());
-  });
+  }).then(() => launch.release());
   return {
     child,
     pid: child.pid ?? -1,
     spawnedAt,
+    memoryModel: launch.model,
     logFile,
     stop: async (graceMs = 3000) => {
       if (child.exitCode === null && child.signalCode === null) {

@@ -242,7 +242,7 @@ describe('hostile upstreams: echoed credentials, huge and trickling replies, red
         const memory = run.memory();
         const limit = limitMib(target);
         lines.push(
-          `${name}: ${results.join(', ')}; peak RSS ${mib(memory.peakMb)} (limit ${mib(limit)}, ${run.target.nodeArgs.join(' ') || 'no node flags'})`,
+          `${name}: ${results.join(', ')}; peak RSS ${mib(memory.peakMb)} (limit ${mib(limit)}, ${run.target.nodeArgs.join(' ') || 'no node flags'}, ${run.proc.memoryModel})`,
         );
         if (memory.peakMb >= limit) problems.push(`peak RSS ${mib(memory.peakMb)} ≥ ${mib(limit)}`);
         expect({ crashes: run.crashes, problems }).toEqual({ crashes: [], problems: [] });

@@ -1,4 +1,3 @@
-import 'reflect-metadata';
 import { EnvValidationError, type EnvSource } from './config/env.js';
 import type { ExecutionLedger } from './ledger/execution-ledger.js';
 import type { LedgerStore } from './ledger/ledger-store.js';
@@ -34,7 +33,7 @@ export async function startPlugin<E extends object>(
   const started = performance.now();
   const shutdownController = new AbortController();
   const hosted = hostPlugin(definition, {
-    source: options.env ?? process.env,
+    source: options.env ?? { ...process.env },
     logDestination: options.logDestination,
     ledgerStore: options.ledgerStore,
     shutdown: shutdownController.signal,

@@ -91,6 +91,7 @@ export async function launch(target: PluginTarget, options: LaunchOptions): Prom
       // RELIABILITY_NODE_ARGS adds flags for a diagnosis, e.g. --heapsnapshot-near-heap-limit=1 --diagnostic-dir=/tmp/x
       {
         cwd: dir,
+        memoryLimitMiB: target.memoryLimitMiB,
         nodeArgs: [
           ...target.nodeArgs,
           ...(process.env.RELIABILITY_NODE_ARGS?.split(' ').filter(Boolean) ?? []),

@@ -27,6 +27,8 @@ export interface PluginTarget {
   nodeArgs: string[];
   /** The container's memory limit from the manifest, in MB. */
   memoryLimitMb?: number;
+  /** The same limit in MiB: the sidecar runs under it (a cgroup of that size, or the heap sizing it gives). */
+  memoryLimitMiB?: number;
   startUpstreams(context: DemoContext): Promise<DemoUpstreams>;
   /** The plugin (or collection) definition, for the in-process harness (startAnyHarness). */
   definition(): Promise<PluginDefinition<object> | CollectionDefinition>;
@@ -106,7 +108,7 @@ export function discoverApps(): Discovery {
 }
 
 /** How the manifest runs the sidecar: node flags and memory limit. */
-function manifestRuntime(app: string): { nodeArgs: string[]; memoryLimitMb?: number } {
+function manifestRuntime(app: string): { nodeArgs: string[]; memoryLimitMb?: number; memoryLimitMiB?: number } {
   const file = join(repoRoot, 'manifests', app, 'plugin.yaml');
   if (!existsSync(file)) return { nodeArgs: [] };
   const container = (
@@ -121,7 +123,8 @@ function manifestRuntime(app: string): { nodeArgs: string[]; memoryLimitMb?: num
   const memory = /^(\d+)(Mi|Gi|M|G)$/.exec(String(container?.resources?.limits?.memory ?? ''));
   const factor = { Mi: 1.048576, Gi: 1073.741824, M: 1, G: 1000 } as const;
   const memoryLimitMb = memory ? Number(memory[1]) * factor[memory[2] as keyof typeof factor] : undefined;
-  return { nodeArgs, memoryLimitMb };
+  const memoryLimitMiB = memoryLimitMb === undefined ? undefined : Math.floor(memoryLimitMb / 1.048576);
+  return { nodeArgs, memoryLimitMb, memoryLimitMiB };
 }
 
 async function findDefinition(file: string): Promise<PluginDefinition<object> | CollectionDefinition> {
@@ -147,14 +150,17 @@ export async function probeTarget(): Promise<PluginTarget> {
     bundleEntry(entry: string, out: string, name: string): Promise<unknown>;
   };
   await bundleEntry(join(PROBE_DIR, 'probe-main.ts'), out, 'probe');
+  const first = discoverApps().targets[0];
   return {
     name: 'probe',
     key: 'probe',
     config: { outcome: 'poll' },
     entry: join(out, 'main.js'),
     env: { PROBE_SECRET: `probe-secret-${Math.random().toString(36).slice(2)}-reliability` },
-    // No manifest of its own: it runs with the node flags the apps' manifests use (a heap cap changes how V8 collects).
-    nodeArgs: discoverApps().targets[0]?.nodeArgs ?? [],
+    // No manifest of its own: it runs as the first app's manifest runs it (flags and memory limit change how V8 collects).
+    nodeArgs: first?.nodeArgs ?? [],
+    memoryLimitMb: first?.memoryLimitMb,
+    memoryLimitMiB: first?.memoryLimitMiB,
     startUpstreams: async () => ({ env: {}, close: async () => undefined }),
     definition: async () =>
       (await import('../../../libs/plugin-kit/test/fixtures/probe-plugin.js'))

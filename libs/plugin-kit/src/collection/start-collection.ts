@@ -1,4 +1,3 @@
-import 'reflect-metadata';
 import { EnvValidationError, loadEnv } from '../config/env.js';
 import { KitEnv } from '../config/kit-env.js';
 import type { TemplateDispatcher } from '../http/contract-server.js';
@@ -76,7 +75,8 @@ export async function startCollection(
   options: StartOptions = {},
 ): Promise<RunningCollection> {
   const started = performance.now();
-  const source = options.env ?? process.env;
+  // One copy: process.env reads go through the C library each time, and scoping reads it once per plugin.
+  const source = options.env ?? { ...process.env };
   const clashes = structuralClashes(definition.plugins);
   if (clashes.length > 0) throw new Error(`plugins that cannot share a sidecar: ${clashes.join('; ')}`);
 

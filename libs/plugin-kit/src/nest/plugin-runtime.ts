@@ -1,3 +1,5 @@
+// Decorator metadata matters only to the plugin modules (Nest's injector, class-transformer's @Type), which load
+// on the first own call; so does this polyfill, rather than at start-up.
 import 'reflect-metadata';
 import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';

@@ -1,11 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { launchUnderLimit } from './container-memory.js';
 
 export interface PluginProcess {
   name: string;
   url: string;
   port: number;
   child: ChildProcess;
+  /** How the container's memory limit is applied (`cgroup v1 256 MiB`, `emulated …`, `none`). */
+  memoryModel: string;
   /** Parsed JSON log lines so far. */
   logs: Array<Record<string, unknown>>;
   /** Raw stdout + stderr text so far. */
@@ -22,13 +25,15 @@ export function startPluginProcess(
   name: string,
   entry: string,
   env: Record<string, string>,
-  options: { timeoutMs?: number; nodeArgs?: string[]; cwd?: string } = {},
+  options: { timeoutMs?: number; nodeArgs?: string[]; cwd?: string; memoryLimitMiB?: number } = {},
 ): Promise<PluginProcess> {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), entry], {
+  const launch = launchUnderLimit(entry, options.nodeArgs ?? [], options.memoryLimitMiB);
+  const child = spawn(launch.command, launch.args, {
     cwd: options.cwd,
     env: { PATH: process.env.PATH ?? '', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  child.once('close', () => launch.release()); // 'close': the 'exit' listeners are replaced below
   const logs: Array<Record<string, unknown>> = [];
   let text = '';
   child.stderr!.on('data', (c: Buffer) => (text += c.toString()));
@@ -57,6 +62,7 @@ export function startPluginProcess(
       resolve({
         name,
         port,
+        memoryModel: launch.model,
         url: `http://127.0.0.1:${port}`,
         child,
         logs,

@@ -1,6 +1,7 @@
 // The plugin kit. Everything exported here is safe on the start-up path of a sidecar: no Nest, no SDKs.
 // The Nest runtime is loaded by the kit itself on the first call addressed to the plugin; HTTP clients for
-// upstreams live in '@app/plugin-kit/upstream/http-client.js'.
+// upstreams live in '@app/plugin-kit/upstream/http-client.js', the check of a plugin body (class-transformer) in
+// '@app/plugin-kit/config/plugin-config.js'.
 export * from './plugin-definition.js';
 export * from './run-plugin.js';
 export * from './execution/plugin-handler.js';
@@ -13,7 +14,7 @@ export * from './config/env.js';
 export * from './config/kit-env.js';
 export * from './config/go-duration.validator.js';
 export * from './config/http-url.validator.js';
-export * from './config/plugin-config.js';
+export * from './config/declared-properties.js';
 export * from './config/namespace-scopes.js';
 export * from './auth/token-guard.js';
 export * from './http/contract-server.js';

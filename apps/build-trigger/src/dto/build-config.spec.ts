@@ -1,4 +1,7 @@
-import { PluginConfigError, validatePluginConfig } from '@app/plugin-kit';
+// The DTOs' @Type reads decorator metadata; in a sidecar the plugin runtime loads the polyfill before them.
+import 'reflect-metadata';
+import { PluginConfigError } from '@app/plugin-kit';
+import { validatePluginConfig } from '@app/plugin-kit/config/plugin-config.js';
 import { BuildConfig } from './build-config.dto.js';
 import { chooseProvider } from './provider-block.js';
 

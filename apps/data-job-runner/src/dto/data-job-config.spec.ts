@@ -1,4 +1,6 @@
-import { validatePluginConfig } from '@app/plugin-kit';
+// The DTOs' @Type reads decorator metadata; in a sidecar the plugin runtime loads the polyfill before them.
+import 'reflect-metadata';
+import { validatePluginConfig } from '@app/plugin-kit/config/plugin-config.js';
 import { DataJobConfig, selectProvider } from './data-job-config.dto.js';
 
 const validate = (body: unknown) => validatePluginConfig(DataJobConfig, body);

@@ -1,10 +1,17 @@
 import { readFileSync } from 'node:fs';
-import { Transform } from 'class-transformer';
 import { IsBoolean, IsNotEmpty, IsOptional, IsString, Matches } from 'class-validator';
-import { EnvBoolean, IsGoDuration, Secret, type EnvExtras, type EnvSource } from '@app/plugin-kit';
+import {
+  EnvBoolean,
+  EnvTransform,
+  EnvTrim,
+  IsGoDuration,
+  Secret,
+  type EnvExtras,
+  type EnvSource,
+} from '@app/plugin-kit';
 import { NAMESPACE, NAMESPACE_MAX } from './names.js';
 
-const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
+const trim = EnvTrim();
 const SCHEME = /^(Bearer|Basic) +/;
 
 /**
@@ -23,7 +30,7 @@ export class ArgoEnv implements EnvExtras {
 
   /** The token, as `Bearer <token>` (what `argo auth token` prints) or bare; kept without the scheme. */
   @Secret()
-  @Transform(({ value }) => (typeof value === 'string' ? value.trim().replace(SCHEME, '') : value))
+  @EnvTransform((value) => value.trim().replace(SCHEME, ''))
   @IsString()
   @IsNotEmpty()
   @Matches(/^\S+$/, {

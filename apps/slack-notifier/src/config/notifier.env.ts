@@ -1,8 +1,8 @@
-import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import {
   EnvBoolean,
   EnvInt,
+  EnvTrim,
   IsGoDuration,
   NamespaceScopes,
   Secret,
@@ -34,7 +34,7 @@ export interface MattermostServer {
 /** The Chat app's name among the Google Chat destinations (NAMESPACE_SCOPES `googleChat/app=…`). */
 export const GOOGLE_CHAT_APP = 'app';
 
-const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
+const trim = EnvTrim();
 
 export interface DiscordWebhook {
   /** The API root the webhook URL was given under, e.g. https://discord.com/api. */

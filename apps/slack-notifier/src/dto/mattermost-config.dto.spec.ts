@@ -1,4 +1,4 @@
-import { validatePluginConfig } from '@app/plugin-kit';
+import { validatePluginConfig } from '@app/plugin-kit/config/plugin-config.js';
 import { MattermostConfig } from './mattermost-config.dto.js';
 
 const check = (body: unknown) => validatePluginConfig(MattermostConfig, body);

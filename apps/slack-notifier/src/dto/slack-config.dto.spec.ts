@@ -1,4 +1,4 @@
-import { validatePluginConfig } from '@app/plugin-kit';
+import { validatePluginConfig } from '@app/plugin-kit/config/plugin-config.js';
 import { SlackConfig } from './slack-config.dto.js';
 
 const problems = (body: unknown): string[] => {

@@ -1,7 +1,7 @@
 import { IsOptional, IsString } from 'class-validator';
 import type { EnvSource } from '../config/env.js';
 import { KitEnv } from '../config/kit-env.js';
-import { declaredProperties } from '../config/plugin-config.js';
+import { declaredProperties } from '../config/declared-properties.js';
 import { keysOf, type PluginDefinition } from '../plugin-definition.js';
 
 /** Settings of the collection sidecar itself. */

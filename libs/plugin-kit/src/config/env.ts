@@ -1,6 +1,5 @@
-import { plainToInstance, Transform } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { declaredProperties } from './plugin-config.js';
+import { declaredProperties } from './declared-properties.js';
 import { describeValidationErrors } from './validation-messages.js';
 
 export type EnvSource = Record<string, string | undefined>;
@@ -20,10 +19,35 @@ export function secretFieldsOf(cls: new () => object): string[] {
   return [...(secretFields.get(cls) ?? [])];
 }
 
+// The kit's own rather than class-transformer's @Transform: an env class is read at start-up, where
+// class-transformer (a plugin body's tool) would be loaded for nothing but these few functions.
+const envTransforms = new WeakMap<object, Map<string, (value: string) => unknown>>();
+
+/** Converts a variable's value before the validators see it (one per variable). */
+export function EnvTransform(convert: (value: string) => unknown): PropertyDecorator {
+  return (target, property) => {
+    const map = envTransforms.get(target.constructor) ?? new Map<string, (value: string) => unknown>();
+    map.set(String(property), convert);
+    envTransforms.set(target.constructor, map);
+  };
+}
+
+function transformOf(cls: object, name: string): ((value: string) => unknown) | undefined {
+  for (let c: object | null = cls; c !== null && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+    const convert = envTransforms.get(c)?.get(name);
+    if (convert) return convert;
+  }
+  return undefined;
+}
+
+/** Drops surrounding whitespace (a Secret written with a trailing newline). */
+export function EnvTrim(): PropertyDecorator {
+  return EnvTransform((value) => value.trim());
+}
+
 /** Parses `true/false/1/0/yes/no` (case-insensitive); leaves anything else for @IsBoolean to reject. */
 export function EnvBoolean(): PropertyDecorator {
-  return Transform(({ value }) => {
-    if (typeof value !== 'string') return value;
+  return EnvTransform((value) => {
     const v = value.trim().toLowerCase();
     if (['true', '1', 'yes'].includes(v)) return true;
     if (['false', '0', 'no'].includes(v)) return false;
@@ -33,9 +57,7 @@ export function EnvBoolean(): PropertyDecorator {
 
 /** Parses a decimal integer; leaves anything else for @IsInt to reject. */
 export function EnvInt(): PropertyDecorator {
-  return Transform(({ value }) =>
-    typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value,
-  );
+  return EnvTransform((value) => (/^-?\d+$/.test(value.trim()) ? Number(value) : value));
 }
 
 /** Optional hook on an env class for variables a class cannot declare (`JENKINS_<NAME>_URL`, ...). */
@@ -60,12 +82,13 @@ function hasExtras(value: object): value is EnvExtras {
  * and throws one EnvValidationError that names every bad variable.
  */
 export function loadEnv<E extends object>(cls: new () => E, source: EnvSource): E {
-  const plain: Record<string, string> = {};
+  const env = new cls();
   for (const name of declaredProperties(cls)) {
     const value = source[name];
-    if (value !== undefined && value !== '') plain[name] = value;
+    if (value === undefined || value === '') continue;
+    const convert = transformOf(cls, name);
+    (env as Record<string, unknown>)[name] = convert ? convert(value) : value;
   }
-  const env = plainToInstance(cls, plain, { exposeDefaultValues: true });
   const errors = validateSync(env, { validationError: { target: false, value: false } });
   // A variable that is simply not set gets one clear word instead of every constraint it fails.
   const missing = new Set(

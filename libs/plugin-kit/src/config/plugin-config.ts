@@ -1,13 +1,13 @@
 import { plainToInstance } from 'class-transformer';
-import { getMetadataStorage, validateSync } from 'class-validator';
-import { nestingDepth } from '../ledger/canonical-json.js';
+import { validateSync } from 'class-validator';
+import { MAX_BODY_DEPTH, nestingDepth } from '../ledger/canonical-json.js';
 import type { ConfigClass } from '../execution/plugin-handler.js';
+import { declaredProperties } from './declared-properties.js';
 import { describeValidationErrors } from './validation-messages.js';
 
-export type ConfigValidation<C> = { ok: true; config: C } | { ok: false; problems: string[] };
+export { declaredProperties } from './declared-properties.js';
 
-/** Deepest plugin body accepted; real bodies are a few levels deep, hostile ones thousands. */
-export const MAX_BODY_DEPTH = 32;
+export type ConfigValidation<C> = { ok: true; config: C } | { ok: false; problems: string[] };
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -24,22 +24,6 @@ function forbiddenKeyPath(value: unknown): string | undefined {
     }
   }
   return undefined;
-}
-
-// A class's decorators all run when the class is defined, so its declared names never change afterwards; looking
-// them up scans every validation rule ever registered, which start-up (the env scoping of a collection) and each
-// config validation would otherwise repeat.
-const declaredByClass = new WeakMap<ConfigClass, readonly string[]>();
-
-/** Names of the properties a config class declares (for "did you mean" hints). */
-export function declaredProperties(cls: ConfigClass): string[] {
-  let names = declaredByClass.get(cls);
-  if (names === undefined) {
-    const metas = getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false);
-    names = [...new Set(metas.map((m) => m.propertyName))];
-    declaredByClass.set(cls, names);
-  }
-  return [...names];
 }
 
 /** The fields declared at `path` of a transformed config: its root class, or a nested block's class. */

@@ -9,8 +9,8 @@ import {
   type ExecuteTemplateArgs,
   type ExecuteTemplateReply,
 } from '@app/contract';
-import { MAX_BODY_DEPTH, validatePluginConfig } from '../config/plugin-config.js';
-import { nestingDepth } from '../ledger/canonical-json.js';
+import { MAX_BODY_DEPTH, nestingDepth } from '../ledger/canonical-json.js';
+import type { ConfigValidation } from '../config/plugin-config.js';
 import { PluginConfigError, UpstreamError } from '../errors/upstream-error.js';
 import { executionKey, inputParameters } from '../ledger/execution-key.js';
 import type { ExecutionLedger } from '../ledger/execution-ledger.js';
@@ -32,6 +32,11 @@ export interface RetryPolicy {
   maxMs: number;
 }
 
+export interface LoadedPlugin {
+  handler: PluginHandler;
+  validateConfig(body: unknown): ConfigValidation<object>;
+}
+
 export interface TemplateExecutorOptions {
   /** Key under `template.plugin` that addresses this plugin. */
   key: string;
@@ -40,8 +45,8 @@ export interface TemplateExecutorOptions {
   logger: PluginLogger;
   redactor: Redactor;
   ledger: ExecutionLedger;
-  /** The handler, loaded on first use. */
-  handler: () => Promise<PluginHandler>;
+  /** The handler and the check of its config, loaded on first use. */
+  load: () => Promise<LoadedPlugin>;
   deadlineMs: number;
   /** Requeue when the deadline passes with work still running. */
   deadlineRequeueMs?: number;
@@ -184,8 +189,8 @@ export class TemplateExecutor {
       admitted = false;
     };
     try {
-      const handler = await this.options.handler();
-      const validation = validatePluginConfig(handler.configClass, own.body);
+      const { handler, validateConfig } = await this.options.load();
+      const validation = validateConfig(own.body);
       if (!validation.ok) {
         const problems = validation.problems.map((p) => withoutAliasField(p, own.under));
         return {

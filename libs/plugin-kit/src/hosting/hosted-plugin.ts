@@ -1,8 +1,7 @@
 import { parseDuration } from '@app/contract';
 import { loadEnv, secretFieldsOf, type EnvSource } from '../config/env.js';
 import { KitEnv } from '../config/kit-env.js';
-import type { PluginHandler } from '../execution/plugin-handler.js';
-import { TemplateExecutor } from '../execution/template-executor.js';
+import { TemplateExecutor, type LoadedPlugin } from '../execution/template-executor.js';
 import type { TemplateDispatcher } from '../http/contract-server.js';
 import { ExecutionLedger } from '../ledger/execution-ledger.js';
 import { MemoryLedgerStore, type LedgerStore } from '../ledger/ledger-store.js';
@@ -68,7 +67,7 @@ export function hostPlugin<E extends object>(
     options.ledgerStore ?? new MemoryLedgerStore({ maxEntries: kit.LEDGER_MAX_ENTRIES }),
   );
 
-  type Runtime = { handler: PluginHandler; close(): Promise<void> };
+  type Runtime = LoadedPlugin & { close(): Promise<void> };
   let runtime: Promise<Runtime> | undefined;
   let loaded = false;
   const loadRuntime = (): Promise<Runtime> => {
@@ -99,7 +98,7 @@ export function hostPlugin<E extends object>(
     logger,
     redactor,
     ledger,
-    handler: async () => (await loadRuntime()).handler,
+    load: loadRuntime,
     deadlineMs: parseDuration(kit.CALL_DEADLINE),
     retry: { budget: kit.RETRY_BUDGET, baseMs: 5000, maxMs: 5 * 60_000 },
     shutdown: options.shutdown,

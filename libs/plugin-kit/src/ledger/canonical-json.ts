@@ -41,6 +41,9 @@ export function canonicalJson(value: unknown, maxDepth = 256): string {
   return out.join('');
 }
 
+/** Deepest plugin body accepted; real bodies are a few levels deep, hostile ones thousands. */
+export const MAX_BODY_DEPTH = 32;
+
 /** Depth of the deepest array/object in `value` (0 for a scalar), computed iteratively. */
 export function nestingDepth(value: unknown, stopAt = Infinity): number {
   let max = 0;

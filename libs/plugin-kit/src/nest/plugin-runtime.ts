@@ -3,6 +3,7 @@
 import 'reflect-metadata';
 import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { validatePluginConfig, type ConfigValidation } from '../config/plugin-config.js';
 import { PLUGIN_HANDLER, type PluginHandler } from '../execution/plugin-handler.js';
 import { PluginLogger } from '../logging/plugin-logger.js';
 import { Redactor } from '../logging/redactor.js';
@@ -28,6 +29,8 @@ class PluginRootModule {}
 
 export interface PluginRuntime {
   handler: PluginHandler;
+  /** Checks a plugin body against the handler's config class (class-transformer and its rules load with this file). */
+  validateConfig(body: unknown): ConfigValidation<object>;
   close(): Promise<void>;
 }
 
@@ -58,5 +61,9 @@ export async function createPluginRuntime(
   if (!handler || typeof handler.execute !== 'function' || typeof handler.configClass !== 'function') {
     throw new Error('the plugin module must provide a handler (execute + configClass) under PLUGIN_HANDLER');
   }
-  return { handler, close: () => app.close() };
+  return {
+    handler,
+    validateConfig: (body) => validatePluginConfig(handler.configClass, body),
+    close: () => app.close(),
+  };
 }

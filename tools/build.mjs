@@ -117,6 +117,21 @@ const nestOptional = [
 const requireShim =
   "import { createRequire as __kitCreateRequire } from 'node:module'; const require = __kitCreateRequire(import.meta.url);";
 
+/**
+ * The banner's `require` serves bundled CommonJS code (esbuild's `__require`); a chunk without any keeps no
+ * banner, as each would cost a `createRequire` while the sidecar starts.
+ */
+async function dropUnusedRequireShim(metafile) {
+  for (const out of Object.keys(metafile.outputs)) {
+    if (!out.endsWith('.js')) continue;
+    const path = resolve(root, out);
+    const text = await readFile(path, 'utf8');
+    if (!text.startsWith(requireShim)) continue;
+    const body = text.slice(requireShim.length).replace(/^\n/, '');
+    if (!/\brequire\b/.test(body)) await writeFile(path, body);
+  }
+}
+
 /** Bytes of everything an app's image ships (the whole dist/apps/<app> folder). */
 export function artefactBytes(dir) {
   let total = 0;
@@ -163,6 +178,7 @@ export async function bundleEntry(entry, outdir, name = 'plugin') {
     logLevel: 'warning',
     define: { 'process.env.EXECUTOR_PLUGINS_VERSION': JSON.stringify(pkg.version) },
   });
+  await dropUnusedRequireShim(result.metafile);
   await writeFile(
     join(outdir, 'package.json'),
     JSON.stringify(

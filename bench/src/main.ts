@@ -532,6 +532,10 @@ function renderSideBySide(s: SideBySide, count: number): string {
         ],
       ],
     ) +
-    `\ncold start and idle memory: plain launches; first own calls, round trips and peak: each sidecar under its memory limit (${s.memoryModel ?? 'none'})`
+    `\ncold start and idle memory: plain launches; first own calls, round trips and peak: ${
+      s.memoryModel?.startsWith('cgroup')
+        ? `each sidecar in a memory cgroup of its manifest's limit (${s.memoryModel.split(' ').slice(0, 2).join(' ')})`
+        : 'without memory limits (no memory cgroup can be made here)'
+    }`
   );
 }

@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { readFileSync, statSync, type Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import type { PluginLogger } from '../logging/plugin-logger.js';
 import type { Redactor } from '../logging/redactor.js';
@@ -19,6 +20,15 @@ interface FileIdentity {
 }
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
+
+interface FileAccess {
+  stat(file: string): Promise<Stats> | Stats;
+  read(file: string): Promise<string> | string;
+}
+const asynchronously: FileAccess = { stat, read: (file) => readFile(file, 'utf8') };
+// At start-up the file (a few bytes on a local volume) is read synchronously: the first asynchronous file
+// operation would start libuv's thread pool before the sidecar listens.
+const synchronously: FileAccess = { stat: statSync, read: (file) => readFileSync(file, 'utf8') };
 
 /**
  * The agent's bearer token check. The token is the content of the file the agent's init container writes
@@ -44,13 +54,13 @@ export class TokenGuard {
   }
 
   async init(): Promise<void> {
-    await this.refresh(true);
+    await this.refresh(true, synchronously);
   }
 
   /** Whether the Authorization header carries the agent's token. Never throws. */
   async authorize(header: string | string[] | undefined): Promise<boolean> {
     if (Date.now() - this.checkedAt >= this.recheckMs) {
-      this.refreshing ??= this.refresh(false).finally(() => (this.refreshing = undefined));
+      this.refreshing ??= this.refresh(false, asynchronously).finally(() => (this.refreshing = undefined));
       await this.refreshing;
     }
     const expected = this.expected;
@@ -58,12 +68,12 @@ export class TokenGuard {
     return timingSafeEqual(digest(header.slice('Bearer '.length)), expected);
   }
 
-  private async refresh(initial: boolean): Promise<void> {
+  private async refresh(initial: boolean, files: FileAccess): Promise<void> {
     this.checkedAt = Date.now();
     const { file, logger } = this.options;
     let identity: FileIdentity;
     try {
-      const s = await stat(file);
+      const s = await files.stat(file);
       identity = { ino: s.ino, size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs };
     } catch {
       return this.unload(`token file ${file} is missing: every request is refused with 403`);
@@ -77,7 +87,7 @@ export class TokenGuard {
     if (same && !initial) return;
     let token: string;
     try {
-      token = (await readFile(file, 'utf8')).trim();
+      token = (await files.read(file)).trim();
     } catch (err) {
       return this.unload(
         `token file ${file} cannot be read (${(err as Error).message}): every request is refused with 403`,

@@ -101,7 +101,8 @@ export async function sideBySide(
   // Once, as in the pod (each under its memory limit): first own calls, the agent's round of offers, and peak.
   const four = await Promise.all(apps.map((t) => start(t, ctx, 'four-busy', 'pod')));
   await Promise.all(four.map((p) => answered(p, ctx)));
-  for (const [i, t] of apps.entries()) await postExecute(four[i].port, ctx.token, requestBody(own(t), freshUid()));
+  for (const [i, t] of apps.entries())
+    await postExecute(four[i].port, ctx.token, requestBody(own(t), freshUid()));
   apps.forEach((t, i) => {
     out.loadMs.four[t.name] = logLines(four[i].proc.logFile).find((l) => l.msg === 'plugin module loaded')
       ?.loadMs as number | undefined;

@@ -108,7 +108,11 @@ export function discoverApps(): Discovery {
 }
 
 /** How the manifest runs the sidecar: node flags and memory limit. */
-function manifestRuntime(app: string): { nodeArgs: string[]; memoryLimitMb?: number; memoryLimitMiB?: number } {
+function manifestRuntime(app: string): {
+  nodeArgs: string[];
+  memoryLimitMb?: number;
+  memoryLimitMiB?: number;
+} {
   const file = join(repoRoot, 'manifests', app, 'plugin.yaml');
   if (!existsSync(file)) return { nodeArgs: [] };
   const container = (

@@ -28,7 +28,9 @@ describe('heapFlagsForLimit', () => {
 
 describe('launchUnderLimit', () => {
   it('launches plainly without a limit', () => {
-    const launch = launchUnderLimit('main.js', ['--max-old-space-size=64'], undefined, { node: '/usr/bin/node' });
+    const launch = launchUnderLimit('main.js', ['--max-old-space-size=64'], undefined, {
+      node: '/usr/bin/node',
+    });
     expect(launch).toMatchObject({ command: '/usr/bin/node', args: ['--max-old-space-size=64', 'main.js'] });
     expect(launch.model).toBe('none');
   });
@@ -83,9 +85,13 @@ describe('launchUnderLimit', () => {
   withCgroup('the kernel enforces the limit', () => {
     const launch = launchUnderLimit('-e', [], 96);
     try {
-      const run = spawnSync(launch.command, [...launch.args, 'Buffer.alloc(200 * 2 ** 20, 1); console.log("survived")'], {
-        encoding: 'utf8',
-      });
+      const run = spawnSync(
+        launch.command,
+        [...launch.args, 'Buffer.alloc(200 * 2 ** 20, 1); console.log("survived")'],
+        {
+          encoding: 'utf8',
+        },
+      );
       expect(run.stdout).not.toContain('survived');
       expect(run.signal).toBe('SIGKILL');
     } finally {

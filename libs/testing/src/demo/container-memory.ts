@@ -44,7 +44,12 @@ function makeCgroup(limitMiB: number): { dir: string; version: 1 | 2 } | undefin
   const v1 = lines.map((l) => /^\d+:(?:[^:]*,)?memory(?:,[^:]*)?:(.*)$/.exec(l)).find(Boolean);
   const v2 = lines.map((l) => /^0::(.*)$/.exec(l)).find(Boolean);
   const attempts: Array<{ dir: string; version: 1 | 2; file: string }> = [];
-  if (v1) attempts.push({ dir: join('/sys/fs/cgroup/memory', v1[1], name), version: 1, file: 'memory.limit_in_bytes' });
+  if (v1)
+    attempts.push({
+      dir: join('/sys/fs/cgroup/memory', v1[1], name),
+      version: 1,
+      file: 'memory.limit_in_bytes',
+    });
   if (v2 && existsSync(join('/sys/fs/cgroup', v2[1], 'cgroup.subtree_control')))
     attempts.push({ dir: join('/sys/fs/cgroup', v2[1], name), version: 2, file: 'memory.max' });
   for (const { dir, version, file } of attempts) {

@@ -100,12 +100,9 @@ describe('the fork path (docs/write-a-plugin.md), end to end in a copy of the re
 
     step(WALK[3]);
     // The guide's `npm test` runs the scaffold's own specs among everything else; here they run alone.
-    const specs = run('npm run test:unit -- apps/my-thing --coverage=false');
-    expect({ status: specs.status, out: specs.status === 0 ? '' : specs.out }).toEqual({
-      status: 0,
-      out: '',
-    });
-    expect(specs.out).toMatch(/Tests:\s+\d+ passed, \d+ total/);
+    expect(step('npm run test:unit -- apps/my-thing --coverage=false')).toMatch(
+      /Tests:\s+\d+ passed, \d+ total/,
+    );
     expect(step(WALK[4])).toMatch(/manifests:check: \d+ plugins, 0 problems/);
 
     // The scaffold's test/conformance.json puts the new plugin in the suites that find plugins by convention:

@@ -40,7 +40,7 @@ export function perPluginKitVariables(): string[] {
   return declaredProperties(KitEnv).filter((n) => !front.has(n));
 }
 
-function declaredBy(definition: PluginDefinition): string[] {
+function declaredBy(definition: PluginDefinition): readonly string[] {
   return definition.env ? declaredProperties(definition.env) : [];
 }
 
@@ -95,8 +95,8 @@ export function scopedSource(
   definition: PluginDefinition,
   enabled: PluginDefinition[],
   source: EnvSource,
+  shared = sharedVariables(enabled),
 ): EnvSource {
-  const shared = sharedVariables(enabled);
   const own = new Set([...perPluginKitVariables(), ...declaredBy(definition)]);
   const families = definition.envPrefixes ?? [];
   const isOwn = (name: string): boolean => own.has(name) || families.some((f) => name.startsWith(f));
@@ -120,9 +120,13 @@ export function scopedSource(
 }
 
 /** Unprefixed variables that several enabled plugins declare: ambiguous, so refused at start-up. */
-export function ambiguousVariables(enabled: PluginDefinition[], source: EnvSource): string[] {
+export function ambiguousVariables(
+  enabled: PluginDefinition[],
+  source: EnvSource,
+  shared = sharedVariables(enabled),
+): string[] {
   const problems: string[] = [];
-  for (const [name, owners] of sharedVariables(enabled))
+  for (const [name, owners] of shared)
     if (source[name] !== undefined && source[name] !== '')
       problems.push(
         `${name}: is read by ${owners.map((d) => d.name).join(' and ')}; set ${owners

@@ -13,6 +13,7 @@ import {
   COLLECTION_KIT_DEFAULTS,
   CollectionEnv,
   scopedSource,
+  sharedVariables,
   structuralClashes,
 } from './collection-env.js';
 
@@ -82,14 +83,15 @@ export async function startCollection(
 
   const kit = loadEnv(KitEnv, source);
   const enabled = enabledPlugins(definition, loadEnv(CollectionEnv, source).PLUGINS);
-  const problems = ambiguousVariables(enabled, source);
+  const shared = sharedVariables(enabled);
+  const problems = ambiguousVariables(enabled, source, shared);
   const shutdownController = new AbortController();
   const hosted: HostedPlugin[] = [];
   for (const plugin of enabled) {
     try {
       hosted.push(
         hostPlugin(plugin, {
-          source: scopedSource(plugin, enabled, source),
+          source: scopedSource(plugin, enabled, source, shared),
           kitDefaults: COLLECTION_KIT_DEFAULTS,
           logDestination: options.logDestination,
           shutdown: shutdownController.signal,

@@ -6,13 +6,13 @@ import type { ConfigClass } from '../execution/plugin-handler.js';
 // config validation would otherwise repeat.
 const declaredByClass = new WeakMap<ConfigClass, readonly string[]>();
 
-/** Names of the properties a config class declares (for "did you mean" hints). */
-export function declaredProperties(cls: ConfigClass): string[] {
+/** Names of the properties a config class declares (for "did you mean" hints); one shared, frozen list per class. */
+export function declaredProperties(cls: ConfigClass): readonly string[] {
   let names = declaredByClass.get(cls);
   if (names === undefined) {
     const metas = getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false);
-    names = [...new Set(metas.map((m) => m.propertyName))];
+    names = Object.freeze([...new Set(metas.map((m) => m.propertyName))]);
     declaredByClass.set(cls, names);
   }
-  return [...names];
+  return names;
 }

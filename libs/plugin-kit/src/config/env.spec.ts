@@ -102,13 +102,13 @@ describe('declared properties of a class', () => {
     @IsOptional() @IsInt() SECOND?: number;
   }
 
-  it('scans the validation rules once per class and hands out copies', () => {
+  it('scans the validation rules once per class and hands out one frozen list', () => {
     const storage = getMetadataStorage();
     const scan = jest.spyOn(storage, 'getTargetValidationMetadatas');
     try {
       const first = declaredProperties(Declared);
-      first.push('MUTATED');
-      expect(declaredProperties(Declared)).toEqual(['FIRST', 'SECOND']);
+      expect(() => (first as string[]).push('MUTATED')).toThrow(TypeError);
+      expect(declaredProperties(Declared)).toBe(first);
       expect(declaredProperties(Declared)).toEqual(['FIRST', 'SECOND']);
       expect(scan.mock.calls.filter(([target]) => target === Declared)).toHaveLength(1);
     } finally {

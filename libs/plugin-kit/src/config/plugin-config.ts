@@ -27,7 +27,7 @@ function forbiddenKeyPath(value: unknown): string | undefined {
 }
 
 /** The fields declared at `path` of a transformed config: its root class, or a nested block's class. */
-function knownAt(config: object, path: string): string[] {
+function knownAt(config: object, path: string): readonly string[] {
   let value: unknown = config;
   for (const part of path === '' ? [] : path.split('.')) value = (value as Record<string, unknown>)?.[part];
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];

@@ -3,7 +3,7 @@ import type { ValidationError } from 'class-validator';
 /** Flattens class-validator errors into `path: problem` strings (`file.filename: must be a string`). */
 export function describeValidationErrors(
   errors: ValidationError[],
-  knownFields?: (path: string) => string[],
+  knownFields?: (path: string) => readonly string[],
 ): string[] {
   const out: string[] = [];
   const walk = (list: ValidationError[], prefix: string): void => {
@@ -28,7 +28,7 @@ function problemText(
   message: string,
   property: string,
   path: string,
-  knownFields?: (path: string) => string[],
+  knownFields?: (path: string) => readonly string[],
 ): string {
   if (constraint === 'whitelistValidation') {
     const parent = path.includes('.') ? path.slice(0, path.lastIndexOf('.')) : '';
@@ -40,7 +40,7 @@ function problemText(
 }
 
 /** The known field within edit distance 2 of `name`, if any. */
-function closest(name: string, candidates: string[]): string | undefined {
+function closest(name: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = 3;
   for (const candidate of candidates) {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { format } from 'prettier';
 import { parse as parseYaml } from 'yaml';
 import { FOREIGN_PLUGIN, freshUid, requestBody } from './bodies.js';
-import { launchUnderLimit } from '@app/testing/demo/container-memory.js';
+import { launchUnderLimit, memoryQuantityMiB } from '@app/testing/demo/container-memory.js';
 import { coldStart, type ColdRun } from './cold-start.js';
 import { firstReply, postExecute } from './contract-client.js';
 import { loadRun, type LoadRun } from './load.js';
@@ -138,9 +138,11 @@ function manifestNodeArgs(app: string): { args: string[]; resources?: unknown; m
   const container = doc.spec?.sidecar?.container;
   const command = container?.command ?? [];
   const args = command.slice(1).filter((a) => a.startsWith('-'));
-  const memory = /^(\d+)(Mi|Gi)$/.exec(String(container?.resources?.limits?.memory ?? ''));
-  const memoryLimitMiB = memory ? Number(memory[1]) * (memory[2] === 'Gi' ? 1024 : 1) : undefined;
-  return { args, resources: container?.resources, memoryLimitMiB };
+  return {
+    args,
+    resources: container?.resources,
+    memoryLimitMiB: memoryQuantityMiB(container?.resources?.limits?.memory),
+  };
 }
 
 function gitCommit(): string | undefined {

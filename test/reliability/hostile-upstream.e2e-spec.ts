@@ -35,8 +35,7 @@ const lines: string[] = [];
 const elsewhere = new StandInServer('elsewhere', () => ({ status: 200, body: { ok: true } }));
 
 /** The manifest's memory limit in MiB (what /proc reports RSS in). */
-const limitMib = (target: { memoryLimitMb?: number }): number =>
-  (target.memoryLimitMb ?? 167.77216) / 1.048576;
+const limitMib = (target: { memoryLimitMiB?: number }): number => target.memoryLimitMiB ?? 160;
 const mib = (n: number): string => `${n.toFixed(0)} MiB`;
 
 /**

@@ -171,7 +171,7 @@ describe('abandoned executions: first calls only, never polled again', () => {
         const memory = alive ? run.memory() : undefined;
         abandonedLines.push(
           `${name}: ${alive ? `up, peak RSS ${memory!.peakMb.toFixed(0)} MB` : `CRASHED after ${next} executions`}${
-            target.memoryLimitMb ? ` (limit ${target.memoryLimitMb.toFixed(0)} MB)` : ''
+            target.memoryLimitMiB ? ` (limit ${target.memoryLimitMiB} MiB)` : ''
           }, replies ${[...statuses].map(([s, n]) => `${s}×${n}`).join(' ')}`,
         );
         expect(run.crashes).toEqual([]);

@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import type { CollectionDefinition, PluginDefinition } from '@app/plugin-kit';
 import type { DemoContext, DemoUpstreams } from '@app/testing';
+import { memoryQuantityMiB } from '@app/testing/demo/container-memory.js';
 
 export const repoRoot = join(import.meta.dirname, '../../..');
 
@@ -25,9 +26,7 @@ export interface PluginTarget {
   env: Record<string, string>;
   /** Node flags of the manifest's command (`node --max-old-space-size=48 /app/main.js`), as the pod runs it. */
   nodeArgs: string[];
-  /** The container's memory limit from the manifest, in MB. */
-  memoryLimitMb?: number;
-  /** The same limit in MiB: the sidecar runs under it (a cgroup of that size, or the heap sizing it gives). */
+  /** The container's memory limit from the manifest, in MiB: the sidecar runs under it (a cgroup of that size, or the heap sizing it gives). */
   memoryLimitMiB?: number;
   startUpstreams(context: DemoContext): Promise<DemoUpstreams>;
   /** The plugin (or collection) definition, for the in-process harness (startAnyHarness). */
@@ -108,11 +107,7 @@ export function discoverApps(): Discovery {
 }
 
 /** How the manifest runs the sidecar: node flags and memory limit. */
-function manifestRuntime(app: string): {
-  nodeArgs: string[];
-  memoryLimitMb?: number;
-  memoryLimitMiB?: number;
-} {
+function manifestRuntime(app: string): { nodeArgs: string[]; memoryLimitMiB?: number } {
   const file = join(repoRoot, 'manifests', app, 'plugin.yaml');
   if (!existsSync(file)) return { nodeArgs: [] };
   const container = (
@@ -124,11 +119,7 @@ function manifestRuntime(app: string): {
   ).spec?.sidecar?.container;
   const command = container?.command ?? [];
   const nodeArgs = command[0] === 'node' ? command.slice(1, -1) : [];
-  const memory = /^(\d+)(Mi|Gi|M|G)$/.exec(String(container?.resources?.limits?.memory ?? ''));
-  const factor = { Mi: 1.048576, Gi: 1073.741824, M: 1, G: 1000 } as const;
-  const memoryLimitMb = memory ? Number(memory[1]) * factor[memory[2] as keyof typeof factor] : undefined;
-  const memoryLimitMiB = memoryLimitMb === undefined ? undefined : Math.floor(memoryLimitMb / 1.048576);
-  return { nodeArgs, memoryLimitMb, memoryLimitMiB };
+  return { nodeArgs, memoryLimitMiB: memoryQuantityMiB(container?.resources?.limits?.memory) };
 }
 
 async function findDefinition(file: string): Promise<PluginDefinition<object> | CollectionDefinition> {
@@ -163,7 +154,6 @@ export async function probeTarget(): Promise<PluginTarget> {
     env: { PROBE_SECRET: `probe-secret-${Math.random().toString(36).slice(2)}-reliability` },
     // No manifest of its own: it runs as the first app's manifest runs it (flags and memory limit change how V8 collects).
     nodeArgs: first?.nodeArgs ?? [],
-    memoryLimitMb: first?.memoryLimitMb,
     memoryLimitMiB: first?.memoryLimitMiB,
     startUpstreams: async () => ({ env: {}, close: async () => undefined }),
     definition: async () =>

@@ -11,7 +11,7 @@ import {
   type EnvSource,
 } from './env.js';
 import { KitEnv } from './kit-env.js';
-import { declaredProperties } from './plugin-config.js';
+import { declaredProperties } from './declared-properties.js';
 
 class SampleEnv implements EnvExtras {
   @Secret()

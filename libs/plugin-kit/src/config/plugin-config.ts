@@ -5,8 +5,6 @@ import type { ConfigClass } from '../execution/plugin-handler.js';
 import { declaredProperties } from './declared-properties.js';
 import { describeValidationErrors } from './validation-messages.js';
 
-export { declaredProperties } from './declared-properties.js';
-
 export type ConfigValidation<C> = { ok: true; config: C } | { ok: false; problems: string[] };
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);

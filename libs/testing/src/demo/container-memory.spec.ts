@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { heapFlagsForLimit, launchUnderLimit } from './container-memory.js';
+import { heapFlagsForLimit, launchUnderLimit, memoryQuantityMiB } from './container-memory.js';
 
 // Heap limit and grown young generation (MiB) of a node process that keeps 400,000 small objects alive.
 const PROBE =
@@ -12,6 +12,20 @@ function heapOf(command: string, args: string[]): { limit: number; young: number
   if (run.status !== 0) throw new Error(`${command} ${args.join(' ')}: ${run.status} ${run.stderr}`);
   return JSON.parse(run.stdout) as { limit: number; young: number };
 }
+
+describe('memoryQuantityMiB', () => {
+  it.each([
+    ['160Mi', 160],
+    ['320Mi', 320],
+    ['1Gi', 1024],
+    ['500M', 476],
+    ['1G', 953],
+  ])('%s is %i MiB', (quantity, mib) => expect(memoryQuantityMiB(quantity)).toBe(mib));
+
+  it.each(['', '256', '1.5Gi', '256Ki', 'lots', undefined])('%p is not a limit it reads', (quantity) =>
+    expect(memoryQuantityMiB(quantity)).toBeUndefined(),
+  );
+});
 
 describe('heapFlagsForLimit', () => {
   it('gives the old space and semi-spaces Node derives from a container limit', () => {

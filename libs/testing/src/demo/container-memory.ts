@@ -18,7 +18,16 @@ export interface ContainerLaunch {
 }
 
 const MIB = 1024 * 1024;
+const QUANTITY_BYTES = { Mi: MIB, Gi: 1024 * MIB, M: 1e6, G: 1e9 } as const;
 let made = 0;
+
+/** A Kubernetes memory quantity as a manifest writes it (`320Mi`, `1Gi`, `500M`, `1G`) in whole MiB, else undefined. */
+export function memoryQuantityMiB(quantity: unknown): number | undefined {
+  const m = /^(\d+)(Mi|Gi|M|G)$/.exec(String(quantity ?? ''));
+  return m
+    ? Math.floor((Number(m[1]) * QUANTITY_BYTES[m[2] as keyof typeof QUANTITY_BYTES]) / MIB)
+    : undefined;
+}
 
 /** V8 flags that size the heap as Node does under a `limitMiB` cgroup (the pod's sizing, not its start-up time). */
 export function heapFlagsForLimit(limitMiB: number, nodeArgs: readonly string[] = []): string[] {
@@ -83,16 +92,18 @@ export function launchUnderLimit(
   const node = options.node ?? process.execPath;
   const plain = { command: node, args: [...nodeArgs, entry], release: () => undefined };
   if (limitMiB === undefined) return { ...plain, model: 'none' };
-  const cgroup = process.env.CONTAINER_MEMORY === 'emulate' ? undefined : makeCgroup(limitMiB);
-  if (!cgroup && options.emulate === false)
-    return { ...plain, model: `none (no memory cgroup can be made here; V8 sizes its heap from the host)` };
+  const skipped = process.env.CONTAINER_MEMORY === 'emulate';
+  const cgroup = skipped ? undefined : makeCgroup(limitMiB);
+  if (!cgroup && options.emulate === false) {
+    const why = skipped ? 'CONTAINER_MEMORY=emulate' : 'no memory cgroup can be made here';
+    return { ...plain, model: `none (${why}; V8 sizes its heap from the host)` };
+  }
   if (!cgroup) {
     const flags = heapFlagsForLimit(limitMiB, nodeArgs);
     return {
-      command: node,
+      ...plain,
       args: [...flags, ...nodeArgs, entry],
       model: `emulated ${limitMiB} MiB (${flags.join(' ') || 'the command line sizes the heap'})`,
-      release: () => undefined,
     };
   }
   return {

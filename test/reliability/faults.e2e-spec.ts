@@ -14,6 +14,8 @@ import { coverageLine, discoverApps } from './support/targets.js';
 const NODES = size(200, 1000);
 const RATE = 0.1;
 const CALL_DEADLINE_MS = 1000;
+/** At 10 % a four-request attempt fails with p ≈ 0.34: 0.34¹¹ ≈ 7·10⁻⁶ per node with the default 10, 0.34²¹ ≈ 10⁻¹⁰ with 20. */
+const RETRY_BUDGET = 20;
 const FAULTS: ProxyFault[] = [
   { kind: 'status', status: 500 },
   { kind: 'status', status: 502 },
@@ -56,7 +58,7 @@ describe('faults: 5xx, 429, resets, hangs and slow answers upstream; still one s
       const proxied = await launchBehindProxy(
         target,
         { seed: SEED, rate: RATE, faults: FAULTS },
-        { sweep, env: { CALL_DEADLINE: `${CALL_DEADLINE_MS}ms` } },
+        { sweep, env: { CALL_DEADLINE: `${CALL_DEADLINE_MS}ms`, RETRY_BUDGET: String(RETRY_BUDGET) } },
       );
       const { run, proxy } = proxied;
       try {
@@ -99,6 +101,13 @@ describe('faults: 5xx, 429, resets, hangs and slow answers upstream; still one s
  */
 const LOST_RATE = 0.3;
 const LOST_NODES = 16;
+/**
+ * This suite is about side effects, not about giving up. A Jenkins start takes two to four requests (the job, the
+ * queue, the job again, the POST); at 30 % lost such an attempt fails with p = 0.51 to 0.76, so the default budget
+ * of 10 consecutive failures ends a node with p = 0.0006 to 0.05 (it did, once, in CI). With 60 the worst case is
+ * 0.76⁶¹ ≈ 5·10⁻⁸.
+ */
+const LOST_RETRY_BUDGET = 60;
 const lostLines: string[] = [];
 
 describe('lost replies: the upstream acted, the answer never came', () => {
@@ -120,7 +129,7 @@ describe('lost replies: the upstream acted, the answer never came', () => {
       const proxied = await launchBehindProxy(
         target,
         { seed: SEED, rate: LOST_RATE, faults: [{ kind: 'lost-reply' }] },
-        { sweep, env: { CALL_DEADLINE: `${CALL_DEADLINE_MS}ms` } },
+        { sweep, env: { CALL_DEADLINE: `${CALL_DEADLINE_MS}ms`, RETRY_BUDGET: String(LOST_RETRY_BUDGET) } },
       );
       const { run, proxy } = proxied;
       try {

@@ -11,7 +11,7 @@ import { build } from 'esbuild';
 import { transform } from '@swc/core';
 import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
@@ -132,6 +132,75 @@ async function dropUnusedRequireShim(metafile) {
   }
 }
 
+/**
+ * esbuild puts the code a sidecar runs before it listens into one chunk per set of entry points sharing it (the
+ * collection's start path was main.js and 6 chunks), and Node's ES module loader costs ~0.3 ms per module before
+ * any of it runs (resolve, read, link). main.js becomes the whole start path in one module; it exports what the
+ * lazily loaded chunks import from the merged chunks, and they import it from there (`../main.js`: the entry's
+ * own instance, already evaluated when they load).
+ */
+async function mergeStartPath(outdir, metafile) {
+  const mainKey = relative(root, join(outdir, 'main.js'));
+  const start = new Set();
+  const visit = (key) => {
+    for (const { path, kind, external } of metafile.outputs[key]?.imports ?? [])
+      if (kind === 'import-statement' && !external && !start.has(path)) {
+        start.add(path);
+        visit(path);
+      }
+  };
+  visit(mainKey);
+  if (start.size === 0) return;
+  const startFiles = new Set([...start].map((key) => resolve(root, key)));
+  const reexports = [...start]
+    .filter((key) => metafile.outputs[key].exports.length > 0)
+    .map((key) => {
+      const from = `./${relative(outdir, resolve(root, key)).split('\\').join('/')}`;
+      return `export { ${metafile.outputs[key].exports.join(', ')} } from ${JSON.stringify(from)};`;
+    });
+  const merged = await build({
+    absWorkingDir: outdir,
+    stdin: {
+      contents: ["import './main.js';", ...reexports].join('\n'),
+      resolveDir: outdir,
+      sourcefile: 'start-path.js',
+    },
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    legalComments: 'none',
+    minifySyntax: true,
+    minifyWhitespace: true,
+    logLevel: 'warning',
+    plugins: [
+      {
+        name: 'lazy-chunks-stay',
+        setup(b) {
+          b.onResolve({ filter: /^\.\.?\// }, ({ path, resolveDir }) => {
+            const file = resolve(resolveDir, path);
+            if (startFiles.has(file) || file === join(outdir, 'main.js')) return undefined;
+            return { path: `./${relative(outdir, file).split('\\').join('/')}`, external: true };
+          });
+        },
+      },
+    ],
+  });
+  await writeFile(join(outdir, 'main.js'), merged.outputFiles[0].text);
+  const startNames = [...startFiles].map((f) => basename(f));
+  for (const file of startFiles) await rm(file);
+  for (const key of Object.keys(metafile.outputs)) {
+    const file = resolve(root, key);
+    if (!file.endsWith('.js') || startFiles.has(file) || file === join(outdir, 'main.js')) continue;
+    const text = await readFile(file, 'utf8');
+    const target = JSON.stringify(relative(dirname(file), join(outdir, 'main.js')).split('\\').join('/'));
+    let out = text;
+    for (const name of startNames) out = out.split(`"./${name}"`).join(target);
+    if (out !== text) await writeFile(file, out);
+  }
+}
+
 /** Bytes of everything an app's image ships (the whole dist/apps/<app> folder). */
 export function artefactBytes(dir) {
   let total = 0;
@@ -179,6 +248,7 @@ export async function bundleEntry(entry, outdir, name = 'plugin') {
     define: { 'process.env.EXECUTOR_PLUGINS_VERSION': JSON.stringify(pkg.version) },
   });
   await dropUnusedRequireShim(result.metafile);
+  await mergeStartPath(outdir, result.metafile);
   await writeFile(
     join(outdir, 'package.json'),
     JSON.stringify(

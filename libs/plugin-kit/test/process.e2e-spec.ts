@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -29,6 +29,20 @@ describe('a bundled plugin as a process', () => {
       headers: { Authorization: `Bearer ${TOKEN}` },
       body: JSON.stringify(body),
     });
+
+  it('runs its start path as one module: main.js imports no chunk statically, the lazy chunks import main.js', () => {
+    const main = readFileSync(join(bundle, 'main.js'), 'utf8');
+    expect(main).not.toMatch(/(from|import)\s*["']\.\/chunks\//);
+    expect(main).toMatch(/import\(["']\.\/chunks\//);
+    const chunks = readdirSync(join(bundle, 'chunks')).map((f) =>
+      readFileSync(join(bundle, 'chunks', f), 'utf8'),
+    );
+    expect(chunks.some((text) => /from\s*"\.\.\/main\.js"/.test(text))).toBe(true);
+    // Every chunk a chunk imports is still there (none of the merged ones is left behind).
+    const names = new Set(readdirSync(join(bundle, 'chunks')));
+    for (const text of chunks)
+      for (const [, name] of text.matchAll(/["']\.\/([\w.-]+\.js)["']/g)) expect(names.has(name)).toBe(true);
+  });
 
   it('exits 1 with one clear line naming the bad variable', () => {
     const run = spawnSync(process.execPath, [join(bundle, 'main.js')], {

@@ -105,8 +105,8 @@ export async function startCollection(
   if (problems.length > 0) throw new EnvValidationError(problems);
 
   const redactor = new Redactor();
+  for (const plugin of hosted) redactor.absorb(plugin.redactor);
   for (const [name, value] of Object.entries(source)) if (looksSecret(name)) redactor.add(value);
-  for (const plugin of hosted) redactor.add(...plugin.secrets);
   const logger = createLogger({
     level: kit.LOG_LEVEL,
     redactor,

@@ -48,6 +48,23 @@ describe('Redactor', () => {
     expect(r.redact('old%20token%2Fvalue old token/value')).toBe('old%20token%2Fvalue old token/value');
   });
 
+  it('takes over every form another redactor masks (a collection front and its plugins)', () => {
+    const plugin = new Redactor().add(' pa ss/word\n');
+    const front = new Redactor().absorb(plugin);
+    expect(front.size).toBe(plugin.size);
+    for (const text of ['pa ss/word', 'pa%20ss%2Fword', 'pa+ss%2Fword', ' pa ss/word\\n'])
+      expect(front.redact(`x ${text} y`)).toBe('x [REDACTED] y');
+    front.add(' pa ss/word\n');
+    expect(front.size).toBe(plugin.size);
+  });
+
+  it('masks a value again after it was rotated away and back', () => {
+    const r = new Redactor().add('first-token-value');
+    r.replace('first-token-value', 'second-token-value');
+    r.replace('second-token-value', 'first-token-value');
+    expect(r.redact('first-token-value second-token-value')).toBe('[REDACTED] second-token-value');
+  });
+
   it('redacts deep values', () => {
     expect(new Redactor().add('s3cr3t-value').redactValue({ a: ['s3cr3t-value'] })).toEqual({
       a: ['[REDACTED]'],

@@ -8,6 +8,9 @@
 export class Redactor {
   static readonly MASK = '[REDACTED]';
   private secrets: string[] = [];
+  /** The values added, and all their forms: a value sent again (a credential header on every request) costs a lookup. */
+  private readonly values = new Set<string>();
+  private readonly forms = new Set<string>();
 
   /** Values shorter than this are not treated as secrets (they would mask ordinary words). */
   constructor(private readonly minLength = 6) {}
@@ -15,15 +18,29 @@ export class Redactor {
   add(...values: Array<string | undefined>): this {
     let added = false;
     for (const value of values) {
-      for (const form of secretForms(value, this.minLength)) {
-        if (this.secrets.includes(form)) continue;
-        this.secrets.push(form);
-        added = true;
-      }
+      if (!value || this.values.has(value)) continue;
+      this.values.add(value);
+      for (const form of secretForms(value, this.minLength)) added = this.keep(form) || added;
     }
     // Longest first, so a secret that contains another is masked whole.
     if (added) this.secrets.sort((a, b) => b.length - a.length);
     return this;
+  }
+
+  /** Everything `other` masks, without working out the forms again (a collection's front and its plugins). */
+  absorb(other: Redactor): this {
+    let added = false;
+    for (const value of other.values) this.values.add(value);
+    for (const form of other.secrets) added = this.keep(form) || added;
+    if (added) this.secrets.sort((a, b) => b.length - a.length);
+    return this;
+  }
+
+  private keep(form: string): boolean {
+    if (this.forms.has(form)) return false;
+    this.forms.add(form);
+    this.secrets.push(form);
+    return true;
   }
 
   /** The credentials of HTTP Basic auth as sent (`base64(user:password)`) and decoded (`user:password`). */
@@ -38,6 +55,8 @@ export class Redactor {
     if (previous) {
       const old = new Set(secretForms(previous, this.minLength));
       this.secrets = this.secrets.filter((s) => !old.has(s));
+      for (const form of old) this.forms.delete(form);
+      this.values.delete(previous);
     }
     this.add(next);
   }

@@ -68,6 +68,14 @@ for (const app of apps) {
       expect(existsSync(join(root, 'dist/apps', app, 'main.js'))).toBe(true);
     });
 
+    it('loads its start path as one module, without the validators only plugin bodies use', () => {
+      const main = readFileSync(join(root, 'dist/apps', app, 'main.js'), 'utf8');
+      expect(main).not.toMatch(/(from|import)\s*["']\.\/chunks\//);
+      // class-validator's own modules, not its index (which would bring IsEmail and validator.js' isEmail along).
+      expect(main).toContain('IS_OPTIONAL');
+      expect(main).not.toContain('require_isEmail');
+    });
+
     it('starts without node_modules, answers authenticated calls and stops cleanly on SIGTERM', async () => {
       const dir = mkdtempSync(join(tmpdir(), `image-${app}-`));
       cpSync(join(root, 'dist/apps', app), join(dir, 'app'), { recursive: true });

@@ -10,7 +10,7 @@
 import { build } from 'esbuild';
 import { transform } from '@swc/core';
 import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
@@ -99,6 +99,91 @@ const appDemos = {
         resolveDir: root,
       };
     });
+  },
+};
+
+/**
+ * class-validator's index both defines `validateSync` and re-exports every decorator, and esbuild places a module by
+ * the entry points that reach it through any import: through the index, the start path reached all 80 decorators
+ * and the validator.js functions they wrap (IsEmail, IsISO8601, ...), which only plugin bodies use, so they were
+ * parsed and run before listening. Each of our imports of `class-validator` is served instead by the package's own
+ * modules that define the names it imports; an import of a name found in none of them keeps the index.
+ */
+const classValidatorModules = {
+  name: 'class-validator-modules',
+  setup(b) {
+    const dir = join(root, 'node_modules/class-validator/esm5');
+    let where;
+    const definedIn = () => {
+      if (where) return where;
+      where = new Map();
+      const seen = new Map();
+      const scan = (d) => {
+        for (const entry of readdirSync(d, { withFileTypes: true })) {
+          const path = join(d, entry.name);
+          if (entry.isDirectory()) scan(path);
+          else if (entry.name.endsWith('.js') && path !== join(dir, 'index.js')) {
+            const text = readFileSync(path, 'utf8');
+            const names = [
+              ...[...text.matchAll(/^export (?:function|var|const|let|class) ([\w$]+)/gm)].map((m) => m[1]),
+              ...[...text.matchAll(/^export \{([^}]+)\};?$/gm)].flatMap((m) =>
+                m[1].split(',').map((n) =>
+                  n
+                    .trim()
+                    .split(/\s+as\s+/)
+                    .at(-1),
+                ),
+              ),
+            ];
+            for (const name of names) seen.set(name, seen.has(name) ? null : path);
+          }
+        }
+      };
+      scan(dir);
+      for (const [name, path] of seen) if (path) where.set(name, path);
+      return where;
+    };
+    b.onResolve({ filter: /^class-validator$/ }, (args) => {
+      if (
+        args.kind !== 'import-statement' ||
+        args.importer.includes('node_modules') ||
+        !args.importer.endsWith('.ts')
+      )
+        return undefined;
+      const source = readFileSync(args.importer, 'utf8');
+      const named = [...source.matchAll(/import\s+(type\s+)?\{([^}]*)\}\s*from\s*['"]class-validator['"]/g)];
+      // A default or namespace import, or a re-export, wants the whole index.
+      if (named.length !== source.match(/from\s*['"]class-validator['"]/g)?.length) return undefined;
+      const names = named
+        .filter((m) => !m[1])
+        .flatMap((m) => m[2].split(',').map((n) => n.trim()))
+        .filter((n) => n && !n.startsWith('type '));
+      const lines = [];
+      for (const name of new Set(names)) {
+        if (name === 'validateSync') {
+          // As the index defines it.
+          lines.push(
+            `import { getFromContainer as __c } from ${JSON.stringify(join(dir, 'container.js'))};`,
+            `import { Validator as __V } from ${JSON.stringify(join(dir, 'validation/Validator.js'))};`,
+            'export function validateSync(a, b, c) { return typeof a === "string" ? __c(__V).validateSync(a, b, c) : __c(__V).validateSync(a, b); }',
+          );
+          continue;
+        }
+        const path = definedIn().get(name);
+        if (!path) return undefined;
+        lines.push(`export { ${name} } from ${JSON.stringify(path)};`);
+      }
+      return {
+        path: `${args.importer}:class-validator`,
+        namespace: 'class-validator-modules',
+        pluginData: lines.join('\n'),
+      };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'class-validator-modules' }, ({ pluginData }) => ({
+      contents: pluginData,
+      resolveDir: dir,
+      loader: 'js',
+    }));
   },
 };
 
@@ -238,7 +323,7 @@ export async function bundleEntry(entry, outdir, name = 'plugin') {
     tsconfig: join(root, 'tsconfig.json'),
     external: nestOptional,
     banner: { js: requireShim },
-    plugins: [swcTypeScript, noPhoneTables, nestUnusedValidation],
+    plugins: [swcTypeScript, noPhoneTables, nestUnusedValidation, classValidatorModules],
     legalComments: 'none',
     minifySyntax: true,
     minifyWhitespace: true,

@@ -23,7 +23,7 @@ import { pollCost, type PollCost } from './upstream-cost.js';
 import { sideBySide, type SideBySide } from './side-by-side.js';
 
 const HELP = `usage: npm run bench -- [options]
-  --starts N        cold starts per target and template (default 10)
+  --starts N        cold starts per target and template, and rounds of the side by side (default 10)
   --duration S      measured seconds per load window (default 5), --warmup S before each (default 1)
   --rounds N        load runs per target, interleaved with the baseline (default 2)
   --connections N   concurrent connections (default 16)
@@ -343,7 +343,8 @@ async function main(): Promise<void> {
     const hosted = plugins.filter((t) => t.kind === 'plugin' && t !== collection);
     if (!skip.has('side') && collection && hosted.length > 1) {
       side = await sideBySide(baseline, hosted, collection, ctx, {
-        rounds: Math.min(settings.starts, 5),
+        // Not fewer: a median of 5 starts of ~60 ms on a shared 2-core machine moved ±5 % between runs.
+        rounds: settings.starts,
         settleMs: settings.settleMs,
         nodes: 200,
         busyCalls: 400,

@@ -1,7 +1,8 @@
 // The plugin kit. Everything exported here is safe on the start-up path of a sidecar: no Nest, no SDKs.
 // The Nest runtime is loaded by the kit itself on the first call addressed to the plugin; HTTP clients for
 // upstreams live in '@app/plugin-kit/upstream/http-client.js', the check of a plugin body (class-transformer) in
-// '@app/plugin-kit/config/plugin-config.js'.
+// '@app/plugin-kit/config/plugin-config.js', the rules of env classes (class-validator's names and messages, without
+// class-validator) in '@app/plugin-kit/config/env-rules.js'.
 export * from './plugin-definition.js';
 export * from './run-plugin.js';
 export * from './execution/plugin-handler.js';

@@ -1,13 +1,12 @@
-import { IsBoolean, IsNotEmpty, IsOptional, IsString } from 'class-validator';
+import { EnvBoolean, NamespaceScopes, Secret, type EnvExtras, type EnvSource } from '@app/plugin-kit';
 import {
-  EnvBoolean,
+  IsBoolean,
   IsGoDuration,
-  NamespaceScopes,
-  Secret,
-  type EnvExtras,
-  type EnvSource,
   IsHttpUrl,
-} from '@app/plugin-kit';
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+} from '@app/plugin-kit/config/env-rules.js';
 import { readServers } from './named-servers.js';
 import { GITHUB_PUBLIC_API, GITLAB_PUBLIC_URL, serverId, type ServerDirectory } from './servers.js';
 

@@ -1,5 +1,5 @@
-import { IsBoolean, IsOptional, IsString } from 'class-validator';
-import { EnvBoolean, IsGoDuration, NamespaceScopes, Secret, type EnvExtras } from '@app/plugin-kit';
+import { EnvBoolean, NamespaceScopes, Secret, type EnvExtras } from '@app/plugin-kit';
+import { IsBoolean, IsGoDuration, IsOptional, IsString } from '@app/plugin-kit/config/env-rules.js';
 import { connectionId, parseConnections, type Connections, type EnvSource } from './connections.js';
 
 /**

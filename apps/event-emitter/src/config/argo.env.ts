@@ -1,14 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { IsBoolean, IsNotEmpty, IsOptional, IsString, Matches } from 'class-validator';
+import { EnvBoolean, EnvTransform, EnvTrim, Secret, type EnvExtras, type EnvSource } from '@app/plugin-kit';
 import {
-  EnvBoolean,
-  EnvTransform,
-  EnvTrim,
+  IsBoolean,
   IsGoDuration,
-  Secret,
-  type EnvExtras,
-  type EnvSource,
-} from '@app/plugin-kit';
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+} from '@app/plugin-kit/config/env-rules.js';
 import { NAMESPACE, NAMESPACE_MAX } from './names.js';
 
 const trim = EnvTrim();

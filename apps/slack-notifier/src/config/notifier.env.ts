@@ -1,15 +1,24 @@
-import { IsBoolean, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import {
   EnvBoolean,
   EnvInt,
   EnvTrim,
-  IsGoDuration,
   NamespaceScopes,
   Secret,
   type EnvExtras,
-  IsHttpUrl,
   httpUrlProblem,
 } from '@app/plugin-kit';
+import {
+  IsBoolean,
+  IsGoDuration,
+  IsHttpUrl,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+} from '@app/plugin-kit/config/env-rules.js';
 import { parseServiceAccount, type GoogleServiceAccount } from '../providers/google-chat/service-account.js';
 import { credentialProblem, readNamed } from './named-destinations.js';
 import { DEFAULT_WORKSPACE, readNamedTokens, type EnvSource } from './slack-tokens.js';

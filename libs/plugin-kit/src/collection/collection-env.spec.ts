@@ -1,4 +1,4 @@
-import { IsOptional, IsString } from 'class-validator';
+import { IsOptional, IsString } from '../config/env-rules.js';
 import type { PluginDefinition } from '../plugin-definition.js';
 import {
   ambiguousVariables,

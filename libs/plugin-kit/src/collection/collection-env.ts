@@ -1,7 +1,6 @@
-import { IsOptional, IsString } from 'class-validator';
 import type { EnvSource } from '../config/env.js';
+import { envProperties, IsOptional, IsString } from '../config/env-rules.js';
 import { KitEnv } from '../config/kit-env.js';
-import { declaredProperties } from '../config/declared-properties.js';
 import { keysOf, type PluginDefinition } from '../plugin-definition.js';
 
 /** Settings of the collection sidecar itself. */
@@ -37,11 +36,11 @@ export function overridePrefixOf(definition: PluginDefinition): string {
 /** Variables every hosted plugin reads through the kit (the front's own ones excluded). */
 export function perPluginKitVariables(): string[] {
   const front = new Set<string>(FRONT_VARIABLES);
-  return declaredProperties(KitEnv).filter((n) => !front.has(n));
+  return envProperties(KitEnv).filter((n) => !front.has(n));
 }
 
 function declaredBy(definition: PluginDefinition): readonly string[] {
-  return definition.env ? declaredProperties(definition.env) : [];
+  return definition.env ? envProperties(definition.env) : [];
 }
 
 /**
@@ -51,7 +50,7 @@ function declaredBy(definition: PluginDefinition): readonly string[] {
  */
 export function structuralClashes(definitions: PluginDefinition[]): string[] {
   const problems: string[] = [];
-  const reserved = new Set([...declaredProperties(KitEnv), ...declaredProperties(CollectionEnv)]);
+  const reserved = new Set([...envProperties(KitEnv), ...envProperties(CollectionEnv)]);
   const keys = new Map<string, string>();
   for (const d of definitions) {
     for (const name of declaredBy(d))

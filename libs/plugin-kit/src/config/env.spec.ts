@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
-import { getMetadataStorage, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Max } from 'class-validator';
+import * as cv from 'class-validator';
+import { IsHttpUrl, IsInt, IsNotEmpty, IsOptional, IsString, Max } from './env-rules.js';
 import {
   EnvBoolean,
   EnvInt,
@@ -20,7 +21,7 @@ class SampleEnv implements EnvExtras {
   SAMPLE_TOKEN!: string;
 
   @IsOptional()
-  @IsUrl({ require_tld: false, require_protocol: true })
+  @IsHttpUrl()
   SAMPLE_URL = 'https://example.com';
 
   @EnvInt()
@@ -96,14 +97,26 @@ describe('loadEnv', () => {
   });
 });
 
+describe('an env class marked with class-validator instead of the env rules', () => {
+  class Unmarked {
+    @cv.IsString() UNMARKED_URL = 'x';
+  }
+
+  it('fails at start-up with a line that says what to use', () => {
+    expect(() => loadEnv(Unmarked, { UNMARKED_URL: 'y' })).toThrow(
+      "Unmarked declares no variable: mark each one with the kit's env rules",
+    );
+  });
+});
+
 describe('declared properties of a class', () => {
   class Declared {
-    @IsString() FIRST!: string;
-    @IsOptional() @IsInt() SECOND?: number;
+    @cv.IsString() FIRST!: string;
+    @cv.IsOptional() @cv.IsInt() SECOND?: number;
   }
 
   it('scans the validation rules once per class and hands out one frozen list', () => {
-    const storage = getMetadataStorage();
+    const storage = cv.getMetadataStorage();
     const scan = jest.spyOn(storage, 'getTargetValidationMetadatas');
     try {
       const first = declaredProperties(Declared);

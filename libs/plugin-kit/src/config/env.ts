@@ -1,5 +1,4 @@
-import { validateSync } from 'class-validator';
-import { declaredProperties } from './declared-properties.js';
+import { checkEnv, envProperties } from './env-rules.js';
 import { describeValidationErrors } from './validation-messages.js';
 
 export type EnvSource = Record<string, string | undefined>;
@@ -78,18 +77,20 @@ function hasExtras(value: object): value is EnvExtras {
 }
 
 /**
- * Reads the variables an env class declares (empty counts as unset), applies its defaults and validators,
- * and throws one EnvValidationError that names every bad variable.
+ * Reads the variables an env class declares with the kit's env rules (empty counts as unset), applies its defaults
+ * and rules, and throws one EnvValidationError that names every bad variable.
  */
 export function loadEnv<E extends object>(cls: new () => E, source: EnvSource): E {
+  const names = envProperties(cls);
+  if (names.length === 0) throw new Error(notDeclared(cls));
   const env = new cls();
-  for (const name of declaredProperties(cls)) {
+  for (const name of names) {
     const value = source[name];
     if (value === undefined || value === '') continue;
     const convert = transformOf(cls, name);
     (env as Record<string, unknown>)[name] = convert ? convert(value) : value;
   }
-  const errors = validateSync(env, { validationError: { target: false, value: false } });
+  const errors = checkEnv(env);
   // A variable that is simply not set gets one clear word instead of every constraint it fails.
   const missing = new Set(
     errors.filter((e) => (env as Record<string, unknown>)[e.property] === undefined).map((e) => e.property),
@@ -101,4 +102,12 @@ export function loadEnv<E extends object>(cls: new () => E, source: EnvSource): 
   if (hasExtras(env)) problems.push(...env.loadExtras(source));
   if (problems.length > 0) throw new EnvValidationError(problems);
   return env;
+}
+
+/** An env class without the kit's rules: most likely class-validator's decorators, which an env class no longer reads. */
+function notDeclared(cls: { name: string }): string {
+  return (
+    `${cls.name} declares no variable: mark each one with the kit's env rules ` +
+    `(IsString, IsOptional, IsInt, Min, ... from '@app/plugin-kit/config/env-rules.js'), not class-validator's decorators`
+  );
 }

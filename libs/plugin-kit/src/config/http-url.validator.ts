@@ -1,19 +1,7 @@
 import { ValidateBy, buildMessage, type ValidationOptions } from 'class-validator';
+import { httpUrlProblem } from './value-checks.js';
 
-/**
- * `undefined` for an absolute http(s) URL with a host (`http://jenkins:8080/`, `https://slack.com/api/`), else
- * the problem. Parsed as the clients will parse it (WHATWG URL), which is also far cheaper at start-up than
- * validator.js' isURL (its first call compiles the IPv4/IPv6 and host patterns).
- */
-export function httpUrlProblem(value: unknown): string | undefined {
-  if (typeof value !== 'string' || !/^https?:\/\//i.test(value) || /\s/.test(value))
-    return 'must be an http(s) URL';
-  try {
-    return new URL(value).hostname ? undefined : 'must be an http(s) URL';
-  } catch {
-    return 'must be an http(s) URL';
-  }
-}
+export { httpUrlProblem } from './value-checks.js';
 
 /** An absolute http(s) URL (see httpUrlProblem). */
 export function IsHttpUrl(options?: ValidationOptions): PropertyDecorator {

@@ -1,7 +1,6 @@
-import { IsIn, IsInt, IsOptional, IsString, Max, Min, IsNotEmpty } from 'class-validator';
 import { DEFAULT_TOKEN_FILE } from '@app/contract';
 import { EnvInt } from './env.js';
-import { IsGoDuration } from './go-duration.validator.js';
+import { IsGoDuration, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, Min } from './env-rules.js';
 import { DEFAULT_UPSTREAM_MAX_BODY } from '../upstream/upstream-scope.js';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;

@@ -1,12 +1,17 @@
-import type { ValidationError } from 'class-validator';
+/** What a check found at one path: class-validator's ValidationError, or the env rules' EnvProblem. */
+export interface ProblemTree {
+  property: string;
+  constraints?: Record<string, string>;
+  children?: ProblemTree[];
+}
 
 /** Flattens class-validator errors into `path: problem` strings (`file.filename: must be a string`). */
 export function describeValidationErrors(
-  errors: ValidationError[],
+  errors: ProblemTree[],
   knownFields?: (path: string) => readonly string[],
 ): string[] {
   const out: string[] = [];
-  const walk = (list: ValidationError[], prefix: string): void => {
+  const walk = (list: ProblemTree[], prefix: string): void => {
     for (const error of list) {
       const path = prefix
         ? /^\d+$/.test(error.property)

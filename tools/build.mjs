@@ -217,15 +217,24 @@ async function dropUnusedRequireShim(metafile) {
   }
 }
 
+/** A path as an ES import writes it, from `dir` to `file`. */
+const importPath = (dir, file) => {
+  const path = relative(dir, file).split('\\').join('/');
+  return path.startsWith('.') ? path : `./${path}`;
+};
+
 /**
  * esbuild puts the code a sidecar runs before it listens into one chunk per set of entry points sharing it (the
  * collection's start path was main.js and 6 chunks), and Node's ES module loader costs ~0.3 ms per module before
  * any of it runs (resolve, read, link). main.js becomes the whole start path in one module; it exports what the
  * lazily loaded chunks import from the merged chunks, and they import it from there (`../main.js`: the entry's
- * own instance, already evaluated when they load).
+ * own instance, already evaluated when they load: an entry must not await a lazy chunk at its top level, or each
+ * would wait for the other). Two chunks may export the same name (each chunk's exports are
+ * its own), so main.js exports each under an alias that names its chunk, and the importers' clauses are rewritten
+ * to those aliases.
  */
 async function mergeStartPath(outdir, metafile) {
-  const mainKey = relative(root, join(outdir, 'main.js'));
+  const main = join(outdir, 'main.js');
   const start = new Set();
   const visit = (key) => {
     for (const { path, kind, external } of metafile.outputs[key]?.imports ?? [])
@@ -234,15 +243,20 @@ async function mergeStartPath(outdir, metafile) {
         visit(path);
       }
   };
-  visit(mainKey);
+  visit(relative(root, main));
   if (start.size === 0) return;
-  const startFiles = new Set([...start].map((key) => resolve(root, key)));
-  const reexports = [...start]
-    .filter((key) => metafile.outputs[key].exports.length > 0)
-    .map((key) => {
-      const from = `./${relative(outdir, resolve(root, key)).split('\\').join('/')}`;
-      return `export { ${metafile.outputs[key].exports.join(', ')} } from ${JSON.stringify(from)};`;
-    });
+  const chunks = [...start].map((key, i) => ({
+    file: resolve(root, key),
+    exports: metafile.outputs[key].exports,
+    alias: (name) => `${name}$${i}`,
+  }));
+  const startFiles = new Set(chunks.map((c) => c.file));
+  const reexports = chunks
+    .filter((c) => c.exports.length > 0)
+    .map(
+      (c) =>
+        `export { ${c.exports.map((n) => `${n} as ${c.alias(n)}`).join(', ')} } from ${JSON.stringify(importPath(outdir, c.file))};`,
+    );
   const merged = await build({
     absWorkingDir: outdir,
     stdin: {
@@ -265,23 +279,38 @@ async function mergeStartPath(outdir, metafile) {
         setup(b) {
           b.onResolve({ filter: /^\.\.?\// }, ({ path, resolveDir }) => {
             const file = resolve(resolveDir, path);
-            if (startFiles.has(file) || file === join(outdir, 'main.js')) return undefined;
-            return { path: `./${relative(outdir, file).split('\\').join('/')}`, external: true };
+            if (startFiles.has(file) || file === main) return undefined;
+            return { path: importPath(outdir, file), external: true };
           });
         },
       },
     ],
   });
-  await writeFile(join(outdir, 'main.js'), merged.outputFiles[0].text);
-  const startNames = [...startFiles].map((f) => basename(f));
+  await writeFile(main, merged.outputFiles[0].text);
   for (const file of startFiles) await rm(file);
   for (const key of Object.keys(metafile.outputs)) {
     const file = resolve(root, key);
-    if (!file.endsWith('.js') || startFiles.has(file) || file === join(outdir, 'main.js')) continue;
+    if (!file.endsWith('.js') || startFiles.has(file) || file === main) continue;
     const text = await readFile(file, 'utf8');
-    const target = JSON.stringify(relative(dirname(file), join(outdir, 'main.js')).split('\\').join('/'));
+    const target = JSON.stringify(importPath(dirname(file), main));
     let out = text;
-    for (const name of startNames) out = out.split(`"./${name}"`).join(target);
+    for (const chunk of chunks) {
+      const quoted = JSON.stringify(importPath(dirname(file), chunk.file));
+      const from = quoted.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      out = out
+        .replace(new RegExp(`import\\{([^}]*)\\}from${from}`, 'g'), (_, list) => {
+          const names = list.split(',').map((spec) => {
+            const [imported, local = imported] = spec.trim().split(' as ');
+            return `${chunk.alias(imported)} as ${local}`;
+          });
+          return `import{${names.join(',')}}from${target}`;
+        })
+        .replace(new RegExp(`import${from}`, 'g'), `import${target}`);
+      if (out.includes(quoted))
+        throw new Error(
+          `${key} imports ${basename(chunk.file)} in a form the start-path merge does not rewrite`,
+        );
+    }
     if (out !== text) await writeFile(file, out);
   }
 }

@@ -1,4 +1,4 @@
-import { goDurationCheck, httpUrlProblem, type GoDurationBounds } from './value-checks.js';
+import { goDurationCheck, httpUrlProblem, NOT_HTTP_URL, type GoDurationBounds } from './value-checks.js';
 
 /**
  * The checks of an env class: a sidecar's settings, read and checked before it listens. Same names, verdicts and
@@ -11,7 +11,6 @@ export interface EnvRuleOptions {
 }
 
 interface Check {
-  property: string;
   /** class-validator's constraint name (`isString`, `min`, ...): the key of the problem. */
   name: string;
   test(value: unknown): boolean;
@@ -19,22 +18,25 @@ interface Check {
   constraints: readonly unknown[];
 }
 
-interface Rules {
-  /** Properties in the order their first rule was registered (declaration order). */
-  declared: string[];
+interface VariableRules {
+  optional: boolean;
   checks: Check[];
-  optional: Set<string>;
 }
 
-const rulesByClass = new WeakMap<object, Rules>();
+/** A class's own rules by variable, in the order the variables are written. */
+const ownRules = new WeakMap<object, Map<string, VariableRules>>();
 
-function rulesOf(cls: object, property: string | symbol): Rules {
-  let rules = rulesByClass.get(cls);
-  if (!rules) {
-    rules = { declared: [], checks: [], optional: new Set() };
-    rulesByClass.set(cls, rules);
+function rulesOf(cls: object, property: string | symbol): VariableRules {
+  let variables = ownRules.get(cls);
+  if (!variables) {
+    variables = new Map();
+    ownRules.set(cls, variables);
   }
-  if (!rules.declared.includes(String(property))) rules.declared.push(String(property));
+  let rules = variables.get(String(property));
+  if (!rules) {
+    rules = { optional: false, checks: [] };
+    variables.set(String(property), rules);
+  }
   return rules;
 }
 
@@ -47,7 +49,6 @@ function rule(
 ): PropertyDecorator {
   return (target, property) =>
     void rulesOf(target.constructor, property).checks.push({
-      property: String(property),
       name,
       test,
       message: options?.message ?? message,
@@ -57,7 +58,7 @@ function rule(
 
 /** Skips the variable's other rules when it is unset. */
 export function IsOptional(): PropertyDecorator {
-  return (target, property) => void rulesOf(target.constructor, property).optional.add(String(property));
+  return (target, property) => void (rulesOf(target.constructor, property).optional = true);
 }
 
 export const IsString = (options?: EnvRuleOptions): PropertyDecorator =>
@@ -130,13 +131,38 @@ export const Matches = (pattern: RegExp, options?: EnvRuleOptions): PropertyDeco
 
 /** A Go duration (`30s`, `1m30s`) within optional bounds, as the kit's `IsGoDuration` for plugin bodies. */
 export function IsGoDuration(bounds: GoDurationBounds = {}, options?: EnvRuleOptions): PropertyDecorator {
-  const { valid, range } = goDurationCheck(bounds);
-  return rule('isGoDuration', valid, `$property must be a Go duration such as 30s or 1m30s${range}`, options);
+  const { valid, problem } = goDurationCheck(bounds);
+  return rule('isGoDuration', valid, `$property ${problem}`, options);
 }
 
 /** An absolute http(s) URL, as the kit's `IsHttpUrl` for plugin bodies. */
 export const IsHttpUrl = (options?: EnvRuleOptions): PropertyDecorator =>
-  rule('isHttpUrl', (v) => httpUrlProblem(v) === undefined, '$property must be an http(s) URL', options);
+  rule('isHttpUrl', (v) => httpUrlProblem(v) === undefined, `$property ${NOT_HTTP_URL}`, options);
+
+/**
+ * A class's rules with those it inherits: a subclass's checks of a variable replace the inherited ones, and a
+ * variable is optional if any class declaring it says so. Decorators run when a class is defined, so this is
+ * worked out once per class.
+ */
+const allRules = new WeakMap<object, ReadonlyMap<string, VariableRules>>();
+
+function rulesWithInherited(cls: object): ReadonlyMap<string, VariableRules> {
+  let merged = allRules.get(cls);
+  if (merged === undefined) {
+    const building = new Map<string, VariableRules>();
+    for (let c: object | null = cls; c !== null && c !== Function.prototype; c = Object.getPrototypeOf(c))
+      for (const [property, rules] of ownRules.get(c) ?? []) {
+        const nearer = building.get(property);
+        building.set(
+          property,
+          nearer ? { optional: nearer.optional || rules.optional, checks: nearer.checks } : rules,
+        );
+      }
+    merged = building;
+    allRules.set(cls, merged);
+  }
+  return merged;
+}
 
 const propertiesByClass = new WeakMap<object, readonly string[]>();
 
@@ -144,10 +170,7 @@ const propertiesByClass = new WeakMap<object, readonly string[]>();
 export function envProperties(cls: object): readonly string[] {
   let names = propertiesByClass.get(cls);
   if (names === undefined) {
-    const all: string[] = [];
-    for (let c: object | null = cls; c !== null && c !== Function.prototype; c = Object.getPrototypeOf(c))
-      all.push(...(rulesByClass.get(c)?.declared ?? []));
-    names = Object.freeze([...new Set(all)]);
+    names = Object.freeze([...rulesWithInherited(cls).keys()]);
     propertiesByClass.set(cls, names);
   }
   return names;
@@ -160,27 +183,13 @@ export interface EnvProblem {
   constraints: Record<string, string>;
 }
 
-/** Checks an env object against its class's rules; a subclass's rules for a variable replace the inherited ones. */
+/** Checks an env object against its class's rules. */
 export function checkEnv(env: object): EnvProblem[] {
-  const byProperty = new Map<string, Check[]>();
-  const optional = new Set<string>();
-  for (
-    let c: object | null = env.constructor;
-    c !== null && c !== Function.prototype;
-    c = Object.getPrototypeOf(c)
-  ) {
-    const rules = rulesByClass.get(c);
-    if (!rules) continue;
-    const own = new Map<string, Check[]>(rules.declared.map((property) => [property, []]));
-    for (const check of rules.checks) own.get(check.property)!.push(check);
-    for (const [property, checks] of own) if (!byProperty.has(property)) byProperty.set(property, checks);
-    for (const property of rules.optional) if (own.has(property)) optional.add(property);
-  }
   const problems: EnvProblem[] = [];
   const targetName = env.constructor.name;
-  for (const [property, checks] of byProperty) {
+  for (const [property, { optional, checks }] of rulesWithInherited(env.constructor)) {
     const value = (env as Record<string, unknown>)[property];
-    if (optional.has(property) && (value === null || value === undefined)) continue;
+    if (optional && (value === null || value === undefined)) continue;
     const constraints: Record<string, string> = {};
     for (const check of checks)
       if (!check.test(value)) constraints[check.name] = messageOf(check, { property, value, targetName });

@@ -5,16 +5,13 @@ export type { GoDurationBounds } from './value-checks.js';
 
 /** A Go duration string (`30s`, `1m30s`, `2h`) within optional bounds. */
 export function IsGoDuration(bounds: GoDurationBounds = {}, options?: ValidationOptions): PropertyDecorator {
-  const { valid, range } = goDurationCheck(bounds);
+  const { valid, problem } = goDurationCheck(bounds);
   return ValidateBy(
     {
       name: 'isGoDuration',
       validator: {
         validate: valid,
-        defaultMessage: buildMessage(
-          (prefix) => `${prefix}$property must be a Go duration such as 30s or 1m30s${range}`,
-          options,
-        ),
+        defaultMessage: buildMessage((prefix) => `${prefix}$property ${problem}`, options),
       },
     },
     options,

@@ -1,5 +1,5 @@
 import { ValidateBy, buildMessage, type ValidationOptions } from 'class-validator';
-import { httpUrlProblem } from './value-checks.js';
+import { httpUrlProblem, NOT_HTTP_URL } from './value-checks.js';
 
 export { httpUrlProblem } from './value-checks.js';
 
@@ -10,7 +10,7 @@ export function IsHttpUrl(options?: ValidationOptions): PropertyDecorator {
       name: 'isHttpUrl',
       validator: {
         validate: (value: unknown) => httpUrlProblem(value) === undefined,
-        defaultMessage: buildMessage((prefix) => `${prefix}$property must be an http(s) URL`, options),
+        defaultMessage: buildMessage((prefix) => `${prefix}$property ${NOT_HTTP_URL}`, options),
       },
     },
     options,

@@ -10,8 +10,11 @@ export interface GoDurationBounds {
   max?: string;
 }
 
-/** The check of a Go duration within bounds, and the bounds as the message words them (` between 1s and 5m`). */
-export function goDurationCheck(bounds: GoDurationBounds): { valid(value: unknown): boolean; range: string } {
+/** The check of a Go duration within bounds, and what a bad value is told (`must be a Go duration … between 1s and 5m`). */
+export function goDurationCheck(bounds: GoDurationBounds): {
+  valid(value: unknown): boolean;
+  problem: string;
+} {
   const min = bounds.min === undefined ? undefined : parseDuration(bounds.min);
   const max = bounds.max === undefined ? undefined : parseDuration(bounds.max);
   const range =
@@ -27,9 +30,11 @@ export function goDurationCheck(bounds: GoDurationBounds): { valid(value: unknow
       const ms = tryParseDuration(value);
       return ms !== undefined && (min === undefined || ms >= min) && (max === undefined || ms <= max);
     },
-    range,
+    problem: `must be a Go duration such as 30s or 1m30s${range}`,
   };
 }
+
+export const NOT_HTTP_URL = 'must be an http(s) URL';
 
 /**
  * `undefined` for an absolute http(s) URL with a host (`http://jenkins:8080/`, `https://slack.com/api/`), else
@@ -37,11 +42,10 @@ export function goDurationCheck(bounds: GoDurationBounds): { valid(value: unknow
  * validator.js' isURL (its first call compiles the IPv4/IPv6 and host patterns).
  */
 export function httpUrlProblem(value: unknown): string | undefined {
-  if (typeof value !== 'string' || !/^https?:\/\//i.test(value) || /\s/.test(value))
-    return 'must be an http(s) URL';
+  if (typeof value !== 'string' || !/^https?:\/\//i.test(value) || /\s/.test(value)) return NOT_HTTP_URL;
   try {
-    return new URL(value).hostname ? undefined : 'must be an http(s) URL';
+    return new URL(value).hostname ? undefined : NOT_HTTP_URL;
   } catch {
-    return 'must be an http(s) URL';
+    return NOT_HTTP_URL;
   }
 }

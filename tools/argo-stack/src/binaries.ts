@@ -1,0 +1,180 @@
+// Builds the real Argo and Kubernetes binaries from the Go modules pinned in tools/argo-stack/go/ into a cache
+// outside the repository, once per pinned version set: a second `up` finds them and starts in seconds.
+import { createHash } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export interface BinarySet {
+  /** Go module folder (in the repository) the set is built from. */
+  module: string;
+  /** Packages to build: `go build -o <dir>/ <packages>`. */
+  packages: string[];
+}
+
+export const BINARIES = {
+  argo: ['workflow-controller', 'argoexec', 'argo'],
+  kube: ['kube-apiserver', 'kube-controller-manager', 'kubectl', 'etcd', 'certs'],
+} as const;
+
+const ARGO_MODULE = 'github.com/argoproj/argo-workflows/v4';
+
+export function cacheRoot(): string {
+  const base =
+    process.env.ARGO_STACK_CACHE ??
+    join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'executor-plugins', 'argo-stack');
+  mkdirSync(base, { recursive: true });
+  return base;
+}
+
+function goFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...goFiles(path));
+    else if (/\.(go|mod|sum)$/.test(entry.name)) out.push(path);
+  }
+  return out.sort();
+}
+
+/** The folder the binaries of a module land in: named after a hash of every Go file, go.mod and go.sum in it. */
+export function binDir(root: string, set: keyof typeof BINARIES): string {
+  const module = join(root, 'tools/argo-stack/go', set);
+  const hash = createHash('sha256');
+  for (const file of goFiles(module)) hash.update(file.slice(module.length)).update(readFileSync(file));
+  return join(cacheRoot(), 'bin', `${set}-${hash.digest('hex').slice(0, 12)}`);
+}
+
+function run(cmd: string, args: string[], cwd: string, log: (line: string) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, GOFLAGS: '-buildvcs=false' },
+    });
+    let tail = '';
+    const keep = (chunk: Buffer) => {
+      tail = (tail + chunk.toString()).slice(-4000);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    child.on('error', (err) => reject(new Error(`${cmd}: ${err.message} (is Go 1.26 installed?)`)));
+    child.on('close', (code) => {
+      if (code === 0) resolve();
+      else {
+        log(tail.trim());
+        reject(new Error(`${cmd} ${args.slice(0, 2).join(' ')} … failed (exit ${code})`));
+      }
+    });
+  });
+}
+
+async function goOutput(args: string[], cwd: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('go', args, { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`go ${args.join(' ')}: exit ${code}`)),
+    );
+  });
+}
+
+/**
+ * The Argo module as the proxy serves it does not build two of its commands, so the build uses a copy of it
+ * (outside the repository, beside the binaries) with two files the upstream repository has and the module
+ * zip cannot carry:
+ * - `workflow/executor/osspecific/signal_linux.go` is a symlink to `signal_darwin.go` upstream; module zips
+ *   drop symlinks, so argoexec misses `Setpgid` on Linux. The copy restores the symlink.
+ * - `ui/embed.go` embeds `ui/dist/app`, which the UI's own toolchain builds and the module does not contain;
+ *   `argo` (the CLI and `argo server`) imports it. The copy gets a one-page placeholder: the stack uses the
+ *   server's API and event endpoint, not its UI.
+ * `go build -modfile` points the pinned module at the copy with one `replace`; every version stays as go.sum
+ * pins it.
+ */
+async function argoModfile(root: string, work: string): Promise<string> {
+  const module = join(root, 'tools/argo-stack/go/argo');
+  const goMod = readFileSync(join(module, 'go.mod'), 'utf8');
+  const version = new RegExp(`${ARGO_MODULE.replace(/[./]/g, '\\$&')} (v[^\\s]+)`).exec(goMod)?.[1];
+  if (!version) throw new Error(`tools/argo-stack/go/argo/go.mod does not require ${ARGO_MODULE}`);
+  const dir = (await goOutput(['mod', 'download', '-json', `${ARGO_MODULE}@${version}`], module)).match(
+    /"Dir": "([^"]+)"/,
+  )?.[1];
+  if (!dir) throw new Error(`go mod download ${ARGO_MODULE}@${version} gave no folder`);
+  mkdirSync(work, { recursive: true });
+  const copy = join(work, `argo-src-${version}`);
+  if (!existsSync(join(copy, '.complete'))) {
+    rmSync(copy, { recursive: true, force: true });
+    cpSync(dir, copy, { recursive: true });
+    chmodRecursive(copy);
+    symlinkSync('signal_darwin.go', join(copy, 'workflow/executor/osspecific/signal_linux.go'));
+    mkdirSync(join(copy, 'ui/dist/app'), { recursive: true });
+    writeFileSync(
+      join(copy, 'ui/dist/app/index.html'),
+      '<!doctype html><title>Argo Server</title><p>The UI is not part of the Go module; this server runs for its API.\n',
+    );
+    writeFileSync(join(copy, '.complete'), version);
+  }
+  const modfile = join(work, 'argo.mod');
+  writeFileSync(modfile, `${goMod}\nreplace ${ARGO_MODULE} => ${copy}\n`);
+  cpSync(join(module, 'go.sum'), join(work, 'argo.sum'));
+  return modfile;
+}
+
+function chmodRecursive(dir: string): void {
+  chmodSync(dir, 0o755);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) chmodRecursive(path);
+    else if (entry.isFile()) chmodSync(path, 0o644);
+  }
+}
+
+const PACKAGES: Record<keyof typeof BINARIES, string[]> = {
+  argo: BINARIES.argo.map((c) => `${ARGO_MODULE}/cmd/${c}`),
+  kube: [
+    'k8s.io/kubernetes/cmd/kube-apiserver',
+    'k8s.io/kubernetes/cmd/kube-controller-manager',
+    'k8s.io/kubernetes/cmd/kubectl',
+    './etcd',
+    './certs',
+  ],
+};
+
+/** Builds what is missing; returns the folder of each set. Logs a line per set it builds, with its time. */
+export async function ensureBinaries(
+  root: string,
+  log: (line: string) => void,
+): Promise<Record<keyof typeof BINARIES, string>> {
+  const dirs = { argo: binDir(root, 'argo'), kube: binDir(root, 'kube') };
+  for (const set of ['kube', 'argo'] as const) {
+    const dir = dirs[set];
+    if (BINARIES[set].every((b) => existsSync(join(dir, b)))) continue;
+    const started = Date.now();
+    log(
+      `building ${BINARIES[set].join(', ')} (the first build takes 10–25 minutes on 2 cores; later ones are cached)`,
+    );
+    const out = `${dir}.tmp`;
+    rmSync(out, { recursive: true, force: true });
+    const module = join(root, 'tools/argo-stack/go', set);
+    const extra = set === 'argo' ? [`-modfile=${await argoModfile(root, join(cacheRoot(), 'src'))}`] : [];
+    await run('go', ['build', ...extra, '-ldflags=-s -w', '-o', `${out}/`, ...PACKAGES[set]], module, log);
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(out, dir);
+    log(`built ${set} binaries in ${Math.round((Date.now() - started) / 1000)} s`);
+  }
+  return dirs;
+}

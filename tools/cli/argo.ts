@@ -1,0 +1,105 @@
+// npm run argo -- up|down|status|env: the real Argo Workflows (controller, agent, server) and a real Kubernetes
+// API server as local processes, for the real-Argo suite (npm run test:argo) and for trying a plugin by hand.
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { exitWith, runCommand, UsageError, type CommandSpec, type ParsedCommand } from './kit/args.js';
+
+const root = resolve(import.meta.dirname, '../..');
+
+const USAGE = `usage: npm run argo -- <up|down|status|env> [--dir <folder>] [--patch-rate <duration>]
+
+Runs the real Argo Workflows v4.1 stack on this machine, with no Docker and no kubelet: etcd, kube-apiserver
+and kube-controller-manager (Kubernetes v1.35), Argo's CRDs, workflow-controller, argo server, and a pod runner
+that runs the pods the controller creates (agent pods with their plugin sidecars, workflow pods) as processes,
+one network and mount namespace per pod. Builds the binaries from the Go modules pinned in tools/argo-stack/go
+on first use (needs Go and the Go module proxy; 10–25 minutes on 2 cores, cached afterwards). Needs root.
+
+  up        build what is missing, start the stack, return once it is ready (then prints what env prints)
+  down      stop every process the stack started and remove its network and folder
+  status    what runs
+  env       KUBECONFIG, KUBECTL, ARGO, ARGO_SERVER, HOST_ADDR (and more) for scripts: eval "$(npm run -s argo -- env)"
+
+  --dir <folder>           the stack's folder (default: one per checkout, under ~/.cache/executor-plugins)
+  --patch-rate <duration>  the controller's DEFAULT_REQUEUE_TIME, which agents use as their status patch rate
+                           (default 2s; Argo's default is 10s)`;
+
+const SPEC = {
+  usage: USAGE,
+  options: {
+    dir: { type: 'string' },
+    'patch-rate': { type: 'string', default: '2s' },
+  },
+  positionals: [{ name: '<up|down|status|env>', required: true }],
+} as const satisfies CommandSpec;
+
+const COMMANDS = ['up', 'down', 'status', 'env', 'run-pods'];
+
+async function main({ values, positionals: [command] }: ParsedCommand<typeof SPEC.options>): Promise<number> {
+  if (!COMMANDS.includes(command))
+    throw new UsageError(`unknown command '${command}' (up, down, status or env)`);
+  if (!/^\d+(ms|s|m)$/.test(values['patch-rate']))
+    throw new UsageError(`--patch-rate must be a duration such as 2s, got '${values['patch-rate']}'`);
+  const stack = await import('../argo-stack/src/stack.js');
+  const dir = values.dir ? resolve(values.dir) : stack.defaultStackDir(root);
+  const log = (line: string) => console.error(`argo: ${line}`);
+  switch (command) {
+    case 'up': {
+      if (process.getuid?.() !== 0)
+        throw new UsageError('up needs root (network namespaces and bind mounts for the pods)');
+      const state = await stack.up({
+        repoRoot: root,
+        dir,
+        patchRate: values['patch-rate'],
+        log,
+        podRunner: [process.execPath, process.argv[1], 'run-pods', '--dir', dir],
+      });
+      console.log(stack.envLines(state).join('\n'));
+      return 0;
+    }
+    case 'down':
+      await stack.down(dir, log);
+      return 0;
+    case 'status':
+      console.log(stack.status(dir).join('\n'));
+      return stack.readState(dir) ? 0 : 1;
+    case 'env': {
+      const state = stack.readState(dir);
+      if (!state) {
+        console.error(`argo: no stack in ${dir}: npm run argo -- up`);
+        return 1;
+      }
+      console.log(stack.envLines(state).join('\n'));
+      return 0;
+    }
+    default:
+      return runPods(dir);
+  }
+}
+
+/** The pod runner, started by `up` as a process of the stack. */
+async function runPods(dir: string): Promise<number> {
+  const stack = await import('../argo-stack/src/stack.js');
+  const { PodRunner } = await import('../argo-stack/src/pod-runner.js');
+  const state = stack.readState(dir);
+  if (!state) throw new UsageError(`no stack in ${dir}`);
+  const runner = new PodRunner({
+    client: stack.kubeClient(state),
+    index: state.index,
+    dir,
+    images: { repoRoot: state.repoRoot, argoBin: state.bin.argo, shimDir: join(dir, 'shims') },
+    apiServerPort: state.ports.apiServer,
+    log: (fields) => console.log(JSON.stringify({ time: new Date().toISOString(), ...fields })),
+  });
+  await runner.start();
+  writeFileSync(join(dir, 'pod-runner.ready'), `${process.pid}\n`);
+  await new Promise<void>((done) => {
+    process.once('SIGTERM', done);
+    process.once('SIGINT', done);
+  });
+  await runner.stop();
+  return 0;
+}
+
+exitWith(
+  await runCommand({ name: 'argo', help: 'npm run argo -- --help' }, process.argv.slice(2), SPEC, main),
+);

@@ -4,3 +4,4 @@ export * from './hostile-replies.js';
 export * from './seeded-random.js';
 export * from './stand-in-server.js';
 export * from './lifecycle.js';
+export * from './stand-in-host.js';

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { FaultPlan } from './faults.js';
 import { writeHostileReply } from './hostile-replies.js';
+import { standInHost } from './stand-in-host.js';
 
 export interface StandInRequest {
   method: string;
@@ -110,9 +111,10 @@ export class StandInServer {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
     });
-    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
+    const host = standInHost();
+    await new Promise<void>((resolve) => this.server!.listen(port, host, resolve));
     const address = this.server.address();
-    this.url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`;
+    this.url = `http://${host}:${typeof address === 'object' && address ? address.port : port}`;
     return this.url;
   }
 

@@ -1,0 +1,137 @@
+// `npm run events -- test` with expressions that never end or never stop allocating (the reproductions of an
+// adversarial review: before the bounds the first hung for good, the second aborted V8, the third grew to
+// 4 GB in a minute). With the default bounds each is an error for its binding, and the other binding of the
+// folder is still evaluated.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repoRoot } from './serve-process.js';
+
+const TEMPLATE = `apiVersion: argoproj.io/v1alpha1
+kind: WorkflowTemplate
+metadata:
+  name: deploy
+spec:
+  entrypoint: main
+  templates:
+    - name: main
+      container:
+        image: busybox
+---
+apiVersion: argoproj.io/v1alpha1
+kind: WorkflowEventBinding
+metadata:
+  name: fine
+spec:
+  event:
+    selector: payload.ref == "main"
+`;
+
+/** A binding named `runaway` submitting deploy, with `spec` merged in (YAML lines under `spec:`). */
+const runaway = (spec: string) => `---
+apiVersion: argoproj.io/v1alpha1
+kind: WorkflowEventBinding
+metadata:
+  name: runaway
+spec:
+${spec}`;
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'events-bounds-'));
+  writeFileSync(join(dir, 'event.json'), '{"ref":"main"}');
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * `events test` on the template, the fine binding and `binding`: exit status, output, seconds to the verdict.
+ * `options`: more flags (an allocating expression is given time enough that only the heap bound can end it).
+ */
+function testWith(name: string, binding: string, options: string[] = []) {
+  const bindings = join(dir, name);
+  mkdirSync(bindings);
+  writeFileSync(join(bindings, 'bindings.yaml'), TEMPLATE + binding);
+  const started = performance.now();
+  const r = spawnSync(
+    process.execPath,
+    [
+      'tools/run-cli.mjs',
+      'events',
+      'test',
+      '--bindings',
+      bindings,
+      '--payload',
+      join(dir, 'event.json'),
+      ...options,
+    ],
+    { cwd: repoRoot, encoding: 'utf8', timeout: 90_000 },
+  );
+  return { status: r.status, output: r.stdout + r.stderr, seconds: (performance.now() - started) / 1000 };
+}
+
+const TIME_BOUND =
+  'the emulator stopped the evaluation after 5000 ms (its --expression-timeout; the real server has no time limit)';
+const HEAP_BOUND =
+  "the evaluation ran out of the emulator's 256 MiB heap (its --expression-heap; the real server has no such limit)";
+
+describe('events test: an expression past the bounds fails its binding, and only it', () => {
+  it('nested all() over a range (10^12 steps) stops at the time bound, 5 s by default', () => {
+    const r = testWith(
+      'nesting',
+      runaway('  event:\n    selector: let x=1..999; all(x,all(x,all(x,all(x,true))))\n'),
+    );
+    expect(r.output).toContain(
+      `failed to dispatch event: failed to evaluate workflow template expression: unable to evaluate expression 'let x=1..999; all(x,all(x,all(x,all(x,true))))': ${TIME_BOUND} (1:1)`,
+    );
+    expect(r.output).toContain('✔ fine: matched');
+    expect(r.status).toBe(1);
+    expect(r.seconds).toBeLessThan(25);
+  }, 100_000);
+
+  it('sprig.until(2000000000) stops at the heap bound, 256 MiB by default; V8 does not abort the CLI', () => {
+    const r = testWith(
+      'until',
+      runaway(`  event:
+    selector: "true"
+  submit:
+    workflowTemplateRef:
+      name: deploy
+    metadata:
+      labels:
+        n: sprig.toString(len(sprig.until(2000000000)))
+`),
+      ['--expression-timeout', '60000'],
+    );
+    expect(r.output).toContain(
+      `failed to dispatch event: failed to evaluate workflow label "n" expression: ${HEAP_BOUND} (1:1)`,
+    );
+    expect(r.output).toContain('✔ fine: matched');
+    expect(r.status).toBe(1);
+    expect(r.seconds).toBeLessThan(30);
+  }, 100_000);
+
+  it('a string that keeps growing (toJSON of itself, again and again) stops at the heap bound', () => {
+    const r = testWith(
+      'concatenation',
+      runaway(`  event:
+    selector: "true"
+  submit:
+    workflowTemplateRef:
+      name: deploy
+    arguments:
+      parameters:
+        - name: p
+          valueFrom:
+            event: 'len(reduce(1..999998, toJSON(#acc) + #acc, "x"))'
+`),
+      ['--expression-timeout', '60000'],
+    );
+    expect(r.output).toContain(
+      `failed to dispatch event: failed to evaluate workflow template parameter "p" expression: ${HEAP_BOUND} (1:1)`,
+    );
+    expect(r.output).toContain('✔ fine: matched');
+    expect(r.status).toBe(1);
+    expect(r.seconds).toBeLessThan(30);
+  }, 100_000);
+});

@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from './serve-process.js';
+import { binding, endpoint, send, submitWft } from './support.js';
 
 const TEMPLATE = `apiVersion: argoproj.io/v1alpha1
 kind: WorkflowTemplate
@@ -134,4 +135,35 @@ describe('events test: an expression past the bounds fails its binding, and only
     expect(r.status).toBe(1);
     expect(r.seconds).toBeLessThan(30);
   }, 100_000);
+});
+
+describe('serve: the dispatch of a binding past a bound', () => {
+  it('is its expression error, as a Warning Event and in the sync 500; the other binding submits', async () => {
+    const ep = await endpoint(
+      [
+        binding('a-good', { selector: 'true', submit: submitWft({ ref: 'payload.ref' }) }),
+        binding('b-runaway', {
+          selector: 'true',
+          submit: submitWft({ spin: 'let x = 1..999; all(x, all(x, all(x, true)))' }),
+        }),
+      ],
+      { expressionTimeoutMs: 500 },
+    );
+    const started = performance.now();
+    const reply = await send(ep.url, '/api/v1/events/argo/', { body: { ref: 'main' } });
+    const seconds = (performance.now() - started) / 1000;
+    const error =
+      'failed to evaluate workflow template parameter "spin" expression: the emulator stopped the evaluation after 500 ms (its --expression-timeout; the real server has no time limit) (1:1)\n | let x = 1..999; all(x, all(x, all(x, true)))\n | ^';
+    expect([reply.status, reply.json()]).toEqual([
+      500,
+      { code: 13, message: `failed to dispatch event: [${error}]` },
+    ]);
+    expect(ep.events().map((e) => [e.involvedObject.name, e.message])).toEqual([
+      ['b-runaway', `failed to dispatch event: ${error}`],
+    ]);
+    expect(
+      ep.workflows().map((w) => w.metadata.labels['workflows.argoproj.io/workflow-event-binding']),
+    ).toEqual(['a-good']);
+    expect(seconds).toBeLessThan(10);
+  }, 30_000);
 });

@@ -1,6 +1,13 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  bindingYaml,
+  deployTemplate,
+  GROWING_STRING,
+  NESTING,
+  UNTIL,
+} from '../../libs/events/test/runaway-bindings.js';
 import { startServeProcess, type ServeProcess } from '../../libs/events/test/serve-process.js';
 import { report } from './support/report.js';
 
@@ -26,64 +33,23 @@ const BOUNDS = {
   heap: "the evaluation ran out of the emulator's 256 MiB heap",
 };
 
-const binding = (namespace: string, spec: string) => `---
-apiVersion: argoproj.io/v1alpha1
-kind: WorkflowEventBinding
-metadata:
-  name: on-event
-  namespace: ${namespace}
-spec:
-${spec}`;
-
-const template = (namespace: string) => `---
-apiVersion: argoproj.io/v1alpha1
-kind: WorkflowTemplate
-metadata:
-  name: deploy
-  namespace: ${namespace}
-spec:
-  entrypoint: main
-  templates:
-    - name: main
-      container:
-        image: busybox
-`;
-
 const ATTACKS = [
   {
     name: 'nested all() over 1..999',
     namespace: 'nesting',
-    spec: '  event:\n    selector: let x=1..999; all(x,all(x,all(x,all(x,true))))\n',
-    site: "failed to evaluate workflow template expression: unable to evaluate expression 'let x=1..999; all(x,all(x,all(x,all(x,true))))': ",
+    spec: NESTING.spec,
+    site: `failed to evaluate workflow template expression: unable to evaluate expression '${NESTING.source}': `,
   },
   {
     name: 'sprig.until(2000000000)',
     namespace: 'until',
-    spec: `  event:
-    selector: "true"
-  submit:
-    workflowTemplateRef:
-      name: deploy
-    metadata:
-      labels:
-        n: sprig.toString(len(sprig.until(2000000000)))
-`,
+    spec: UNTIL.spec,
     site: 'failed to evaluate workflow label \\"n\\" expression: ',
   },
   {
     name: 'a string growing by toJSON of itself',
     namespace: 'concat',
-    spec: `  event:
-    selector: "true"
-  submit:
-    workflowTemplateRef:
-      name: deploy
-    arguments:
-      parameters:
-        - name: p
-          valueFrom:
-            event: 'len(reduce(1..999998, toJSON(#acc) + #acc, "x"))'
-`,
+    spec: GROWING_STRING.spec,
     site: 'failed to evaluate workflow template parameter \\"p\\" expression: ',
   },
 ];
@@ -95,8 +61,10 @@ const lines: string[] = [];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'reliability-expressions-'));
   writeFileSync(join(dir, 'tokens.yaml'), `tokens:\n  - token: ${TOKEN}\n    subject: reliability\n`);
-  const runaways = ATTACKS.map((a) => template(a.namespace) + binding(a.namespace, a.spec)).join('');
-  const good = binding('argo', '  event:\n    selector: payload.ref == "main"\n');
+  const runaways = ATTACKS.map(
+    (a) => deployTemplate(a.namespace) + bindingYaml('on-event', a.spec, a.namespace),
+  ).join('');
+  const good = bindingYaml('on-event', '  event:\n    selector: payload.ref == "main"\n', 'argo');
   writeFileSync(join(dir, 'bindings.yaml'), runaways + good);
   serve = await startServeProcess([
     '--bindings',

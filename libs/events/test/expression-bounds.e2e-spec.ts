@@ -6,37 +6,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { bindingYaml, deployTemplate, GROWING_STRING, NESTING, UNTIL } from './runaway-bindings.js';
 import { repoRoot } from './serve-process.js';
 import { binding, endpoint, send, submitWft } from './support.js';
 
-const TEMPLATE = `apiVersion: argoproj.io/v1alpha1
-kind: WorkflowTemplate
-metadata:
-  name: deploy
-spec:
-  entrypoint: main
-  templates:
-    - name: main
-      container:
-        image: busybox
----
-apiVersion: argoproj.io/v1alpha1
-kind: WorkflowEventBinding
-metadata:
-  name: fine
-spec:
-  event:
-    selector: payload.ref == "main"
-`;
-
-/** A binding named `runaway` submitting deploy, with `spec` merged in (YAML lines under `spec:`). */
-const runaway = (spec: string) => `---
-apiVersion: argoproj.io/v1alpha1
-kind: WorkflowEventBinding
-metadata:
-  name: runaway
-spec:
-${spec}`;
+/** The template and a binding that matches the test event, beside each runaway one. */
+const FOLDER = deployTemplate() + bindingYaml('fine', '  event:\n    selector: payload.ref == "main"\n');
 
 let dir: string;
 beforeAll(() => {
@@ -49,10 +24,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
  * `events test` on the template, the fine binding and `binding`: exit status, output, seconds to the verdict.
  * `options`: more flags (an allocating expression is given time enough that only the heap bound can end it).
  */
-function testWith(name: string, binding: string, options: string[] = []) {
+function testWith(name: string, spec: string, options: string[] = []) {
   const bindings = join(dir, name);
   mkdirSync(bindings);
-  writeFileSync(join(bindings, 'bindings.yaml'), TEMPLATE + binding);
+  writeFileSync(join(bindings, 'bindings.yaml'), FOLDER + bindingYaml('runaway', spec));
   const started = performance.now();
   const r = spawnSync(
     process.execPath,
@@ -78,12 +53,9 @@ const HEAP_BOUND =
 
 describe('events test: an expression past the bounds fails its binding, and only it', () => {
   it('nested all() over a range (10^12 steps) stops at the time bound, 5 s by default', () => {
-    const r = testWith(
-      'nesting',
-      runaway('  event:\n    selector: let x=1..999; all(x,all(x,all(x,all(x,true))))\n'),
-    );
+    const r = testWith('nesting', NESTING.spec);
     expect(r.output).toContain(
-      `failed to dispatch event: failed to evaluate workflow template expression: unable to evaluate expression 'let x=1..999; all(x,all(x,all(x,all(x,true))))': ${TIME_BOUND} (1:1)`,
+      `failed to dispatch event: failed to evaluate workflow template expression: unable to evaluate expression '${NESTING.source}': ${TIME_BOUND} (1:1)`,
     );
     expect(r.output).toContain('✔ fine: matched');
     expect(r.status).toBe(1);
@@ -91,19 +63,7 @@ describe('events test: an expression past the bounds fails its binding, and only
   }, 100_000);
 
   it('sprig.until(2000000000) stops at the heap bound, 256 MiB by default; V8 does not abort the CLI', () => {
-    const r = testWith(
-      'until',
-      runaway(`  event:
-    selector: "true"
-  submit:
-    workflowTemplateRef:
-      name: deploy
-    metadata:
-      labels:
-        n: sprig.toString(len(sprig.until(2000000000)))
-`),
-      ['--expression-timeout', '60000'],
-    );
+    const r = testWith('until', UNTIL.spec, ['--expression-timeout', '60000']);
     expect(r.output).toContain(
       `failed to dispatch event: failed to evaluate workflow label "n" expression: ${HEAP_BOUND} (1:1)`,
     );
@@ -113,21 +73,7 @@ describe('events test: an expression past the bounds fails its binding, and only
   }, 100_000);
 
   it('a string that keeps growing (toJSON of itself, again and again) stops at the heap bound', () => {
-    const r = testWith(
-      'concatenation',
-      runaway(`  event:
-    selector: "true"
-  submit:
-    workflowTemplateRef:
-      name: deploy
-    arguments:
-      parameters:
-        - name: p
-          valueFrom:
-            event: 'len(reduce(1..999998, toJSON(#acc) + #acc, "x"))'
-`),
-      ['--expression-timeout', '60000'],
-    );
+    const r = testWith('concatenation', GROWING_STRING.spec, ['--expression-timeout', '60000']);
     expect(r.output).toContain(
       `failed to dispatch event: failed to evaluate workflow template parameter "p" expression: ${HEAP_BOUND} (1:1)`,
     );

@@ -164,7 +164,8 @@ export class EvaluatorPool {
       (chunk: Buffer) => (evaluator.stderr = (evaluator.stderr + chunk.toString()).slice(-4096)),
     );
     child.on('message', (message: FromEvaluator) => this.onMessage(evaluator, message));
-    child.once('exit', () => this.onExit(evaluator));
+    // 'close', not 'exit': by then its stderr has been read to the end.
+    child.once('close', () => this.onExit(evaluator));
     child.on('error', () => undefined); // a failed fork or send ends in 'exit' too
   }
 

@@ -137,10 +137,6 @@ export class EvaluatorPool {
       const envId = this.envId(next.job.env);
       this.start(idle.find((e) => e.envId === envId) ?? idle[0]!, next, envId);
     }
-    // A spare while every evaluator is busy: the next binding then does not wait for a process to start
-    // (say, a good event while a runaway expression runs to its bound).
-    const free = this.evaluators.filter((e) => !e.running).length;
-    if (!this.closed && free === 0 && this.evaluators.length < this.options.size) this.spawn();
   }
 
   private envId(env: Environment): number {

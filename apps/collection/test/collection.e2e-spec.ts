@@ -80,7 +80,6 @@ describe('the collection sidecar as a process', () => {
 });
 
 describe('the collection sidecar with a PLUGINS that names no plugin', () => {
-  const keys = Object.keys(apps).join(', ');
   it.each([',', ' , ,'])('PLUGINS=%j: exits 1 with one line naming the variable', (value) => {
     const run = spawnSync(process.execPath, [join(root, 'dist/apps/collection/main.js')], {
       env: { PATH: process.env.PATH, PLUGINS: value },
@@ -94,8 +93,11 @@ describe('the collection sidecar with a PLUGINS that names no plugin', () => {
       level: 'error',
       plugin: 'collection',
     });
-    expect(JSON.parse(lines[0]).msg).toBe(
-      `invalid configuration: PLUGINS: ${JSON.stringify(value)} names no plugin (this collection has ${keys}; unset serves them all)`,
+    const msg = JSON.parse(lines[0]).msg as string;
+    expect(msg).toMatch(
+      /^invalid configuration: PLUGINS: ".*" names no plugin \(this collection has .*; unset serves them all\)$/,
     );
+    expect(msg).toContain(`PLUGINS: ${JSON.stringify(value)} names`);
+    for (const key of Object.keys(apps)) expect(msg).toContain(key);
   });
 });

@@ -6,7 +6,7 @@ import { runInUpstreamScope } from './upstream-scope.js';
 const BASIC = `Basic ${Buffer.from('argo-bot:11d7f3c0a9b8e6d5c4b3a2f1e0d9c8b7a6').toString('base64')}`;
 const ARGO_TOKEN = 'Bearer eyJhbGciOiJSUzI1NiJ9.argo-server-token.Zm9vYmFy';
 const redactor = new Redactor()
-  .addBasic('argo-bot', '11d7f3c0a9b8e6d5c4b3a2f1e0d9c8b7a6')
+  .addLogin('argo-bot', '11d7f3c0a9b8e6d5c4b3a2f1e0d9c8b7a6')
   .add(ARGO_TOKEN, ARGO_TOKEN.slice('Bearer '.length));
 const masked = <T>(fn: () => T): T => runInUpstreamScope({ maxBodyBytes: 1 << 26, redactor }, fn);
 

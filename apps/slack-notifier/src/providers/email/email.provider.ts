@@ -46,7 +46,7 @@ export class EmailProvider implements NotifierProvider<EmailConfig> {
     this.timeoutMs = parseDuration(env.NOTIFY_REQUEST_TIMEOUT);
     for (const server of env.smtp.values()) {
       const url = new URL(server.url);
-      redactor.add(decodeURIComponent(url.password), url.password);
+      redactor.addLogin(decodeURIComponent(url.username), decodeURIComponent(url.password)).add(url.password);
     }
   }
 

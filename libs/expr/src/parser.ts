@@ -294,7 +294,7 @@ class Parser {
   }
 
   private parseCall(token: Token, args: Node[]): Node {
-    const spec = PREDICATE_BUILTINS[token.value];
+    const spec = Object.hasOwn(PREDICATE_BUILTINS, token.value) ? PREDICATE_BUILTINS[token.value] : undefined;
     if (spec) {
       this.expect('Bracket', '(');
       const remaining = spec.slice(args.length);

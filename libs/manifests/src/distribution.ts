@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { GENERATED_BY, pluginAgentRbacFile, workflowNamespaceRbacFile } from './agent-rbac.js';
 import { collectionKustomization, pluginDirs } from './collection.js';
@@ -15,6 +15,7 @@ import {
   pluginKeys,
   type LintFinding,
 } from './lint.js';
+import { refuseLinks, writeNoFollow } from './no-follow-write.js';
 import { buildPluginDir } from './plugin-build.js';
 import { lintVersioning, type CollectionContext } from './versioning.js';
 import { workflowLevelExampleFile } from './workflow-level.js';
@@ -204,10 +205,11 @@ export function isMultiKey(plugin: ExecutorPlugin): boolean {
   return keys.length > 1 || keys[0] !== plugin.metadata.name;
 }
 
-function writeGenerated(f: GeneratedFile): string {
-  mkdirSync(dirname(f.path), { recursive: true });
-  writeFileSync(f.path, f.content);
-  return f.path;
+/** Writes generated files below `base`; none is written when any of them is (or lies under) a symbolic link. */
+function writeGenerated(files: GeneratedFile[], base: string): string[] {
+  for (const f of files) refuseLinks(f.path, base);
+  for (const f of files) writeNoFollow(f.path, f.content, base);
+  return files.map((f) => f.path);
 }
 
 /**
@@ -219,7 +221,7 @@ export function writePluginPackage(
   ctx: CollectionContext,
 ): { pkg: PluginPackage; written: string[] } {
   const pkg = planPluginPackage(dir, ctx);
-  const written = pkg.files.map(writeGenerated);
+  const written = writeGenerated(pkg.files, dir);
   for (const f of pkg.obsolete) rmSync(f);
   return { pkg, written };
 }
@@ -227,5 +229,5 @@ export function writePluginPackage(
 /** Writes the collection files (manifests/kustomization.yaml, manifests/install/...); returns the plan. */
 export function writeCollectionFiles(ctx: CollectionContext): CollectionPlan & { written: string[] } {
   const plan = planCollection(ctx);
-  return { ...plan, written: plan.files.map(writeGenerated) };
+  return { ...plan, written: writeGenerated(plan.files, join(ctx.root, 'manifests')) };
 }

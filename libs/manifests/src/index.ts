@@ -3,6 +3,7 @@ export * from './executor-plugin.js';
 export * from './go-yaml.js';
 export * from './lint.js';
 export * from './plugin-build.js';
+export * from './no-follow-write.js';
 export * from './readme.js';
 export * from './strict-fields.js';
 export * from './collection.js';

@@ -190,6 +190,26 @@ export function badRequestFamilies({ key, config, token }: BadRequestOptions) {
       ),
     );
 
+  // Values (not keys) named after what every object inherits, wherever the body has a string: a status, a
+  // provider state, a duration unit (`1constructor`), an input parameter's name. Looked up in a plain object,
+  // they find a function instead of nothing.
+  const stringPaths = paths.filter(
+    (p) =>
+      typeof p.reduce<unknown>((n, seg) => (n as Record<string | number, unknown>)?.[seg], valid) ===
+      'string',
+  );
+  const protoValues = fc
+    .tuple(
+      fc.constantFrom(...stringPaths),
+      fc.constantFrom('constructor', '__proto__', 'toString', 'hasOwnProperty', '1constructor', '1toString'),
+    )
+    .map(([path, name]) =>
+      post(
+        `${JSON.stringify(name)} as the value at ${path.join('.')}`,
+        JSON.stringify(setAt(valid, path, name)),
+      ),
+    );
+
   const deep = fc.tuple(fc.constantFrom(...paths), fc.constantFrom('[', '{"a":')).map(([path, open]) => {
     const close = open === '[' ? ']' : '}';
     const nested = `${open.repeat(DEPTH)}${open === '[' ? '' : '1'}${close.repeat(DEPTH)}`;
@@ -317,6 +337,7 @@ export function badRequestFamilies({ key, config, token }: BadRequestOptions) {
     extraField,
     randomConfig,
     protoKeys,
+    protoValues,
     deep,
     invalidUtf8,
     hugeHeader,

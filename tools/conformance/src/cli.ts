@@ -96,6 +96,7 @@ async function conformanceOptions(options: CliOptions, io: CliIo): Promise<Confo
     startWindowMs: options.startWindowMs,
     gracePeriodMs: options.gracePeriodMs,
     pollTimeoutMs: options.pollTimeoutMs,
+    deadlineMs: options.deadlineMs,
     skip: options.skip,
     onResult: progress,
   };

@@ -58,14 +58,22 @@ describe('parseCliArgs', () => {
       '90s',
       '--time-scale',
       '0.1',
+      '--deadline',
+      '12m',
     ]);
-    expect(o).toMatchObject({ gracePeriodMs: 90_000, pollTimeoutMs: 90_000, timeScale: 0.1 });
+    expect(o).toMatchObject({
+      gracePeriodMs: 90_000,
+      pollTimeoutMs: 90_000,
+      timeScale: 0.1,
+      deadlineMs: 720_000,
+    });
   });
 
   it.each([
     [['--url', 'http://x', '--key', 'k'], '--token-file is required'],
     [[...base, '--output', 'xml'], '--output must be text, json or junit'],
     [[...base, '--grace-period', '30'], '--grace-period: expected a positive Go duration'],
+    [[...base, '--deadline', 'soon'], '--deadline: expected a positive Go duration'],
     [[...base, '--time-scale', '0'], '--time-scale must be a positive number'],
     [[...base, '--bogus'], "Unknown option '--bogus'"],
   ])('refuses %j', (args, message) => {

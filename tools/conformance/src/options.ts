@@ -21,6 +21,8 @@ export interface CliOptions {
   startWindowMs: number;
   gracePeriodMs: number;
   pollTimeoutMs: number;
+  /** Unset: the default bound of runConformance (4 × poll timeout + 10 minutes). */
+  deadlineMs?: number;
   skip: string[];
   strict: boolean;
   verbose: boolean;
@@ -29,7 +31,8 @@ export interface CliOptions {
 export const USAGE = `usage: argo-plugin-conformance --url http://127.0.0.1:<port> --token-file <file> --key <plugin-key>
          [--config <body.json|yaml>] [--count-url <url> [--count-auth-env NAME]] [--secret-env NAME ...] [--start "<command>"]
          [--output text|json|junit] [--junit-file <file>] [--time-scale <n>] [--start-window <duration>]
-         [--grace-period <duration>] [--poll-timeout <duration>] [--skip <rule-id> ...] [--strict] [--verbose]
+         [--grace-period <duration>] [--poll-timeout <duration>] [--deadline <duration>] [--skip <rule-id> ...]
+         [--strict] [--verbose]
 
 Calls an Argo Workflows executor plugin exactly as Argo's agent does and checks it against the contract the
 agent enforces: auth on every path, 404 for unknown methods, {} for other plugins' templates, status 200 with a
@@ -50,10 +53,15 @@ and SIGTERM (with --start), no secret in replies.
   --start-window   how long a launched plugin may take to answer (default 15s, the agent's retry window)
   --grace-period   SIGTERM → exit allowance (default 30s, the pod default)
   --poll-timeout   longest wait for a Running node to finish (default 5m)
+  --deadline       longest the whole run may take (default 4 × --poll-timeout + 10m, so 30m): past it the
+                   rule running fails, the rest are not run, exit 1. A plugin that keeps the agent's calls
+                   waiting past their 30 s timeout (no reply, or one trickling in) stops the run at once
   --strict         exit 1 on security and hygiene findings too
 
-Exit code: 0 no breaks-workflow finding, 1 a breaks-workflow rule failed (with --strict: any rule), 2 usage or
-setup error. Security and hygiene findings are reported either way.`;
+Replies are read up to 4 MiB (the agent's own calls; 1 MiB of any other reply): a larger one fails its rule.
+
+Exit code: 0 no breaks-workflow finding, 1 a breaks-workflow rule failed (with --strict: any rule) or the run
+stopped before its end, 2 usage or setup error. Security and hygiene findings are reported either way.`;
 
 /** `--secret-env A B --x` → `--secret-env A --secret-env B --x`: several names after one flag. */
 function expandMultiValue(argv: string[], flags: string[]): string[] {
@@ -100,6 +108,7 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' | 'version' {
         'start-window': { type: 'string', default: '15s' },
         'grace-period': { type: 'string', default: '30s' },
         'poll-timeout': { type: 'string', default: '5m' },
+        deadline: { type: 'string' },
         skip: { type: 'string', multiple: true },
         strict: { type: 'boolean' },
         version: { type: 'boolean' },
@@ -134,6 +143,7 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' | 'version' {
     startWindowMs: duration('--start-window', v['start-window']!),
     gracePeriodMs: duration('--grace-period', v['grace-period']!),
     pollTimeoutMs: duration('--poll-timeout', v['poll-timeout']!),
+    ...(v.deadline !== undefined && { deadlineMs: duration('--deadline', v.deadline) }),
     skip: list(v.skip),
     strict: v.strict!,
     verbose: v.verbose!,

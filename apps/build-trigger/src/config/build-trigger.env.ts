@@ -1,4 +1,11 @@
-import { EnvBoolean, NamespaceScopes, Secret, type EnvExtras, type EnvSource } from '@app/plugin-kit';
+import {
+  EnvBoolean,
+  NamespaceScopes,
+  Secret,
+  type Credential,
+  type EnvExtras,
+  type EnvSource,
+} from '@app/plugin-kit';
 import {
   IsBoolean,
   IsGoDuration,
@@ -97,5 +104,17 @@ export class BuildTriggerEnv implements EnvExtras {
     });
     this.scopes = scoped.scopes;
     return [...problems, ...scoped.problems];
+  }
+
+  /** Every server's credentials: a Jenkins token is sent with its user (Basic), the others alone. */
+  credentials(): Credential[] {
+    const { jenkins, github, gitlab } = this.servers;
+    return [
+      ...[...jenkins.values()].map((s) => ({ secret: s.apiToken, user: s.user })),
+      ...[...github.values()].map((s) => ({ secret: s.token })),
+      ...[...gitlab.values()].flatMap((s) =>
+        [s.token, s.triggerToken].flatMap((t) => (t ? [{ secret: t }] : [])),
+      ),
+    ];
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { parseDuration } from '@app/contract';
-import { PluginConfigError, Redactor } from '@app/plugin-kit';
+import { PluginConfigError } from '@app/plugin-kit';
 import type { BuildProvider } from '../build/build-provider.js';
 import type { ProviderName } from '../build/build-run.js';
 import { BuildTriggerEnv } from '../config/build-trigger.env.js';
@@ -26,14 +26,8 @@ export class ProviderRegistry {
   private readonly providers = new Map<string, BuildProvider>();
   private readonly timeoutMs: number;
 
-  constructor(
-    private readonly env: BuildTriggerEnv,
-    redactor: Redactor,
-  ) {
+  constructor(private readonly env: BuildTriggerEnv) {
     this.timeoutMs = parseDuration(env.UPSTREAM_TIMEOUT);
-    // The Basic header is base64 of user:token; mask that form too, should it ever reach a log line.
-    for (const s of env.servers.jenkins.values())
-      redactor.add(Buffer.from(`${s.user}:${s.apiToken}`).toString('base64'));
   }
 
   /**

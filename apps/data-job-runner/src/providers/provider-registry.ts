@@ -61,7 +61,6 @@ export class ProviderRegistry {
       }
       case 'airflow': {
         const c = connections.airflow.get(id) ?? this.missing(provider, id, connections.airflow, namespace);
-        this.maskBasicAuth(c.username, c.password);
         return new AirflowProvider(
           new AirflowClient(c, this.timeoutMs, this.redactor),
         ) as DataJobProvider<unknown>;
@@ -72,16 +71,9 @@ export class ProviderRegistry {
       }
       case 'livy': {
         const c = connections.livy.get(id) ?? this.missing(provider, id, connections.livy, namespace);
-        this.maskBasicAuth(c.username, c.password);
         return new LivyProvider(c, this.timeoutMs) as DataJobProvider<unknown>;
       }
     }
-  }
-
-  /** The Authorization header form of a username/password (in case an upstream echoes it in an error). */
-  private maskBasicAuth(username: string | undefined, password: string | undefined): void {
-    if (username !== undefined && password !== undefined)
-      this.redactor.add(Buffer.from(`${username}:${password}`).toString('base64'));
   }
 
   private missing(

@@ -32,6 +32,7 @@ describe('status styles', () => {
       ),
     ).toEqual(['succeeded', 'failed', 'failed', 'running', 'running', 'info', 'info', 'warning']);
     expect(normalizeStatus('bogus')).toBe('bogus');
+    for (const name of ['constructor', 'toString', '__proto__']) expect(normalizeStatus(name)).toBe(name);
   });
 });
 

@@ -17,7 +17,7 @@ export function normalizeStatus(value: unknown): unknown {
   if (typeof value !== 'string') return value;
   const v = value.trim().toLowerCase();
   if ((STATUSES as readonly string[]).includes(v)) return v;
-  return ARGO_PHASES[v] ?? value;
+  return Object.hasOwn(ARGO_PHASES, v) ? ARGO_PHASES[v] : value;
 }
 
 export interface StatusStyle {

@@ -1,4 +1,5 @@
 import { UpstreamError } from '@app/plugin-kit';
+import { clipMasked } from '@app/plugin-kit/upstream/error-detail.js';
 
 /** Where a failed call happened, for messages a workflow author can act on. */
 export interface CallSite {
@@ -198,7 +199,7 @@ function slackSaid(data: PlatformData): string | undefined {
     );
   }
   const text = [...new Set(lines)].join('; ');
-  return text.length > 500 ? `${text.slice(0, 499)}…` : text || undefined;
+  return clipMasked(text, 500) || undefined;
 }
 
 /** A network failure in a few words: the errno code, or "timed out". */

@@ -56,6 +56,11 @@ export function enabledPlugins(
     .filter(Boolean);
   // A plugin is enabled by any key it answers (`slack` enables the notifier as `notify` does).
   const known = new Map(definition.plugins.flatMap((p) => keysOf(p).map((k) => [k, p] as const)));
+  // `PLUGINS=","` would start a sidecar that serves nothing (every call answered {}): a typo, not a choice.
+  if (wanted.length === 0)
+    throw new EnvValidationError([
+      `PLUGINS: ${JSON.stringify(plugins)} names no plugin (this collection has ${[...known.keys()].join(', ')}; unset serves them all)`,
+    ]);
   const unknown = wanted.filter((k) => !known.has(k));
   if (unknown.length > 0)
     throw new EnvValidationError([

@@ -59,10 +59,27 @@ export function EnvInt(): PropertyDecorator {
   return EnvTransform((value) => (/^-?\d+$/.test(value.trim()) ? Number(value) : value));
 }
 
+/** A credential an env class read, with the user it is sent with (HTTP Basic, SMTP AUTH) when it has one. */
+export interface Credential {
+  secret: string;
+  user?: string;
+}
+
 /** Optional hook on an env class for variables a class cannot declare (`JENKINS_<NAME>_URL`, ...). */
 export interface EnvExtras {
   /** Reads extra variables from the source; returns problems (each naming the variable). */
   loadExtras(source: EnvSource): string[];
+  /**
+   * The credentials the class read, each with its user when it is sent with one: the kit registers them with
+   * the redactor at start-up, which works out every form they are sent in (a named server's token in its Basic
+   * header, an SMTP password in its AUTH line).
+   */
+  credentials?(): Credential[];
+}
+
+/** What an env declares it read: its `credentials()` (none for a class without the hook). */
+export function credentialsOf(env: object): Credential[] {
+  return hasExtras(env) && env.credentials ? env.credentials() : [];
 }
 
 export class EnvValidationError extends Error {

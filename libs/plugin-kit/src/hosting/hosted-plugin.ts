@@ -1,5 +1,5 @@
 import { parseDuration } from '@app/contract';
-import { loadEnv, secretFieldsOf, type EnvSource } from '../config/env.js';
+import { credentialsOf, loadEnv, secretFieldsOf, type EnvSource } from '../config/env.js';
 import { KitEnv } from '../config/kit-env.js';
 import { TemplateExecutor, type LoadedPlugin } from '../execution/template-executor.js';
 import type { TemplateDispatcher } from '../http/contract-server.js';
@@ -56,6 +56,9 @@ export function hostPlugin<E extends object>(
     for (const field of secretFieldsOf(definition.env))
       secrets.push(String((env as Record<string, unknown>)[field] ?? ''));
   const redactor = new Redactor().add(...secrets);
+  for (const { secret, user } of env ? credentialsOf(env) : [])
+    if (user === undefined) redactor.add(secret);
+    else redactor.addLogin(user, secret);
 
   const logger = createLogger({
     level: kit.LOG_LEVEL,

@@ -85,7 +85,7 @@ function boundRequest(config: InternalAxiosRequestConfig, deadlineMs: number): I
       const credential = /^\S+\s+(\S.*)$/.exec(value)?.[1];
       scope.redactor.add(value, credential);
     }
-    if (config.auth) scope.redactor.addBasic(config.auth.username, config.auth.password);
+    if (config.auth) scope.redactor.addLogin(config.auth.username, config.auth.password);
   }
   return config;
 }

@@ -24,6 +24,17 @@ export class GoHttpError extends Error {
   }
 }
 
+/**
+ * The most of a reply body read, decompressed (4 MiB). Argo's client has no such bound: it would decode a reply
+ * of any size, hold it, and write its node into the WorkflowTaskSet, which etcd refuses past 1.5 MiB (its default
+ * request limit). A reply past this bound fails the call (not retried) instead of filling this process's heap.
+ */
+export const MAX_REPLY_BYTES = 4 * 1024 * 1024;
+
+export function replyTooLarge(limit = MAX_REPLY_BYTES): string {
+  return `reply larger than ${limit / (1024 * 1024)} MiB: read no further (the agent would hold it all and store its node in the WorkflowTaskSet, which etcd refuses past 1.5 MiB)`;
+}
+
 export interface GoResponse {
   status: number;
   /** Go's resp.Status: the status line after the protocol (`500 Kaboom`), as the server wrote it. */
@@ -32,6 +43,7 @@ export interface GoResponse {
   readFirstValue(): Promise<Buffer>;
   /** io.ReadAll of the body. */
   readAll(): Promise<Buffer>;
+  /** Both fail with a non-transient GoHttpError past `maxReplyBytes` (MAX_REPLY_BYTES). */
   /** Ends the exchange: clears the deadline and drops the connection. */
   close(): void;
 }
@@ -63,6 +75,7 @@ export async function goPost(
   body: string,
   headers: Record<string, string>,
   timeoutMs: number,
+  maxReplyBytes = MAX_REPLY_BYTES,
 ): Promise<GoResponse> {
   let onTimeout: (() => void) | undefined;
   let timedOut = false;
@@ -104,6 +117,7 @@ export async function goPost(
         () => timedOut,
         (f) => (onTimeout = f),
         close,
+        maxReplyBytes,
       );
     res.resume();
     let next: URL;
@@ -196,6 +210,7 @@ function response(
   timedOut: () => boolean,
   setOnTimeout: (f: () => void) => void,
   close: (res?: IncomingMessage) => void,
+  maxBytes: number,
 ): GoResponse {
   const status = res.statusCode ?? 0;
   // Go decompresses transparently when it asked for gzip itself.
@@ -218,7 +233,14 @@ function response(
         settle(timeoutError);
         res.destroy();
       });
+      let received = 0;
       stream.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (received > maxBytes) {
+          settle(new GoHttpError(replyTooLarge(maxBytes), false));
+          res.destroy();
+          return;
+        }
         try {
           if (onChunk(chunk)) settle();
         } catch (err) {

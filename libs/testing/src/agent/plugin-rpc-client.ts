@@ -60,6 +60,8 @@ export class PluginRpcClient {
     readonly plugin: AgentPlugin,
     private readonly timing: RpcTiming = ARGO_RPC_TIMING,
     private readonly random: () => number = Math.random,
+    /** Abandons the retries (not the attempt on the wire): a caller that has stopped waiting. */
+    private readonly signal?: AbortSignal,
   ) {}
 
   /**
@@ -70,6 +72,7 @@ export class PluginRpcClient {
     if (this.unsupported) return null;
     let lastError: PluginCallError | undefined;
     for (let attempt = 1; attempt <= this.timing.attempts; attempt++) {
+      if (this.signal?.aborted) throw lastError ?? new PluginCallError('the call was abandoned', false);
       const started = performance.now();
       try {
         return await this.once(body, reply, attempt, started);
@@ -79,7 +82,10 @@ export class PluginRpcClient {
         lastError = e;
         if (attempt < this.timing.attempts) {
           const delay = this.timing.backoffMs * 2 ** (attempt - 1) * (1 + 0.2 * this.random());
-          await new Promise((r) => setTimeout(r, delay));
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, delay);
+            this.signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+          });
         }
       }
     }

@@ -137,7 +137,8 @@ class WorkflowRun {
 
   async run(): Promise<WorkflowResult> {
     const spec = this.wf.spec;
-    const params: Record<string, string> = {};
+    // Names from the workflow and the command line: a parameter named __proto__ is a parameter.
+    const params = Object.create(null) as Record<string, string>;
     for (const p of spec.arguments?.parameters ?? [])
       if (p.value !== undefined) params[p.name] = String(p.value);
     Object.assign(params, this.options.parameters);

@@ -4,6 +4,12 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 export type HostileReply =
   /** An error that echoes every request header and the body back (credentials included), as some proxies do. */
   | { kind: 'echo'; status?: number; pad?: number }
+  /**
+   * The request's credential (its Authorization header, else the first header named like a token or key)
+   * echoed in an error body at exactly `offset` characters, behind `fill` (whitespace: what collapsing removes),
+   * as text or in a JSON `message`: moves a credential across every cut of a plugin's error handling.
+   */
+  | { kind: 'echo-at'; offset: number; fill: string; json?: boolean; status?: number }
   /** A reply body of `bytes` bytes, streamed (chunked, or with its Content-Length when `declareLength`). */
   | { kind: 'huge'; bytes: number; status?: number; declareLength?: boolean }
   /** Headers at once, then one byte of body every `intervalMs` (default 1000), never finishing. */
@@ -30,6 +36,16 @@ export function echoMessage(req: HostileRequest, pad = 0): string {
   return `${'.'.repeat(pad)}rejected ${req.method} ${req.url}; ${headers}; body: ${req.text}`;
 }
 
+/** The credential a request carries: its Authorization header, else the first token- or key-like header. */
+export function requestCredential(headers: IncomingHttpHeaders): string {
+  const name =
+    headers.authorization !== undefined
+      ? 'authorization'
+      : Object.keys(headers).find((h) => /token|key|secret/i.test(h));
+  const value = name === undefined ? undefined : headers[name];
+  return Array.isArray(value) ? value.join(', ') : (value ?? '');
+}
+
 /** Writes `reply` to `res`; resolves when the reply is complete or the client went away. */
 export async function writeHostileReply(
   reply: HostileReply,
@@ -41,6 +57,17 @@ export async function writeHostileReply(
       const text = JSON.stringify({ message: echoMessage(req, reply.pad), error: 'invalid_auth' });
       res.writeHead(reply.status ?? 401, {
         'Content-Type': 'application/json',
+        'Content-Length': Buffer.byteLength(text),
+      });
+      res.end(text);
+      return;
+    }
+    case 'echo-at': {
+      const padding = reply.fill.repeat(Math.ceil(reply.offset / reply.fill.length)).slice(0, reply.offset);
+      const echoed = `${padding}${requestCredential(req.headers)} rejected`;
+      const text = reply.json ? JSON.stringify({ message: echoed }) : echoed;
+      res.writeHead(reply.status ?? 400, {
+        'Content-Type': reply.json ? 'application/json' : 'text/plain',
         'Content-Length': Buffer.byteLength(text),
       });
       res.end(text);

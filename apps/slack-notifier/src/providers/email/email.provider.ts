@@ -4,6 +4,7 @@ import nodemailer from 'nodemailer';
 import type { ExecuteTemplateReply } from '@app/contract';
 import { parseDuration } from '@app/contract';
 import { Redactor, succeeded, UpstreamError, type ExecutionContext } from '@app/plugin-kit';
+import { clipMasked } from '@app/plugin-kit/upstream/error-detail.js';
 import { pickDestination, type DestinationKind } from '../../config/named-destinations.js';
 import { NotifierEnv, type SmtpServer } from '../../config/notifier.env.js';
 import type { EmailConfig } from '../../dto/email-config.dto.js';
@@ -45,7 +46,7 @@ export class EmailProvider implements NotifierProvider<EmailConfig> {
     this.timeoutMs = parseDuration(env.NOTIFY_REQUEST_TIMEOUT);
     for (const server of env.smtp.values()) {
       const url = new URL(server.url);
-      redactor.add(decodeURIComponent(url.password), url.password);
+      redactor.addLogin(decodeURIComponent(url.username), decodeURIComponent(url.password)).add(url.password);
     }
   }
 
@@ -118,7 +119,7 @@ export class EmailProvider implements NotifierProvider<EmailConfig> {
   /** SMTP 4xx and connection problems are transient; 5xx (and a failed login) are not, with a hint. */
   private upstreamError(err: SmtpError, name: string): UpstreamError {
     const variable = name === 'default' ? 'SMTP_URL' : `SMTP_URL_${name.toUpperCase()}`;
-    const reply = err.response ? `: ${err.response.slice(0, 300)}` : '';
+    const reply = err.response ? `: ${clipMasked(err.response, 300)}` : '';
     if (err.code === 'EAUTH')
       return UpstreamError.permanent(
         `email: the relay refused the login${reply}: the admin checks the user and password in ${variable}`,

@@ -9,7 +9,6 @@ import type { NotifierProvider } from '../notifier-provider.js';
 import { GoogleChatAppClient } from './google-chat-app.js';
 import { renderGoogleChat } from './google-chat-message.js';
 import { GoogleChatWebhookClient, type GoogleChatPosted } from './google-chat-webhook.js';
-import { privateKeyForms } from './service-account.js';
 import { CHAT_BOT_SCOPE, ServiceAccountTokens } from './service-account-token.js';
 
 const WEBHOOKS: DestinationKind = {
@@ -43,11 +42,10 @@ export class GoogleChatProvider implements NotifierProvider<GoogleChatConfig> {
     redactor: Redactor,
   ) {
     this.timeoutMs = parseDuration(env.NOTIFY_REQUEST_TIMEOUT);
-    for (const webhook of env.googleChat.values())
-      redactor.add(webhook.key, webhook.token, encodeURIComponent(webhook.token));
+    for (const webhook of env.googleChat.values()) redactor.add(webhook.key, webhook.token);
     const account = env.googleChatApp;
     if (account) {
-      redactor.add(...privateKeyForms(account));
+      redactor.add(account.privateKeyPem);
       const tokens = new ServiceAccountTokens(account, CHAT_BOT_SCOPE, redactor, this.timeoutMs);
       this.app = new GoogleChatAppClient(
         env.GOOGLE_CHAT_API_URL,

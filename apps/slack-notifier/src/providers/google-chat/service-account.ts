@@ -48,16 +48,3 @@ export function parseServiceAccount(raw: string): { account?: GoogleServiceAccou
   const keyId = typeof key.private_key_id === 'string' ? key.private_key_id : undefined;
   return { account: { clientEmail: email, keyId, privateKeyPem: pem, privateKey, tokenUri } };
 }
-
-/**
- * Every form in which the private key could show up: the PEM as given, its base64 body in one piece, and each
- * line of it (an upstream or a library that quotes part of the key); the redactor adds the JSON-escaped and
- * URL-encoded forms of each.
- */
-export function privateKeyForms(account: GoogleServiceAccount): string[] {
-  const body = account.privateKeyPem
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l !== '' && !l.startsWith('-----'));
-  return [account.privateKeyPem, body.join(''), ...body.filter((l) => l.length >= 16)];
-}

@@ -123,7 +123,7 @@ export class MattermostApi {
       const list = await this.call<PostList>(() =>
         this.http.get(`/channels/${channelId}/posts`, { params: { page, per_page: perPage } }),
       );
-      const batch = list.order.map((id) => list.posts[id]).filter(Boolean);
+      const batch = inOrder(list);
       posts.push(...batch);
       if (batch.length < perPage) break;
     }
@@ -136,6 +136,13 @@ export class MattermostApi {
       () => this.http.get(`/posts/${rootId}/thread`),
       `thread ${rootId} does not exist (or its root post was deleted)`,
     );
-    return list.order.map((id) => list.posts[id]).filter(Boolean);
+    return inOrder(list);
   }
+}
+
+/** The posts a list names in `order`: own entries of `posts` only (an id `constructor` finds nothing). */
+function inOrder(list: PostList): MattermostPost[] {
+  return list.order.flatMap((id) =>
+    Object.hasOwn(list.posts, id) && list.posts[id] ? [list.posts[id]] : [],
+  );
 }

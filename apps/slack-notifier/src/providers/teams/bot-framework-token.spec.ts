@@ -1,6 +1,6 @@
 import { Redactor, UpstreamError } from '@app/plugin-kit';
 import { TeamsBotStandIn } from '../../../stand-in/teams/teams-bot.stand-in.js';
-import { BotFrameworkToken, formEncoded, RENEW_BEFORE_MS } from './bot-framework-token.js';
+import { BotFrameworkToken, RENEW_BEFORE_MS } from './bot-framework-token.js';
 
 describe('BotFrameworkToken: client credentials against Entra ID, cached until shortly before expiry', () => {
   let entra: TeamsBotStandIn;
@@ -49,8 +49,9 @@ describe('BotFrameworkToken: client credentials against Entra ID, cached until s
     expect(app.password).toContain('~');
     const redactor = new Redactor();
     const token = await new BotFrameworkToken(app, entra.url, 2000, redactor).get();
-    const sent = `client_secret=${formEncoded(app.password)}&scope=x Bearer ${token}`;
-    expect(formEncoded(app.password)).toContain('%7E');
+    const form = new URLSearchParams({ client_secret: app.password, scope: 'x' }).toString();
+    const sent = `${form} Bearer ${token}`;
+    expect(form).toContain('%7E');
     expect(redactor.redact(sent)).toBe('client_secret=[REDACTED]&scope=x Bearer [REDACTED]');
     expect(redactor.redact(app.password)).toBe('[REDACTED]');
   });

@@ -10,11 +10,6 @@ export const BOT_FRAMEWORK_SCOPE = 'https://api.botframework.com/.default';
 /** A token is renewed this long before Entra ID says it expires (clock skew, a slow request). */
 export const RENEW_BEFORE_MS = 5 * 60_000;
 
-/** A value as an application/x-www-form-urlencoded body carries it. */
-export function formEncoded(value: string): string {
-  return new URLSearchParams({ v: value }).toString().slice(2);
-}
-
 /** Entra ID's error body: `{error, error_description: "AADSTS…: … Trace ID: …", error_codes}`. */
 function describe(data: unknown): string | undefined {
   const d = data as { error?: unknown; error_description?: unknown } | undefined;
@@ -40,8 +35,8 @@ export class BotFrameworkToken {
     private readonly redactor: Redactor,
     private readonly now: () => number = Date.now,
   ) {
-    // As sent in the token request's form body too (URLSearchParams encodes `~`, common in Entra secrets, as %7E).
-    redactor.add(bot.password, formEncoded(bot.password));
+    // The redactor also masks it as the token request's form body carries it (`~`, common in Entra secrets, as %7E).
+    redactor.add(bot.password);
     this.http = createUpstreamClient({
       upstream: 'teams bot login',
       baseURL: loginUrl,

@@ -80,7 +80,7 @@ export class TeamsProvider implements NotifierProvider<TeamsConfig> {
     this.timeoutMs = parseDuration(env.NOTIFY_REQUEST_TIMEOUT);
     for (const url of env.teams.values()) {
       const sig = new URL(url).searchParams.get('sig')!;
-      redactor.add(sig, encodeURIComponent(sig));
+      redactor.add(sig);
     }
     if (env.teamsBot) {
       const token = new BotFrameworkToken(env.teamsBot, env.TEAMS_BOT_LOGIN_URL, this.timeoutMs, redactor);

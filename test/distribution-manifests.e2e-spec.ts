@@ -22,7 +22,7 @@ import {
   toConfigMap,
   validateExecutorPlugin,
   WORKFLOW_LEVEL_EXAMPLE,
-  isMultiKey,
+  hostsPlugins,
   type ConfigMap,
   type ExecutorPlugin,
 } from '@app/manifests';
@@ -201,8 +201,8 @@ describe('example workflows (every document of manifests/*/examples/*.yaml) are 
 describe('installation-namespace install', () => {
   it('manifests/kustomization.yaml installs every single plugin through its own kustomization, not the collection', () => {
     const k = parse(readFileSync(join(manifests, KUSTOMIZATION), 'utf8')) as { resources: string[] };
-    const singles = plan.packages.filter((p) => !isMultiKey(p.plugin));
-    expect(plan.packages.filter((p) => isMultiKey(p.plugin)).map((p) => p.app)).toEqual(['collection']);
+    const singles = plan.packages.filter((p) => !hostsPlugins(p.plugin));
+    expect(plan.packages.filter((p) => hostsPlugins(p.plugin)).map((p) => p.app)).toEqual(['collection']);
     expect(k.resources).toEqual(singles.map((p) => p.app));
     expect(plan.warnings).toEqual([]);
     if (kubectl)

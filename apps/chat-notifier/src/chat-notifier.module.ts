@@ -30,4 +30,4 @@ import { SlackClientFactory } from './slack/slack-client.factory.js';
     provideHandler(NotifierHandler),
   ],
 })
-export class SlackNotifierModule {}
+export class ChatNotifierModule {}

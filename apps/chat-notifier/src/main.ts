@@ -1,4 +1,4 @@
 import { runPlugin } from '@app/plugin-kit';
-import { slackNotifierPlugin } from './slack-notifier.plugin.js';
+import { chatNotifierPlugin } from './chat-notifier.plugin.js';
 
-void runPlugin(slackNotifierPlugin);
+void runPlugin(chatNotifierPlugin);

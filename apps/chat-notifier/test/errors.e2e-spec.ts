@@ -1,7 +1,7 @@
 import { EnvValidationError } from '@app/plugin-kit';
 import { startHarness } from '@app/testing';
 import { DEMO_BOT_TOKEN } from '../demo/upstreams.js';
-import { slackNotifierPlugin } from '../src/slack-notifier.plugin.js';
+import { chatNotifierPlugin } from '../src/chat-notifier.plugin.js';
 import { outputs, slack, startSlackFixture, type SlackFixture } from './support.js';
 
 describe('slack plugin: failures a workflow author can act on', () => {
@@ -216,7 +216,7 @@ describe('slack plugin: credentials', () => {
       });
       expect(alerts.messages.map((m) => m.text)).toEqual(['from sre-oncall']);
       await expect(
-        startHarness(slackNotifierPlugin, {
+        startHarness(chatNotifierPlugin, {
           env: { ...f.ws.env, SLACK_BOT_TOKEN_OPS: opsToken, NAMESPACE_SCOPES: 'slack/sre=sre-*' },
         }),
       ).rejects.toThrow(
@@ -229,7 +229,7 @@ describe('slack plugin: credentials', () => {
   });
 
   it('bad admin configuration stops the sidecar at start-up, naming the variable and never the value', async () => {
-    const attempt = startHarness(slackNotifierPlugin, {
+    const attempt = startHarness(chatNotifierPlugin, {
       env: {
         SLACK_BOT_TOKEN: 'Bearer xoxb-pasted-with-prefix',
         SLACK_BOT_TOKEN_EU: 'not-a-token-value',

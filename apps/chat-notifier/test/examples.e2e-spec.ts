@@ -19,7 +19,7 @@ import { startMattermostDemo } from '../demo/mattermost.js';
 import { startPagerDutyDemo } from '../demo/pagerduty.js';
 import { notify, startNotifier, startSlackFixture, type SlackFixture } from './support.js';
 
-const EXAMPLES = join(import.meta.dirname, '../../../manifests/slack-notifier/examples');
+const EXAMPLES = join(import.meta.dirname, '../../../manifests/chat-notifier/examples');
 const files = readdirSync(EXAMPLES)
   .filter((f) => f.endsWith('.yaml'))
   .sort();

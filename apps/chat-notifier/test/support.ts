@@ -1,10 +1,10 @@
 // The plugin module is imported up front: the kit loads it lazily with a dynamic import that runs next to
 // another one, and Jest's ESM loader fails such concurrent imports ("request for 'reflect-metadata' is not
 // in cache"). In production the module is a bundled chunk and loads on the first call, as designed.
-import '../src/slack-notifier.module.js';
+import '../src/chat-notifier.module.js';
 import { executeArgs, startHarness, type ExecuteArgsOptions, type PluginHarness } from '@app/testing';
 import { startSlackDemoWorkspace, type SlackDemoWorkspace } from '../demo/upstreams.js';
-import { slackNotifierPlugin } from '../src/slack-notifier.plugin.js';
+import { chatNotifierPlugin } from '../src/chat-notifier.plugin.js';
 
 /** Short timeouts so hang faults resolve quickly in tests. */
 export const TEST_ENV = { SLACK_REQUEST_TIMEOUT: '400ms' };
@@ -26,11 +26,11 @@ async function restartableNotifier(
   onClose?: () => Promise<void>,
 ): Promise<PluginFixture> {
   const fixture: PluginFixture = {
-    h: await startHarness(slackNotifierPlugin, { env: fullEnv }),
+    h: await startHarness(chatNotifierPlugin, { env: fullEnv }),
     async restart() {
       const token = fixture.h.token;
       await fixture.h.close();
-      fixture.h = await startHarness(slackNotifierPlugin, { env: fullEnv, token });
+      fixture.h = await startHarness(chatNotifierPlugin, { env: fullEnv, token });
       return fixture.h;
     },
     async close() {

@@ -5,7 +5,7 @@ import type { DynamicModule, Type } from '@nestjs/common';
  * to this plugin, so a sidecar that only ever sees other plugins' templates never loads its SDKs.
  */
 export interface PluginDefinition<E extends object = object> {
-  /** App and container name stem, e.g. `slack-notifier`. */
+  /** App and container name stem, e.g. `chat-notifier`. */
   name: string;
   /** The key under `template.plugin` that addresses this plugin, e.g. `slack`. */
   key: string;

@@ -6,7 +6,7 @@ import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 /** Beside the sources in tests; from the repository root when bundled (npm run demo). */
 const DATA = [
   join(import.meta.dirname, '../../test/data'),
-  join(process.cwd(), 'apps/slack-notifier/test/data'),
+  join(process.cwd(), 'apps/chat-notifier/test/data'),
 ].find((dir) => existsSync(join(dir, 'smtp-localhost.key')))!;
 export const SMTP_TEST_CERT = join(DATA, 'smtp-localhost.crt');
 

@@ -28,7 +28,7 @@ export const FRONT_VARIABLES = [
   'SHUTDOWN_TIMEOUT',
 ] as const;
 
-/** `slack-notifier` → `SLACK_NOTIFIER_`: the prefix of one plugin's own values in a collection. */
+/** `chat-notifier` → `CHAT_NOTIFIER_`: the prefix of one plugin's own values in a collection. */
 export function overridePrefixOf(definition: PluginDefinition): string {
   return `${definition.name.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_`;
 }

@@ -7,6 +7,7 @@ import { NotifierEnv } from './config/notifier.env.js';
  */
 export const chatNotifierPlugin = definePlugin({
   name: 'chat-notifier',
+  formerName: 'slack-notifier',
   key: 'notify',
   aliases: { slack: 'slack' },
   port: 10420,

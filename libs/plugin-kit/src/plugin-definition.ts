@@ -26,6 +26,11 @@ export interface PluginDefinition<E extends object = object> {
    * declared variables and these families, nothing of the other plugins.
    */
   envPrefixes?: string[];
+  /**
+   * The plugin's name in 0.1.0 (`slack-notifier`), when it was renamed: a collection still reads its per-plugin
+   * prefix (`SLACK_NOTIFIER_NAMESPACE_SCOPES`) for one release, saying so in the log.
+   */
+  formerName?: string;
   load(): Promise<Type | DynamicModule>;
 }
 

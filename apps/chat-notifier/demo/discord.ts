@@ -2,7 +2,7 @@ import {
   DiscordStandIn,
   type DiscordChannel,
   type DiscordThread,
-} from '../stand-in/discord/discord.stand-in.js';
+} from '../stand-ins/discord/discord.stand-in.js';
 
 export interface DiscordDemoServer {
   discord: DiscordStandIn;

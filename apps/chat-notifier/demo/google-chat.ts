@@ -1,5 +1,5 @@
-import { GoogleChatStandIn, type ChatSpace } from '../stand-in/google-chat/google-chat.stand-in.js';
-import type { ServiceAccountKeyFile } from '../stand-in/google-chat/google-oauth.js';
+import { GoogleChatStandIn, type ChatSpace } from '../stand-ins/google-chat/google-chat.stand-in.js';
+import type { ServiceAccountKeyFile } from '../stand-ins/google-chat/google-oauth.js';
 
 /** The space of the demo (the examples name it: `space: spaces/AAAAreleases`). */
 export const DEMO_CHAT_SPACE = 'AAAAreleases';

@@ -1,5 +1,5 @@
-import { MattermostStandIn } from '../stand-in/mattermost/mattermost.stand-in.js';
-import type { MmChannel, MmTeam, MmUser } from '../stand-in/mattermost/mattermost-state.js';
+import { MattermostStandIn } from '../stand-ins/mattermost/mattermost.stand-in.js';
+import type { MmChannel, MmTeam, MmUser } from '../stand-ins/mattermost/mattermost-state.js';
 
 /** The access token of the demo bot (a stand-in value, not a real Mattermost token). */
 export const DEMO_MATTERMOST_TOKEN = 'mmdemo0bot0token0argoexecutorplugins';

@@ -1,4 +1,4 @@
-import { PagerDutyStandIn } from '../stand-in/pagerduty/pagerduty.stand-in.js';
+import { PagerDutyStandIn } from '../stand-ins/pagerduty/pagerduty.stand-in.js';
 
 export interface PagerDutyDemo {
   pd: PagerDutyStandIn;

@@ -1,5 +1,5 @@
-import { TeamsBotStandIn, type BotApp, type BotTeam } from '../stand-in/teams/teams-bot.stand-in.js';
-import { TeamsWorkflowStandIn, type TeamsFlow } from '../stand-in/teams/teams-workflow.stand-in.js';
+import { TeamsBotStandIn, type BotApp, type BotTeam } from '../stand-ins/teams/teams-bot.stand-in.js';
+import { TeamsWorkflowStandIn, type TeamsFlow } from '../stand-ins/teams/teams-workflow.stand-in.js';
 
 export interface TeamsDemo {
   teams: TeamsWorkflowStandIn;

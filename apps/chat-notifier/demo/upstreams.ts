@@ -1,12 +1,12 @@
 import type { DemoContext, DemoUpstreams } from '@app/testing';
-import { SlackApiStandIn } from '../stand-in/slack-api.stand-in.js';
+import { SlackApiStandIn } from '../stand-ins/slack/slack-api.stand-in.js';
 import { startDiscordDemo } from './discord.js';
 import { startEmailDemo } from './email.js';
 import { startGoogleChatDemo } from './google-chat.js';
 import { startMattermostDemo } from './mattermost.js';
 import { startPagerDutyDemo } from './pagerduty.js';
 import { startTeamsBotDemo, startTeamsDemo } from './teams.js';
-import type { Bot, Channel, Team } from '../stand-in/slack-state.js';
+import type { Bot, Channel, Team } from '../stand-ins/slack/slack-state.js';
 
 /** The bot token of the demo workspace (a stand-in value, not a real Slack token). */
 export const DEMO_BOT_TOKEN = 'xoxb-demo-0000000000-0000000000000-argoexecutorpluginsdemo';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { provideHandler } from '@app/plugin-kit';
-import { DuplicateFinder } from './delivery/duplicate-finder.js';
-import { FileUploader } from './delivery/file-uploader.js';
+import { DuplicateFinder } from './providers/slack/duplicate-finder.js';
+import { FileUploader } from './providers/slack/file-uploader.js';
 import { NotifierHandler } from './notifier.handler.js';
 import { DiscordProvider } from './providers/discord/discord.provider.js';
 import { PagerDutyProvider } from './providers/pagerduty/pagerduty.provider.js';
@@ -10,8 +10,8 @@ import { TeamsProvider } from './providers/teams/teams.provider.js';
 import { EmailProvider } from './providers/email/email.provider.js';
 import { MattermostProvider } from './providers/mattermost/mattermost.provider.js';
 import { SlackProvider } from './providers/slack/slack.provider.js';
-import { ChannelResolver } from './slack/channel-resolver.js';
-import { SlackClientFactory } from './slack/slack-client.factory.js';
+import { ChannelResolver } from './providers/slack/channel-resolver.js';
+import { SlackClientFactory } from './providers/slack/slack-client.factory.js';
 
 @Module({
   providers: [

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ExecuteTemplateReply } from '@app/contract';
 import { PluginConfigError, type ExecutionContext, type PluginHandler } from '@app/plugin-kit';
-import { chooseProvider, NotifyConfig, type ProviderName } from './dto/notify-config.dto.js';
+import { chooseProvider, NotifyConfig, type ProviderName } from './notify-config.dto.js';
 import type { NotifierProvider } from './providers/notifier-provider.js';
 import { DiscordProvider } from './providers/discord/discord.provider.js';
 import { PagerDutyProvider } from './providers/pagerduty/pagerduty.provider.js';

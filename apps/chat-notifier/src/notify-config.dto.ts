@@ -1,13 +1,13 @@
 import { Type } from 'class-transformer';
 import { IsOptional, ValidateNested } from 'class-validator';
 import { PluginConfigError } from '@app/plugin-kit';
-import { DiscordConfig } from './discord-config.dto.js';
-import { PagerDutyConfig } from './pagerduty-config.dto.js';
-import { GoogleChatConfig } from './google-chat-config.dto.js';
-import { TeamsConfig } from './teams-config.dto.js';
-import { EmailConfig } from './email-config.dto.js';
-import { MattermostConfig } from './mattermost-config.dto.js';
-import { SlackConfig } from './slack-config.dto.js';
+import { DiscordConfig } from './providers/discord/discord-config.dto.js';
+import { PagerDutyConfig } from './providers/pagerduty/pagerduty-config.dto.js';
+import { GoogleChatConfig } from './providers/google-chat/google-chat-config.dto.js';
+import { TeamsConfig } from './providers/teams/teams-config.dto.js';
+import { EmailConfig } from './providers/email/email-config.dto.js';
+import { MattermostConfig } from './providers/mattermost/mattermost-config.dto.js';
+import { SlackConfig } from './providers/slack/slack-config.dto.js';
 
 /** The services the notifier speaks, in the order of the docs. */
 export const PROVIDER_NAMES = [

@@ -1,2 +1,2 @@
-export * from './slack-api.stand-in.js';
-export * from './slack-state.js';
+export * from './slack/slack-api.stand-in.js';
+export * from './slack/slack-state.js';

@@ -1,4 +1,4 @@
-import { SlackApiStandIn } from '../stand-in/slack-api.stand-in.js';
+import { SlackApiStandIn } from '../stand-ins/slack/slack-api.stand-in.js';
 import { outputs, slack, startSlackFixture, type SlackFixture } from './support.js';
 
 describe('slack plugin: exactly one message per execution', () => {

@@ -4,7 +4,7 @@ import { startMattermostDemo } from '../demo/mattermost.js';
 import { startPagerDutyDemo } from '../demo/pagerduty.js';
 import { startTeamsDemo } from '../demo/teams.js';
 import { looksSecret } from '@app/plugin-kit';
-import type { ProviderStandIn } from '../stand-in/provider-stand-in.js';
+import type { ProviderStandIn } from '../stand-ins/provider-stand-in.js';
 import { notify, startNotifier } from './support.js';
 
 /** Each HTTP provider's stand-in, a body, and the credential forms it sends (all must stay masked). */

@@ -1,5 +1,5 @@
 import { PluginConfigError, type NamespaceScopes } from '@app/plugin-kit';
-import type { EnvSource } from './slack-tokens.js';
+import type { EnvSource } from '../providers/slack/slack-settings.js';
 
 /** The destination a body gets when it names none: the one of the unsuffixed variable. */
 export const DEFAULT_DESTINATION = 'default';

@@ -21,7 +21,7 @@ import {
 } from '@app/plugin-kit/config/env-rules.js';
 import { parseServiceAccount, type GoogleServiceAccount } from '../providers/google-chat/service-account.js';
 import { credentialProblem, readNamed } from './named-destinations.js';
-import { DEFAULT_WORKSPACE, readNamedTokens, type EnvSource } from './slack-tokens.js';
+import { DEFAULT_WORKSPACE, readNamedTokens, type EnvSource } from '../providers/slack/slack-settings.js';
 
 /** What enables each provider, for messages. */
 export const PROVIDER_SETTINGS = [

@@ -1,5 +1,5 @@
 import { WebClient, type WebAPICallResult } from '@slack/web-api';
-import { apiScopedFetch } from '../src/slack/api-scoped-fetch.js';
+import { apiScopedFetch } from '../../src/providers/slack/api-scoped-fetch.js';
 import { SlackApiStandIn } from './slack-api.stand-in.js';
 import type { Bot, Channel, Team } from './slack-state.js';
 

@@ -1,5 +1,5 @@
-import type { DiscordConfig } from '../../dto/discord-config.dto.js';
-import { STATUS_STYLES } from '../../message/status-style.js';
+import type { DiscordConfig } from './discord-config.dto.js';
+import { STATUS_STYLES } from '../../shared/status-style.js';
 
 /** Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits). */
 const CONTENT_LIMIT = 2000;

@@ -1,7 +1,7 @@
 import type { AxiosInstance } from 'axios';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
 import type { DiscordWebhook } from '../../config/notifier.env.js';
-import { withHint } from '../upstream-hints.js';
+import { withHint } from '../../shared/upstream-hints.js';
 import type { DiscordMessage } from './discord-message.js';
 
 /** The parts of a message object the plugin reads (https://discord.com/developers/docs/resources/message). */

@@ -4,7 +4,7 @@ import { parseDuration } from '@app/contract';
 import { PluginConfigError, Redactor, succeeded, type ExecutionContext } from '@app/plugin-kit';
 import { pickDestination, type DestinationKind } from '../../config/named-destinations.js';
 import { NotifierEnv } from '../../config/notifier.env.js';
-import type { DiscordConfig } from '../../dto/discord-config.dto.js';
+import type { DiscordConfig } from './discord-config.dto.js';
 import type { NotifierProvider } from '../notifier-provider.js';
 import { renderDiscord } from './discord-message.js';
 import { DiscordWebhookClient, type DiscordPosted } from './discord-webhook.js';

@@ -1,5 +1,5 @@
-import type { EmailConfig } from '../../dto/email-config.dto.js';
-import { STATUS_STYLES } from '../../message/status-style.js';
+import type { EmailConfig } from './email-config.dto.js';
+import { STATUS_STYLES } from '../../shared/status-style.js';
 
 export interface EmailContent {
   subject: string;

@@ -6,7 +6,7 @@ import { parseDuration } from '@app/contract';
 import { Redactor, succeeded, UpstreamError, type ExecutionContext } from '@app/plugin-kit';
 import { pickDestination, type DestinationKind } from '../../config/named-destinations.js';
 import { NotifierEnv, type SmtpServer } from '../../config/notifier.env.js';
-import type { EmailConfig } from '../../dto/email-config.dto.js';
+import type { EmailConfig } from './email-config.dto.js';
 import type { NotifierProvider } from '../notifier-provider.js';
 import { renderEmail } from './email-message.js';
 

@@ -1,7 +1,7 @@
 import type { AxiosInstance } from 'axios';
 import { UpstreamError } from '@app/plugin-kit';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
-import { withHint } from '../upstream-hints.js';
+import { withHint } from '../../shared/upstream-hints.js';
 import type { GoogleChatMessage } from './google-chat-message.js';
 import type { GoogleChatPosted } from './google-chat-webhook.js';
 import { describeGoogleError } from './google-error.js';

@@ -1,5 +1,5 @@
-import type { GoogleChatConfig } from '../../dto/google-chat-config.dto.js';
-import { STATUS_STYLES } from '../../message/status-style.js';
+import type { GoogleChatConfig } from './google-chat-config.dto.js';
+import { STATUS_STYLES } from '../../shared/status-style.js';
 
 type Widget = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import type { AxiosInstance } from 'axios';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
 import type { GoogleChatWebhook } from '../../config/notifier.env.js';
-import { withHint } from '../upstream-hints.js';
+import { withHint } from '../../shared/upstream-hints.js';
 import { describeGoogleError } from './google-error.js';
 import type { GoogleChatMessage } from './google-chat-message.js';
 

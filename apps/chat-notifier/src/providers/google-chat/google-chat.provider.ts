@@ -4,7 +4,7 @@ import { parseDuration } from '@app/contract';
 import { PluginConfigError, Redactor, succeeded, type ExecutionContext } from '@app/plugin-kit';
 import { pickDestination, type DestinationKind } from '../../config/named-destinations.js';
 import { GOOGLE_CHAT_APP, NotifierEnv } from '../../config/notifier.env.js';
-import type { GoogleChatConfig } from '../../dto/google-chat-config.dto.js';
+import type { GoogleChatConfig } from './google-chat-config.dto.js';
 import type { NotifierProvider } from '../notifier-provider.js';
 import { GoogleChatAppClient } from './google-chat-app.js';
 import { renderGoogleChat } from './google-chat-message.js';

@@ -1,6 +1,6 @@
 import { createPublicKey, generateKeyPairSync, verify } from 'node:crypto';
 import { Redactor, UpstreamError } from '@app/plugin-kit';
-import { GoogleChatStandIn } from '../../../stand-in/google-chat/google-chat.stand-in.js';
+import { GoogleChatStandIn } from '../../../stand-ins/google-chat/google-chat.stand-in.js';
 import { parseServiceAccount, type GoogleServiceAccount } from './service-account.js';
 import { CHAT_BOT_SCOPE, ServiceAccountTokens, signAssertion } from './service-account-token.js';
 

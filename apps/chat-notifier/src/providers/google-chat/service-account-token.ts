@@ -2,7 +2,7 @@ import { sign } from 'node:crypto';
 import type { AxiosInstance } from 'axios';
 import { UpstreamError, type Redactor } from '@app/plugin-kit';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
-import { withHint } from '../upstream-hints.js';
+import { withHint } from '../../shared/upstream-hints.js';
 import type { GoogleServiceAccount } from './service-account.js';
 
 /** The scope a Chat app acts with (app authentication). */

@@ -1,7 +1,7 @@
 import type { AxiosInstance } from 'axios';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
 import type { MattermostServer } from '../../config/notifier.env.js';
-import { withHint } from '../upstream-hints.js';
+import { withHint } from '../../shared/upstream-hints.js';
 
 /** The parts of a Mattermost post the plugin reads (https://developers.mattermost.com/api-documentation/#/tag/posts). */
 export interface MattermostPost {

@@ -1,5 +1,5 @@
-import type { MattermostConfig } from '../../dto/mattermost-config.dto.js';
-import { STATUS_STYLES } from '../../message/status-style.js';
+import type { MattermostConfig } from './mattermost-config.dto.js';
+import { STATUS_STYLES } from '../../shared/status-style.js';
 
 /** Message attachments (Slack-compatible): the coloured bar, title, text and fields. */
 interface Attachment {

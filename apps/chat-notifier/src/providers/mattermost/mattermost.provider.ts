@@ -4,9 +4,9 @@ import { parseDuration } from '@app/contract';
 import { PluginConfigError, Redactor, succeeded, type ExecutionContext } from '@app/plugin-kit';
 import { NotifierEnv } from '../../config/notifier.env.js';
 import { pickDestination, type DestinationKind } from '../../config/named-destinations.js';
-import { MATTERMOST_ID, type MattermostConfig } from '../../dto/mattermost-config.dto.js';
+import { MATTERMOST_ID, type MattermostConfig } from './mattermost-config.dto.js';
 import type { NotifierProvider } from '../notifier-provider.js';
-import { outcomeUnknown } from '../upstream-hints.js';
+import { outcomeUnknown } from '../../shared/upstream-hints.js';
 import { MattermostApi, type MattermostPost } from './mattermost-api.js';
 import { renderMattermost } from './mattermost-message.js';
 

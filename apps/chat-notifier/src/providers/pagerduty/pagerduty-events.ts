@@ -1,7 +1,7 @@
 import type { AxiosInstance } from 'axios';
 import { UpstreamError } from '@app/plugin-kit';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
-import { withHint } from '../upstream-hints.js';
+import { withHint } from '../../shared/upstream-hints.js';
 
 /** An Events API v2 alert event (https://developer.pagerduty.com/docs/events-api-v2/trigger-events/). */
 export interface PagerDutyEvent {

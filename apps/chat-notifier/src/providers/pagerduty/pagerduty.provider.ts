@@ -4,8 +4,8 @@ import { parseDuration } from '@app/contract';
 import { Redactor, succeeded, type ExecutionContext } from '@app/plugin-kit';
 import { pickDestination, type DestinationKind } from '../../config/named-destinations.js';
 import { NotifierEnv } from '../../config/notifier.env.js';
-import type { PagerDutyConfig, Severity } from '../../dto/pagerduty-config.dto.js';
-import type { Status } from '../../message/status-style.js';
+import type { PagerDutyConfig, Severity } from './pagerduty-config.dto.js';
+import type { Status } from '../../shared/status-style.js';
 import type { NotifierProvider } from '../notifier-provider.js';
 import { PagerDutyEvents, type PagerDutyEvent } from './pagerduty-events.js';
 

@@ -1,7 +1,7 @@
 import { createMemoryLogger, loadEnv, Redactor } from '@app/plugin-kit';
-import { SlackApiStandIn } from '../../stand-in/slack-api.stand-in.js';
-import type { Team } from '../../stand-in/slack-state.js';
-import { NotifierEnv } from '../config/notifier.env.js';
+import { SlackApiStandIn } from '../../../stand-ins/slack/slack-api.stand-in.js';
+import type { Team } from '../../../stand-ins/slack/slack-state.js';
+import { NotifierEnv } from '../../config/notifier.env.js';
 import { CallBudget } from './call-budget.js';
 import { ChannelResolver } from './channel-resolver.js';
 import { SlackClientFactory } from './slack-client.factory.js';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { parseDuration } from '@app/contract';
 import { UpstreamError, type PluginLogger } from '@app/plugin-kit';
-import { NotifierEnv } from '../config/notifier.env.js';
-import { CHANNEL_ID } from '../dto/slack-fields.js';
+import { NotifierEnv } from '../../config/notifier.env.js';
+import { CHANNEL_ID } from './slack-fields.js';
 import type { CallBudget } from './call-budget.js';
 import { slackCall } from './slack-call.js';
 import type { WorkspaceClient } from './slack-client.factory.js';

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { PluginLogger } from '@app/plugin-kit';
-import { NotifierEnv } from '../config/notifier.env.js';
-import type { CallBudget } from '../slack/call-budget.js';
-import { slackCall } from '../slack/slack-call.js';
-import type { WorkspaceClient } from '../slack/slack-client.factory.js';
-import { slackErrorCode } from '../slack/slack-errors.js';
+import { NotifierEnv } from '../../config/notifier.env.js';
+import type { CallBudget } from './call-budget.js';
+import { slackCall } from './slack-call.js';
+import type { WorkspaceClient } from './slack-client.factory.js';
+import { slackErrorCode } from './slack-errors.js';
 import { notificationPayload } from './execution-metadata.js';
 
 /** A message this execution posted (or edited) before this process knew about it. */

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { UpstreamError, type PluginLogger } from '@app/plugin-kit';
-import type { FileUpload } from '../dto/file-upload.dto.js';
-import type { CallBudget } from '../slack/call-budget.js';
-import { slackCall } from '../slack/slack-call.js';
-import type { WorkspaceClient } from '../slack/slack-client.factory.js';
+import type { FileUpload } from '../../shared/file-upload.dto.js';
+import type { CallBudget } from './call-budget.js';
+import { slackCall } from './slack-call.js';
+import type { WorkspaceClient } from './slack-client.factory.js';
 
 /**
  * Slack's two-step upload, as the client's filesUploadV2 does it, but split so the plugin controls the order:

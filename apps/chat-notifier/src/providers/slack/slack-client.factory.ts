@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { WebClient, type FetchFunction } from '@slack/web-api';
 import { parseDuration } from '@app/contract';
 import { PluginConfigError, PluginLogger, Redactor } from '@app/plugin-kit';
-import { NotifierEnv } from '../config/notifier.env.js';
-import { DEFAULT_WORKSPACE } from '../config/slack-tokens.js';
+import { NotifierEnv } from '../../config/notifier.env.js';
+import { DEFAULT_WORKSPACE } from './slack-settings.js';
 import { apiScopedFetch } from './api-scoped-fetch.js';
 import { SlackLoggerAdapter } from './slack-logger.adapter.js';
 

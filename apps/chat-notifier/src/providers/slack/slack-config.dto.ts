@@ -1,8 +1,8 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
-import { normalizeStatus, STATUSES, type Status } from '../message/status-style.js';
+import { normalizeStatus, STATUSES, type Status } from '../../shared/status-style.js';
 import { BlocksInput, IsBlockList, type Block } from './block-kit-input.js';
-import { FileUpload, OptionalFile } from './file-upload.dto.js';
+import { FileUpload, OptionalFile } from '../../shared/file-upload.dto.js';
 import {
   EmptyAsAbsent,
   IsChannelRef,

@@ -1,7 +1,7 @@
 import { PluginConfigError } from '@app/plugin-kit';
-import { renderMention, renderMentions } from './mentions.js';
-import { renderMessage, sectionBlocks } from './message-renderer.js';
-import { STATUS_STYLES, normalizeStatus } from './status-style.js';
+import { renderMention, renderMentions } from './slack-mentions.js';
+import { renderMessage, sectionBlocks } from './slack-message.js';
+import { STATUS_STYLES, normalizeStatus } from '../../shared/status-style.js';
 
 const section = (text: string) => ({ type: 'section', text: { type: 'mrkdwn', text } });
 

@@ -1,8 +1,8 @@
 import { PluginConfigError } from '@app/plugin-kit';
-import { MAX_BLOCKS, type Block } from '../dto/block-kit-input.js';
-import type { SlackConfig } from '../dto/slack-config.dto.js';
-import { renderMentions } from './mentions.js';
-import { STATUS_STYLES } from './status-style.js';
+import { MAX_BLOCKS, type Block } from './block-kit-input.js';
+import type { SlackConfig } from './slack-config.dto.js';
+import { renderMentions } from './slack-mentions.js';
+import { STATUS_STYLES } from '../../shared/status-style.js';
 
 export interface Attachment {
   color: string;

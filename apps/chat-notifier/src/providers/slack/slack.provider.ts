@@ -2,16 +2,16 @@ import { Injectable } from '@nestjs/common';
 import type { ChatPostMessageArguments } from '@slack/web-api';
 import type { ExecuteTemplateReply } from '@app/contract';
 import { succeeded, type ExecutionContext, type PluginLogger } from '@app/plugin-kit';
-import { DuplicateFinder } from '../../delivery/duplicate-finder.js';
-import { notificationMetadata } from '../../delivery/execution-metadata.js';
-import { FileUploader } from '../../delivery/file-uploader.js';
-import type { SlackConfig } from '../../dto/slack-config.dto.js';
-import { renderMessage, type RenderedMessage } from '../../message/message-renderer.js';
-import { CallBudget } from '../../slack/call-budget.js';
-import { ChannelResolver, type ResolvedChannel } from '../../slack/channel-resolver.js';
-import { SlackClientFactory, type WorkspaceClient } from '../../slack/slack-client.factory.js';
-import { slackCall } from '../../slack/slack-call.js';
-import { outcomeUnknown } from '../../slack/slack-errors.js';
+import { DuplicateFinder } from './duplicate-finder.js';
+import { notificationMetadata } from './execution-metadata.js';
+import { FileUploader } from './file-uploader.js';
+import type { SlackConfig } from './slack-config.dto.js';
+import { renderMessage, type RenderedMessage } from './slack-message.js';
+import { CallBudget } from './call-budget.js';
+import { ChannelResolver, type ResolvedChannel } from './channel-resolver.js';
+import { SlackClientFactory, type WorkspaceClient } from './slack-client.factory.js';
+import { slackCall } from './slack-call.js';
+import { outcomeUnknown } from './slack-errors.js';
 import type { NotifierProvider } from '../notifier-provider.js';
 
 /**

@@ -1,6 +1,6 @@
-import type { TeamsConfig } from '../../dto/teams-config.dto.js';
-import type { Status } from '../../message/status-style.js';
-import { STATUS_STYLES } from '../../message/status-style.js';
+import type { TeamsConfig } from './teams-config.dto.js';
+import type { Status } from '../../shared/status-style.js';
+import { STATUS_STYLES } from '../../shared/status-style.js';
 
 /** Adaptive Cards have no free colours: container styles and text colours carry the status. */
 const CONTAINER_STYLE: Record<Status, string> = {

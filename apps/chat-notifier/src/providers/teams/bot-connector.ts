@@ -1,7 +1,7 @@
 import type { AxiosInstance } from 'axios';
 import { UpstreamError } from '@app/plugin-kit';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
-import { withHint } from '../upstream-hints.js';
+import { withHint } from '../../shared/upstream-hints.js';
 import type { TeamsActivity } from './adaptive-card.js';
 import type { BotFrameworkToken } from './bot-framework-token.js';
 

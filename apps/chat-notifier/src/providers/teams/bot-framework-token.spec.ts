@@ -1,5 +1,5 @@
 import { Redactor, UpstreamError } from '@app/plugin-kit';
-import { TeamsBotStandIn } from '../../../stand-in/teams/teams-bot.stand-in.js';
+import { TeamsBotStandIn } from '../../../stand-ins/teams/teams-bot.stand-in.js';
 import { BotFrameworkToken, formEncoded, RENEW_BEFORE_MS } from './bot-framework-token.js';
 
 describe('BotFrameworkToken: client credentials against Entra ID, cached until shortly before expiry', () => {

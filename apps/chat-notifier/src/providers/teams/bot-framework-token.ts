@@ -2,7 +2,7 @@ import type { AxiosInstance } from 'axios';
 import type { Redactor } from '@app/plugin-kit';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
 import type { TeamsBot } from '../../config/notifier.env.js';
-import { withHint } from '../upstream-hints.js';
+import { withHint } from '../../shared/upstream-hints.js';
 
 /** The audience of the Bot Framework connector. */
 export const BOT_FRAMEWORK_SCOPE = 'https://api.botframework.com/.default';

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
-import { EmptyAsAbsent } from '../providers/slack/slack-fields.js';
+import { EmptyAsAbsent } from './body-fields.js';
 
 /** A file shared next to the message (Slack's two-step upload). */
 export class FileUpload {

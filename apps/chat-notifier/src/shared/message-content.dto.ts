@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
 import { normalizeStatus, STATUSES, type Status } from './status-style.js';
-import { EmptyAsAbsent } from '../providers/slack/slack-fields.js';
+import { EmptyAsAbsent } from './body-fields.js';
 
 export const MAX_FIELDS = 25;
 export const MAX_TEXT = 16_000;

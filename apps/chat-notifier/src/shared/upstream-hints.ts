@@ -14,12 +14,3 @@ export function withHint(err: unknown, hints: Hints): unknown {
     cause: err.cause,
   });
 }
-
-/**
- * Whether a failed write may still have happened: no reply at all (timeout, reset) or a 5xx. A 4xx (429
- * included) means the service did not do it.
- */
-export function outcomeUnknown(err: unknown): boolean {
-  if (!(err instanceof UpstreamError)) return true;
-  return err.status === undefined || err.status >= 500;
-}

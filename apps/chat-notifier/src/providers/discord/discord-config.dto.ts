@@ -1,7 +1,7 @@
 import { IsOptional, IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
 import { FileUpload, OptionalFile } from '../../shared/file-upload.dto.js';
 import { MessageContent } from '../../shared/message-content.dto.js';
-import { EmptyAsAbsent, AdminChoice, Mentions } from '../slack/slack-fields.js';
+import { EmptyAsAbsent, AdminChoice, Mentions } from '../../shared/body-fields.js';
 
 /** Discord IDs (snowflakes): 17 to 20 digits. */
 export const SNOWFLAKE = /^\d{17,20}$/;

@@ -2,7 +2,7 @@ import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsEmail, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { FileUpload, OptionalFile } from '../../shared/file-upload.dto.js';
 import { MessageContent } from '../../shared/message-content.dto.js';
-import { EmptyAsAbsent, AdminChoice } from '../slack/slack-fields.js';
+import { EmptyAsAbsent, AdminChoice } from '../../shared/body-fields.js';
 
 /** Addresses as a list or a comma/space/semicolon separated string (what a parameter gives). */
 const Addresses = (): PropertyDecorator =>

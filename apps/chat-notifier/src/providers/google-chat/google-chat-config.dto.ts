@@ -1,6 +1,6 @@
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { MessageContent } from '../../shared/message-content.dto.js';
-import { EmptyAsAbsent, AdminChoice, Mentions } from '../slack/slack-fields.js';
+import { EmptyAsAbsent, AdminChoice, Mentions } from '../../shared/body-fields.js';
 
 /** A thread's resource name (the `thread` output of an earlier step). */
 export const THREAD_NAME = /^spaces\/[A-Za-z0-9_-]+\/threads\/[A-Za-z0-9_.-]+$/;

@@ -1,7 +1,7 @@
 import { IsOptional, Matches, ValidateBy } from 'class-validator';
 import { FileUpload, OptionalFile } from '../../shared/file-upload.dto.js';
 import { MessageContent } from '../../shared/message-content.dto.js';
-import { EmptyAsAbsent, AdminChoice, Mentions } from '../slack/slack-fields.js';
+import { EmptyAsAbsent, AdminChoice, Mentions } from '../../shared/body-fields.js';
 
 /** Mattermost object IDs: 26 lower-case base32 characters. */
 export const MATTERMOST_ID = /^[a-z0-9]{26}$/;

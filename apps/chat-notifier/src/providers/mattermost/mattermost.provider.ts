@@ -6,7 +6,7 @@ import { NotifierEnv } from '../../config/notifier.env.js';
 import { pickDestination, type DestinationKind } from '../../config/named-destinations.js';
 import { MATTERMOST_ID, type MattermostConfig } from './mattermost-config.dto.js';
 import type { NotifierProvider } from '../notifier-provider.js';
-import { outcomeUnknown } from '../../shared/upstream-hints.js';
+import { mayHaveHappened } from '../../shared/write-outcome.js';
 import { MattermostApi, type MattermostPost } from './mattermost-api.js';
 import { renderMattermost } from './mattermost-message.js';
 
@@ -107,7 +107,7 @@ export class MattermostProvider implements NotifierProvider<MattermostConfig> {
         });
         await save({ post: pick(post), postUncertain: false });
       } catch (err) {
-        if (!outcomeUnknown(err)) await save({ postUncertain: false });
+        if (!mayHaveHappened(err)) await save({ postUncertain: false });
         throw err;
       }
     }

@@ -1,6 +1,6 @@
 import { IsIn, IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
 import { MessageContent } from '../../shared/message-content.dto.js';
-import { EmptyAsAbsent, AdminChoice } from '../slack/slack-fields.js';
+import { EmptyAsAbsent, AdminChoice } from '../../shared/body-fields.js';
 
 export const PAGERDUTY_ACTIONS = ['trigger', 'acknowledge', 'resolve'] as const;
 export type PagerDutyAction = (typeof PAGERDUTY_ACTIONS)[number];

@@ -3,15 +3,8 @@ import { IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateBy } from 'cl
 import { normalizeStatus, STATUSES, type Status } from '../../shared/status-style.js';
 import { BlocksInput, IsBlockList, type Block } from './block-kit-input.js';
 import { FileUpload, OptionalFile } from '../../shared/file-upload.dto.js';
-import {
-  EmptyAsAbsent,
-  IsChannelRef,
-  IsMentionList,
-  IsSlackTs,
-  LenientBoolean,
-  MentionsInput,
-  AdminChoice,
-} from './slack-fields.js';
+import { AdminChoice, EmptyAsAbsent, LenientBoolean } from '../../shared/body-fields.js';
+import { IsChannelRef, IsMentionList, IsSlackTs, MentionsInput } from './slack-fields.js';
 
 /** `text` is required unless the message is made of blocks or is a file. */
 function IsTextUnlessBlocksOrFile(): PropertyDecorator {

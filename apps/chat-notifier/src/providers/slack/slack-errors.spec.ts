@@ -5,7 +5,8 @@ import {
   WebAPIRateLimitedError,
   WebAPIRequestError,
 } from '@slack/web-api';
-import { outcomeUnknown, slackErrorCode, tokenVariable, toSlackError } from './slack-errors.js';
+import { mayHaveHappened } from '../../shared/write-outcome.js';
+import { slackErrorCode, slackSaidMaybeDone, tokenVariable, toSlackError } from './slack-errors.js';
 
 const site = {
   method: 'chat.postMessage',
@@ -114,12 +115,15 @@ describe('toSlackError', () => {
   it('keeps the Slack code reachable, and knows which failures may have happened anyway', () => {
     expect(slackErrorCode(map(platform({ error: 'missing_scope', needed: 'x' })))).toBe('missing_scope');
     expect(slackErrorCode(map(new WebAPIRateLimitedError(1)))).toBeUndefined();
-    expect(outcomeUnknown(map(new WebAPIRequestError(new Error('x'))))).toBe(true);
-    expect(outcomeUnknown(map(new WebAPIHTTPError(503, 'x', {}, '')))).toBe(true);
-    expect(outcomeUnknown(map(new WebAPIRateLimitedError(1)))).toBe(false);
-    expect(outcomeUnknown(map(platform({ error: 'internal_error' })))).toBe(true);
-    expect(outcomeUnknown(map(platform({ error: 'ratelimited' })))).toBe(false);
-    expect(outcomeUnknown(UpstreamError.permanent('x'))).toBe(false);
+    const maybe = (err: unknown) => mayHaveHappened(err, slackSaidMaybeDone);
+    expect(maybe(map(new WebAPIRequestError(new Error('x'))))).toBe(true);
+    expect(maybe(map(new WebAPIHTTPError(503, 'x', {}, '')))).toBe(true);
+    expect(maybe(map(new WebAPIRateLimitedError(1)))).toBe(false);
+    expect(maybe(map(platform({ error: 'internal_error' })))).toBe(true);
+    expect(maybe(map(platform({ error: 'ratelimited' })))).toBe(false);
+    expect(maybe(map(platform({ error: 'channel_not_found' })))).toBe(false);
+    // No reply to read (a reply too large, an error of ours): nothing says it was not posted.
+    expect(maybe(UpstreamError.permanent('x'))).toBe(true);
   });
 
   it('names the token variable of a workspace', () => {

@@ -232,13 +232,7 @@ export function slackErrorCode(err: unknown): string | undefined {
 /** Slack's own words for these: "it's possible some aspect of the operation succeeded". */
 const MAYBE_DONE = new Set(['internal_error', 'fatal_error', 'request_timeout']);
 
-/**
- * Whether a failed write may still have happened: no reply came back (network error, timeout), Slack failed
- * with a 5xx, or said internal_error. Other Slack errors and a 429 mean the request was not carried out.
- */
-export function outcomeUnknown(err: unknown): boolean {
-  if (!(err instanceof UpstreamError) || !err.transient) return false;
-  const code = slackErrorCode(err);
-  if (code) return MAYBE_DONE.has(code);
-  return err.status === undefined || err.status >= 500;
+/** Slack answered (HTTP 200, `ok: false`) with a code that says the write may have been carried out all the same. */
+export function slackSaidMaybeDone(err: UpstreamError): boolean {
+  return MAYBE_DONE.has(slackErrorCode(err) ?? '');
 }

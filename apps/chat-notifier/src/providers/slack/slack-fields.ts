@@ -1,6 +1,6 @@
-import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
-import { IsOptional, IsString, Matches, ValidateBy, type ValidationOptions } from 'class-validator';
+import { ValidateBy, type ValidationOptions } from 'class-validator';
+import { splitList } from '../../shared/body-fields.js';
 
 /** A Slack message timestamp: seconds, a dot, microseconds (`1712345678.123456`). */
 export const SLACK_TS = /^\d{9,11}\.\d{1,6}$/;
@@ -13,22 +13,6 @@ export const CHANNEL_NAME = /^#?[\p{Ll}\p{Lo}\p{N}_.-]{1,80}$/u;
 
 /** User (U…/W…), user group (S…) or a broadcast. */
 export const MENTION = /^(?:[UW][A-Z0-9]{6,}|S[A-Z0-9]{6,}|here|channel)$/;
-
-/**
- * Argo substitutes `{{inputs.parameters.x}}` into the body as text, so an optional input left at its
- * default of "" arrives as an empty string: treat that as "not given".
- */
-export const EmptyAsAbsent = (): PropertyDecorator =>
-  Transform(({ value }) => (value === '' || value === null ? undefined : value));
-
-/** `true`/`false` as JSON booleans or as the strings Argo substitution produces. */
-export const LenientBoolean = (): PropertyDecorator =>
-  Transform(({ value }) => {
-    if (value === '' || value === null) return undefined;
-    if (typeof value !== 'string') return value;
-    const v = value.trim().toLowerCase();
-    return v === 'true' ? true : v === 'false' ? false : value;
-  });
 
 /** A channel ID (`C0123ABCDE`) or name (`#builds`, `builds`). */
 export function IsChannelRef(options?: ValidationOptions): PropertyDecorator {
@@ -90,57 +74,5 @@ export function IsMentionList(options?: ValidationOptions): PropertyDecorator {
       },
     },
     options,
-  );
-}
-
-/**
- * The name of a destination the admin configured (`SLACK_BOT_TOKEN_<NAME>`, `SMTP_URL_<NAME>`, ...); absent or
- * empty means the default one. `what` and `example` make the message: "must be a server name such as ops".
- */
-export function AdminChoice(what: string, example: string): PropertyDecorator {
-  return applyDecorators(
-    EmptyAsAbsent(),
-    IsOptional(),
-    IsString(),
-    Matches(/^[A-Za-z0-9_]{1,40}$/, {
-      message: `must be a ${what} name such as ${example} (letters, digits, _)`,
-    }),
-  );
-}
-
-/** Splits one comma/space separated string (what a parameter gives) into a list; '' and null are absent. */
-export const splitList = (value: unknown, normalise: (entry: string) => string): unknown => {
-  if (value === '' || value === null) return undefined;
-  const list: unknown = typeof value === 'string' ? value.split(/[\s,]+/).filter((v) => v !== '') : value;
-  return Array.isArray(list)
-    ? list.map((m: unknown) => (typeof m === 'string' ? normalise(m.trim()) : m))
-    : list;
-};
-
-export interface MentionRules {
-  /** The validation's name in class-validator's metadata. */
-  name: string;
-  /** One entry, after `normalise`. */
-  pattern: RegExp;
-  /** From the forms people paste (`<@123>`, `@alice`) to the form checked and sent. */
-  normalise: (entry: string) => string;
-  message: string;
-}
-
-/** An optional `mentions` field: a list or a separated string, each entry normalised, at most 50, each valid. */
-export function Mentions(rules: MentionRules): PropertyDecorator {
-  return applyDecorators(
-    Transform(({ value }) => splitList(value, rules.normalise)),
-    IsOptional(),
-    ValidateBy({
-      name: rules.name,
-      validator: {
-        validate: (value: unknown) =>
-          Array.isArray(value) &&
-          value.length <= 50 &&
-          value.every((m) => typeof m === 'string' && rules.pattern.test(m)),
-        defaultMessage: () => rules.message,
-      },
-    }),
   );
 }

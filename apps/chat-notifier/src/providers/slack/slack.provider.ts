@@ -11,7 +11,8 @@ import { CallBudget } from './call-budget.js';
 import { ChannelResolver, type ResolvedChannel } from './channel-resolver.js';
 import { SlackClientFactory, type WorkspaceClient } from './slack-client.factory.js';
 import { slackCall } from './slack-call.js';
-import { outcomeUnknown } from './slack-errors.js';
+import { mayHaveHappened } from '../../shared/write-outcome.js';
+import { slackSaidMaybeDone } from './slack-errors.js';
 import type { NotifierProvider } from '../notifier-provider.js';
 
 /**
@@ -147,7 +148,7 @@ export class SlackProvider implements NotifierProvider<SlackConfig> {
       const posted = await slackCall(site, budget, log, () => client.writes.chat.postMessage(args));
       await save({ ts: posted.ts, postUncertain: false });
     } catch (err) {
-      if (!outcomeUnknown(err)) await save({ postUncertain: false });
+      if (!mayHaveHappened(err, slackSaidMaybeDone)) await save({ postUncertain: false });
       throw err;
     }
   }
@@ -198,7 +199,7 @@ export class SlackProvider implements NotifierProvider<SlackConfig> {
       await this.files.share(client, state.fileId!, file, where, budget, log);
       await save({ fileShared: true, shareUncertain: false });
     } catch (err) {
-      if (!outcomeUnknown(err)) await save({ shareUncertain: false });
+      if (!mayHaveHappened(err, slackSaidMaybeDone)) await save({ shareUncertain: false });
       throw err;
     }
   }

@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsEmail, IsOptional, Matches, ValidateBy } from 'class-validator';
 import { MessageContent } from '../../shared/message-content.dto.js';
-import { EmptyAsAbsent, AdminChoice } from '../slack/slack-fields.js';
+import { EmptyAsAbsent, AdminChoice } from '../../shared/body-fields.js';
 
 /** A Teams channel id as Teams shows it (_Get link to channel_, decoded): `19:…@thread.tacv2` (or `@thread.skype`). */
 export const TEAMS_CHANNEL = /^19:[A-Za-z0-9_-]{1,200}@thread\.(?:tacv2|skype)$/;

@@ -18,6 +18,8 @@ export * from './config/http-url.validator.js';
 export * from './config/declared-properties.js';
 export * from './config/namespace-scopes.js';
 export * from './config/former-names.js';
+export * from './config/named-upstreams.js';
+export * from './config/provider-block.js';
 export * from './auth/token-guard.js';
 export * from './http/contract-server.js';
 export * from './ledger/canonical-json.js';

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { parseDuration } from '@app/contract';
-import { pickUpstream, Redactor, upstreamId, type UpstreamKind } from '@app/plugin-kit';
+import { Redactor, UpstreamClients, type UpstreamKind } from '@app/plugin-kit';
 import type { BuildProvider } from '../build/build-provider.js';
 import type { ProviderName } from '../build/build-run.js';
 import { BuildTriggerEnv } from '../config/build-trigger.env.js';
-import type { GitHubServer, GitLabServer, JenkinsServer } from '../config/servers.js';
 import { createGitHubHttp } from './github/github-client.js';
 import { GitHubActionsProvider } from './github/github-actions.provider.js';
 import { GitLabProvider } from './gitlab/gitlab.provider.js';
@@ -47,17 +46,35 @@ const KINDS: Record<ProviderName, UpstreamKind> = {
  */
 @Injectable()
 export class ProviderRegistry {
-  private readonly providers = new Map<string, BuildProvider>();
-  private readonly timeoutMs: number;
+  private readonly providers: Record<ProviderName, Pick<UpstreamClients<unknown, BuildProvider>, 'get'>>;
 
   constructor(
     private readonly env: BuildTriggerEnv,
     redactor: Redactor,
   ) {
-    this.timeoutMs = parseDuration(env.UPSTREAM_TIMEOUT);
+    const timeoutMs = parseDuration(env.UPSTREAM_TIMEOUT);
     // The Basic header is base64 of user:token; mask that form too, should it ever reach a log line.
     for (const s of env.servers.jenkins.values())
       redactor.add(Buffer.from(`${s.user}:${s.apiToken}`).toString('base64'));
+    const clients = <S>(provider: ProviderName, servers: Map<string, S>, create: (server: S) => unknown) =>
+      new UpstreamClients(KINDS[provider], servers, (server: S) => create(server) as BuildProvider);
+    this.providers = {
+      jenkins: clients(
+        'jenkins',
+        env.servers.jenkins,
+        (s) => new JenkinsProvider(new JenkinsClient(s, timeoutMs)),
+      ),
+      github: clients(
+        'github',
+        env.servers.github,
+        (s) =>
+          new GitHubActionsProvider(
+            createGitHubHttp(s, timeoutMs),
+            parseDuration(env.GITHUB_RUN_LOOKUP_TIMEOUT),
+          ),
+      ),
+      gitlab: clients('gitlab', env.servers.gitlab, (s) => new GitLabProvider(s, timeoutMs)),
+    };
   }
 
   /**
@@ -66,35 +83,6 @@ export class ProviderRegistry {
    * servers the namespace may use: an author learns no other server's name.
    */
   get(provider: ProviderName, server: string | undefined, namespace: string): BuildProvider {
-    const access = { scopes: this.env.scopes, namespace };
-    const config = pickUpstream<JenkinsServer | GitHubServer | GitLabServer>(
-      KINDS[provider],
-      this.env.servers[provider],
-      server,
-      access,
-    );
-    const id = `${provider}:${upstreamId(server)}`;
-    let instance = this.providers.get(id);
-    if (!instance) {
-      instance = this.create(provider, config);
-      this.providers.set(id, instance);
-    }
-    return instance;
-  }
-
-  private create(provider: ProviderName, server: JenkinsServer | GitHubServer | GitLabServer): BuildProvider {
-    switch (provider) {
-      case 'jenkins':
-        return new JenkinsProvider(
-          new JenkinsClient(server as JenkinsServer, this.timeoutMs),
-        ) as BuildProvider;
-      case 'github':
-        return new GitHubActionsProvider(
-          createGitHubHttp(server as GitHubServer, this.timeoutMs),
-          parseDuration(this.env.GITHUB_RUN_LOOKUP_TIMEOUT),
-        ) as BuildProvider;
-      case 'gitlab':
-        return new GitLabProvider(server as GitLabServer, this.timeoutMs) as BuildProvider;
-    }
+    return this.providers[provider].get(server, { scopes: this.env.scopes, namespace });
   }
 }

@@ -1,12 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { parseDuration } from '@app/contract';
-import { DEFAULT_UPSTREAM, pickUpstream, Redactor, upstreamId, type UpstreamKind } from '@app/plugin-kit';
-import type {
-  AirflowConnection,
-  DatabricksConnection,
-  DbtCloudConnection,
-  LivyConnection,
-} from '../config/connections.js';
+import { DEFAULT_UPSTREAM, Redactor, UpstreamClients, type UpstreamKind } from '@app/plugin-kit';
 import { variableName } from '../config/connections.js';
 import { DataJobEnv } from '../config/data-job.env.js';
 import { AirflowClient } from './airflow/airflow-client.js';
@@ -39,22 +33,37 @@ const KINDS = Object.fromEntries(
   }),
 ) as Record<ProviderName, UpstreamKind>;
 
-type Connection = DatabricksConnection | AirflowConnection | DbtCloudConnection | LivyConnection;
-
 /**
  * The providers of the connections the admin configured, created on first use and kept (they hold HTTP
  * agents, Airflow's API version and JWT). A body can only choose among them by name.
  */
 @Injectable()
 export class ProviderRegistry {
-  private readonly providers = new Map<string, DataJobProvider<unknown>>();
-  private readonly timeoutMs: number;
+  private readonly providers: Record<
+    ProviderName,
+    Pick<UpstreamClients<unknown, DataJobProvider<unknown>>, 'get'>
+  >;
 
   constructor(
     private readonly env: DataJobEnv,
     private readonly redactor: Redactor,
   ) {
-    this.timeoutMs = parseDuration(env.UPSTREAM_TIMEOUT);
+    const timeoutMs = parseDuration(env.UPSTREAM_TIMEOUT);
+    const { connections } = env;
+    const clients = <C>(provider: ProviderName, configured: Map<string, C>, create: (c: C) => unknown) =>
+      new UpstreamClients(KINDS[provider], configured, (c: C) => create(c) as DataJobProvider<unknown>);
+    this.providers = {
+      databricks: clients('databricks', connections.databricks, (c) => new DatabricksProvider(c, timeoutMs)),
+      airflow: clients('airflow', connections.airflow, (c) => {
+        this.maskBasicAuth(c.username, c.password);
+        return new AirflowProvider(new AirflowClient(c, timeoutMs, this.redactor));
+      }),
+      dbtCloud: clients('dbtCloud', connections.dbtCloud, (c) => new DbtCloudProvider(c, timeoutMs)),
+      livy: clients('livy', connections.livy, (c) => {
+        this.maskBasicAuth(c.username, c.password);
+        return new LivyProvider(c, timeoutMs);
+      }),
+    };
   }
 
   /**
@@ -63,44 +72,7 @@ export class ProviderRegistry {
    * two read the same and list only the connections the namespace may use.
    */
   get(provider: ProviderName, connection: string | undefined, namespace: string): DataJobProvider<unknown> {
-    const { connections, scopes } = this.env;
-    const config = pickUpstream<Connection>(KINDS[provider], connections[provider], connection, {
-      scopes,
-      namespace,
-    });
-    const cacheKey = `${provider}/${upstreamId(connection)}`;
-    const cached = this.providers.get(cacheKey);
-    if (cached) return cached;
-    const created = this.create(provider, config);
-    this.providers.set(cacheKey, created);
-    return created;
-  }
-
-  private create(provider: ProviderName, connection: Connection): DataJobProvider<unknown> {
-    switch (provider) {
-      case 'databricks':
-        return new DatabricksProvider(
-          connection as DatabricksConnection,
-          this.timeoutMs,
-        ) as DataJobProvider<unknown>;
-      case 'airflow': {
-        const c = connection as AirflowConnection;
-        this.maskBasicAuth(c.username, c.password);
-        return new AirflowProvider(
-          new AirflowClient(c, this.timeoutMs, this.redactor),
-        ) as DataJobProvider<unknown>;
-      }
-      case 'dbtCloud':
-        return new DbtCloudProvider(
-          connection as DbtCloudConnection,
-          this.timeoutMs,
-        ) as DataJobProvider<unknown>;
-      case 'livy': {
-        const c = connection as LivyConnection;
-        this.maskBasicAuth(c.username, c.password);
-        return new LivyProvider(c, this.timeoutMs) as DataJobProvider<unknown>;
-      }
-    }
+    return this.providers[provider].get(connection, { scopes: this.env.scopes, namespace });
   }
 
   /** The Authorization header form of a username/password (in case an upstream echoes it in an error). */

@@ -6,6 +6,7 @@ import {
   readUpstreams,
   upstreamId,
   upstreamVariable,
+  UpstreamClients,
   type UpstreamKind,
 } from './named-upstreams.js';
 
@@ -136,5 +137,35 @@ describe('picking the upstream a body names', () => {
     expect(message(() => pickUpstream(kind, new Map(), 'x', open))).toBe(
       'no jenkins server is configured for this sidecar (the admin sets JENKINS_URL, JENKINS_USER and JENKINS_API_TOKEN)',
     );
+  });
+});
+
+describe('one client per upstream', () => {
+  it('is made on first use, kept, and still checked against the namespace on every call', () => {
+    const made: string[] = [];
+    const configured = new Map([
+      ['default', 'https://d'],
+      ['prod', 'https://p'],
+    ]);
+    const scopes = NamespaceScopes.parse('jenkins/prod=release', {
+      noun: 'server',
+      configured: { jenkins: configured.keys() },
+    }).scopes;
+    const kind: UpstreamKind = {
+      provider: 'jenkins',
+      scope: 'jenkins',
+      field: 'server',
+      enable: 'JENKINS_URL',
+      variablesFor: (n) => `JENKINS_${n}_URL`,
+    };
+    const clients = new UpstreamClients(kind, configured, (url, name) => {
+      made.push(name);
+      return { url };
+    });
+    const release = { scopes, namespace: 'release' };
+    expect(clients.get('PROD', release)).toBe(clients.get('prod', release));
+    expect(clients.get(undefined, release)).toEqual({ url: 'https://d' });
+    expect(made).toEqual(['prod', 'default']);
+    expect(() => clients.get('prod', { scopes, namespace: 'team-a' })).toThrow(PluginConfigError);
   });
 });

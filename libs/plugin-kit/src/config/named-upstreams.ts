@@ -186,3 +186,29 @@ export function pickUpstream<T>(
       : `${kind.field}: no ${kind.provider} ${kind.field} "${requested}" for namespace ${access.namespace} (known: ${known}); the admin adds one with ${kind.variablesFor(name.toUpperCase())}`,
   );
 }
+
+/**
+ * One client per configured upstream of a provider, made on its first use and kept (it holds connections,
+ * tokens, what it learnt of the upstream); the body's choice is checked against the namespace on every call.
+ */
+export class UpstreamClients<U, C> {
+  private readonly clients = new Map<string, C>();
+
+  constructor(
+    private readonly kind: UpstreamKind,
+    private readonly configured: ReadonlyMap<string, U>,
+    private readonly create: (upstream: U, name: string) => C,
+  ) {}
+
+  /** The client of the upstream a body names (or the default one), else pickUpstream's PluginConfigError. */
+  get(requested: string | undefined, access: UpstreamAccess): C {
+    const upstream = pickUpstream(this.kind, this.configured, requested, access);
+    const name = upstreamId(requested);
+    let client = this.clients.get(name);
+    if (!client) {
+      client = this.create(upstream, name);
+      this.clients.set(name, client);
+    }
+    return client;
+  }
+}

@@ -1,33 +1,42 @@
-import { Module } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { provideHandler } from '@app/plugin-kit';
-import { DuplicateFinder } from './providers/slack/duplicate-finder.js';
-import { FileUploader } from './providers/slack/file-uploader.js';
-import { NotifierHandler } from './notifier.handler.js';
-import { DiscordProvider } from './providers/discord/discord.provider.js';
-import { PagerDutyProvider } from './providers/pagerduty/pagerduty.provider.js';
-import { GoogleChatProvider } from './providers/google-chat/google-chat.provider.js';
-import { TeamsProvider } from './providers/teams/teams.provider.js';
-import { EmailProvider } from './providers/email/email.provider.js';
-import { MattermostProvider } from './providers/mattermost/mattermost.provider.js';
-import { SlackProvider } from './providers/slack/slack.provider.js';
-import { ChannelResolver } from './providers/slack/channel-resolver.js';
-import { SlackClientFactory } from './providers/slack/slack-client.factory.js';
+import { NOTIFIER_PROVIDERS, NOTIFY_CONFIG, NotifierHandler } from './notifier.handler.js';
+import { notifyConfigClass } from './notify-config.dto.js';
+import type { NotifierProvider } from './providers/notifier-provider.js';
+import type { ProviderModule } from './providers/provider-definition.js';
+import { PROVIDERS } from './providers/provider-table.js';
 
-@Module({
-  providers: [
-    SlackClientFactory,
-    ChannelResolver,
-    DuplicateFinder,
-    FileUploader,
-    SlackProvider,
-    MattermostProvider,
-    DiscordProvider,
-    PagerDutyProvider,
-    GoogleChatProvider,
-    TeamsProvider,
-    EmailProvider,
-    NotifierHandler,
-    provideHandler(NotifierHandler),
-  ],
-})
+@Module({})
 export class ChatNotifierModule {}
+
+let loading: Promise<Array<ProviderModule & { key: string }>> | undefined;
+
+/** The Nest side of every provider of the table, loaded once, one after the other. */
+export function loadProviderModules(): Promise<Array<ProviderModule & { key: string }>> {
+  loading ??= (async () => {
+    const loaded: Array<ProviderModule & { key: string }> = [];
+    for (const provider of PROVIDERS) loaded.push({ key: provider.key, ...(await provider.load()) });
+    return loaded;
+  })();
+  return loading;
+}
+
+/** The notifier's module: each provider (and what only it injects), the table of them, the body class, the handler. */
+export async function chatNotifierModule(): Promise<DynamicModule> {
+  const providers = await loadProviderModules();
+  return {
+    module: ChatNotifierModule,
+    providers: [
+      ...providers.flatMap((p) => [...(p.helpers ?? []), p.provider]),
+      {
+        provide: NOTIFIER_PROVIDERS,
+        useFactory: (...instances: NotifierProvider[]) =>
+          new Map(providers.map((p, i) => [p.key, instances[i]!])),
+        inject: providers.map((p) => p.provider),
+      },
+      { provide: NOTIFY_CONFIG, useValue: notifyConfigClass(providers) },
+      NotifierHandler,
+      provideHandler(NotifierHandler),
+    ],
+  };
+}

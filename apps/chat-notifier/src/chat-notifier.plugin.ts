@@ -1,5 +1,6 @@
 import { definePlugin } from '@app/plugin-kit';
 import { NotifierEnv } from './config/notifier.env.js';
+import { PROVIDERS } from './providers/provider-table.js';
 
 /**
  * The chat notifier: `plugin: {notify: {<provider>: {...}}}` posts, threads and edits one message per
@@ -12,7 +13,7 @@ export const chatNotifierPlugin = definePlugin({
   aliases: { slack: 'slack' },
   port: 10420,
   env: NotifierEnv,
-  // Named destinations: SLACK_BOT_TOKEN_<NAME>, MATTERMOST_URL_<NAME>, DISCORD_WEBHOOK_URL_<NAME>, ...
-  envPrefixes: ['SLACK_', 'MATTERMOST_', 'DISCORD_', 'PAGERDUTY_', 'GOOGLE_CHAT_', 'TEAMS_', 'SMTP_'],
-  load: async () => (await import('./chat-notifier.module.js')).ChatNotifierModule,
+  // Each provider's family: its named destinations (SLACK_<NAME>_BOT_TOKEN, SMTP_<NAME>_URL, ...).
+  envPrefixes: PROVIDERS.flatMap((p) => p.prefixes),
+  load: async () => (await import('./chat-notifier.module.js')).chatNotifierModule(),
 });

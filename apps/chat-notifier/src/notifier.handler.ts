@@ -1,48 +1,35 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { ExecuteTemplateReply } from '@app/contract';
-import { PluginConfigError, type ExecutionContext, type PluginHandler } from '@app/plugin-kit';
-import { chooseProvider, NotifyConfig, type ProviderName } from './notify-config.dto.js';
+import {
+  exactlyOneProviderBlock,
+  PluginConfigError,
+  type ConfigClass,
+  type ExecutionContext,
+  type PluginHandler,
+} from '@app/plugin-kit';
 import type { NotifierProvider } from './providers/notifier-provider.js';
-import { DiscordProvider } from './providers/discord/discord.provider.js';
-import { PagerDutyProvider } from './providers/pagerduty/pagerduty.provider.js';
-import { GoogleChatProvider } from './providers/google-chat/google-chat.provider.js';
-import { TeamsProvider } from './providers/teams/teams.provider.js';
-import { EmailProvider } from './providers/email/email.provider.js';
-import { MattermostProvider } from './providers/mattermost/mattermost.provider.js';
-import { SlackProvider } from './providers/slack/slack.provider.js';
+
+/** The providers by key, in the order of the table: what the handler dispatches to. */
+export const NOTIFIER_PROVIDERS = Symbol.for('chat-notifier.providers');
+export type NotifierProviders = ReadonlyMap<string, NotifierProvider>;
+
+/** The class of the `notify` body, made from the providers' body classes. */
+export const NOTIFY_CONFIG = Symbol.for('chat-notifier.notify-config');
 
 const FIELD_PROBLEM = /^[A-Za-z_][\w.]*: /;
 
 /** Hands the body's one provider block to that provider; config errors name the field from the body's root. */
 @Injectable()
-export class NotifierHandler implements PluginHandler<NotifyConfig> {
-  readonly configClass = NotifyConfig;
-  private readonly providers: Record<ProviderName, NotifierProvider>;
-
+export class NotifierHandler implements PluginHandler<Record<string, object>> {
   constructor(
-    slack: SlackProvider,
-    mattermost: MattermostProvider,
-    discord: DiscordProvider,
-    pagerduty: PagerDutyProvider,
-    googleChat: GoogleChatProvider,
-    teams: TeamsProvider,
-    email: EmailProvider,
-  ) {
-    this.providers = {
-      slack: slack as NotifierProvider,
-      mattermost: mattermost as NotifierProvider,
-      discord: discord as NotifierProvider,
-      pagerduty: pagerduty as NotifierProvider,
-      googleChat: googleChat as NotifierProvider,
-      teams: teams as NotifierProvider,
-      email: email as NotifierProvider,
-    };
-  }
+    @Inject(NOTIFIER_PROVIDERS) private readonly providers: NotifierProviders,
+    @Inject(NOTIFY_CONFIG) readonly configClass: ConfigClass<Record<string, object>>,
+  ) {}
 
-  async execute(ctx: ExecutionContext<NotifyConfig>): Promise<ExecuteTemplateReply> {
-    const { name, config } = chooseProvider(ctx.config);
+  async execute(ctx: ExecutionContext<Record<string, object>>): Promise<ExecuteTemplateReply> {
+    const name = exactlyOneProviderBlock(ctx.config, [...this.providers.keys()]);
     try {
-      return await this.providers[name].execute({ ...ctx, config });
+      return await this.providers.get(name)!.execute({ ...ctx, config: ctx.config[name]! });
     } catch (err) {
       // `channel: …` from the Slack block is `slack.channel: …` from the body's root.
       if (err instanceof PluginConfigError && FIELD_PROBLEM.test(err.message))

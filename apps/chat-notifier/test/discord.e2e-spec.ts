@@ -192,7 +192,7 @@ describe('discord: message, embed colours, forum post and thread, edit, file, me
       /→ 400 Bad Request: Webhooks posted to forum channels must have a thread_name or thread_id \(code 220001\)$/,
     );
     expect(await run({ text: 'x', webhook: 'ops' })).toBe(
-      'notify: invalid config: discord.webhook: no webhook "ops" for namespace argo (known: default (no webhook), forum); the admin adds one with DISCORD_WEBHOOK_URL_OPS',
+      'notify: invalid config: discord.webhook: no Discord webhook "ops" for namespace argo (known: default (no webhook), forum); the admin adds one with DISCORD_OPS_WEBHOOK_URL',
     );
     expect(JSON.stringify(f.h.logs)).not.toContain(demo.webhookToken);
   });

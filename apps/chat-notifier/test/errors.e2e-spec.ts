@@ -29,7 +29,7 @@ describe('slack plugin: failures a workflow author can act on', () => {
     expect((await run({ channel: '#builds', text: 'x', workspace: 'ops' })).node).toEqual({
       phase: 'Failed',
       message:
-        'slack: invalid config: workspace: no workspace "ops" for namespace argo (known: default); the admin adds one with SLACK_BOT_TOKEN_OPS',
+        'slack: invalid config: workspace: no Slack workspace "ops" for namespace argo (known: default (no workspace)); the admin adds one with SLACK_OPS_BOT_TOKEN',
     });
   });
 
@@ -179,7 +179,7 @@ describe('slack plugin: credentials', () => {
       opsBot.revoked = true;
       const revoked = await named.h.execute(slack({ channel: alerts.id, text: 'again', workspace: 'ops' }));
       expect(revoked.body.node?.message).toMatch(
-        /^slack: conversations\.history: the bot token of workspace "ops" was rejected \(token_revoked\): check the Secret behind SLACK_BOT_TOKEN_OPS/,
+        /^slack: conversations\.history: the bot token of workspace "ops" was rejected \(token_revoked\): check the Secret behind SLACK_OPS_BOT_TOKEN/,
       );
       expect(named.h.logText()).not.toContain(opsToken);
       expect(named.h.logText()).not.toContain(DEMO_BOT_TOKEN);
@@ -212,7 +212,7 @@ describe('slack plugin: credentials', () => {
       expect(refused.body.node).toEqual({
         phase: 'Failed',
         message:
-          'slack: invalid config: workspace: no workspace "ops" for namespace team-a (known: default); the admin adds one with SLACK_BOT_TOKEN_OPS',
+          'slack: invalid config: workspace: no Slack workspace "ops" for namespace team-a (known: default (no workspace)); the admin adds one with SLACK_OPS_BOT_TOKEN',
       });
       expect(alerts.messages.map((m) => m.text)).toEqual(['from sre-oncall']);
       await expect(

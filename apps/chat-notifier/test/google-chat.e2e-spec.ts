@@ -94,7 +94,7 @@ describe('google chat: cards in the status colour, threads by key and by name, m
 
   it('a webhook that is not configured names the variable', async () => {
     expect((await f.h.execute(notify('googleChat', { text: 'x', webhook: 'ops' }))).body.node?.message).toBe(
-      'notify: invalid config: googleChat.webhook: no webhook "ops" for namespace argo (known: default (no webhook)); the admin adds one with GOOGLE_CHAT_WEBHOOK_URL_OPS',
+      'notify: invalid config: googleChat.webhook: no Google Chat webhook "ops" for namespace argo (known: default (no webhook)); the admin adds one with GOOGLE_CHAT_OPS_WEBHOOK_URL',
     );
   });
 });

@@ -191,7 +191,7 @@ describe('mattermost: post, thread reply, edit in place, file, mentions', () => 
       'notify: invalid config: mattermost.channel: a channel name needs team (the team name from the URL, e.g. team: eng), or give the channel ID',
     );
     expect(await run({ channel: 'builds', team: 'eng', text: 'x', server: 'ops' })).toBe(
-      'notify: invalid config: mattermost.server: no server "ops" for namespace argo (known: default (no server)); the admin adds one with MATTERMOST_URL_OPS and MATTERMOST_TOKEN_OPS',
+      'notify: invalid config: mattermost.server: no Mattermost server "ops" for namespace argo (known: default (no server)); the admin adds one with MATTERMOST_OPS_URL and MATTERMOST_OPS_TOKEN',
     );
   });
 });
@@ -204,7 +204,7 @@ describe('mattermost: not configured', () => {
       expect(reply.body.node).toEqual({
         phase: 'Failed',
         message:
-          'notify: invalid config: no Mattermost destination is configured for this sidecar (the admin sets MATTERMOST_URL and MATTERMOST_TOKEN)',
+          'notify: invalid config: no Mattermost server is configured for this sidecar (the admin sets MATTERMOST_URL and MATTERMOST_TOKEN)',
       });
     } finally {
       await f.close();

@@ -27,7 +27,7 @@ describe('the notify key: one provider block; the 0.1.0 slack key is the same pl
     );
     const workspace = await f.h.execute(notify('slack', { channel: '#builds', text: 'x', workspace: 'ops' }));
     expect(workspace.body.node?.message).toBe(
-      'notify: invalid config: slack.workspace: no workspace "ops" for namespace argo (known: default); the admin adds one with SLACK_BOT_TOKEN_OPS',
+      'notify: invalid config: slack.workspace: no Slack workspace "ops" for namespace argo (known: default (no workspace)); the admin adds one with SLACK_OPS_BOT_TOKEN',
     );
   });
 

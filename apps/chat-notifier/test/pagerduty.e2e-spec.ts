@@ -141,7 +141,7 @@ describe('pagerduty: trigger, acknowledge, resolve; severity from status; dedup 
       'notify: invalid config: pagerduty.dedupKey: is required to acknowledge an alert (the dedupKey output of the step that triggered it)',
     );
     expect(await run({ text: 'x', service: 'billing' })).toBe(
-      'notify: invalid config: pagerduty.service: no service "billing" for namespace argo (known: default (no service), payments); the admin adds one with PAGERDUTY_ROUTING_KEY_BILLING',
+      'notify: invalid config: pagerduty.service: no PagerDuty service "billing" for namespace argo (known: default (no service), payments); the admin adds one with PAGERDUTY_BILLING_ROUTING_KEY',
     );
   });
 });

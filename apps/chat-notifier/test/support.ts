@@ -1,10 +1,12 @@
-// The plugin module is imported up front: the kit loads it lazily with a dynamic import that runs next to
-// another one, and Jest's ESM loader fails such concurrent imports ("request for 'reflect-metadata' is not
-// in cache"). In production the module is a bundled chunk and loads on the first call, as designed.
-import '../src/chat-notifier.module.js';
+// The plugin module and its providers' modules are imported up front: the kit loads them lazily with dynamic
+// imports that run next to others, and Jest's ESM loader fails such concurrent imports ("request for
+// 'reflect-metadata' is not in cache"). In production they are bundled chunks loaded on the first call.
+import { loadProviderModules } from '../src/chat-notifier.module.js';
 import { executeArgs, startHarness, type ExecuteArgsOptions, type PluginHarness } from '@app/testing';
 import { startSlackDemoWorkspace, type SlackDemoWorkspace } from '../demo/upstreams.js';
 import { chatNotifierPlugin } from '../src/chat-notifier.plugin.js';
+
+await loadProviderModules();
 
 /** Short timeouts so hang faults resolve quickly in tests. */
 export const TEST_ENV = { SLACK_REQUEST_TIMEOUT: '400ms' };

@@ -234,7 +234,7 @@ describe('teams bot: NAMESPACE_SCOPES and settings', () => {
       ).toEqual({
         phase: 'Failed',
         message:
-          'notify: invalid config: teams.bot: no default Microsoft Teams bot for namespace team-a; choose one of: none',
+          'notify: invalid config: teams.bot: no default Microsoft Teams bot for namespace team-a (the admin sets TEAMS_BOT_APP_ID and TEAMS_BOT_APP_PASSWORD); choose one of: none',
       });
       expect(
         (await f.h.execute(notify('teams', body, { workflow: { namespace: 'ops-prod' } }))).body.node?.phase,
@@ -251,7 +251,7 @@ describe('teams bot: NAMESPACE_SCOPES and settings', () => {
     try {
       const reply = await f.h.execute(notify('teams', { channel: '19:abc@thread.tacv2', text: 'x' }));
       expect(reply.body.node?.message).toBe(
-        'notify: invalid config: no Microsoft Teams destination is configured for this sidecar (the admin sets TEAMS_BOT_APP_ID and TEAMS_BOT_APP_PASSWORD)',
+        'notify: invalid config: no Microsoft Teams bot is configured for this sidecar (the admin sets TEAMS_BOT_APP_ID and TEAMS_BOT_APP_PASSWORD)',
       );
     } finally {
       await f.close();

@@ -1,5 +1,11 @@
 import { EnvValidationError, loadEnv } from '@app/plugin-kit';
 import { generateKeyPairSync } from 'node:crypto';
+import { discord } from '../providers/discord/index.js';
+import { email } from '../providers/email/index.js';
+import { googleChat } from '../providers/google-chat/index.js';
+import { mattermost } from '../providers/mattermost/index.js';
+import { slack } from '../providers/slack/index.js';
+import { teams } from '../providers/teams/index.js';
 import { NotifierEnv } from './notifier.env.js';
 
 const TOKEN = 'xoxb-1234-5678-abcdefabcdef';
@@ -23,7 +29,7 @@ describe('NotifierEnv', () => {
       SLACK_CHANNEL_CACHE_TTL: '10m',
       SLACK_REQUEST_TIMEOUT: '8s',
     });
-    expect([...env.workspaces]).toEqual([['default', TOKEN]]);
+    expect([...env.settingsOf(slack).workspaces]).toEqual([['default', TOKEN]]);
     expect(problems({})).toEqual([
       expect.stringMatching(
         /^no provider is configured: set one of: SLACK_BOT_TOKEN \(slack\); TEAMS_WEBHOOK_URL/,
@@ -33,7 +39,7 @@ describe('NotifierEnv', () => {
 
   it('a named workspace alone enables Slack (no default workspace then)', () => {
     const env = loadEnv(NotifierEnv, { SLACK_BOT_TOKEN_OPS: 'xoxb-ops-1' });
-    expect([...env.workspaces]).toEqual([['ops', 'xoxb-ops-1']]);
+    expect([...env.settingsOf(slack).workspaces]).toEqual([['ops', 'xoxb-ops-1']]);
   });
 
   it('reads named workspaces from SLACK_BOT_TOKEN_<NAME> (lower-cased names), trimming a trailing newline', () => {
@@ -43,7 +49,7 @@ describe('NotifierEnv', () => {
       SLACK_BOT_TOKEN_EU_PROD: 'xoxb-eu-2',
       SLACK_BOT_TOKEN_EMPTY: '',
     });
-    expect(Object.fromEntries(env.workspaces)).toEqual({
+    expect(Object.fromEntries(env.settingsOf(slack).workspaces)).toEqual({
       default: TOKEN,
       ops: 'xoxb-ops-1',
       eu_prod: 'xoxb-eu-2',
@@ -65,8 +71,8 @@ describe('NotifierEnv', () => {
       expect.arrayContaining([
         'SLACK_BOT_TOKEN: must be a Slack bot token (xoxb-…) without spaces or line breaks',
         'SLACK_BOT_TOKEN_X: must be a Slack bot token (xoxb-…)',
-        'SLACK_BOT_TOKEN_bad-name: the workspace name must be letters, digits and underscores (SLACK_BOT_TOKEN_OPS)',
-        'SLACK_BOT_TOKEN_DEFAULT: "default" is the workspace of SLACK_BOT_TOKEN; pick another name',
+        'SLACK_BOT_TOKEN_bad-name: the name in it must be upper-case letters and digits, words joined by single underscores (SLACK_OPS_BOT_TOKEN)',
+        'SLACK_BOT_TOKEN_DEFAULT: "default" is the upstream of SLACK_BOT_TOKEN; pick another name',
         'SLACK_DEDUP_LOOKBACK: must not be greater than 1000',
       ]),
     );
@@ -83,7 +89,7 @@ describe('NotifierEnv', () => {
       MATTERMOST_URL_OPS: 'https://ops.example.com',
       MATTERMOST_TOKEN_OPS: 'tok-ops',
     });
-    expect(Object.fromEntries(env.mattermost)).toEqual({
+    expect(Object.fromEntries(env.settingsOf(mattermost).servers)).toEqual({
       default: { url: 'https://chat.example.com', token: 'tok-default' },
       ops: { url: 'https://ops.example.com', token: 'tok-ops' },
     });
@@ -107,7 +113,7 @@ describe('NotifierEnv', () => {
       DISCORD_WEBHOOK_URL: url,
       DISCORD_WEBHOOK_URL_ALERTS: `${url.replace('/api/', '/api/v10/')}/`,
     });
-    expect(Object.fromEntries(env.discord)).toEqual({
+    expect(Object.fromEntries(env.settingsOf(discord).webhooks)).toEqual({
       default: {
         apiUrl: 'https://discord.com/api',
         id: '123456789012345678',
@@ -127,7 +133,11 @@ describe('NotifierEnv', () => {
   it('Teams bot: app id and secret in pairs; tenant, service URL and login URL are admin settings with defaults', () => {
     const APP = '0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b';
     const env = loadEnv(NotifierEnv, { TEAMS_BOT_APP_ID: APP, TEAMS_BOT_APP_PASSWORD: 'Ab1~secret.value\n' });
-    expect(env.teamsBot).toEqual({ appId: APP, password: 'Ab1~secret.value', tenant: 'botframework.com' });
+    expect(env.settingsOf(teams).bot).toEqual({
+      appId: APP,
+      password: 'Ab1~secret.value',
+      tenant: 'botframework.com',
+    });
     expect(env).toMatchObject({
       TEAMS_BOT_SERVICE_URL: 'https://smba.trafficmanager.net/teams/',
       TEAMS_BOT_LOGIN_URL: 'https://login.microsoftonline.com',
@@ -138,7 +148,7 @@ describe('NotifierEnv', () => {
         TEAMS_BOT_APP_ID: APP,
         TEAMS_BOT_APP_PASSWORD: 'x~y',
         TEAMS_BOT_TENANT_ID: 'contoso.onmicrosoft.com',
-      }).teamsBot?.tenant,
+      }).settingsOf(teams).bot?.tenant,
     ).toBe('contoso.onmicrosoft.com');
     expect(problems({ TEAMS_BOT_APP_ID: APP })).toEqual([
       'TEAMS_BOT_APP_PASSWORD: is required with TEAMS_BOT_APP_ID',
@@ -156,10 +166,10 @@ describe('NotifierEnv', () => {
       SMTP_URL: 'smtp://u:p@relay.example.com:587',
       SMTP_FROM: 'Argo <argo@example.com>',
     });
-    expect(Object.fromEntries(env.smtp)).toEqual({
+    expect(Object.fromEntries(env.settingsOf(email).servers)).toEqual({
       default: { url: 'smtp://u:p@relay.example.com:587', from: 'Argo <argo@example.com>' },
     });
-    expect(env.SMTP_REQUIRE_TLS).toBe(true);
+    expect(env.settingsOf(email).requireTls).toBe(true);
     expect(problems({ SMTP_URL: 'https://relay.example.com', SMTP_FROM: 'nobody' })).toEqual([
       'SMTP_URL: must be smtp://[user:password@]host[:port] (STARTTLS) or smtps://… (TLS)',
       'SMTP_FROM: must be an address such as "Argo <argo@example.com>"',
@@ -183,8 +193,8 @@ describe('NotifierEnv', () => {
       NAMESPACE_SCOPES: 'googleChat/app=team-*',
     });
     expect(env.configuredProviders()).toEqual(['googleChat']);
-    expect(env.GOOGLE_CHAT_API_URL).toBe('https://chat.googleapis.com');
-    expect(env.googleChatApp?.clientEmail).toBe('notifier@p.iam.gserviceaccount.com');
+    expect(env.settingsOf(googleChat).apiUrl).toBe('https://chat.googleapis.com');
+    expect(env.settingsOf(googleChat).app?.clientEmail).toBe('notifier@p.iam.gserviceaccount.com');
     expect(env.scopes.allows('googleChat', 'app', 'team-a')).toBe(true);
     expect(env.scopes.allows('googleChat', 'app', 'argo')).toBe(false);
     expect(problems({ GOOGLE_CHAT_SERVICE_ACCOUNT_JSON: '{"type":"service_account"' })).toEqual([

@@ -21,7 +21,7 @@ export const LenientBoolean = (): PropertyDecorator =>
   });
 
 /**
- * The name of a destination the admin configured (`SLACK_BOT_TOKEN_<NAME>`, `SMTP_URL_<NAME>`, ...); absent or
+ * The name of a destination the admin configured (`SLACK_<NAME>_BOT_TOKEN`, `SMTP_<NAME>_URL`, ...); absent or
  * empty means the default one. `what` and `example` make the message: "must be a server name such as ops".
  */
 export function AdminChoice(what: string, example: string): PropertyDecorator {

@@ -1,6 +1,6 @@
 import type { AxiosInstance } from 'axios';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
-import type { DiscordWebhook } from '../../config/notifier.env.js';
+import type { DiscordWebhook } from './discord-settings.js';
 import { withHint } from '../../shared/upstream-hints.js';
 import type { DiscordMessage } from './discord-message.js';
 

@@ -1,25 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import type { ExecuteTemplateReply } from '@app/contract';
 import { parseDuration } from '@app/contract';
-import { PluginConfigError, Redactor, succeeded, type ExecutionContext } from '@app/plugin-kit';
-import { pickDestination, type DestinationKind } from '../../config/named-destinations.js';
+import {
+  PluginConfigError,
+  Redactor,
+  succeeded,
+  UpstreamClients,
+  type ExecutionContext,
+} from '@app/plugin-kit';
 import { NotifierEnv } from '../../config/notifier.env.js';
 import type { DiscordConfig } from './discord-config.dto.js';
 import type { NotifierProvider } from '../notifier-provider.js';
 import { renderDiscord } from './discord-message.js';
+import { DISCORD_WEBHOOKS, type DiscordWebhook } from './discord-settings.js';
 import { DiscordWebhookClient, type DiscordPosted } from './discord-webhook.js';
+import { discord } from './index.js';
 
 interface DiscordState {
   message?: DiscordPosted;
 }
-
-const WEBHOOKS: DestinationKind = {
-  provider: 'Discord',
-  scope: 'discord',
-  field: 'webhook',
-  enable: 'DISCORD_WEBHOOK_URL',
-  variablesFor: (name) => `DISCORD_WEBHOOK_URL_${name}`,
-};
 
 /**
  * Discord through a channel webhook: a message (with an embed in the status colour, fields and a file), a
@@ -29,22 +28,31 @@ const WEBHOOKS: DestinationKind = {
  */
 @Injectable()
 export class DiscordProvider implements NotifierProvider<DiscordConfig> {
-  private readonly clients = new Map<string, DiscordWebhookClient>();
-  private readonly timeoutMs: number;
+  private readonly clients: UpstreamClients<DiscordWebhook, DiscordWebhookClient>;
 
   constructor(
     private readonly env: NotifierEnv,
     redactor: Redactor,
   ) {
-    this.timeoutMs = parseDuration(env.NOTIFY_REQUEST_TIMEOUT);
-    for (const webhook of env.discord.values()) redactor.add(webhook.token);
+    const timeoutMs = parseDuration(env.NOTIFY_REQUEST_TIMEOUT);
+    const { webhooks } = env.settingsOf(discord);
+    for (const webhook of webhooks.values()) redactor.add(webhook.token);
+    this.clients = new UpstreamClients(
+      DISCORD_WEBHOOKS,
+      webhooks,
+      (webhook, name) => new DiscordWebhookClient(name, webhook, timeoutMs),
+    );
   }
 
   async execute(ctx: ExecutionContext<DiscordConfig, DiscordState>): Promise<ExecuteTemplateReply> {
     const { config } = ctx;
     if (config.update && config.file)
       throw new PluginConfigError('file: cannot be added by an edit (update); send it as a new message');
-    const client = this.client(config.webhook, ctx.workflow.namespace);
+    // Checked on every call, cached client or not: NAMESPACE_SCOPES depends on the workflow.
+    const client = this.clients.get(config.webhook, {
+      scopes: this.env.scopes,
+      namespace: ctx.workflow.namespace,
+    });
     const state = ctx.state.get() ?? {};
     if (!state.message) {
       const message = renderDiscord(config);
@@ -61,21 +69,6 @@ export class DiscordProvider implements NotifierProvider<DiscordConfig> {
     const { id, channel_id: channel } = state.message;
     const inThread = config.thread !== undefined || config.threadName !== undefined;
     return succeeded({ id, channel, thread: inThread ? channel : '' }, this.describe(config, id, channel));
-  }
-
-  private client(webhook: string | undefined, namespace: string): DiscordWebhookClient {
-    // Checked on every call, cached client or not: NAMESPACE_SCOPES depends on the workflow.
-    const destination = pickDestination(WEBHOOKS, this.env.discord, webhook, {
-      scopes: this.env.scopes,
-      namespace,
-    });
-    const name = (webhook ?? 'default').toLowerCase();
-    let client = this.clients.get(name);
-    if (!client) {
-      client = new DiscordWebhookClient(name, destination, this.timeoutMs);
-      this.clients.set(name, client);
-    }
-    return client;
   }
 
   private describe(config: DiscordConfig, id: string, channel: string): string {

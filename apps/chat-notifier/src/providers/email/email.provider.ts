@@ -3,20 +3,21 @@ import { Injectable } from '@nestjs/common';
 import nodemailer from 'nodemailer';
 import type { ExecuteTemplateReply } from '@app/contract';
 import { parseDuration } from '@app/contract';
-import { Redactor, succeeded, UpstreamError, type ExecutionContext } from '@app/plugin-kit';
-import { pickDestination, type DestinationKind } from '../../config/named-destinations.js';
-import { NotifierEnv, type SmtpServer } from '../../config/notifier.env.js';
+import {
+  Redactor,
+  succeeded,
+  UpstreamClients,
+  UpstreamError,
+  upstreamId,
+  upstreamVariable,
+  type ExecutionContext,
+} from '@app/plugin-kit';
+import { NotifierEnv } from '../../config/notifier.env.js';
 import type { EmailConfig } from './email-config.dto.js';
 import type { NotifierProvider } from '../notifier-provider.js';
 import { renderEmail } from './email-message.js';
-
-const SERVERS: DestinationKind = {
-  provider: 'email',
-  scope: 'email',
-  field: 'server',
-  enable: 'SMTP_URL and SMTP_FROM',
-  variablesFor: (name) => `SMTP_URL_${name} and SMTP_FROM_${name}`,
-};
+import { SMTP_FAMILY, SMTP_SERVERS, type EmailSettings, type SmtpServer } from './email-settings.js';
+import { email } from './index.js';
 
 type Transport = ReturnType<typeof nodemailer.createTransport>;
 
@@ -35,24 +36,32 @@ interface SmtpError extends Error {
  */
 @Injectable()
 export class EmailProvider implements NotifierProvider<EmailConfig> {
-  private readonly transports = new Map<string, { transport: Transport; server: SmtpServer }>();
-  private readonly timeoutMs: number;
+  private readonly transports: UpstreamClients<SmtpServer, { transport: Transport; server: SmtpServer }>;
 
   constructor(
     private readonly env: NotifierEnv,
     redactor: Redactor,
   ) {
-    this.timeoutMs = parseDuration(env.NOTIFY_REQUEST_TIMEOUT);
-    for (const server of env.smtp.values()) {
+    const timeoutMs = parseDuration(env.NOTIFY_REQUEST_TIMEOUT);
+    const settings = env.settingsOf(email);
+    for (const server of settings.servers.values()) {
       const url = new URL(server.url);
       redactor.add(decodeURIComponent(url.password), url.password);
     }
+    this.transports = new UpstreamClients(SMTP_SERVERS, settings.servers, (server) => ({
+      transport: createTransport(server, settings, timeoutMs),
+      server,
+    }));
   }
 
   async execute(ctx: ExecutionContext<EmailConfig, { messageId?: string }>): Promise<ExecuteTemplateReply> {
     const { config } = ctx;
-    const name = (config.server ?? 'default').toLowerCase();
-    const { transport, server } = this.transport(config.server, ctx.workflow.namespace);
+    const name = upstreamId(config.server);
+    // Checked on every call, cached client or not: NAMESPACE_SCOPES depends on the workflow.
+    const { transport, server } = this.transports.get(config.server, {
+      scopes: this.env.scopes,
+      namespace: ctx.workflow.namespace,
+    });
     const domain = /@([^\s<>@]+)>?\s*$/.exec(server.from)?.[1] ?? 'localhost';
     const messageId = `<argo-${ctx.key.slice(0, 40)}@${domain}>`;
     if (!ctx.state.get()?.messageId) {
@@ -82,42 +91,9 @@ export class EmailProvider implements NotifierProvider<EmailConfig> {
     );
   }
 
-  private transport(
-    requested: string | undefined,
-    namespace: string,
-  ): { transport: Transport; server: SmtpServer } {
-    // Checked on every call, cached client or not: NAMESPACE_SCOPES depends on the workflow.
-    const server = pickDestination(SERVERS, this.env.smtp, requested, {
-      scopes: this.env.scopes,
-      namespace,
-    });
-    const name = (requested ?? 'default').toLowerCase();
-    let entry = this.transports.get(name);
-    if (!entry) {
-      const url = new URL(server.url);
-      const transport = nodemailer.createTransport({
-        host: url.hostname,
-        port: url.port ? Number(url.port) : url.protocol === 'smtps:' ? 465 : 587,
-        secure: url.protocol === 'smtps:',
-        requireTLS: url.protocol === 'smtp:' && this.env.SMTP_REQUIRE_TLS,
-        ...(url.username && {
-          auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) },
-        }),
-        ...(this.env.SMTP_CA_FILE && { tls: { ca: readFileSync(this.env.SMTP_CA_FILE, 'utf8') } }),
-        connectionTimeout: this.timeoutMs,
-        greetingTimeout: this.timeoutMs,
-        socketTimeout: this.timeoutMs,
-        logger: false,
-      });
-      entry = { transport, server };
-      this.transports.set(name, entry);
-    }
-    return entry;
-  }
-
   /** SMTP 4xx and connection problems are transient; 5xx (and a failed login) are not, with a hint. */
   private upstreamError(err: SmtpError, name: string): UpstreamError {
-    const variable = name === 'default' ? 'SMTP_URL' : `SMTP_URL_${name.toUpperCase()}`;
+    const variable = upstreamVariable(SMTP_FAMILY, name, 'URL');
     const reply = err.response ? `: ${err.response.slice(0, 300)}` : '';
     if (err.code === 'EAUTH')
       return UpstreamError.permanent(
@@ -139,4 +115,23 @@ export class EmailProvider implements NotifierProvider<EmailConfig> {
       { status: code },
     );
   }
+}
+
+/** A nodemailer transport for a relay: STARTTLS required on smtp:// unless SMTP_REQUIRE_TLS=false. */
+function createTransport(server: SmtpServer, settings: EmailSettings, timeoutMs: number): Transport {
+  const url = new URL(server.url);
+  return nodemailer.createTransport({
+    host: url.hostname,
+    port: url.port ? Number(url.port) : url.protocol === 'smtps:' ? 465 : 587,
+    secure: url.protocol === 'smtps:',
+    requireTLS: url.protocol === 'smtp:' && settings.requireTls,
+    ...(url.username && {
+      auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) },
+    }),
+    ...(settings.caFile && { tls: { ca: readFileSync(settings.caFile, 'utf8') } }),
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+    logger: false,
+  });
 }

@@ -1,6 +1,6 @@
 import type { AxiosInstance } from 'axios';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
-import type { GoogleChatWebhook } from '../../config/notifier.env.js';
+import type { GoogleChatWebhook } from './google-chat-settings.js';
 import { withHint } from '../../shared/upstream-hints.js';
 import { describeGoogleError } from './google-error.js';
 import type { GoogleChatMessage } from './google-chat-message.js';

@@ -1,24 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import type { ExecuteTemplateReply } from '@app/contract';
 import { parseDuration } from '@app/contract';
-import { PluginConfigError, Redactor, succeeded, type ExecutionContext } from '@app/plugin-kit';
-import { pickDestination, type DestinationKind } from '../../config/named-destinations.js';
-import { GOOGLE_CHAT_APP, NotifierEnv } from '../../config/notifier.env.js';
+import {
+  PluginConfigError,
+  Redactor,
+  succeeded,
+  UpstreamClients,
+  type ExecutionContext,
+} from '@app/plugin-kit';
+import { NotifierEnv } from '../../config/notifier.env.js';
 import type { GoogleChatConfig } from './google-chat-config.dto.js';
 import type { NotifierProvider } from '../notifier-provider.js';
 import { GoogleChatAppClient } from './google-chat-app.js';
 import { renderGoogleChat } from './google-chat-message.js';
+import { GOOGLE_CHAT_APP, GOOGLE_CHAT_WEBHOOKS, type GoogleChatWebhook } from './google-chat-settings.js';
 import { GoogleChatWebhookClient, type GoogleChatPosted } from './google-chat-webhook.js';
+import { googleChat } from './index.js';
 import { privateKeyForms } from './service-account.js';
 import { CHAT_BOT_SCOPE, ServiceAccountTokens } from './service-account-token.js';
-
-const WEBHOOKS: DestinationKind = {
-  provider: 'Google Chat',
-  scope: 'googleChat',
-  field: 'webhook',
-  enable: 'GOOGLE_CHAT_WEBHOOK_URL',
-  variablesFor: (name) => `GOOGLE_CHAT_WEBHOOK_URL_${name}`,
-};
 
 /** The client-assigned ID of an execution's message: `client-` and 56 hex digits of its key (63 characters). */
 export function clientMessageId(executionKey: string): string {
@@ -34,27 +33,27 @@ export function clientMessageId(executionKey: string): string {
  */
 @Injectable()
 export class GoogleChatProvider implements NotifierProvider<GoogleChatConfig> {
-  private readonly clients = new Map<string, GoogleChatWebhookClient>();
-  private readonly timeoutMs: number;
+  private readonly clients: UpstreamClients<GoogleChatWebhook, GoogleChatWebhookClient>;
   private readonly app?: GoogleChatAppClient;
 
   constructor(
     private readonly env: NotifierEnv,
     redactor: Redactor,
   ) {
-    this.timeoutMs = parseDuration(env.NOTIFY_REQUEST_TIMEOUT);
-    for (const webhook of env.googleChat.values())
+    const timeoutMs = parseDuration(env.NOTIFY_REQUEST_TIMEOUT);
+    const settings = env.settingsOf(googleChat);
+    for (const webhook of settings.webhooks.values())
       redactor.add(webhook.key, webhook.token, encodeURIComponent(webhook.token));
-    const account = env.googleChatApp;
+    this.clients = new UpstreamClients(
+      GOOGLE_CHAT_WEBHOOKS,
+      settings.webhooks,
+      (webhook, name) => new GoogleChatWebhookClient(name, webhook, timeoutMs),
+    );
+    const account = settings.app;
     if (account) {
       redactor.add(...privateKeyForms(account));
-      const tokens = new ServiceAccountTokens(account, CHAT_BOT_SCOPE, redactor, this.timeoutMs);
-      this.app = new GoogleChatAppClient(
-        env.GOOGLE_CHAT_API_URL,
-        tokens,
-        account.clientEmail,
-        this.timeoutMs,
-      );
+      const tokens = new ServiceAccountTokens(account, CHAT_BOT_SCOPE, redactor, timeoutMs);
+      this.app = new GoogleChatAppClient(settings.apiUrl, tokens, account.clientEmail, timeoutMs);
     }
   }
 
@@ -63,7 +62,11 @@ export class GoogleChatProvider implements NotifierProvider<GoogleChatConfig> {
   ): Promise<ExecuteTemplateReply> {
     const { config } = ctx;
     if (config.space !== undefined || config.update !== undefined) return this.executeAsApp(ctx);
-    const client = this.client(config.webhook, ctx.workflow.namespace);
+    // Checked on every call, cached client or not: NAMESPACE_SCOPES depends on the workflow.
+    const client = this.clients.get(config.webhook, {
+      scopes: this.env.scopes,
+      namespace: ctx.workflow.namespace,
+    });
     const state = ctx.state.get() ?? {};
     if (!state.posted) {
       const posted = await client.send(
@@ -121,20 +124,5 @@ export class GoogleChatProvider implements NotifierProvider<GoogleChatConfig> {
         `${config.update ? 'update' : 'space'}: no Google Chat app for namespace ${namespace}; the admin sets GOOGLE_CHAT_SERVICE_ACCOUNT_JSON (a webhook posts without it, but cannot update)`,
       );
     return this.app;
-  }
-
-  private client(webhook: string | undefined, namespace: string): GoogleChatWebhookClient {
-    // Checked on every call, cached client or not: NAMESPACE_SCOPES depends on the workflow.
-    const destination = pickDestination(WEBHOOKS, this.env.googleChat, webhook, {
-      scopes: this.env.scopes,
-      namespace,
-    });
-    const name = (webhook ?? 'default').toLowerCase();
-    let client = this.clients.get(name);
-    if (!client) {
-      client = new GoogleChatWebhookClient(name, destination, this.timeoutMs);
-      this.clients.set(name, client);
-    }
-    return client;
   }
 }

@@ -1,6 +1,6 @@
 import type { AxiosInstance } from 'axios';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
-import type { MattermostServer } from '../../config/notifier.env.js';
+import type { MattermostServer } from './mattermost-settings.js';
 import { withHint } from '../../shared/upstream-hints.js';
 
 /** The parts of a Mattermost post the plugin reads (https://developers.mattermost.com/api-documentation/#/tag/posts). */

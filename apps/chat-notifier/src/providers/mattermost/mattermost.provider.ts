@@ -1,13 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import type { ExecuteTemplateReply } from '@app/contract';
 import { parseDuration } from '@app/contract';
-import { PluginConfigError, Redactor, succeeded, type ExecutionContext } from '@app/plugin-kit';
+import {
+  PluginConfigError,
+  Redactor,
+  succeeded,
+  UpstreamClients,
+  type ExecutionContext,
+} from '@app/plugin-kit';
 import { NotifierEnv } from '../../config/notifier.env.js';
-import { pickDestination, type DestinationKind } from '../../config/named-destinations.js';
 import { MATTERMOST_ID, type MattermostConfig } from './mattermost-config.dto.js';
 import type { NotifierProvider } from '../notifier-provider.js';
 import { mayHaveHappened } from '../../shared/write-outcome.js';
+import { mattermost } from './index.js';
 import { MattermostApi, type MattermostPost } from './mattermost-api.js';
+import { MATTERMOST_SERVERS, type MattermostServer, type MattermostSettings } from './mattermost-settings.js';
 import { renderMattermost } from './mattermost-message.js';
 
 /** The post prop that carries the execution key: how a post is recognised after a sidecar restart. */
@@ -27,14 +34,6 @@ interface MattermostState {
 
 type Ctx = ExecutionContext<MattermostConfig, MattermostState>;
 
-const SERVERS: DestinationKind = {
-  provider: 'Mattermost',
-  scope: 'mattermost',
-  field: 'server',
-  enable: 'MATTERMOST_URL and MATTERMOST_TOKEN',
-  variablesFor: (name) => `MATTERMOST_URL_${name} and MATTERMOST_TOKEN_${name}`,
-};
-
 /**
  * Mattermost through the REST API v4 with a bot token: a post, a thread reply (`root_id`) or an edit
  * (`PUT /posts/{id}`), with mentions, a status attachment and a file. One post per execution: the ledger
@@ -43,15 +42,21 @@ const SERVERS: DestinationKind = {
  */
 @Injectable()
 export class MattermostProvider implements NotifierProvider<MattermostConfig> {
-  private readonly apis = new Map<string, MattermostApi>();
-  private readonly timeoutMs: number;
+  private readonly apis: UpstreamClients<MattermostServer, MattermostApi>;
+  private readonly settings: MattermostSettings;
 
   constructor(
     private readonly env: NotifierEnv,
     redactor: Redactor,
   ) {
-    this.timeoutMs = parseDuration(env.NOTIFY_REQUEST_TIMEOUT);
-    for (const server of env.mattermost.values()) redactor.add(server.token);
+    const timeoutMs = parseDuration(env.NOTIFY_REQUEST_TIMEOUT);
+    this.settings = env.settingsOf(mattermost);
+    for (const server of this.settings.servers.values()) redactor.add(server.token);
+    this.apis = new UpstreamClients(
+      MATTERMOST_SERVERS,
+      this.settings.servers,
+      (server, name) => new MattermostApi(name, server, timeoutMs),
+    );
   }
 
   async execute(ctx: Ctx): Promise<ExecuteTemplateReply> {
@@ -60,7 +65,8 @@ export class MattermostProvider implements NotifierProvider<MattermostConfig> {
       throw new PluginConfigError('file: cannot be added by an edit (update); post it as a reply instead');
     if (config.update && config.thread)
       throw new PluginConfigError('thread: an edit (update) stays where the post is; leave thread out');
-    const api = this.api(config.server, ctx.workflow.namespace);
+    // Checked on every call, cached client or not: NAMESPACE_SCOPES depends on the workflow.
+    const api = this.apis.get(config.server, { scopes: this.env.scopes, namespace: ctx.workflow.namespace });
     const known = ctx.state.get();
     const state: MattermostState = { ...known };
     const save = async (patch: Partial<MattermostState>) => {
@@ -112,26 +118,11 @@ export class MattermostProvider implements NotifierProvider<MattermostConfig> {
       }
     }
     const post = state.post!;
-    const url = `${this.env.mattermost.get(api.server)!.url}/_redirect/pl/${post.id}`;
+    const url = `${this.settings.servers.get(api.server)!.url}/_redirect/pl/${post.id}`;
     return succeeded(
       { id: post.id, channel: post.channel_id, thread: post.root_id || post.id, url },
       this.describe(config, url, state.recovered),
     );
-  }
-
-  private api(server: string | undefined, namespace: string): MattermostApi {
-    // Checked on every call, cached client or not: NAMESPACE_SCOPES depends on the workflow.
-    const destination = pickDestination(SERVERS, this.env.mattermost, server, {
-      scopes: this.env.scopes,
-      namespace,
-    });
-    const name = (server ?? 'default').toLowerCase();
-    let api = this.apis.get(name);
-    if (!api) {
-      api = new MattermostApi(name, destination, this.timeoutMs);
-      this.apis.set(name, api);
-    }
-    return api;
   }
 
   private async channelId(api: MattermostApi, config: MattermostConfig): Promise<string> {
@@ -146,7 +137,7 @@ export class MattermostProvider implements NotifierProvider<MattermostConfig> {
     thread: string | undefined,
     key: string,
   ): Promise<MattermostPost | undefined> {
-    const lookback = this.env.MATTERMOST_DEDUP_LOOKBACK;
+    const lookback = this.settings.dedupLookback;
     if (lookback === 0) return undefined;
     const posts = thread ? await api.thread(thread) : await api.recentPosts(channelId, lookback);
     return posts.find((p) => p.props?.[EXECUTION_KEY_PROP] === key && !p.delete_at);

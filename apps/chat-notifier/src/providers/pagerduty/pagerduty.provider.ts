@@ -1,21 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { ExecuteTemplateReply } from '@app/contract';
 import { parseDuration } from '@app/contract';
-import { Redactor, succeeded, type ExecutionContext } from '@app/plugin-kit';
-import { pickDestination, type DestinationKind } from '../../config/named-destinations.js';
+import { Redactor, succeeded, UpstreamClients, type ExecutionContext } from '@app/plugin-kit';
 import { NotifierEnv } from '../../config/notifier.env.js';
 import type { PagerDutyConfig, Severity } from './pagerduty-config.dto.js';
 import type { Status } from '../../shared/status-style.js';
 import type { NotifierProvider } from '../notifier-provider.js';
+import { pagerduty } from './index.js';
 import { PagerDutyEvents, type PagerDutyEvent } from './pagerduty-events.js';
-
-const SERVICES: DestinationKind = {
-  provider: 'PagerDuty',
-  scope: 'pagerduty',
-  field: 'service',
-  enable: 'PAGERDUTY_ROUTING_KEY',
-  variablesFor: (name) => `PAGERDUTY_ROUTING_KEY_${name}`,
-};
+import { PAGERDUTY_SERVICES } from './pagerduty-settings.js';
 
 const SEVERITY_OF: Record<Status, Severity> = {
   failed: 'error',
@@ -35,15 +28,20 @@ const SUMMARY_LIMIT = 1024;
  */
 @Injectable()
 export class PagerDutyProvider implements NotifierProvider<PagerDutyConfig> {
-  private readonly clients = new Map<string, PagerDutyEvents>();
-  private readonly timeoutMs: number;
+  private readonly clients: UpstreamClients<string, PagerDutyEvents>;
 
   constructor(
     private readonly env: NotifierEnv,
     redactor: Redactor,
   ) {
-    this.timeoutMs = parseDuration(env.NOTIFY_REQUEST_TIMEOUT);
-    for (const key of env.pagerduty.values()) redactor.add(key);
+    const timeoutMs = parseDuration(env.NOTIFY_REQUEST_TIMEOUT);
+    const { services, eventsUrl } = env.settingsOf(pagerduty);
+    for (const key of services.values()) redactor.add(key);
+    this.clients = new UpstreamClients(
+      PAGERDUTY_SERVICES,
+      services,
+      (key, name) => new PagerDutyEvents(name, key, eventsUrl, timeoutMs),
+    );
   }
 
   async execute(
@@ -53,7 +51,12 @@ export class PagerDutyProvider implements NotifierProvider<PagerDutyConfig> {
     const state = ctx.state.get() ?? {};
     if (!state.dedupKey) {
       const dedupKey = config.dedupKey ?? `argo-${ctx.key.slice(0, 40)}`;
-      const sent = await this.client(config.service, ctx.workflow.namespace).send(this.event(ctx, dedupKey));
+      // Checked on every call, cached client or not: NAMESPACE_SCOPES depends on the workflow.
+      const events = this.clients.get(config.service, {
+        scopes: this.env.scopes,
+        namespace: ctx.workflow.namespace,
+      });
+      const sent = await events.send(this.event(ctx, dedupKey));
       state.dedupKey = sent.dedupKey;
       await ctx.state.set(state);
     }
@@ -89,21 +92,5 @@ export class PagerDutyProvider implements NotifierProvider<PagerDutyConfig> {
         custom_details: details,
       },
     };
-  }
-
-  private client(service: string | undefined, namespace: string): PagerDutyEvents {
-    // Checked on every call, cached client or not: NAMESPACE_SCOPES depends on the workflow.
-    const destination = pickDestination(SERVICES, this.env.pagerduty, service, {
-      scopes: this.env.scopes,
-      namespace,
-    });
-    const name = (service ?? 'default').toLowerCase();
-    let client = this.clients.get(name);
-    if (!client) {
-      const key = destination;
-      client = new PagerDutyEvents(name, key, this.env.PAGERDUTY_EVENTS_URL, this.timeoutMs);
-      this.clients.set(name, client);
-    }
-    return client;
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { parseDuration } from '@app/contract';
 import { UpstreamError, type PluginLogger } from '@app/plugin-kit';
 import { NotifierEnv } from '../../config/notifier.env.js';
+import { slack } from './index.js';
 import { CHANNEL_ID } from './slack-fields.js';
 import type { CallBudget } from './call-budget.js';
 import { slackCall } from './slack-call.js';
@@ -49,7 +50,7 @@ export class ChannelResolver {
   now: () => number = Date.now;
 
   constructor(env: NotifierEnv) {
-    this.ttlMs = parseDuration(env.SLACK_CHANNEL_CACHE_TTL);
+    this.ttlMs = parseDuration(env.settingsOf(slack).channelCacheTtl);
   }
 
   async resolve(

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { PluginLogger } from '@app/plugin-kit';
 import { NotifierEnv } from '../../config/notifier.env.js';
+import { slack } from './index.js';
 import type { CallBudget } from './call-budget.js';
 import { slackCall } from './slack-call.js';
 import type { WorkspaceClient } from './slack-client.factory.js';
@@ -48,7 +49,7 @@ export class DuplicateFinder {
   private readonly warned = new Set<string>();
 
   constructor(env: NotifierEnv) {
-    this.lookback = env.SLACK_DEDUP_LOOKBACK;
+    this.lookback = env.settingsOf(slack).dedupLookback;
   }
 
   /** The message this execution posted in the channel/thread, searched by its key. */

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { WebClient, type FetchFunction } from '@slack/web-api';
 import { parseDuration } from '@app/contract';
-import { PluginConfigError, PluginLogger, Redactor } from '@app/plugin-kit';
+import { PluginLogger, Redactor, UpstreamClients } from '@app/plugin-kit';
 import { NotifierEnv } from '../../config/notifier.env.js';
-import { DEFAULT_WORKSPACE } from './slack-settings.js';
 import { apiScopedFetch } from './api-scoped-fetch.js';
+import { slack } from './index.js';
+import { SLACK_WORKSPACES, type SlackSettings } from './slack-settings.js';
 import { SlackLoggerAdapter } from './slack-logger.adapter.js';
 
 /** The clients of one workspace. */
@@ -23,15 +24,19 @@ export interface WorkspaceClient {
 
 @Injectable()
 export class SlackClientFactory {
-  private readonly clients = new Map<string, WorkspaceClient>();
+  private readonly clients: UpstreamClients<string, WorkspaceClient>;
 
   constructor(
     private readonly env: NotifierEnv,
     private readonly logger: PluginLogger,
     redactor: Redactor,
   ) {
+    const settings = env.settingsOf(slack);
     // The env values may have been trimmed, so the exact strings sent to Slack are registered too.
-    for (const token of env.workspaces.values()) redactor.add(token);
+    for (const token of settings.workspaces.values()) redactor.add(token);
+    this.clients = new UpstreamClients(SLACK_WORKSPACES, settings.workspaces, (token, name) =>
+      this.create(name, token, settings),
+    );
   }
 
   /**
@@ -40,25 +45,12 @@ export class SlackClientFactory {
    * list only the workspaces open to the namespace.
    */
   forWorkspace(workspace: string | undefined, namespace: string): WorkspaceClient {
-    const name = (workspace ?? DEFAULT_WORKSPACE).toLowerCase();
-    const token = this.env.workspaces.get(name);
-    if (this.env.workspaces.size === 0) {
-      throw new PluginConfigError(
-        'no Slack workspace is configured for this sidecar (the admin sets SLACK_BOT_TOKEN, or SLACK_BOT_TOKEN_<NAME> for named workspaces)',
-      );
-    }
-    if (!token || !this.env.scopes.allows('slack', name, namespace)) {
-      const open = this.env.scopes.allowed('slack', this.env.workspaces.keys(), namespace);
-      throw new PluginConfigError(
-        `workspace: no workspace "${workspace ?? DEFAULT_WORKSPACE}" for namespace ${namespace} (known: ${open.join(', ') || 'none'}); the admin adds one with SLACK_BOT_TOKEN_${name.toUpperCase()}`,
-      );
-    }
-    const existing = this.clients.get(name);
-    if (existing) return existing;
-    const slackApiUrl = this.env.SLACK_API_URL.endsWith('/')
-      ? this.env.SLACK_API_URL
-      : `${this.env.SLACK_API_URL}/`;
-    const timeoutMs = parseDuration(this.env.SLACK_REQUEST_TIMEOUT);
+    return this.clients.get(workspace, { scopes: this.env.scopes, namespace });
+  }
+
+  private create(name: string, token: string, settings: SlackSettings): WorkspaceClient {
+    const slackApiUrl = settings.apiUrl.endsWith('/') ? settings.apiUrl : `${settings.apiUrl}/`;
+    const timeoutMs = parseDuration(settings.requestTimeout);
     const fetch = apiScopedFetch(slackApiUrl);
     const logger = new SlackLoggerAdapter(this.logger.child({ component: 'slack-web-api', workspace: name }));
     const common = {
@@ -70,7 +62,7 @@ export class SlackClientFactory {
       allowAbsoluteUrls: false,
       maxRequestConcurrency: 8,
     };
-    const client: WorkspaceClient = {
+    return {
       workspace: name,
       reads: new WebClient(token, {
         ...common,
@@ -81,7 +73,5 @@ export class SlackClientFactory {
       apiOrigin: new URL(slackApiUrl).origin,
       timeoutMs,
     };
-    this.clients.set(name, client);
-    return client;
   }
 }

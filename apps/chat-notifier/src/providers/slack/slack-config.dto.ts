@@ -102,7 +102,7 @@ export class SlackConfig {
   @IsBoolean()
   unfurlLinks?: boolean;
 
-  /** A workspace configured by the admin (SLACK_BOT_TOKEN_<NAME>); the default one when absent. */
+  /** A workspace configured by the admin (SLACK_<NAME>_BOT_TOKEN); the default one when absent. */
   @AdminChoice('workspace', 'ops')
   workspace?: string;
 

@@ -6,7 +6,8 @@ import {
   WebAPIRequestError,
 } from '@slack/web-api';
 import { mayHaveHappened } from '../../shared/write-outcome.js';
-import { slackErrorCode, slackSaidMaybeDone, tokenVariable, toSlackError } from './slack-errors.js';
+import { slackErrorCode, slackSaidMaybeDone, toSlackError } from './slack-errors.js';
+import { tokenVariable } from './slack-settings.js';
 
 const site = {
   method: 'chat.postMessage',
@@ -25,7 +26,7 @@ describe('toSlackError', () => {
       expect(err).toMatchObject({ kind: 'permanent' });
       expect(err.message).toContain(`was rejected (${code}): check the Secret behind SLACK_BOT_TOKEN `);
       expect(toSlackError(platform({ error: code }), { ...site, workspace: 'ops' }).message).toContain(
-        'SLACK_BOT_TOKEN_OPS',
+        'SLACK_OPS_BOT_TOKEN',
       );
     },
   );
@@ -128,6 +129,6 @@ describe('toSlackError', () => {
 
   it('names the token variable of a workspace', () => {
     expect(tokenVariable('default')).toBe('SLACK_BOT_TOKEN');
-    expect(tokenVariable('eu_prod')).toBe('SLACK_BOT_TOKEN_EU_PROD');
+    expect(tokenVariable('eu_prod')).toBe('SLACK_EU_PROD_BOT_TOKEN');
   });
 });

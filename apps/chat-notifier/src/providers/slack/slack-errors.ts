@@ -1,4 +1,5 @@
 import { UpstreamError } from '@app/plugin-kit';
+import { tokenVariable } from './slack-settings.js';
 
 /** Where a failed call happened, for messages a workflow author can act on. */
 export interface CallSite {
@@ -8,10 +9,6 @@ export interface CallSite {
   channel?: string;
   /** The message ts the call was about (update, permalink, thread). */
   ts?: string;
-}
-
-export function tokenVariable(workspace: string): string {
-  return workspace === 'default' ? 'SLACK_BOT_TOKEN' : `SLACK_BOT_TOKEN_${workspace.toUpperCase()}`;
 }
 
 interface PlatformData {

@@ -1,7 +1,7 @@
 import type { AxiosInstance } from 'axios';
 import type { Redactor } from '@app/plugin-kit';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
-import type { TeamsBot } from '../../config/notifier.env.js';
+import type { TeamsBot } from './teams-settings.js';
 import { withHint } from '../../shared/upstream-hints.js';
 
 /** The audience of the Bot Framework connector. */

@@ -1,10 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import type { ExecuteTemplateReply } from '@app/contract';
 import { parseDuration } from '@app/contract';
-import { PluginConfigError, Redactor, succeeded, type ExecutionContext } from '@app/plugin-kit';
+import {
+  DEFAULT_UPSTREAM,
+  pickUpstream,
+  PluginConfigError,
+  Redactor,
+  succeeded,
+  UpstreamClients,
+  upstreamVariable,
+  type ExecutionContext,
+} from '@app/plugin-kit';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
 import type { AxiosInstance } from 'axios';
-import { pickDestination, type DestinationKind } from '../../config/named-destinations.js';
 import { NotifierEnv } from '../../config/notifier.env.js';
 import type { TeamsConfig } from './teams-config.dto.js';
 import type { NotifierProvider } from '../notifier-provider.js';
@@ -12,6 +20,8 @@ import { withHint } from '../../shared/upstream-hints.js';
 import { renderAdaptiveCard } from './adaptive-card.js';
 import { BotConnector } from './bot-connector.js';
 import { BotFrameworkToken } from './bot-framework-token.js';
+import { teams } from './index.js';
+import { TEAMS_BOTS, TEAMS_WEBHOOKS, type TeamsSettings } from './teams-settings.js';
 
 /** The message a bot step sent or edited, as its outputs name it. */
 export interface TeamsBotMessage {
@@ -31,28 +41,12 @@ interface TeamsState {
   message?: TeamsBotMessage;
 }
 
-const BOTS: DestinationKind = {
-  provider: 'Microsoft Teams',
-  scope: 'teamsBot',
-  field: 'bot',
-  enable: 'TEAMS_BOT_APP_ID and TEAMS_BOT_APP_PASSWORD',
-  variablesFor: () => 'TEAMS_BOT_APP_ID and TEAMS_BOT_APP_PASSWORD (one bot per sidecar)',
-};
-
 const CHANNEL_CONVERSATION = /@thread\.(?:tacv2|skype)$/;
 
 /** The thread root a conversation id names (`…;messageid=<root>`), if any. */
 function rootOf(conversation: string): string | undefined {
   return /;messageid=([0-9]+)$/.exec(conversation)?.[1];
 }
-
-const WEBHOOKS: DestinationKind = {
-  provider: 'Microsoft Teams',
-  scope: 'teams',
-  field: 'webhook',
-  enable: 'TEAMS_WEBHOOK_URL',
-  variablesFor: (name) => `TEAMS_WEBHOOK_URL_${name}`,
-};
 
 /** Power Automate's error body: `{error: {code, message}}`. */
 function describe(data: unknown): string | undefined {
@@ -69,34 +63,44 @@ function describe(data: unknown): string | undefined {
  */
 @Injectable()
 export class TeamsProvider implements NotifierProvider<TeamsConfig> {
-  private readonly clients = new Map<string, { http: AxiosInstance; name: string }>();
-  private readonly timeoutMs: number;
-  private readonly connector?: BotConnector;
+  private readonly clients: UpstreamClients<string, { http: AxiosInstance; name: string }>;
+  private readonly settings: TeamsSettings;
+  /** The bot's connector, as the one destination of kind teamsBot. */
+  private readonly connectors = new Map<string, BotConnector>();
 
   constructor(
     private readonly env: NotifierEnv,
     redactor: Redactor,
   ) {
-    this.timeoutMs = parseDuration(env.NOTIFY_REQUEST_TIMEOUT);
-    for (const url of env.teams.values()) {
+    const timeoutMs = parseDuration(env.NOTIFY_REQUEST_TIMEOUT);
+    this.settings = env.settingsOf(teams);
+    for (const url of this.settings.webhooks.values()) {
       const sig = new URL(url).searchParams.get('sig')!;
       redactor.add(sig, encodeURIComponent(sig));
     }
-    if (env.teamsBot) {
-      const token = new BotFrameworkToken(env.teamsBot, env.TEAMS_BOT_LOGIN_URL, this.timeoutMs, redactor);
-      this.connector = new BotConnector(env.TEAMS_BOT_SERVICE_URL, this.timeoutMs, token);
+    this.clients = new UpstreamClients(TEAMS_WEBHOOKS, this.settings.webhooks, (url, name) =>
+      webhookClient(url, name, timeoutMs),
+    );
+    const { bot } = this.settings;
+    if (bot) {
+      const token = new BotFrameworkToken(bot, this.settings.loginUrl, timeoutMs, redactor);
+      this.connectors.set(DEFAULT_UPSTREAM, new BotConnector(this.settings.serviceUrl, timeoutMs, token));
     }
   }
 
   async execute(ctx: ExecutionContext<TeamsConfig, TeamsState>): Promise<ExecuteTemplateReply> {
     const { config } = ctx;
     if (config.viaBot()) return this.viaBot(ctx);
-    const { http, name } = this.client(config.webhook, ctx.workflow.namespace);
+    // Checked on every call, cached client or not: NAMESPACE_SCOPES depends on the workflow.
+    const { http, name } = this.clients.get(config.webhook, {
+      scopes: this.env.scopes,
+      namespace: ctx.workflow.namespace,
+    });
     if (!ctx.state.get()?.sent) {
       try {
         await http.post('', renderAdaptiveCard(config));
       } catch (err) {
-        const variable = name === 'default' ? 'TEAMS_WEBHOOK_URL' : `TEAMS_WEBHOOK_URL_${name.toUpperCase()}`;
+        const variable = upstreamVariable({ prefix: 'TEAMS' }, name, 'WEBHOOK_URL');
         throw withHint(err, {
           401: `webhook "${name}" was refused: its URL is wrong or its flow was recreated; the admin copies the flow's URL again into ${variable}`,
           404: `the flow behind webhook "${name}" was deleted or turned off (the admin checks ${variable})`,
@@ -120,15 +124,10 @@ export class TeamsProvider implements NotifierProvider<TeamsConfig> {
       throw new PluginConfigError(
         'webhook: a message to a channel or conversation goes through the bot; leave webhook out',
       );
-    const bot = pickDestination(
-      BOTS,
-      this.connector ? new Map([['default', this.connector]]) : new Map<string, BotConnector>(),
-      undefined,
-      {
-        scopes: this.env.scopes,
-        namespace: ctx.workflow.namespace,
-      },
-    );
+    const bot = pickUpstream(TEAMS_BOTS, this.connectors, undefined, {
+      scopes: this.env.scopes,
+      namespace: ctx.workflow.namespace,
+    });
     let message = ctx.state.get()?.message;
     if (!message) {
       message = await this.sendViaBot(bot, config);
@@ -157,7 +156,7 @@ export class TeamsProvider implements NotifierProvider<TeamsConfig> {
       const conversation = root || !CHANNEL_CONVERSATION.test(target) ? target : `${target};messageid=${id}`;
       return { id, conversation, thread: root ?? id, channel };
     }
-    const tenant = this.env.teamsBot!.tenant;
+    const tenant = this.settings.bot!.tenant;
     const created = await bot.createThread(
       channel,
       /^[0-9a-f-]{36}$/i.test(tenant) ? tenant : undefined,
@@ -165,28 +164,22 @@ export class TeamsProvider implements NotifierProvider<TeamsConfig> {
     );
     return { id: created.activityId, conversation: created.id, thread: created.activityId, channel };
   }
+}
 
-  private client(webhook: string | undefined, namespace: string): { http: AxiosInstance; name: string } {
-    // Checked on every call, cached client or not: NAMESPACE_SCOPES depends on the workflow.
-    const destination = pickDestination(WEBHOOKS, this.env.teams, webhook, {
-      scopes: this.env.scopes,
-      namespace,
-    });
-    const name = (webhook ?? 'default').toLowerCase();
-    let client = this.clients.get(name);
-    if (!client) {
-      const url = new URL(destination);
-      const http = createUpstreamClient({
-        upstream: 'teams',
-        baseURL: `${url.origin}${url.pathname}`,
-        timeoutMs: this.timeoutMs,
-        describe: (response) => describe(response.data),
-      });
-      // The query (api-version, sp, sv, sig) goes with every call; it stays out of paths in messages.
-      http.defaults.params = Object.fromEntries(url.searchParams);
-      client = { http, name };
-      this.clients.set(name, client);
-    }
-    return client;
-  }
+/** The client of a Workflows webhook: its URL's query (with `sig`) on every request. */
+function webhookClient(
+  webhook: string,
+  name: string,
+  timeoutMs: number,
+): { http: AxiosInstance; name: string } {
+  const url = new URL(webhook);
+  const http = createUpstreamClient({
+    upstream: 'teams',
+    baseURL: `${url.origin}${url.pathname}`,
+    timeoutMs,
+    describe: (response) => describe(response.data),
+  });
+  // The query (api-version, sp, sv, sig) goes with every call; it stays out of paths in messages.
+  http.defaults.params = Object.fromEntries(url.searchParams);
+  return { http, name };
 }

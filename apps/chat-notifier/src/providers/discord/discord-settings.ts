@@ -1,0 +1,72 @@
+import {
+  EnvTrim,
+  httpUrlProblem,
+  readUpstreams,
+  Secret,
+  type EnvSource,
+  type UpstreamKind,
+} from '@app/plugin-kit';
+import { IsOptional, IsString } from '@app/plugin-kit/config/env-rules.js';
+import { checkSettings } from '../../shared/destination-settings.js';
+import type { EnvClass, SettingsRead } from '../provider-definition.js';
+
+const trim = EnvTrim();
+
+export const discordVariables = (Base: EnvClass) => {
+  class DiscordVariables extends Base {
+    /** The URL of a channel's webhook (https://discord.com/api/webhooks/<id>/<token>); it is the credential. */
+    @Secret()
+    @trim
+    @IsOptional()
+    @IsString()
+    DISCORD_WEBHOOK_URL?: string;
+  }
+  return DiscordVariables;
+};
+
+export interface DiscordWebhook {
+  /** The API root the webhook URL was given under, e.g. https://discord.com/api. */
+  apiUrl: string;
+  id: string;
+  token: string;
+}
+
+export interface DiscordSettings {
+  /** Webhook name → its parts. */
+  webhooks: Map<string, DiscordWebhook>;
+}
+
+const DISCORD_WEBHOOK = /^(https?:\/\/[^?#]+?)\/webhooks\/(\d{5,25})\/([A-Za-z0-9_-]{20,200})\/?$/;
+
+/** A Discord webhook URL as Discord shows it (Channel settings → Integrations → Webhooks → Copy URL). */
+export function parseDiscordWebhook(url: string): DiscordWebhook | undefined {
+  const m = DISCORD_WEBHOOK.exec(url);
+  return m && !httpUrlProblem(url) ? { apiUrl: m[1], id: m[2], token: m[3] } : undefined;
+}
+
+/** Named webhooks: `DISCORD_<NAME>_WEBHOOK_URL` (0.1.0: `DISCORD_WEBHOOK_URL_<NAME>`), chosen with `webhook:`. */
+const FAMILY = { prefix: 'DISCORD', settings: ['WEBHOOK_URL'], formerSpelling: ['WEBHOOK_URL'] };
+
+export const DISCORD_WEBHOOKS: UpstreamKind = {
+  provider: 'Discord',
+  scope: 'discord',
+  field: 'webhook',
+  enable: 'DISCORD_WEBHOOK_URL',
+  variablesFor: (name) => `DISCORD_${name}_WEBHOOK_URL`,
+};
+
+export function readDiscordSettings(_env: object, source: EnvSource): SettingsRead<DiscordSettings> {
+  const { upstreams, problems, formerNames } = readUpstreams(source, FAMILY);
+  const webhooks = new Map<string, DiscordWebhook>();
+  for (const [name, webhook] of upstreams) {
+    const checked = checkSettings(webhook, {
+      WEBHOOK_URL: (url) =>
+        parseDiscordWebhook(url)
+          ? undefined
+          : 'must be a Discord webhook URL (https://discord.com/api/webhooks/<id>/<token>)',
+    });
+    problems.push(...checked.problems);
+    if (checked.failed.size === 0) webhooks.set(name, parseDiscordWebhook(webhook.values.WEBHOOK_URL!)!);
+  }
+  return { settings: { webhooks }, problems, formerNames };
+}

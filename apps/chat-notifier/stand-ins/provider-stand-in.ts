@@ -44,13 +44,13 @@ export class ProviderStandIn {
   }
 
   /** The next `times` calls matching `path` (a prefix) and `method` get 429 with Retry-After and `body`. */
-  rateLimit(method: string, path: string, retryAfterSeconds: number, body: unknown, times = 1): void {
+  rateLimitRoute(method: string, path: string, retryAfterSeconds: number, body: unknown, times = 1): void {
     const fault: Fault = { kind: 'rate-limit', retryAfterSeconds, body };
     this.server.faults.add(fault, { times, match: (r) => r.method === method && r.path.startsWith(path) });
   }
 
   /** The next `times` calls matching `path` (a prefix) and `method` get this status with an HTML page. */
-  httpError(method: string, path: string, status: number, times = 1): void {
+  httpErrorRoute(method: string, path: string, status: number, times = 1): void {
     this.server.faults.add(
       {
         kind: 'status',

@@ -1,10 +1,5 @@
-import {
-  credential,
-  StandInServer,
-  type Fault,
-  type StandInRequest,
-  type StandInResponse,
-} from '@app/testing';
+import { credential, type StandInRequest, type StandInResponse } from '@app/testing';
+import { multipartParts, ProviderStandIn } from '../provider-stand-in.js';
 import type { MethodHandler } from './method-call.js';
 import { chatGetPermalink, chatPostMessage, chatUpdate } from './methods/chat.js';
 import { conversationsHistory, conversationsList, conversationsReplies } from './methods/conversations.js';
@@ -37,11 +32,7 @@ export interface SlackApiCall {
  * 404 `unknown_method`, cursor paging, message metadata, the two-step file upload, and 429 + Retry-After on
  * demand. Several workspaces can live in one stand-in: a token belongs to one.
  */
-export class SlackApiStandIn {
-  readonly server = new StandInServer('slack', (req) => ({
-    status: 404,
-    body: { ok: false, error: 'unknown_method', req_method: req.path.replace(/^\/api\//, '') },
-  }));
+export class SlackApiStandIn extends ProviderStandIn {
   readonly apiCalls: SlackApiCall[] = [];
   readonly uploads = new Map<string, Upload>();
   private readonly bots = new Map<string, Bot>();
@@ -68,29 +59,20 @@ export class SlackApiStandIn {
   };
 
   constructor() {
+    super('slack', (req) => ({
+      status: 404,
+      body: { ok: false, error: 'unknown_method', req_method: req.path.replace(/^\/api\//, '') },
+    }));
     for (const method of Object.keys(this.methods)) {
       const handler = (req: StandInRequest) => this.handle(method, req);
-      this.server.route('POST', `/api/${method}`, handler).route('GET', `/api/${method}`, handler);
+      this.route('POST', `/api/${method}`, handler).route('GET', `/api/${method}`, handler);
     }
-    this.server.route('POST', '/upload/v1/:id', (req) => this.receiveUpload(req));
-  }
-
-  get url(): string {
-    return this.server.url;
+    this.route('POST', '/upload/v1/:id', (req) => this.receiveUpload(req));
   }
 
   /** The Web API base URL for SLACK_API_URL / the client's slackApiUrl. */
   get apiUrl(): string {
     return `${this.server.url}/api/`;
-  }
-
-  async start(): Promise<this> {
-    await this.server.start();
-    return this;
-  }
-
-  close(): Promise<void> {
-    return this.server.close();
   }
 
   addTeam(domain: string): Team {
@@ -114,24 +96,18 @@ export class SlackApiStandIn {
 
   /** The next `times` calls of `method` get 429 with Retry-After, as Slack's rate limiter answers. */
   rateLimit(method: string, retryAfterSeconds: number, times = 1): void {
-    const fault: Fault = { kind: 'rate-limit', retryAfterSeconds, body: { ok: false, error: 'ratelimited' } };
-    this.server.faults.add(fault, { times, match: (req) => req.path === `/api/${method}` });
+    this.rateLimitRoute(
+      'POST',
+      `/api/${method}`,
+      retryAfterSeconds,
+      { ok: false, error: 'ratelimited' },
+      times,
+    );
   }
 
   /** The next `times` calls of `method` get this HTTP status (Slack's 5xx pages are not JSON). */
   httpError(method: string, status: number, times = 1): void {
-    this.server.faults.add(
-      {
-        kind: 'status',
-        status,
-        body: '<html><body>Bad gateway</body></html>',
-        headers: { 'Content-Type': 'text/html' },
-      },
-      {
-        times,
-        match: (req) => req.path === `/api/${method}`,
-      },
-    );
+    this.httpErrorRoute('POST', `/api/${method}`, status, times);
   }
 
   /** Successful calls of `method`. */
@@ -197,7 +173,7 @@ export class SlackApiStandIn {
   private receiveUpload(req: StandInRequest): StandInResponse {
     const upload = this.uploads.get(req.params.id);
     if (!upload) return { status: 404, body: 'Not Found' };
-    upload.content = multipartFile(req) ?? req.text;
+    upload.content = multipartParts(req)?.[0]?.content ?? req.text;
     upload.sentAuthorization = req.headers.authorization !== undefined;
     return {
       status: 200,
@@ -214,14 +190,4 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function withoutToken(values: Record<string, unknown>): Record<string, unknown> {
   const { token: _token, ...rest } = values;
   return rest;
-}
-
-/** The content of the first part of a multipart/form-data body. */
-function multipartFile(req: StandInRequest): string | undefined {
-  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/.exec(String(req.headers['content-type'] ?? ''));
-  if (!boundary) return undefined;
-  const marker = `--${boundary[1] ?? boundary[2]}`;
-  const part = req.text.split(marker).find((p) => p.includes('\r\n\r\n') && !p.startsWith('--'));
-  if (!part) return undefined;
-  return part.slice(part.indexOf('\r\n\r\n') + 4).replace(/\r\n$/, '');
 }

@@ -1,5 +1,5 @@
 import { EnvValidationError } from '@app/plugin-kit';
-import { startHarness } from '@app/testing';
+import { startHarness, type PluginHarness } from '@app/testing';
 import { DEMO_BOT_TOKEN } from '../demo/upstreams.js';
 import { chatNotifierPlugin } from '../src/chat-notifier.plugin.js';
 import { outputs, slack, startSlackFixture, type SlackFixture } from './support.js';
@@ -185,6 +185,44 @@ describe('slack plugin: credentials', () => {
       expect(named.h.logText()).not.toContain(DEMO_BOT_TOKEN);
     } finally {
       await named.close();
+      await f.close();
+    }
+  });
+
+  it('0.1.0 names for one release: the former Secret and SLACK_BOT_TOKEN_<NAME> work, named in one warning at start', async () => {
+    const f = await startSlackFixture();
+    const ops = f.ws.slack.addTeam('ops');
+    const opsToken = 'xoxb-ops-0000000000-000000000000-formerformer';
+    ops.addChannel('alerts', { members: [f.ws.slack.addBot(ops, opsToken).userId] });
+    const warnings = (h: PluginHarness) =>
+      h.logs.filter((l) => String(l.msg).startsWith('deprecated names in use'));
+    const former = await startSlackFixture(
+      { SLACK_BOT_TOKEN: '', FORMER_SLACK_BOT_TOKEN: DEMO_BOT_TOKEN, SLACK_BOT_TOKEN_OPS: opsToken },
+      f.ws,
+    );
+    const current = await startSlackFixture({ SLACK_OPS_BOT_TOKEN: opsToken }, f.ws);
+    try {
+      for (const h of [former.h, current.h]) {
+        expect((await h.execute(slack({ channel: '#builds', text: 'default' }))).body.node?.phase).toBe(
+          'Succeeded',
+        );
+        const res = await h.execute(slack({ channel: '#alerts', text: 'to ops', workspace: 'ops' }));
+        expect(res.body.node?.phase).toBe('Succeeded');
+      }
+      expect(warnings(former.h)).toEqual([
+        expect.objectContaining({
+          level: 'warn',
+          formerNames: [
+            'SLACK_BOT_TOKEN (from the 0.1.0 Secret or ConfigMap)',
+            'SLACK_BOT_TOKEN_OPS (now SLACK_OPS_BOT_TOKEN)',
+          ],
+        }),
+      ]);
+      expect(warnings(current.h)).toEqual([]);
+      expect(former.h.logText()).not.toContain(DEMO_BOT_TOKEN);
+    } finally {
+      await former.close();
+      await current.close();
       await f.close();
     }
   });

@@ -56,6 +56,32 @@ describe('NotifierEnv', () => {
     });
   });
 
+  it('names destinations <PROVIDER>_<NAME>_<SETTING> everywhere; the 0.1.0 spelling is still read, and reported', () => {
+    const discordUrl = 'https://discord.com/api/webhooks/123456789012345678/AbC-def_ghi123456789012345';
+    const env = loadEnv(NotifierEnv, {
+      SLACK_OPS_BOT_TOKEN: 'xoxb-ops-1',
+      MATTERMOST_EU_URL: 'https://eu.example.com',
+      MATTERMOST_EU_TOKEN: 'tok-eu',
+      MATTERMOST_URL_US: 'https://us.example.com',
+      MATTERMOST_US_TOKEN: 'tok-us',
+      DISCORD_ALERTS_WEBHOOK_URL: discordUrl,
+      PAGERDUTY_PAYMENTS_ROUTING_KEY: 'R0UT1NGKEY0123456789abcdefABCDEF',
+      SMTP_OPS_URL: 'smtps://relay.example.com',
+      SMTP_OPS_FROM: 'Argo <argo@example.com>',
+    });
+    expect([...env.settingsOf(slack).workspaces.keys()]).toEqual(['ops']);
+    expect([...env.settingsOf(mattermost).servers.keys()]).toEqual(['eu', 'us']);
+    expect([...env.settingsOf(discord).webhooks.keys()]).toEqual(['alerts']);
+    expect([...env.settingsOf(email).servers.keys()]).toEqual(['ops']);
+    expect(env.configuredProviders()).toEqual(['slack', 'mattermost', 'discord', 'email', 'pagerduty']);
+    expect(env.formerNames).toEqual(['MATTERMOST_URL_US (now MATTERMOST_US_URL)']);
+    // A server whose variables are all 0.1.0's is named that way in its problems.
+    expect(problems({ MATTERMOST_EU_URL: 'https://eu', MATTERMOST_URL_US: 'https://us' })).toEqual([
+      'MATTERMOST_EU_TOKEN: is required with MATTERMOST_EU_URL',
+      'MATTERMOST_TOKEN_US: is required with MATTERMOST_URL_US',
+    ]);
+  });
+
   it('names every bad variable and never its value', () => {
     const found = problems({
       SLACK_BOT_TOKEN: 'Bearer xoxb-secret-1',

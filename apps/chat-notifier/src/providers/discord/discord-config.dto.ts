@@ -61,7 +61,7 @@ export class DiscordConfig extends MessageContent {
   @OptionalFile()
   file?: FileUpload;
 
-  /** A webhook configured by the admin (DISCORD_WEBHOOK_URL_<NAME>); the default one when absent. */
+  /** A webhook configured by the admin (DISCORD_<NAME>_WEBHOOK_URL); the default one when absent. */
   @AdminChoice('webhook', 'alerts')
   webhook?: string;
 }

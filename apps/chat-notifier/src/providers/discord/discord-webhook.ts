@@ -1,3 +1,4 @@
+import { upstreamVariable } from '@app/plugin-kit';
 import type { AxiosInstance } from 'axios';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
 import type { DiscordWebhook } from './discord-settings.js';
@@ -47,8 +48,7 @@ export class DiscordWebhookClient {
   }
 
   private get hints() {
-    const variable =
-      this.name === 'default' ? 'DISCORD_WEBHOOK_URL' : `DISCORD_WEBHOOK_URL_${this.name.toUpperCase()}`;
+    const variable = upstreamVariable({ prefix: 'DISCORD' }, this.name, 'WEBHOOK_URL');
     return {
       401: `webhook "${this.name}" was refused: its URL is wrong or was regenerated; the admin copies it again into ${variable}`,
       404: `webhook "${this.name}" was deleted, or the message or thread is not in its channel (the admin checks ${variable})`,

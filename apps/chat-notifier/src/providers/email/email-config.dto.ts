@@ -49,7 +49,7 @@ export class EmailConfig extends MessageContent {
   @OptionalFile()
   file?: FileUpload;
 
-  /** A relay configured by the admin (SMTP_URL_<NAME> + SMTP_FROM_<NAME>); the default one when absent. */
+  /** A relay configured by the admin (SMTP_<NAME>_URL + SMTP_<NAME>_FROM); the default one when absent. */
   @AdminChoice('server', 'ops')
   server?: string;
 }

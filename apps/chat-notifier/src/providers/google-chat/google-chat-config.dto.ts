@@ -54,7 +54,7 @@ export class GoogleChatConfig extends MessageContent {
   })
   update?: string;
 
-  /** A webhook configured by the admin (GOOGLE_CHAT_WEBHOOK_URL_<NAME>); the default one when absent. */
+  /** A webhook configured by the admin (GOOGLE_CHAT_<NAME>_WEBHOOK_URL); the default one when absent. */
   @AdminChoice('webhook', 'alerts')
   webhook?: string;
 }

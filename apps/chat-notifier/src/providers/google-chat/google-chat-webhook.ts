@@ -1,3 +1,4 @@
+import { upstreamVariable } from '@app/plugin-kit';
 import type { AxiosInstance } from 'axios';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
 import type { GoogleChatWebhook } from './google-chat-settings.js';
@@ -48,10 +49,7 @@ export class GoogleChatWebhookClient {
     try {
       return (await this.http.post<GoogleChatPosted>('/messages', body, { params })).data;
     } catch (err) {
-      const variable =
-        this.name === 'default'
-          ? 'GOOGLE_CHAT_WEBHOOK_URL'
-          : `GOOGLE_CHAT_WEBHOOK_URL_${this.name.toUpperCase()}`;
+      const variable = upstreamVariable({ prefix: 'GOOGLE_CHAT' }, this.name, 'WEBHOOK_URL');
       throw withHint(err, {
         401: `webhook "${this.name}" was refused: it was deleted or its URL is wrong; the admin copies it again into ${variable}`,
         403: `webhook "${this.name}" may not post in its space (webhooks turned off, or the space is gone); the admin checks ${variable}`,

@@ -72,7 +72,7 @@ export class MattermostConfig extends MessageContent {
   @OptionalFile()
   file?: FileUpload;
 
-  /** A server configured by the admin (MATTERMOST_URL_<NAME> + MATTERMOST_TOKEN_<NAME>); the default one when absent. */
+  /** A server configured by the admin (MATTERMOST_<NAME>_URL + MATTERMOST_<NAME>_TOKEN); the default one when absent. */
   @AdminChoice('server', 'ops')
   server?: string;
 }

@@ -70,7 +70,7 @@ export class PagerDutyConfig extends MessageContent {
   @MaxLength(255)
   class?: string;
 
-  /** A service configured by the admin (PAGERDUTY_ROUTING_KEY_<NAME>); the default one when absent. */
+  /** A service configured by the admin (PAGERDUTY_<NAME>_ROUTING_KEY); the default one when absent. */
   @AdminChoice('service', 'payments')
   service?: string;
 

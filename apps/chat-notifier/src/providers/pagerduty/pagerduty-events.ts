@@ -1,5 +1,5 @@
 import type { AxiosInstance } from 'axios';
-import { UpstreamError } from '@app/plugin-kit';
+import { UpstreamError, upstreamVariable } from '@app/plugin-kit';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
 import { withHint } from '../../shared/upstream-hints.js';
 
@@ -63,10 +63,7 @@ export class PagerDutyEvents {
       });
       return { dedupKey: data.dedup_key ?? event.dedup_key, message: data.message ?? '' };
     } catch (err) {
-      const variable =
-        this.service === 'default'
-          ? 'PAGERDUTY_ROUTING_KEY'
-          : `PAGERDUTY_ROUTING_KEY_${this.service.toUpperCase()}`;
+      const variable = upstreamVariable({ prefix: 'PAGERDUTY' }, this.service, 'ROUTING_KEY');
       const hinted = withHint(err, {
         400: `PagerDuty refused the event; if it names the routing key, the admin copies the integration key of the service's Events API v2 integration into ${variable}`,
       });

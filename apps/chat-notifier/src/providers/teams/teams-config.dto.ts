@@ -59,7 +59,7 @@ export class TeamsConfig extends MessageContent {
   @IsEmail({}, { each: true, message: 'must be sign-in addresses such as alice@example.com (each)' })
   mentions?: string[];
 
-  /** A webhook configured by the admin (TEAMS_WEBHOOK_URL_<NAME>); the default one when absent. */
+  /** A webhook configured by the admin (TEAMS_<NAME>_WEBHOOK_URL); the default one when absent. */
   @AdminChoice('webhook', 'alerts')
   webhook?: string;
 

@@ -70,6 +70,36 @@ describe('slack plugin: exactly one message per execution', () => {
     expect(f.ws.slack.okCalls('conversations.replies').length).toBeGreaterThan(0);
   });
 
+  it('a thread longer than SLACK_DEDUP_LOOKBACK: its newest replies are searched, after a restart and after a lost answer', async () => {
+    const small = await startSlackFixture({ SLACK_DEDUP_LOOKBACK: '4' }, f.ws);
+    try {
+      const root = outputs((await small.h.execute(slack({ channel: '#builds', text: 'deploy 42' }))).body);
+      const reply = (text: string, key = text) => slack({ channel: '#builds', text, threadTs: root.ts, key });
+      for (let i = 0; i < 9; i++) await small.h.execute(reply(`step ${i}`));
+      const mine = reply('done');
+      await small.h.execute(mine);
+      await small.restart();
+      expect((await small.h.execute(mine)).body.node?.message).toMatch(/found in Slack after a restart/);
+      // A post whose answer was lost, in the same long thread: the next call looks before posting again.
+      f.ws.slack.server.faults.add(
+        { kind: 'delay', ms: 700 },
+        { times: 1, match: (req) => req.path === '/api/chat.postMessage' },
+      );
+      const slow = reply('slow Slack');
+      expect((await small.h.execute(slow)).body.node?.phase).toBe('Running');
+      await new Promise((r) => setTimeout(r, 500));
+      expect((await small.h.execute(slow)).body.node?.phase).toBe('Succeeded');
+      const texts = f.ws.slack.posts(f.ws.builds).map((m) => m.text);
+      expect(texts.filter((t) => t.includes('done'))).toHaveLength(1);
+      expect(texts.filter((t) => t.includes('slow Slack'))).toHaveLength(1);
+      expect(f.ws.slack.apiCalls.filter((c) => c.method === 'conversations.replies').length).toBeGreaterThan(
+        0,
+      );
+    } finally {
+      await small.close();
+    }
+  });
+
   it('restart after the message and its file → no second post, no second upload', async () => {
     const body = slack({
       channel: '#builds',

@@ -236,6 +236,27 @@ describe('Slack Web API stand-in, driven by the real @slack/web-api client', () 
     ).toBe('thread_not_found');
   });
 
+  it('replies by time range, as Slack documents them: the earliest of the range first, the parent always first', async () => {
+    const root = await client.chat.postMessage({ channel: builds.id, text: 'root' });
+    const ts: string[] = [];
+    for (let i = 0; i < 5; i++)
+      ts.push((await client.chat.postMessage({ channel: builds.id, text: `r${i}`, thread_ts: root.ts })).ts!);
+    const texts = async (args: Record<string, unknown>) => {
+      const page = await client.conversations.replies({ channel: builds.id, ts: root.ts!, ...args });
+      return { texts: page.messages?.map((m) => m.text), hasMore: page.has_more };
+    };
+    expect(await texts({ oldest: ts[2] })).toEqual({ texts: ['root', 'r3', 'r4'], hasMore: false });
+    expect(await texts({ oldest: ts[2], inclusive: true })).toEqual({
+      texts: ['root', 'r2', 'r3', 'r4'],
+      hasMore: false,
+    });
+    expect(await texts({ oldest: ts[0], latest: ts[3], inclusive: true, limit: 3 })).toEqual({
+      texts: ['root', 'r0', 'r1'],
+      hasMore: true,
+    });
+    expect(await texts({ latest: ts[1] })).toEqual({ texts: ['root', 'r0'], hasMore: false });
+  });
+
   it('chat.update keeps fields not sent and clears them with []; only the author may edit; getPermalink', async () => {
     const posted = await client.chat.postMessage({
       channel: builds.id,

@@ -97,7 +97,8 @@ export class Team {
   readonly channels = new Map<string, Channel>();
   readonly userGroups = new Map<string, { id: string; handle: string; users: string[] }>();
   readonly users = new Map<string, { id: string; name: string }>();
-  private last = { sec: 0, micro: 0 };
+  /** The last ts handed out, in microseconds. */
+  private lastMicros = 0;
 
   constructor(readonly domain: string) {}
 
@@ -142,10 +143,9 @@ export class Team {
     return channel;
   }
 
+  /** The time of a new message, as Slack writes it (seconds.microseconds), unique in the workspace. */
   nextTs(): string {
-    const sec = Math.max(Math.floor(Date.now() / 1000), this.last.sec);
-    const micro = sec === this.last.sec ? this.last.micro + 1 : 1;
-    this.last = { sec, micro };
-    return `${sec}.${String(micro).padStart(6, '0')}`;
+    this.lastMicros = Math.max(Date.now() * 1000, this.lastMicros + 1);
+    return `${Math.floor(this.lastMicros / 1e6)}.${String(this.lastMicros % 1e6).padStart(6, '0')}`;
   }
 }

@@ -87,7 +87,11 @@ export const conversationsHistory: MethodHandler = (call) => {
   };
 };
 
-/** conversations.replies: a thread, parent first, then replies oldest first. */
+/**
+ * conversations.replies (https://docs.slack.dev/reference/methods/conversations.replies): a thread, oldest
+ * first, paged with cursors; `oldest`/`latest` (with `inclusive`) bound the replies' time range, the earliest
+ * of it first. The parent message comes first on the first page whatever the range; later pages leave it out.
+ */
 export const conversationsReplies: MethodHandler = (call) => {
   const channel = readableChannel(call);
   const ts = call.args.string('ts');
@@ -95,11 +99,12 @@ export const conversationsReplies: MethodHandler = (call) => {
   const target = channel.messages.find((m) => m.ts === ts);
   if (!target) throw new SlackFailure('thread_not_found');
   const root = target.thread_ts ?? target.ts;
-  const thread = channel.messages
-    .filter((m) => m.ts === root || m.thread_ts === root)
+  const parent = channel.messages.find((m) => m.ts === root)!;
+  const replies = channel.messages
+    .filter((m) => m.thread_ts === root && m.ts !== root)
     .filter((m) => inRange(m.ts, call))
     .sort((a, b) => compareTs(a.ts, b.ts));
-  const { items, nextCursor, hasMore } = page(thread, call.args, 1000, 1000);
+  const { items, nextCursor, hasMore } = page([parent, ...replies], call.args, 1000, 1000);
   const withMetadata = call.args.bool('include_all_metadata');
   return {
     messages: items.map((m) => messageObject(m, withMetadata)),

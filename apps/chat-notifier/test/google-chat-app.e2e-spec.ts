@@ -130,6 +130,24 @@ describe('google chat app: update in place, threads, one token, permissions', ()
     );
   });
 
+  it('resource names are checked segment by segment: no . or .. segment reaches the Chat API with the app token', async () => {
+    const calls = demo.chat.server.calls.length;
+    for (const update of [
+      `${SPACE}/messages/..`,
+      `${SPACE}/messages/.`,
+      `${SPACE}/messages/a..b`,
+      `spaces/../messages/x`,
+    ])
+      expect((await f.h.execute(notify('googleChat', { update, text: 'x' }))).body.node?.message).toMatch(
+        /^notify: invalid config: googleChat\.update: must be a message name such as spaces\/AAAAbCdEfGh\/messages\/…/,
+      );
+    expect(
+      (await f.h.execute(notify('googleChat', { space: SPACE, thread: `${SPACE}/threads/..`, text: 'x' })))
+        .body.node?.message,
+    ).toMatch(/^notify: invalid config: googleChat\.thread: /);
+    expect(demo.chat.server.calls.length).toBe(calls);
+  });
+
   it('inconsistent bodies are config errors naming the field', async () => {
     const message = async (body: Record<string, unknown>) =>
       (await f.h.execute(notify('googleChat', body))).body.node?.message;

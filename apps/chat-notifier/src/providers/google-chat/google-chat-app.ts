@@ -1,10 +1,11 @@
 import type { AxiosInstance } from 'axios';
-import { UpstreamError } from '@app/plugin-kit';
+import { PluginConfigError, UpstreamError } from '@app/plugin-kit';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
 import { withHint } from '../../shared/upstream-hints.js';
 import type { GoogleChatMessage } from './google-chat-message.js';
 import type { GoogleChatPosted } from './google-chat-webhook.js';
 import { describeGoogleError } from './google-error.js';
+import { isChatResourceName, type ChatResource } from './google-chat-names.js';
 import type { ServiceAccountTokens } from './service-account-token.js';
 
 /** A message as the Chat API answers it (the fields the notifier reads). */
@@ -45,6 +46,7 @@ export class GoogleChatAppClient {
     message: GoogleChatMessage,
     thread?: string,
   ): Promise<GoogleChatAppMessage> {
+    checkName(space, 'space');
     const byName = thread?.startsWith('spaces/');
     const body = { ...message, ...(thread && { thread: byName ? { name: thread } : { threadKey: thread } }) };
     const params = {
@@ -69,6 +71,7 @@ export class GoogleChatAppClient {
 
   /** Replaces the text and the cards of a message the app sent (a field the message leaves out is cleared). */
   update(name: string, message: GoogleChatMessage): Promise<GoogleChatAppMessage> {
+    checkName(name, 'message');
     const space = name.split('/messages/')[0]!;
     return this.call<GoogleChatAppMessage>(
       space,
@@ -94,4 +97,12 @@ export class GoogleChatAppClient {
       });
     }
   }
+}
+
+/** A name that goes into a URL path with the app's token: never one the API's shape does not allow. */
+function checkName(name: string, resource: ChatResource): void {
+  if (!isChatResourceName(name, resource))
+    throw new PluginConfigError(
+      `${resource === 'space' ? 'space' : 'update'}: ${name} is not a ${resource} name of the Chat API`,
+    );
 }

@@ -1,15 +1,25 @@
-import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
 import { MessageContent } from '../../shared/message-content.dto.js';
 import { EmptyAsAbsent, AdminChoice, Mentions } from '../../shared/body-fields.js';
-
-/** A thread's resource name (the `thread` output of an earlier step). */
-export const THREAD_NAME = /^spaces\/[A-Za-z0-9_-]+\/threads\/[A-Za-z0-9_.-]+$/;
-/** A space's resource name, as in its URL (https://mail.google.com/chat/u/0/#chat/space/AAAA…): `spaces/AAAA…`. */
-export const SPACE_NAME = /^spaces\/[A-Za-z0-9_-]{1,100}$/;
-/** A message's resource name (the `id` output of an earlier step): `spaces/…/messages/…`. */
-export const MESSAGE_NAME = /^spaces\/[A-Za-z0-9_-]{1,100}\/messages\/[A-Za-z0-9_.-]{1,200}$/;
+import { isChatResourceName, type ChatResource } from './google-chat-names.js';
 /** `users/<id>` (a person, by the numeric ID of their Google account) or `all`. */
 export const GOOGLE_CHAT_MENTION = /^(?:users\/\d{5,30}|all)$/;
+
+/** A resource name of the Chat API of that kind, checked segment by segment (google-chat-names.ts). */
+function IsChatResourceName(
+  resource: ChatResource,
+  message: string,
+  when = (_: string) => true,
+): PropertyDecorator {
+  return ValidateBy({
+    name: `isChat${resource}Name`,
+    validator: {
+      validate: (value: unknown) =>
+        typeof value === 'string' && (!when(value) || isChatResourceName(value, resource)),
+      defaultMessage: () => message,
+    },
+  });
+}
 
 /**
  * `notify: {googleChat: {...}}`: a message (a card in the status colour when there is a status, a title or
@@ -25,6 +35,11 @@ export class GoogleChatConfig extends MessageContent {
   @IsOptional()
   @IsString()
   @MaxLength(4000)
+  @IsChatResourceName(
+    'thread',
+    'must be a thread name such as spaces/AAAAbCdEfGh/threads/… (the thread output of an earlier step), or a key that does not start with spaces/',
+    (thread) => thread.startsWith('spaces/'),
+  )
   thread?: string;
 
   /** Who to notify: users/<id> or all. */
@@ -41,17 +56,17 @@ export class GoogleChatConfig extends MessageContent {
   @EmptyAsAbsent()
   @IsOptional()
   @IsString()
-  @Matches(SPACE_NAME, { message: 'must be a space name such as spaces/AAAAbCdEfGh' })
+  @IsChatResourceName('space', 'must be a space name such as spaces/AAAAbCdEfGh')
   space?: string;
 
   /** App mode: replace the text and card of this message (the `id` output of an earlier step) instead of posting. */
   @EmptyAsAbsent()
   @IsOptional()
   @IsString()
-  @Matches(MESSAGE_NAME, {
-    message:
-      'must be a message name such as spaces/AAAAbCdEfGh/messages/… (the id output of an earlier step)',
-  })
+  @IsChatResourceName(
+    'message',
+    'must be a message name such as spaces/AAAAbCdEfGh/messages/… (the id output of an earlier step)',
+  )
   update?: string;
 
   /** A webhook configured by the admin (GOOGLE_CHAT_<NAME>_WEBHOOK_URL); the default one when absent. */

@@ -11,10 +11,13 @@ import {
  * How a stand-in misbehaves on purpose, for the hostile-upstream suites:
  * - `echo`: every call fails with `status`, and the error body repeats the request's headers and body (an
  *   upstream that reflects the credential it was sent);
- * - `huge`: every call answers `status` with a body of `bytes` bytes.
+ * - `huge`: every call answers `status` with a body of `bytes` bytes;
+ * - `empty`: every call answers `status` (200) with `body` (`{}`): a reply without the fields the plugin needs.
  */
 export type HostileMode =
-  { mode: 'echo'; status?: number } | { mode: 'huge'; status?: number; bytes?: number };
+  | { mode: 'echo'; status?: number }
+  | { mode: 'huge'; status?: number; bytes?: number }
+  | { mode: 'empty'; status?: number; body?: object };
 
 /** What the provider stand-ins share: routes wrapped by the hostile modes, and scripted 429s and 5xx. */
 export class ProviderStandIn {
@@ -72,6 +75,7 @@ export class ProviderStandIn {
           message: `bad request ${JSON.stringify({ url: req.path, query: Object.fromEntries(req.query), headers: req.headers, body: req.text })}`,
         },
       };
+    if (hostile.mode === 'empty') return { status: hostile.status ?? 200, body: hostile.body ?? {} };
     return {
       status: hostile.status ?? 200,
       headers: { 'Content-Type': 'application/json' },

@@ -2,7 +2,8 @@ import { startDiscordDemo } from '../demo/discord.js';
 import { startGoogleChatDemo } from '../demo/google-chat.js';
 import { startMattermostDemo } from '../demo/mattermost.js';
 import { startPagerDutyDemo } from '../demo/pagerduty.js';
-import { startTeamsDemo } from '../demo/teams.js';
+import { startTeamsBotDemo, startTeamsDemo } from '../demo/teams.js';
+import { startSlackDemoWorkspace } from '../demo/upstreams.js';
 import { looksSecret } from '@app/plugin-kit';
 import type { ProviderStandIn } from '../stand-ins/provider-stand-in.js';
 import { notify, startNotifier } from './support.js';
@@ -97,6 +98,91 @@ describe('hostile stand-in modes: an upstream that answers a body far over UPSTR
         const reply = await f.h.execute(notify(c.provider, c.body));
         expect(reply.body.node?.phase).toBe('Failed');
         expect(reply.body.node?.message).toContain('reply larger than 64 KiB');
+      } finally {
+        await f.close();
+        await up.close();
+      }
+    },
+  );
+});
+
+/** The providers whose reply names what they sent (an id the outputs carry), each after a first good call. */
+const idCases = [
+  {
+    provider: 'mattermost',
+    upstream: 'mattermost',
+    start: async () => {
+      const d = await startMattermostDemo();
+      return { standIn: d.mm as ProviderStandIn, env: d.env, close: d.close };
+    },
+    body: { channel: 'builds', team: 'eng', text: 'x' },
+  },
+  {
+    provider: 'discord',
+    upstream: 'discord',
+    start: async () => {
+      const d = await startDiscordDemo();
+      return { standIn: d.discord as ProviderStandIn, env: d.env, close: d.close };
+    },
+    body: { text: 'x' },
+  },
+  {
+    provider: 'googleChat',
+    upstream: 'google chat',
+    start: async () => {
+      const d = await startGoogleChatDemo();
+      return { standIn: d.chat as ProviderStandIn, env: d.env, close: d.close };
+    },
+    body: { text: 'x' },
+  },
+  {
+    provider: 'googleChat',
+    upstream: 'google chat',
+    start: async () => {
+      const d = await startGoogleChatDemo();
+      return { standIn: d.chat as ProviderStandIn, env: d.env, close: d.close };
+    },
+    body: { space: 'spaces/AAAAreleases', text: 'x' },
+  },
+  {
+    provider: 'teams',
+    upstream: 'teams bot',
+    start: async () => {
+      const d = await startTeamsBotDemo();
+      return { standIn: d.bot as ProviderStandIn, env: d.env, close: d.close };
+    },
+    body: { channel: '19:5c1f0e2a9b7d4e3f8a6c0d1b2e3f4a5b@thread.tacv2', text: 'x' },
+  },
+  {
+    provider: 'slack',
+    upstream: 'slack',
+    // Slack answers HTTP 200 and `ok`; the client checks `ok` itself.
+    reply: { ok: true },
+    start: async () => {
+      const d = await startSlackDemoWorkspace();
+      return { standIn: d.slack as ProviderStandIn, env: d.env, close: d.close };
+    },
+    body: { channel: '#builds', text: 'x' },
+  },
+];
+
+describe('hostile stand-in modes: a reply without the fields the plugin relies on', () => {
+  it.each(idCases.map((c) => [c.provider, JSON.stringify(c.body), c] as const))(
+    '%s %s: an answer of {} is a Failed node naming the upstream, never a success',
+    async (_name, _body, c) => {
+      const up = await c.start();
+      const f = await startNotifier(up.env);
+      try {
+        // A first good call: channels, tokens and clients are in place; the broken reply comes after.
+        const good = await f.h.execute(notify(c.provider, { ...c.body, key: 'good' }));
+        expect(good.body.node?.phase).toBe('Succeeded');
+        up.standIn.hostile = { mode: 'empty', body: c.reply ?? {} };
+        const broken = await f.h.execute(notify(c.provider, { ...c.body, key: 'broken' }));
+        expect(broken.body.node).toEqual({
+          phase: 'Failed',
+          message: expect.stringMatching(new RegExp(`^${c.upstream}: .*: no [A-Za-z_, ]+ in the reply$`)),
+        });
+        expect(f.h.logText()).not.toContain('internal error');
       } finally {
         await f.close();
         await up.close();

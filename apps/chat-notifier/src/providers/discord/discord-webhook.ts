@@ -4,6 +4,7 @@ import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
 import type { DiscordWebhook } from './discord-settings.js';
 import { withHint } from '../../shared/upstream-hints.js';
 import type { DiscordMessage } from './discord-message.js';
+import { replyFields } from '../../shared/reply-fields.js';
 
 /** The parts of a message object the plugin reads (https://discord.com/developers/docs/resources/message). */
 export interface DiscordPosted {
@@ -58,20 +59,24 @@ export class DiscordWebhookClient {
   send(message: DiscordMessage, options: SendOptions): Promise<DiscordPosted> {
     const params = { wait: true, ...(options.threadId && { thread_id: options.threadId }) };
     const payload = { ...message, ...(options.threadName && { thread_name: options.threadName }) };
-    return this.call(() => this.http.post('', body(payload, options.file), { params }));
+    return this.call('POST /', () => this.http.post('', body(payload, options.file), { params }));
   }
 
   edit(messageId: string, message: DiscordMessage, threadId?: string): Promise<DiscordPosted> {
     const params = threadId ? { thread_id: threadId } : {};
-    return this.call(() => this.http.patch(`/messages/${messageId}`, message, { params }));
+    return this.call(`PATCH /messages/${messageId}`, () =>
+      this.http.patch(`/messages/${messageId}`, message, { params }),
+    );
   }
 
-  private async call(run: () => Promise<{ data: DiscordPosted }>): Promise<DiscordPosted> {
+  private async call(request: string, run: () => Promise<{ data: unknown }>): Promise<DiscordPosted> {
+    let data: unknown;
     try {
-      return (await run()).data;
+      ({ data } = await run());
     } catch (err) {
       throw withHint(err, this.hints);
     }
+    return replyFields('discord', request, data, { id: 'string', channel_id: 'string' });
   }
 }
 

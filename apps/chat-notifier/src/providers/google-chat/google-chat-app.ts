@@ -7,6 +7,7 @@ import type { GoogleChatPosted } from './google-chat-webhook.js';
 import { describeGoogleError } from './google-error.js';
 import { isChatResourceName, type ChatResource } from './google-chat-names.js';
 import type { ServiceAccountTokens } from './service-account-token.js';
+import { replyFields } from '../../shared/reply-fields.js';
 
 /** A message as the Chat API answers it (the fields the notifier reads). */
 export interface GoogleChatAppMessage extends GoogleChatPosted {
@@ -86,8 +87,9 @@ export class GoogleChatAppClient {
     notFound = `${space} does not exist, or the Chat app ${this.appEmail} is not a member of it`,
   ): Promise<T> {
     const token = await this.tokens.token();
+    let data: unknown;
     try {
-      return (await this.http.request<T>({ ...request, headers: { Authorization: `Bearer ${token}` } })).data;
+      ({ data } = await this.http.request({ ...request, headers: { Authorization: `Bearer ${token}` } }));
     } catch (err) {
       if (err instanceof UpstreamError && err.status === 401) this.tokens.forget();
       throw withHint(err, {
@@ -96,6 +98,11 @@ export class GoogleChatAppClient {
         404: notFound,
       });
     }
+    // Every call answers a message, whose name the outputs carry.
+    return {
+      ...(data as T),
+      ...replyFields('google chat', `${request.method} ${request.url}`, data, { name: 'string' }),
+    };
   }
 }
 

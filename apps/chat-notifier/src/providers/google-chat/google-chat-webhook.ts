@@ -5,6 +5,7 @@ import type { GoogleChatWebhook } from './google-chat-settings.js';
 import { withHint } from '../../shared/upstream-hints.js';
 import { describeGoogleError } from './google-error.js';
 import type { GoogleChatMessage } from './google-chat-message.js';
+import { replyFields } from '../../shared/reply-fields.js';
 
 /** What a webhook call answers: the message's and its thread's resource names. */
 export interface GoogleChatPosted {
@@ -46,8 +47,9 @@ export class GoogleChatWebhookClient {
       requestId,
       ...(thread && { messageReplyOption: 'REPLY_MESSAGE_FALLBACK_TO_NEW_THREAD' }),
     };
+    let data: unknown;
     try {
-      return (await this.http.post<GoogleChatPosted>('/messages', body, { params })).data;
+      ({ data } = await this.http.post('/messages', body, { params }));
     } catch (err) {
       const variable = upstreamVariable({ prefix: 'GOOGLE_CHAT' }, this.name, 'WEBHOOK_URL');
       throw withHint(err, {
@@ -56,5 +58,9 @@ export class GoogleChatWebhookClient {
         404: `the space of webhook "${this.name}" or the thread does not exist (the admin checks ${variable})`,
       });
     }
+    return {
+      ...(data as GoogleChatPosted),
+      ...replyFields('google chat', 'POST /messages', data, { name: 'string' }),
+    };
   }
 }

@@ -4,6 +4,7 @@ import { UpstreamError, type Redactor } from '@app/plugin-kit';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
 import { withHint } from '../../shared/upstream-hints.js';
 import type { GoogleServiceAccount } from './service-account.js';
+import { replyFields } from '../../shared/reply-fields.js';
 
 /** The scope a Chat app acts with (app authentication). */
 export const CHAT_BOT_SCOPE = 'https://www.googleapis.com/auth/chat.bot';
@@ -100,12 +101,11 @@ export class ServiceAccountTokens {
         401: `the token endpoint refused the service account ${this.account.clientEmail}; the admin checks GOOGLE_CHAT_SERVICE_ACCOUNT_JSON`,
       });
     }
-    const token = typeof data?.access_token === 'string' ? data.access_token : undefined;
-    const seconds = typeof data?.expires_in === 'number' ? data.expires_in : undefined;
-    if (!token || !seconds || seconds <= 0)
-      throw UpstreamError.permanent(
-        'google oauth: POST /token: the reply holds no access_token with an expires_in',
-      );
+    const { access_token: token, expires_in: seconds } = replyFields('google oauth', 'POST /token', data, {
+      access_token: 'string',
+      expires_in: 'number',
+    });
+    if (seconds <= 0) throw UpstreamError.permanent('google oauth: POST /token: no expires_in in the reply');
     this.redactor.add(token);
     this.cached = { token, renewAt: this.now() + Math.max(0, seconds * 1000 - RENEW_BEFORE_MS) };
     return token;

@@ -1,7 +1,9 @@
 import type { AxiosInstance } from 'axios';
+import { UpstreamError, upstreamVariable } from '@app/plugin-kit';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
 import type { MattermostServer } from './mattermost-settings.js';
 import { withHint } from '../../shared/upstream-hints.js';
+import { replyFields } from '../../shared/reply-fields.js';
 
 /** The parts of a Mattermost post the plugin reads (https://developers.mattermost.com/api-documentation/#/tag/posts). */
 export interface MattermostPost {
@@ -60,8 +62,7 @@ export class MattermostApi {
   }
 
   private get hints() {
-    const variable =
-      this.server === 'default' ? 'MATTERMOST_TOKEN' : `MATTERMOST_TOKEN_${this.server.toUpperCase()}`;
+    const variable = upstreamVariable({ prefix: 'MATTERMOST' }, this.server, 'TOKEN');
     return {
       401: `the token of server "${this.server}" is invalid, expired or revoked: the admin renews ${variable}`,
       403: 'the bot lacks a permission here: add it to the team and the channel (and, for edits, it can only edit its own posts)',
@@ -76,30 +77,40 @@ export class MattermostApi {
     }
   }
 
-  channelByName(team: string, channel: string): Promise<{ id: string; name: string }> {
-    return this.call(
-      () =>
-        this.http.get(`/teams/name/${encodeURIComponent(team)}/channels/name/${encodeURIComponent(channel)}`),
+  async channelByName(team: string, channel: string): Promise<{ id: string }> {
+    const path = `/teams/name/${encodeURIComponent(team)}/channels/name/${encodeURIComponent(channel)}`;
+    const data = await this.call(
+      () => this.http.get(path),
       `no channel "${channel}" in team "${team}" that the bot can see: check both names in the channel's URL, and add the bot to the team`,
     );
+    return replyFields('mattermost', `GET /api/v4${path}`, data, { id: 'string' });
   }
 
-  createPost(post: NewPost): Promise<MattermostPost> {
-    return this.call(() => this.http.post('/posts', post), 'the channel or the thread does not exist');
+  async createPost(post: NewPost): Promise<MattermostPost> {
+    const data = await this.call(
+      () => this.http.post('/posts', post),
+      'the channel or the thread does not exist',
+    );
+    return postOf('POST /api/v4/posts', data);
   }
 
-  updatePost(
+  async updatePost(
     id: string,
     change: { message: string; props: Record<string, unknown> },
   ): Promise<MattermostPost> {
-    return this.call(
+    const data = await this.call(
       () => this.http.put(`/posts/${id}`, { id, ...change }),
       `post ${id} does not exist (or was deleted)`,
     );
+    return postOf(`PUT /api/v4/posts/${id}`, data);
   }
 
-  getPost(id: string): Promise<MattermostPost> {
-    return this.call(() => this.http.get(`/posts/${id}`), `post ${id} does not exist (or was deleted)`);
+  async getPost(id: string): Promise<MattermostPost> {
+    const data = await this.call(
+      () => this.http.get(`/posts/${id}`),
+      `post ${id} does not exist (or was deleted)`,
+    );
+    return postOf(`GET /api/v4/posts/${id}`, data);
   }
 
   /** Uploads one file into the channel; returns its id for `file_ids`. */
@@ -107,12 +118,9 @@ export class MattermostApi {
     const form = new FormData();
     form.append('channel_id', channelId);
     form.append('files', new Blob([content], { type: 'text/plain' }), filename);
-    const result = await this.call<{ file_infos: Array<{ id: string }> }>(() =>
-      this.http.post('/files', form),
-    );
-    const id = result.file_infos?.[0]?.id;
-    if (typeof id !== 'string') throw new Error('mattermost: POST /api/v4/files: no file id in the reply');
-    return id;
+    const result = await this.call<{ file_infos?: unknown[] }>(() => this.http.post('/files', form));
+    const file = Array.isArray(result?.file_infos) ? result.file_infos[0] : undefined;
+    return replyFields('mattermost', 'POST /api/v4/files', file, { id: 'string' }).id;
   }
 
   /** Up to `limit` recent posts of a channel, newest first. */
@@ -123,7 +131,7 @@ export class MattermostApi {
       const list = await this.call<PostList>(() =>
         this.http.get(`/channels/${channelId}/posts`, { params: { page, per_page: perPage } }),
       );
-      const batch = list.order.map((id) => list.posts[id]).filter(Boolean);
+      const batch = postsOf(`GET /api/v4/channels/${channelId}/posts`, list);
       posts.push(...batch);
       if (batch.length < perPage) break;
     }
@@ -136,6 +144,22 @@ export class MattermostApi {
       () => this.http.get(`/posts/${rootId}/thread`),
       `thread ${rootId} does not exist (or its root post was deleted)`,
     );
-    return list.order.map((id) => list.posts[id]).filter(Boolean);
+    return postsOf(`GET /api/v4/posts/${rootId}/thread`, list);
   }
+}
+
+/** A post the plugin sent or reads: its id and channel are what it relies on. */
+function postOf(request: string, data: unknown): MattermostPost {
+  return {
+    ...(data as MattermostPost),
+    ...replyFields('mattermost', request, data, { id: 'string', channel_id: 'string' }),
+  };
+}
+
+/** A post list (`order` of ids, `posts` by id), its posts in order; a reply of another shape fails naming it. */
+function postsOf(request: string, list: unknown): MattermostPost[] {
+  const { order, posts } = (list ?? {}) as Partial<PostList>;
+  if (!Array.isArray(order) || typeof posts !== 'object' || posts === null)
+    throw UpstreamError.permanent(`mattermost: ${request}: no order, posts in the reply`);
+  return order.map((id) => posts[id]).filter((p): p is MattermostPost => typeof p?.id === 'string');
 }

@@ -11,6 +11,7 @@ import { CallBudget } from './call-budget.js';
 import { ChannelResolver, type ResolvedChannel } from './channel-resolver.js';
 import { SlackClientFactory, type WorkspaceClient } from './slack-client.factory.js';
 import { slackCall } from './slack-call.js';
+import { replyFields } from '../../shared/reply-fields.js';
 import { mayHaveHappened } from '../../shared/write-outcome.js';
 import { slackSaidMaybeDone } from './slack-errors.js';
 import type { NotifierProvider } from '../notifier-provider.js';
@@ -90,7 +91,9 @@ export class SlackProvider implements NotifierProvider<SlackConfig> {
       const link = await slackCall(site, budget, ctx.logger, () =>
         client.reads.chat.getPermalink({ channel: channel.id, message_ts: ts }),
       );
-      await save({ permalink: link.permalink ?? '' });
+      await save({
+        permalink: replyFields('slack', 'chat.getPermalink', link, { permalink: 'string' }).permalink,
+      });
     }
     const threadTs = config.threadTs ?? ts;
     return succeeded(
@@ -146,7 +149,10 @@ export class SlackProvider implements NotifierProvider<SlackConfig> {
         metadata: notificationMetadata(ctx, state.fileId),
       } as ChatPostMessageArguments;
       const posted = await slackCall(site, budget, log, () => client.writes.chat.postMessage(args));
-      await save({ ts: posted.ts, postUncertain: false });
+      await save({
+        ts: replyFields('slack', 'chat.postMessage', posted, { ts: 'string' }).ts,
+        postUncertain: false,
+      });
     } catch (err) {
       if (!mayHaveHappened(err, slackSaidMaybeDone)) await save({ postUncertain: false });
       throw err;

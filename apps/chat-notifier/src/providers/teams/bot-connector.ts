@@ -4,6 +4,7 @@ import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
 import { withHint } from '../../shared/upstream-hints.js';
 import type { TeamsActivity } from './adaptive-card.js';
 import type { BotFrameworkToken } from './bot-framework-token.js';
+import { replyFields } from '../../shared/reply-fields.js';
 
 /** Create Conversation's answer: the new conversation (a channel thread: `<channel>;messageid=<id>`) and its first activity. */
 export interface ConversationResource {
@@ -55,26 +56,19 @@ export class BotConnector {
     tenant: string | undefined,
     activity: TeamsActivity,
   ): Promise<ConversationResource> {
-    const data = await this.call<Partial<ConversationResource>>('post', '/v3/conversations', {
+    const data = await this.call('post', '/v3/conversations', {
       isGroup: true,
       channelData: { channel: { id: channel }, ...(tenant && { tenant: { id: tenant } }) },
       activity,
     });
-    if (typeof data?.id !== 'string' || typeof data.activityId !== 'string')
-      throw UpstreamError.permanent('teams bot: POST /v3/conversations: no id or activityId in the reply');
-    return { id: data.id, activityId: data.activityId };
+    return replyFields('teams bot', 'POST /v3/conversations', data, { id: 'string', activityId: 'string' });
   }
 
   /** POST …/activities/{replyTo} (a reply) or …/activities (to the end of the conversation); the new activity's id. */
   async send(conversation: string, activity: TeamsActivity, replyTo?: string): Promise<string> {
     const path = `/v3/conversations/${encodeURIComponent(conversation)}/activities${replyTo ? `/${replyTo}` : ''}`;
-    const data = await this.call<{ id?: unknown }>('post', path, {
-      ...activity,
-      ...(replyTo && { replyToId: replyTo }),
-    });
-    if (typeof data?.id !== 'string')
-      throw UpstreamError.permanent(`teams bot: POST ${path}: no id in the reply`);
-    return data.id;
+    const data = await this.call('post', path, { ...activity, ...(replyTo && { replyToId: replyTo }) });
+    return replyFields('teams bot', `POST ${path}`, data, { id: 'string' }).id;
   }
 
   /** PUT …/activities/{id}: the message replaced in place (same id). */

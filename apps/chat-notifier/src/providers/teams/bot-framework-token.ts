@@ -3,6 +3,7 @@ import type { Redactor } from '@app/plugin-kit';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
 import type { TeamsBot } from './teams-settings.js';
 import { withHint } from '../../shared/upstream-hints.js';
+import { replyFields } from '../../shared/reply-fields.js';
 
 /** The audience of the Bot Framework connector. */
 export const BOT_FRAMEWORK_SCOPE = 'https://api.botframework.com/.default';
@@ -77,10 +78,13 @@ export class BotFrameworkToken {
         401: `the bot's client secret was refused: the admin renews TEAMS_BOT_APP_PASSWORD (the secret's value, not its id; secrets expire)`,
       });
     }
-    const token = data?.access_token;
-    const expiresIn = Number(data?.expires_in);
-    if (typeof token !== 'string' || token === '' || !Number.isFinite(expiresIn))
-      throw new Error('teams bot login: the token reply has no access_token or expires_in');
+    // Entra ID answers expires_in as a number; some proxies of it as text.
+    const { access_token: token, expires_in: expiresIn } = replyFields(
+      'teams bot login',
+      'POST /oauth2/v2.0/token',
+      { ...data, expires_in: Number(data?.expires_in) },
+      { access_token: 'string', expires_in: 'number' },
+    );
     this.redactor.add(token);
     this.cached = { token, renewAt: this.now() + Math.max(0, expiresIn * 1000 - RENEW_BEFORE_MS) };
     return token;

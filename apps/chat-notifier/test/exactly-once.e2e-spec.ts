@@ -1,6 +1,14 @@
 import { SlackApiStandIn } from '../stand-ins/slack/slack-api.stand-in.js';
 import { outputs, slack, startSlackFixture, type SlackFixture } from './support.js';
 
+/** Slack takes the next posts (`times`, else every one) but answers after the client's 400 ms timeout. */
+function answerPostsLate(f: SlackFixture, times?: number): void {
+  f.ws.slack.server.faults.add(
+    { kind: 'delay', ms: 700 },
+    { ...(times && { times }), match: (req) => req.path === '/api/chat.postMessage' },
+  );
+}
+
 describe('slack plugin: exactly one message per execution', () => {
   let f: SlackFixture;
   beforeEach(async () => {
@@ -81,10 +89,7 @@ describe('slack plugin: exactly one message per execution', () => {
       await small.restart();
       expect((await small.h.execute(mine)).body.node?.message).toMatch(/found in Slack after a restart/);
       // A post whose answer was lost, in the same long thread: the next call looks before posting again.
-      f.ws.slack.server.faults.add(
-        { kind: 'delay', ms: 700 },
-        { times: 1, match: (req) => req.path === '/api/chat.postMessage' },
-      );
+      answerPostsLate(f, 1);
       const slow = reply('slow Slack');
       expect((await small.h.execute(slow)).body.node?.phase).toBe('Running');
       await new Promise((r) => setTimeout(r, 500));
@@ -148,11 +153,7 @@ describe('slack plugin: exactly one message per execution', () => {
   });
 
   it('a post whose reply was lost (timeout) is not repeated: the next call finds it', async () => {
-    // Slack takes the post but answers after the client's 400 ms timeout.
-    f.ws.slack.server.faults.add(
-      { kind: 'delay', ms: 700 },
-      { match: (req) => req.path === '/api/chat.postMessage' },
-    );
+    answerPostsLate(f);
     const body = slack({ channel: '#builds', text: 'slow Slack' });
     const first = await f.h.execute(body);
     expect(first.body.node?.phase).toBe('Running');

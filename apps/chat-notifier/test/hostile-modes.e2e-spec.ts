@@ -106,42 +106,24 @@ describe('hostile stand-in modes: an upstream that answers a body far over UPSTR
   );
 });
 
+/** A stand-in of `cases`, by provider. */
+const startOf = (provider: string) => cases.find((c) => c.provider === provider)!.start;
+
 /** The providers whose reply names what they sent (an id the outputs carry), each after a first good call. */
-const idCases = [
-  {
-    provider: 'mattermost',
-    upstream: 'mattermost',
-    start: async () => {
-      const d = await startMattermostDemo();
-      return { standIn: d.mm as ProviderStandIn, env: d.env, close: d.close };
-    },
-    body: { channel: 'builds', team: 'eng', text: 'x' },
-  },
-  {
-    provider: 'discord',
-    upstream: 'discord',
-    start: async () => {
-      const d = await startDiscordDemo();
-      return { standIn: d.discord as ProviderStandIn, env: d.env, close: d.close };
-    },
-    body: { text: 'x' },
-  },
+const idCases: Array<{
+  provider: string;
+  upstream: string;
+  start: () => Promise<{ standIn: ProviderStandIn; env: Record<string, string>; close(): Promise<void> }>;
+  body: Record<string, unknown>;
+  reply?: object;
+}> = [
+  { provider: 'mattermost', upstream: 'mattermost', start: startOf('mattermost'), body: cases[0]!.body },
+  { provider: 'discord', upstream: 'discord', start: startOf('discord'), body: { text: 'x' } },
+  { provider: 'googleChat', upstream: 'google chat', start: startOf('googleChat'), body: { text: 'x' } },
   {
     provider: 'googleChat',
     upstream: 'google chat',
-    start: async () => {
-      const d = await startGoogleChatDemo();
-      return { standIn: d.chat as ProviderStandIn, env: d.env, close: d.close };
-    },
-    body: { text: 'x' },
-  },
-  {
-    provider: 'googleChat',
-    upstream: 'google chat',
-    start: async () => {
-      const d = await startGoogleChatDemo();
-      return { standIn: d.chat as ProviderStandIn, env: d.env, close: d.close };
-    },
+    start: startOf('googleChat'),
     body: { space: 'spaces/AAAAreleases', text: 'x' },
   },
   {
@@ -149,7 +131,7 @@ const idCases = [
     upstream: 'teams bot',
     start: async () => {
       const d = await startTeamsBotDemo();
-      return { standIn: d.bot as ProviderStandIn, env: d.env, close: d.close };
+      return { standIn: d.bot, env: d.env, close: d.close };
     },
     body: { channel: '19:5c1f0e2a9b7d4e3f8a6c0d1b2e3f4a5b@thread.tacv2', text: 'x' },
   },
@@ -160,7 +142,7 @@ const idCases = [
     reply: { ok: true },
     start: async () => {
       const d = await startSlackDemoWorkspace();
-      return { standIn: d.slack as ProviderStandIn, env: d.env, close: d.close };
+      return { standIn: d.slack, env: d.env, close: d.close };
     },
     body: { channel: '#builds', text: 'x' },
   },

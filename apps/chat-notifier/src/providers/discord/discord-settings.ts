@@ -1,24 +1,11 @@
-import {
-  EnvTrim,
-  httpUrlProblem,
-  readUpstreams,
-  Secret,
-  type EnvSource,
-  type UpstreamKind,
-} from '@app/plugin-kit';
-import { IsOptional, IsString } from '@app/plugin-kit/config/env-rules.js';
-import { checkSettings } from '../../shared/destination-settings.js';
+import { httpUrlProblem, type EnvSource, type UpstreamKind } from '@app/plugin-kit';
+import { OptionalCredential, readDestinations } from '../../shared/destination-settings.js';
 import type { EnvClass, SettingsRead } from '../provider-definition.js';
-
-const trim = EnvTrim();
 
 export const discordVariables = (Base: EnvClass) => {
   class DiscordVariables extends Base {
     /** The URL of a channel's webhook (https://discord.com/api/webhooks/<id>/<token>); it is the credential. */
-    @Secret()
-    @trim
-    @IsOptional()
-    @IsString()
+    @OptionalCredential()
     DISCORD_WEBHOOK_URL?: string;
   }
   return DiscordVariables;
@@ -56,17 +43,16 @@ export const DISCORD_WEBHOOKS: UpstreamKind = {
 };
 
 export function readDiscordSettings(_env: object, source: EnvSource): SettingsRead<DiscordSettings> {
-  const { upstreams, problems, formerNames } = readUpstreams(source, FAMILY);
-  const webhooks = new Map<string, DiscordWebhook>();
-  for (const [name, webhook] of upstreams) {
-    const checked = checkSettings(webhook, {
+  const { destinations, problems, formerNames } = readDestinations(
+    source,
+    FAMILY,
+    {
       WEBHOOK_URL: (url) =>
         parseDiscordWebhook(url)
           ? undefined
           : 'must be a Discord webhook URL (https://discord.com/api/webhooks/<id>/<token>)',
-    });
-    problems.push(...checked.problems);
-    if (checked.failed.size === 0) webhooks.set(name, parseDiscordWebhook(webhook.values.WEBHOOK_URL!)!);
-  }
-  return { settings: { webhooks }, problems, formerNames };
+    },
+    (values) => parseDiscordWebhook(values.WEBHOOK_URL!)!,
+  );
+  return { settings: { webhooks: destinations }, problems, formerNames };
 }

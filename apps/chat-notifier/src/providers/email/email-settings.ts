@@ -1,29 +1,16 @@
-import {
-  EnvBoolean,
-  EnvTrim,
-  readUpstreams,
-  Secret,
-  type EnvSource,
-  type UpstreamKind,
-} from '@app/plugin-kit';
-import { IsBoolean, IsOptional, IsString } from '@app/plugin-kit/config/env-rules.js';
-import { checkSettings, pairProblems } from '../../shared/destination-settings.js';
+import { EnvBoolean, type EnvSource, type UpstreamKind } from '@app/plugin-kit';
+import { IsBoolean } from '@app/plugin-kit/config/env-rules.js';
+import { OptionalCredential, OptionalSetting, readDestinations } from '../../shared/destination-settings.js';
 import type { EnvClass, SettingsRead } from '../provider-definition.js';
-
-const trim = EnvTrim();
 
 export const emailVariables = (Base: EnvClass) => {
   class EmailVariables extends Base {
     /** The SMTP relay, `smtp://user:password@host:587` (STARTTLS) or `smtps://…:465` (TLS). */
-    @Secret()
-    @trim
-    @IsOptional()
-    @IsString()
+    @OptionalCredential()
     SMTP_URL?: string;
 
     /** The sender, `Argo Workflows <argo@example.com>`; with SMTP_URL it enables email. */
-    @IsOptional()
-    @IsString()
+    @OptionalSetting()
     SMTP_FROM?: string;
 
     /** STARTTLS is required on smtp:// (a relay that does not offer it fails the step); false allows plain text. */
@@ -32,8 +19,7 @@ export const emailVariables = (Base: EnvClass) => {
     SMTP_REQUIRE_TLS = true;
 
     /** A PEM file of the CA that signed the relay's certificate, when it is not a public one (mounted from a ConfigMap). */
-    @IsOptional()
-    @IsString()
+    @OptionalSetting()
     SMTP_CA_FILE?: string;
   }
   return EmailVariables;
@@ -83,16 +69,17 @@ export const SMTP_SERVERS: UpstreamKind = {
 
 /** SMTP_URL and SMTP_FROM, for the default relay and each named one, in pairs. */
 export function readEmailSettings(env: EmailVariables, source: EnvSource): SettingsRead<EmailSettings> {
-  const { upstreams, problems, formerNames } = readUpstreams(source, SMTP_FAMILY);
-  const servers = new Map<string, SmtpServer>();
-  for (const [name, server] of upstreams) {
-    const checked = checkSettings(server, { URL: smtpUrlProblem, FROM: fromProblem });
-    problems.push(...checked.problems, ...pairProblems(server, ['URL', 'FROM'], checked.failed));
-    const { URL: url, FROM: from } = server.values;
-    if (url && from && checked.failed.size === 0) servers.set(name, { url, from });
-  }
+  const { destinations, problems, formerNames } = readDestinations(
+    source,
+    SMTP_FAMILY,
+    { URL: smtpUrlProblem, FROM: fromProblem },
+    (values) => ({
+      url: values.URL!,
+      from: values.FROM!,
+    }),
+  );
   return {
-    settings: { servers, requireTls: env.SMTP_REQUIRE_TLS, caFile: env.SMTP_CA_FILE },
+    settings: { servers: destinations, requireTls: env.SMTP_REQUIRE_TLS, caFile: env.SMTP_CA_FILE },
     problems,
     formerNames,
   };

@@ -1,35 +1,20 @@
-import {
-  EnvTrim,
-  httpUrlProblem,
-  readUpstreams,
-  Secret,
-  type EnvSource,
-  type UpstreamKind,
-} from '@app/plugin-kit';
-import { IsHttpUrl, IsOptional, IsString } from '@app/plugin-kit/config/env-rules.js';
-import { checkSettings } from '../../shared/destination-settings.js';
+import { httpUrlProblem, type EnvSource, type UpstreamKind } from '@app/plugin-kit';
+import { IsHttpUrl } from '@app/plugin-kit/config/env-rules.js';
+import { OptionalCredential, readDestinations } from '../../shared/destination-settings.js';
 import type { EnvClass, SettingsRead } from '../provider-definition.js';
 import { parseServiceAccount, type GoogleServiceAccount } from './service-account.js';
-
-const trim = EnvTrim();
 
 export const googleChatVariables = (Base: EnvClass) => {
   class GoogleChatVariables extends Base {
     /** A space's incoming webhook URL (its key and token are the credential). */
-    @Secret()
-    @trim
-    @IsOptional()
-    @IsString()
+    @OptionalCredential()
     GOOGLE_CHAT_WEBHOOK_URL?: string;
 
     /**
      * Chat app mode (`space:`, `update:`): the JSON key file of the service account of a Chat app. Its
      * `token_uri` is where the plugin gets access tokens.
      */
-    @Secret()
-    @trim
-    @IsOptional()
-    @IsString()
+    @OptionalCredential()
     GOOGLE_CHAT_SERVICE_ACCOUNT_JSON?: string;
 
     /** The Chat API's base URL in app mode: Google's own, a proxy, or a stand-in in tests. */
@@ -84,24 +69,23 @@ export function readGoogleChatSettings(
   env: GoogleChatVariables,
   source: EnvSource,
 ): SettingsRead<GoogleChatSettings> {
-  const { upstreams, problems, formerNames } = readUpstreams(source, FAMILY);
-  const webhooks = new Map<string, GoogleChatWebhook>();
-  for (const [name, webhook] of upstreams) {
-    const checked = checkSettings(webhook, {
+  const { destinations, given, problems, formerNames } = readDestinations(
+    source,
+    FAMILY,
+    {
       WEBHOOK_URL: (url) =>
         parseGoogleChatWebhook(url)
           ? undefined
           : 'must be a Google Chat webhook URL (https://chat.googleapis.com/v1/spaces/<space>/messages?key=…&token=…)',
-    });
-    problems.push(...checked.problems);
-    if (checked.failed.size === 0) webhooks.set(name, parseGoogleChatWebhook(webhook.values.WEBHOOK_URL!)!);
-  }
-  const settings: GoogleChatSettings = { webhooks, apiUrl: env.GOOGLE_CHAT_API_URL };
+    },
+    (values) => parseGoogleChatWebhook(values.WEBHOOK_URL!)!,
+  );
+  const settings: GoogleChatSettings = { webhooks: destinations, apiUrl: env.GOOGLE_CHAT_API_URL };
   if (env.GOOGLE_CHAT_SERVICE_ACCOUNT_JSON) {
     const { account, problem } = parseServiceAccount(env.GOOGLE_CHAT_SERVICE_ACCOUNT_JSON);
     if (problem) problems.push(`GOOGLE_CHAT_SERVICE_ACCOUNT_JSON: ${problem}`);
     settings.app = account;
-    const named = upstreams.get(GOOGLE_CHAT_APP);
+    const named = given.get(GOOGLE_CHAT_APP);
     if (account && named)
       problems.push(
         `${named.variable('WEBHOOK_URL')}: "${GOOGLE_CHAT_APP}" names the Chat app (GOOGLE_CHAT_SERVICE_ACCOUNT_JSON) in NAMESPACE_SCOPES; pick another webhook name`,

@@ -1,30 +1,21 @@
+import { EnvInt, httpUrlProblem, type EnvSource, type UpstreamKind } from '@app/plugin-kit';
+import { IsInt, Max, Min } from '@app/plugin-kit/config/env-rules.js';
 import {
-  EnvInt,
-  EnvTrim,
-  httpUrlProblem,
-  readUpstreams,
-  Secret,
-  type EnvSource,
-  type UpstreamKind,
-} from '@app/plugin-kit';
-import { IsInt, IsOptional, IsString, Max, Min } from '@app/plugin-kit/config/env-rules.js';
-import { checkSettings, credentialProblem, pairProblems } from '../../shared/destination-settings.js';
+  credentialProblem,
+  OptionalCredential,
+  OptionalSetting,
+  readDestinations,
+} from '../../shared/destination-settings.js';
 import type { EnvClass, SettingsRead } from '../provider-definition.js';
-
-const trim = EnvTrim();
 
 export const mattermostVariables = (Base: EnvClass) => {
   class MattermostVariables extends Base {
     /** The server's address (https://chat.example.com); with MATTERMOST_TOKEN it enables Mattermost. */
-    @IsOptional()
-    @IsString()
+    @OptionalSetting()
     MATTERMOST_URL?: string;
 
     /** A bot account's access token (or a personal access token). */
-    @Secret()
-    @trim
-    @IsOptional()
-    @IsString()
+    @OptionalCredential()
     MATTERMOST_TOKEN?: string;
 
     /** Recent posts of the channel (or thread) searched for an earlier post after a restart; 0 turns it off. */
@@ -66,13 +57,15 @@ export function readMattermostSettings(
   env: MattermostVariables,
   source: EnvSource,
 ): SettingsRead<MattermostSettings> {
-  const { upstreams, problems, formerNames } = readUpstreams(source, FAMILY);
-  const servers = new Map<string, MattermostServer>();
-  for (const [name, server] of upstreams) {
-    const checked = checkSettings(server, { URL: httpUrlProblem, TOKEN: credentialProblem });
-    problems.push(...checked.problems, ...pairProblems(server, ['URL', 'TOKEN'], checked.failed));
-    const { URL: url, TOKEN: token } = server.values;
-    if (url && token && checked.failed.size === 0) servers.set(name, { url: url.replace(/\/+$/, ''), token });
-  }
-  return { settings: { servers, dedupLookback: env.MATTERMOST_DEDUP_LOOKBACK }, problems, formerNames };
+  const { destinations, problems, formerNames } = readDestinations(
+    source,
+    FAMILY,
+    { URL: httpUrlProblem, TOKEN: credentialProblem },
+    (values) => ({ url: values.URL!.replace(/\/+$/, ''), token: values.TOKEN! }),
+  );
+  return {
+    settings: { servers: destinations, dedupLookback: env.MATTERMOST_DEDUP_LOOKBACK },
+    problems,
+    formerNames,
+  };
 }

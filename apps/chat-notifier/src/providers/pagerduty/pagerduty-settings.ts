@@ -1,17 +1,12 @@
-import { EnvTrim, readUpstreams, Secret, type EnvSource, type UpstreamKind } from '@app/plugin-kit';
-import { IsHttpUrl, IsOptional, IsString } from '@app/plugin-kit/config/env-rules.js';
-import { checkSettings } from '../../shared/destination-settings.js';
+import type { EnvSource, UpstreamKind } from '@app/plugin-kit';
+import { IsHttpUrl } from '@app/plugin-kit/config/env-rules.js';
+import { OptionalCredential, readDestinations } from '../../shared/destination-settings.js';
 import type { EnvClass, SettingsRead } from '../provider-definition.js';
-
-const trim = EnvTrim();
 
 export const pagerDutyVariables = (Base: EnvClass) => {
   class PagerDutyVariables extends Base {
     /** The integration key (routing key) of a service's Events API v2 integration. */
-    @Secret()
-    @trim
-    @IsOptional()
-    @IsString()
+    @OptionalCredential()
     PAGERDUTY_ROUTING_KEY?: string;
 
     /** Events API host: PagerDuty's own (EU accounts: https://events.eu.pagerduty.com), a proxy, or a stand-in. */
@@ -43,15 +38,14 @@ export function readPagerDutySettings(
   env: PagerDutyVariables,
   source: EnvSource,
 ): SettingsRead<PagerDutySettings> {
-  const { upstreams, problems, formerNames } = readUpstreams(source, FAMILY);
-  const services = new Map<string, string>();
-  for (const [name, service] of upstreams) {
-    const checked = checkSettings(service, {
+  const { destinations, problems, formerNames } = readDestinations(
+    source,
+    FAMILY,
+    {
       ROUTING_KEY: (key) =>
         /^[A-Za-z0-9]{32}$/.test(key) ? undefined : 'must be a 32-character integration key (Events API v2)',
-    });
-    problems.push(...checked.problems);
-    if (checked.failed.size === 0) services.set(name, service.values.ROUTING_KEY!);
-  }
-  return { settings: { services, eventsUrl: env.PAGERDUTY_EVENTS_URL }, problems, formerNames };
+    },
+    (values) => values.ROUTING_KEY!,
+  );
+  return { settings: { services: destinations, eventsUrl: env.PAGERDUTY_EVENTS_URL }, problems, formerNames };
 }

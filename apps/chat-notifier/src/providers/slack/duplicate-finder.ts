@@ -105,13 +105,10 @@ export class DuplicateFinder {
     logger: PluginLogger,
   ): Promise<EarlierDelivery | undefined> {
     let target: ScannedMessage | undefined;
-    const reading = { client, where, budget, logger };
-    await this.guarded(reading, () =>
-      this.pages(reading, { oldest: ts, latest: ts }, (message) => {
-        if (message.ts === ts) target = message;
-        return target !== undefined;
-      }),
-    );
+    await this.inRange({ client, where, budget, logger }, { oldest: ts, latest: ts }, (message) => {
+      if (message.ts === ts) target = message;
+      return target !== undefined;
+    });
     const payload = target ? notificationPayload(target) : undefined;
     if (!payload || payload.key !== key) return undefined;
     const fileShared = payload.file_id
@@ -130,13 +127,10 @@ export class DuplicateFinder {
     logger: PluginLogger,
   ): Promise<boolean> {
     let seen = false;
-    const reading = { client, where, budget, logger };
-    await this.guarded(reading, () =>
-      this.pages(reading, { oldest: afterTs }, (message) => {
-        seen = (message.files ?? []).some((f) => f.id === fileId);
-        return seen;
-      }),
-    );
+    await this.inRange({ client, where, budget, logger }, { oldest: afterTs }, (message) => {
+      seen = (message.files ?? []).some((f) => f.id === fileId);
+      return seen;
+    });
     return seen;
   }
 
@@ -164,6 +158,15 @@ export class DuplicateFinder {
       this.warnOnce(`${at}:${code}`, logger, client.workspace, where.channel, code, err);
       return false;
     }
+  }
+
+  /** The messages of a time range, in the API's order, where the conversation can be read. */
+  private inRange(
+    reading: Reading,
+    range: { oldest?: string; latest?: string },
+    visit: Visit,
+  ): Promise<boolean> {
+    return this.guarded(reading, () => this.pages(reading, range, visit));
   }
 
   /** One conversations.history (channel) or conversations.replies (thread) request. */

@@ -1,9 +1,7 @@
 import {
   DEFAULT_UPSTREAM,
   EnvInt,
-  EnvTrim,
   readUpstreams,
-  Secret,
   upstreamVariable,
   type EnvSource,
   type UpstreamKind,
@@ -13,24 +11,18 @@ import {
   IsHttpUrl,
   IsInt,
   IsNotEmpty,
-  IsOptional,
-  IsString,
   Matches,
   Max,
   Min,
 } from '@app/plugin-kit/config/env-rules.js';
+import { OptionalCredential } from '../../shared/destination-settings.js';
 import type { EnvClass, SettingsRead } from '../provider-definition.js';
-
-const trim = EnvTrim();
 
 /** Slack's variables: the default workspace's bot token and the Web API client's settings. */
 export const slackVariables = (Base: EnvClass) => {
   class SlackVariables extends Base {
     /** Bot token of the default Slack workspace (xoxb-…). */
-    @Secret()
-    @trim
-    @IsOptional()
-    @IsString()
+    @OptionalCredential()
     @IsNotEmpty()
     @Matches(/^xox\S*$/, { message: 'must be a Slack bot token (xoxb-…) without spaces or line breaks' })
     SLACK_BOT_TOKEN?: string;

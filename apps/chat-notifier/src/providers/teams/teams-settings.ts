@@ -1,47 +1,28 @@
-import {
-  EnvTrim,
-  httpUrlProblem,
-  readUpstreams,
-  Secret,
-  type EnvSource,
-  type UpstreamKind,
-} from '@app/plugin-kit';
-import { IsHttpUrl, IsOptional, IsString, Matches } from '@app/plugin-kit/config/env-rules.js';
-import { checkSettings } from '../../shared/destination-settings.js';
+import { httpUrlProblem, type EnvSource, type UpstreamKind } from '@app/plugin-kit';
+import { IsHttpUrl, Matches } from '@app/plugin-kit/config/env-rules.js';
+import { OptionalCredential, OptionalSetting, readDestinations } from '../../shared/destination-settings.js';
 import type { EnvClass, SettingsRead } from '../provider-definition.js';
-
-const trim = EnvTrim();
 
 const TEAMS_GUID = /^[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$/;
 
 export const teamsVariables = (Base: EnvClass) => {
   class TeamsVariables extends Base {
     /** The URL of a Workflows webhook that posts to a channel or chat (its `sig` is the credential). */
-    @Secret()
-    @trim
-    @IsOptional()
-    @IsString()
+    @OptionalCredential()
     TEAMS_WEBHOOK_URL?: string;
 
     /** Bot: the Microsoft Entra app (client) id of an Azure Bot; with TEAMS_BOT_APP_PASSWORD it enables bot mode. */
-    @trim
-    @IsOptional()
-    @IsString()
+    @OptionalSetting()
     @Matches(TEAMS_GUID, { message: 'must be the Microsoft App ID of the Azure Bot (a GUID)' })
     TEAMS_BOT_APP_ID?: string;
 
     /** Bot: a client secret (its value, not its id) of that app. */
-    @Secret()
-    @trim
-    @IsOptional()
-    @IsString()
+    @OptionalCredential()
     @Matches(/^\S+$/, { message: 'must be a client secret value without spaces or line breaks' })
     TEAMS_BOT_APP_PASSWORD?: string;
 
     /** Bot: the tenant (GUID or domain) of a single-tenant bot; unset for a multi-tenant one (botframework.com). */
-    @trim
-    @IsOptional()
-    @IsString()
+    @OptionalSetting()
     @Matches(/^(?:[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)$/, {
       message: 'must be a tenant id (GUID) or domain such as contoso.onmicrosoft.com',
     })
@@ -105,15 +86,14 @@ export const TEAMS_BOTS: UpstreamKind = {
 };
 
 export function readTeamsSettings(env: TeamsVariables, source: EnvSource): SettingsRead<TeamsSettings> {
-  const { upstreams, problems, formerNames } = readUpstreams(source, FAMILY);
-  const webhooks = new Map<string, string>();
-  for (const [name, webhook] of upstreams) {
-    const checked = checkSettings(webhook, { WEBHOOK_URL: teamsWebhookProblem });
-    problems.push(...checked.problems);
-    if (checked.failed.size === 0) webhooks.set(name, webhook.values.WEBHOOK_URL!);
-  }
+  const { destinations, problems, formerNames } = readDestinations(
+    source,
+    FAMILY,
+    { WEBHOOK_URL: teamsWebhookProblem },
+    (values) => values.WEBHOOK_URL!,
+  );
   const settings: TeamsSettings = {
-    webhooks,
+    webhooks: destinations,
     serviceUrl: env.TEAMS_BOT_SERVICE_URL,
     loginUrl: env.TEAMS_BOT_LOGIN_URL,
   };

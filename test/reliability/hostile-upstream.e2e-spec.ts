@@ -145,7 +145,7 @@ const attacks = (elsewhereUrl: string): Attack[] => [
   { name: 'redirect elsewhere', attack: { kind: 'redirect', location: `${elsewhereUrl}/steal` } },
   {
     name: 'hostile upload URL',
-    only: 'slack-notifier',
+    only: 'chat-notifier',
     attack: {
       kind: 'rewrite',
       path: '/api/files.getUploadURLExternal',

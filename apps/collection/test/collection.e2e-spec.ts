@@ -14,7 +14,7 @@ import { startDemoUpstreams } from '../demo/upstreams.js';
 const root = join(import.meta.dirname, '../../..');
 const TOKEN = 'bcdfghjklmnpqrstvwxz2456789bcdfg';
 const apps = {
-  slack: 'slack-notifier',
+  slack: 'chat-notifier',
   build: 'build-trigger',
   'data-job': 'data-job-runner',
   'workflow-event': 'event-emitter',

@@ -12,10 +12,11 @@ import {
   lintCollection,
   lintExecutorPlugin,
   lintSharedKeys,
-  pluginKeys,
+  hostedPluginNames,
   type LintFinding,
 } from './lint.js';
 import { refuseLinks, writeNoFollow } from './no-follow-write.js';
+import { lintNaming } from './naming.js';
 import { buildPluginDir } from './plugin-build.js';
 import { lintVersioning, type CollectionContext } from './versioning.js';
 import { workflowLevelExampleFile } from './workflow-level.js';
@@ -110,6 +111,7 @@ export function planPluginPackage(dir: string, ctx: CollectionContext): PluginPa
     findings: [
       ...lintExecutorPlugin(plugin, file),
       ...lintVersioning(plugin, file, ctx, isCollectionApp(ctx, app) ? app : undefined),
+      ...lintNaming(plugin, file, isCollectionApp(ctx, app) ? app : undefined),
     ],
   };
 }
@@ -165,7 +167,7 @@ export function planCollection(ctx: CollectionContext): CollectionPlan {
   problems.push(...lintUniqueness(packages).map(formatFinding));
   // `kubectl apply -k manifests` installs the single plugins; a plugin hosting several keys (the collection)
   // is the alternative to them, installed on its own (`-k manifests/collection`), never beside them.
-  const singles = packages.filter((p) => !isMultiKey(p.plugin));
+  const singles = packages.filter((p) => !hostsPlugins(p.plugin));
   const warnings = lintSharedKeys(singles.map((p) => ({ plugin: p.plugin, file: p.file }))).map(
     formatFinding,
   );
@@ -199,10 +201,9 @@ export function planCollection(ctx: CollectionContext): CollectionPlan {
   return { packages, files, problems, warnings };
 }
 
-/** A plugin answering keys other than its name (the collection): installed instead of the single plugins. */
-export function isMultiKey(plugin: ExecutorPlugin): boolean {
-  const keys = pluginKeys(plugin);
-  return keys.length > 1 || keys[0] !== plugin.metadata.name;
+/** A plugin hosting others (the collection): installed instead of the single plugins, never beside them. */
+export function hostsPlugins(plugin: ExecutorPlugin): boolean {
+  return hostedPluginNames(plugin).length > 0;
 }
 
 /** Writes generated files below `base`; none is written when any of them is (or lies under) a symbolic link. */

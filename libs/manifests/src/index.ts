@@ -2,6 +2,7 @@ export * from './configmap.js';
 export * from './executor-plugin.js';
 export * from './go-yaml.js';
 export * from './lint.js';
+export * from './naming.js';
 export * from './plugin-build.js';
 export * from './no-follow-write.js';
 export * from './readme.js';

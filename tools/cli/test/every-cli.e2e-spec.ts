@@ -141,7 +141,7 @@ const CASES: CliCase[] = [
     more: [
       { args: ['my-thing', '--bogus'], message: "Unknown option '--bogus'" },
       { args: ['My_Thing'], message: "'My_Thing' is not a plugin name" },
-      { args: ['slack-notifier'], message: 'apps/slack-notifier or manifests/slack-notifier already exists' },
+      { args: ['chat-notifier'], message: 'apps/chat-notifier or manifests/chat-notifier already exists' },
     ],
   },
   { script: 'stand-in', missing: { args: [], message: 'missing <app>' } },

@@ -3,6 +3,7 @@ import {
   NamespaceScopes,
   Secret,
   type Credential,
+  upstreamId,
   type EnvExtras,
   type EnvSource,
 } from '@app/plugin-kit';
@@ -15,7 +16,7 @@ import {
   IsString,
 } from '@app/plugin-kit/config/env-rules.js';
 import { readServers } from './named-servers.js';
-import { GITHUB_PUBLIC_API, GITLAB_PUBLIC_URL, serverId, type ServerDirectory } from './servers.js';
+import { GITHUB_PUBLIC_API, GITLAB_PUBLIC_URL, type ServerDirectory } from './servers.js';
 
 /**
  * Admin configuration of the build sidecar. Credentials come from Secrets (secretKeyRef) only; the workflow
@@ -100,7 +101,7 @@ export class BuildTriggerEnv implements EnvExtras {
         github: servers.github.keys(),
         gitlab: servers.gitlab.keys(),
       },
-      normalize: serverId,
+      normalize: upstreamId,
     });
     this.scopes = scoped.scopes;
     return [...problems, ...scoped.problems];

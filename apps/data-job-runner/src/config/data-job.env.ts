@@ -1,6 +1,14 @@
-import { EnvBoolean, NamespaceScopes, Secret, type Credential, type EnvExtras } from '@app/plugin-kit';
+import {
+  EnvBoolean,
+  NamespaceScopes,
+  Secret,
+  upstreamId,
+  type Credential,
+  type EnvExtras,
+  type EnvSource,
+} from '@app/plugin-kit';
 import { IsBoolean, IsGoDuration, IsOptional, IsString } from '@app/plugin-kit/config/env-rules.js';
-import { connectionId, parseConnections, type Connections, type EnvSource } from './connections.js';
+import { parseConnections, type Connections } from './connections.js';
 
 /**
  * Admin configuration of the data-job sidecar. The unnamed connection of each provider is declared here (so
@@ -106,7 +114,7 @@ export class DataJobEnv implements EnvExtras {
     const scoped = NamespaceScopes.parse(this.NAMESPACE_SCOPES, {
       noun: 'connection',
       configured,
-      normalize: connectionId,
+      normalize: upstreamId,
     });
     this.scopes = scoped.scopes;
     return [...problems, ...scoped.problems];

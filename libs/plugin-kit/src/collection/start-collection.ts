@@ -1,4 +1,5 @@
 import { EnvValidationError, loadEnv } from '../config/env.js';
+import { formerNamesWarning, resolveFormerNames } from '../config/former-names.js';
 import { KitEnv } from '../config/kit-env.js';
 import type { TemplateDispatcher } from '../http/contract-server.js';
 import { hostPlugin, type HostedPlugin } from '../hosting/hosted-plugin.js';
@@ -82,7 +83,7 @@ export async function startCollection(
 ): Promise<RunningCollection> {
   const started = performance.now();
   // One copy: process.env reads go through the C library each time, and scoping reads it once per plugin.
-  const source = options.env ?? { ...process.env };
+  const { source, used } = resolveFormerNames(options.env ?? { ...process.env }, definition.plugins);
   const clashes = structuralClashes(definition.plugins);
   if (clashes.length > 0) throw new Error(`plugins that cannot share a sidecar: ${clashes.join('; ')}`);
 
@@ -131,6 +132,11 @@ export async function startCollection(
     shutdownController,
     started,
   });
+  const formerNames = [
+    ...used,
+    ...hosted.flatMap((h) => h.formerNames.map((name) => `${name} (${h.definition.name})`)),
+  ];
+  if (formerNames.length > 0) logger.warn({ formerNames }, formerNamesWarning(formerNames));
   return {
     ...served,
     logger,

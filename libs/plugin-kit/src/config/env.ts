@@ -14,8 +14,12 @@ export function Secret(): PropertyDecorator {
   };
 }
 
+/** The secret fields of an env class, those it inherits included (as its rules are). */
 export function secretFieldsOf(cls: new () => object): string[] {
-  return [...(secretFields.get(cls) ?? [])];
+  const fields = new Set<string>();
+  for (let c: object | null = cls; c !== null && c !== Function.prototype; c = Object.getPrototypeOf(c))
+    for (const field of secretFields.get(c) ?? []) fields.add(field);
+  return [...fields];
 }
 
 // The kit's own rather than class-transformer's @Transform: an env class is read at start-up, where

@@ -1,5 +1,6 @@
 import { parseDuration } from '@app/contract';
 import { credentialsOf, loadEnv, secretFieldsOf, type EnvSource } from '../config/env.js';
+import { formerNamesOf } from '../config/former-names.js';
 import { KitEnv } from '../config/kit-env.js';
 import { TemplateExecutor, type LoadedPlugin } from '../execution/template-executor.js';
 import type { TemplateDispatcher } from '../http/contract-server.js';
@@ -31,6 +32,8 @@ export interface HostedPlugin {
   redactor: Redactor;
   /** The secret values this plugin knows (its env's secret fields and secret-looking variables). */
   secrets: string[];
+  /** Variables its env class read under a former spelling (for the start-up warning). */
+  formerNames: readonly string[];
   logger: PluginLogger;
   ledger: ExecutionLedger;
   /** key → the executor answering it. */
@@ -115,6 +118,7 @@ export function hostPlugin<E extends object>(
     kit,
     redactor,
     secrets,
+    formerNames: formerNamesOf(env),
     logger,
     ledger,
     executors,

@@ -46,6 +46,12 @@ function testWith(name: string, spec: string, options: string[] = []) {
   return { status: r.status, output: r.stdout + r.stderr, seconds: (performance.now() - started) / 1000 };
 }
 
+/**
+ * Filling 256 MiB takes 2–4 s on an idle machine, and up to 43 s was measured on 2 cores at a load average of
+ * 24 (the time bound is lifted to 60 s in those cases so that only the heap bound can end them).
+ */
+const HEAP_VERDICT_SECONDS = 60;
+
 const TIME_BOUND =
   'the emulator stopped the evaluation after 5000 ms (its --expression-timeout; the real server has no time limit)';
 const HEAP_BOUND =
@@ -69,7 +75,7 @@ describe('events test: an expression past the bounds fails its binding, and only
     );
     expect(r.output).toContain('✔ fine: matched');
     expect(r.status).toBe(1);
-    expect(r.seconds).toBeLessThan(30);
+    expect(r.seconds).toBeLessThan(HEAP_VERDICT_SECONDS);
   }, 100_000);
 
   it('a string that keeps growing (toJSON of itself, again and again) stops at the heap bound', () => {
@@ -79,7 +85,7 @@ describe('events test: an expression past the bounds fails its binding, and only
     );
     expect(r.output).toContain('✔ fine: matched');
     expect(r.status).toBe(1);
-    expect(r.seconds).toBeLessThan(30);
+    expect(r.seconds).toBeLessThan(HEAP_VERDICT_SECONDS);
   }, 100_000);
 });
 

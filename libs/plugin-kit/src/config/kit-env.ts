@@ -39,6 +39,16 @@ export class KitEnv {
   @Max(64 * 1024 * 1024)
   BODY_LIMIT = 1024 * 1024;
 
+  /**
+   * Most JSON values and keys in a request body, counted while it arrives (413 beyond): what a body costs to
+   * hold is its values, not its bytes (1 MiB of `[{},{},…]` is 350,000 objects, ~20 MiB of heap).
+   */
+  @EnvInt()
+  @IsInt()
+  @Min(1000)
+  @Max(1_000_000)
+  BODY_MAX_VALUES = 20_000;
+
   /** Longest graceful shutdown waits for in-flight calls after SIGTERM. */
   @IsGoDuration({ max: '5m' })
   SHUTDOWN_TIMEOUT = '20s';

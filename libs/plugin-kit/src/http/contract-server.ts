@@ -4,7 +4,8 @@ import { EXECUTE_TEMPLATE_PATH, type ExecuteTemplateReply } from '@app/contract'
 import type { TokenGuard } from '../auth/token-guard.js';
 import { OverloadedError } from '../execution/overloaded-error.js';
 import type { PluginLogger } from '../logging/plugin-logger.js';
-import { BodyTooLargeError, readBody } from './body-reader.js';
+import { bodyBudgetFor, type BodyBudget } from './body-budget.js';
+import { BodyBudgetSpentError, BodyTooLargeError, readBody, type BodyLimits } from './body-reader.js';
 
 export interface TemplateDispatcher {
   execute(body: unknown): Promise<ExecuteTemplateReply>;
@@ -14,7 +15,8 @@ export interface ContractServerOptions {
   guard: TokenGuard;
   dispatcher: TemplateDispatcher;
   logger: PluginLogger;
-  bodyLimit: number;
+  /** Bytes, JSON values and nesting of a request body (413 beyond). */
+  bodyLimits: BodyLimits;
   /** Most open connections; further ones are closed at once (the agent retries connection errors). */
   maxConnections?: number;
 }
@@ -39,7 +41,8 @@ export const FRONT_LIMITS = {
  *   1. auth on every path and method, before the body is read (403);
  *   2. only POST /api/v1/template.execute exists (404 otherwise);
  *   3. 503 while draining for shutdown;
- *   4. body limit (413) and JSON parsing (400);
+ *   4. body limits, checked while the body arrives: bytes, JSON values and nesting (413), what the bodies in
+ *      flight hold together (503 + Retry-After for a heavy body past it); then JSON parsing (400);
  *   5. dispatch, then 200 with a JSON body (503 + Retry-After when the plugin runs all the executions it may).
  * Plain node:http: it is on the hot path of every call and on the cold-start path of every agent pod.
  */
@@ -48,8 +51,10 @@ export class ContractServer {
   private draining = false;
   private active = 0;
   private readonly idleWaiters: Array<() => void> = [];
+  private readonly bodies: BodyBudget;
 
   constructor(private readonly options: ContractServerOptions) {
+    this.bodies = bodyBudgetFor(options.bodyLimits);
     const { maxConnections, ...timeouts } = FRONT_LIMITS;
     this.server = createServer(timeouts, (req, res) => {
       this.active++;
@@ -129,22 +134,8 @@ export class ContractServer {
     if (req.method !== 'POST' || path !== EXECUTE_TEMPLATE_PATH) return refuse(req, res, 404, 'not found');
     if (this.draining) return refuse(req, res, 503, 'shutting down');
 
-    let raw: Buffer;
-    try {
-      raw = await readBody(req, this.options.bodyLimit);
-    } catch (err) {
-      if (err instanceof BodyTooLargeError) return refuse(req, res, 413, err.message);
-      return refuse(req, res, 400, 'could not read request body');
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(raw.toString('utf8'));
-    } catch (err) {
-      return reply(res, 400, `invalid JSON: ${(err as Error).message}`);
-    }
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      return reply(res, 400, 'request body must be an ExecuteTemplateArgs object');
-    }
+    const body = await this.readArgs(req, res);
+    if (body === undefined) return;
     let result: ExecuteTemplateReply;
     try {
       result = await this.options.dispatcher.execute(body);
@@ -157,9 +148,39 @@ export class ContractServer {
     res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
     res.end(text);
   }
+
+  /**
+   * The request body as an object, or undefined once the refusal is sent. Only the parsed body outlives this
+   * call (the bytes and the text are dropped before the execution starts); its cost stays taken from the
+   * budget until the reply is sent.
+   */
+  private async readArgs(req: IncomingMessage, res: ServerResponse): Promise<object | undefined> {
+    const share = this.bodies.open();
+    res.once('close', () => share.release());
+    let raw: Buffer;
+    try {
+      raw = await readBody(req, this.options.bodyLimits, share);
+    } catch (err) {
+      if (err instanceof BodyTooLargeError) return refuse(req, res, 413, err.message);
+      if (err instanceof BodyBudgetSpentError) {
+        res.setHeader('Retry-After', '1');
+        return refuse(req, res, 503, err.message);
+      }
+      return refuse(req, res, 400, 'could not read request body');
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch (err) {
+      return reply(res, 400, `invalid JSON: ${(err as Error).message}`);
+    }
+    if (body === null || typeof body !== 'object' || Array.isArray(body))
+      return reply(res, 400, 'request body must be an ExecuteTemplateArgs object');
+    return body;
+  }
 }
 
-function reply(res: ServerResponse, status: number, text: string, close = false): void {
+function reply(res: ServerResponse, status: number, text: string, close = false): undefined {
   res.writeHead(status, {
     'Content-Type': 'text/plain; charset=utf-8',
     'Content-Length': Buffer.byteLength(text),
@@ -172,7 +193,7 @@ function reply(res: ServerResponse, status: number, text: string, close = false)
  * Replies without reading the request body. If a body may still be on the wire, the connection is closed
  * after the reply (Node then stops reading), so a huge unauthenticated upload is never consumed.
  */
-function refuse(req: IncomingMessage, res: ServerResponse, status: number, text: string): void {
+function refuse(req: IncomingMessage, res: ServerResponse, status: number, text: string): undefined {
   const declared = Number(req.headers['content-length'] ?? 0);
   const bodyPending = !req.complete && (declared > 0 || req.headers['transfer-encoding'] !== undefined);
   reply(res, status, text, bodyPending);

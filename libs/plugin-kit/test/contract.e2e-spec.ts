@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { connect } from 'node:net';
 import { rmSync, writeFileSync } from 'node:fs';
 import { denseJson, executeArgs, startHarness, type PluginHarness } from '@app/testing';
@@ -13,6 +14,29 @@ async function post(url: string, body: string, headers: Record<string, string> =
     body: method === 'GET' ? undefined : body,
   });
   return { status: res.status, text: await res.text(), headers: res.headers };
+}
+
+/** A call on a connection of its own (never one kept alive from an earlier call): its status, or the error code. */
+function postOnNewConnection(port: number, token: string): Promise<number | string> {
+  const body = JSON.stringify(probe());
+  return new Promise((resolve) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: EXECUTE,
+        agent: false,
+        headers: { Authorization: `Bearer ${token}`, 'Content-Length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+    req.end(body);
+  });
 }
 
 describe('plugin kit: the executor plugin contract over real HTTP', () => {
@@ -165,6 +189,25 @@ describe('plugin kit: the executor plugin contract over real HTTP', () => {
       expect((await post(`${h.url}${EXECUTE}`, heavy, { Authorization: `Bearer ${h.token}` })).status).toBe(
         200,
       );
+    });
+
+    it('a local client holding every connection slot never locks out a call with the token', async () => {
+      const idle = await Promise.all(
+        Array.from({ length: 256 }, async () => {
+          const socket = connect(h.port, '127.0.0.1');
+          socket.on('error', () => undefined);
+          await new Promise((resolve) => socket.once('connect', resolve));
+          return socket;
+        }),
+      );
+      try {
+        await new Promise((r) => setTimeout(r, 200));
+        for (let i = 0; i < 5; i++) expect(await postOnNewConnection(h.port, h.token)).toBe(200);
+        const closed = idle.filter((s) => s.destroyed || s.readableEnded).length;
+        expect(closed).toBeGreaterThanOrEqual(1);
+      } finally {
+        idle.forEach((s) => s.destroy());
+      }
     });
   });
 

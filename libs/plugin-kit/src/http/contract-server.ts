@@ -5,6 +5,7 @@ import type { TokenGuard } from '../auth/token-guard.js';
 import { OverloadedError } from '../execution/overloaded-error.js';
 import type { PluginLogger } from '../logging/plugin-logger.js';
 import { bodyBudgetFor, type BodyBudget } from './body-budget.js';
+import { ConnectionSlots } from './connection-slots.js';
 import { BodyBudgetSpentError, BodyTooLargeError, readBody, type BodyLimits } from './body-reader.js';
 
 export interface TemplateDispatcher {
@@ -17,7 +18,10 @@ export interface ContractServerOptions {
   logger: PluginLogger;
   /** Bytes, JSON values and nesting of a request body (413 beyond). */
   bodyLimits: BodyLimits;
-  /** Most open connections; further ones are closed at once (the agent retries connection errors). */
+  /**
+   * Most open connections; when a new one needs a slot, the oldest connection that has not presented the
+   * agent's token is closed (see ConnectionSlots); with every slot authenticated, the new one is closed at once.
+   */
   maxConnections?: number;
 }
 
@@ -26,7 +30,8 @@ export interface ContractServerOptions {
  * that has sent nothing 10 s after connecting, not its headers within 10 s, or not its body within 15 s, is
  * not the agent; an idle keep-alive connection is closed after 5 s (the agent reconnects); timeouts are
  * checked every second, so idle and half-open connections never pile up, and there are never more than
- * `maxConnections` (further ones are closed at once). Measured in test/reliability/hostile-upstream.e2e-spec.ts.
+ * `maxConnections` (the oldest connection that has not presented the agent's token is closed to make room for
+ * a new one). Measured in test/reliability/hostile-upstream.e2e-spec.ts.
  */
 export const FRONT_LIMITS = {
   maxConnections: 256,
@@ -52,6 +57,7 @@ export class ContractServer {
   private active = 0;
   private readonly idleWaiters: Array<() => void> = [];
   private readonly bodies: BodyBudget;
+  private readonly slots: ConnectionSlots;
 
   constructor(private readonly options: ContractServerOptions) {
     this.bodies = bodyBudgetFor(options.bodyLimits);
@@ -64,9 +70,10 @@ export class ContractServer {
         if (!res.headersSent) reply(res, 400, 'bad request');
       });
     });
-    this.server.maxConnections = options.maxConnections ?? maxConnections;
-    // Node's header timeout only starts with the first byte: a connection that never sends one is closed here.
+    this.slots = new ConnectionSlots(options.maxConnections ?? maxConnections);
     this.server.on('connection', (socket: Socket) => {
+      if (!this.slots.admit(socket)) return;
+      // Node's header timeout only starts with the first byte: a connection that never sends one is closed here.
       const timer = setTimeout(() => {
         if (socket.bytesRead === 0) socket.destroy();
       }, timeouts.headersTimeout);
@@ -130,6 +137,7 @@ export class ContractServer {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!(await this.options.guard.authorize(req.headers.authorization)))
       return refuse(req, res, 403, 'forbidden');
+    this.slots.authenticate(req.socket);
     const path = (req.url ?? '').split('?', 1)[0];
     if (req.method !== 'POST' || path !== EXECUTE_TEMPLATE_PATH) return refuse(req, res, 404, 'not found');
     if (this.draining) return refuse(req, res, 503, 'shutting down');

@@ -219,7 +219,7 @@ describe('hostile upstreams: echoed credentials, huge and trickling replies, red
             sleep(200).then(() => foreign(proxied)),
           ]);
           proxy.attack = undefined;
-          results.push(`${a.name} → ${result.phase || result.status}`);
+          results.push(`${a.name} → ${result.phase || result.status} (${result.ms} ms)`);
           if (result.phase === 'Succeeded' || result.status !== 200)
             problems.push(`${a.name}: ${result.status} ${result.phase} ${result.message}`);
           // A credential cut at the message limit would leave a prefix the sweep (whole values) cannot see.

@@ -68,7 +68,7 @@ export class KitEnv {
 
   /**
    * Most JSON values and keys built from one upstream reply, counted before it is parsed; a reply with more
-   * fails the node (4 MiB of `[{},{},…]` would be 1.4 million objects, ~90 MiB of heap).
+   * fails the node (4 MiB of `[{},{},…]` would be 1.4 million objects, ~80 MiB of heap).
    */
   @EnvInt()
   @IsInt()

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { EXECUTE_TEMPLATE_PATH } from '@app/contract';
-import { executeArgs } from '@app/testing';
+import { denseJson, executeArgs } from '@app/testing';
 import type { RawRequest } from './raw-http.js';
 
 /** What a bad request tries, and what it must get back. */
@@ -92,6 +92,8 @@ const INVALID_UTF8 = [
 
 const DEPTH = 10_000;
 const FIVE_MB = 5 * 1024 * 1024;
+/** Heap-dense JSON sent in a body: under BODY_LIMIT (1 MiB) with the rest of the request around it. */
+export const HEAP_DENSE_BYTES = 1000 * 1024;
 
 export interface BadRequestOptions {
   key: string;
@@ -116,6 +118,7 @@ export function badRequests(options: BadRequestOptions): fc.Arbitrary<BadRequest
     { arbitrary: f.badAuth, weight: 15 },
     { arbitrary: f.wrongRoute, weight: 15 },
     { arbitrary: f.big, weight: 1 }, // about 20 of 5,000: each is 5 MB on the wire
+    { arbitrary: f.heapDense, weight: 2 }, // about 40 of 5,000: each is 1 MB on the wire
   );
 }
 
@@ -250,6 +253,18 @@ export function badRequestFamilies({ key, config, token }: BadRequestOptions) {
     });
   });
 
+  // Under the byte limit, dear to parse: `[{},{},…]` (an object per 3 bytes) or `[[[…]]]` (a level per byte).
+  const heapDense = fc
+    .tuple(fc.constantFrom(...paths), fc.constantFrom('wide' as const, 'deep' as const))
+    .map(([path, shape]) =>
+      post(
+        `heap-dense ${shape} JSON (${HEAP_DENSE_BYTES / 1024} KiB) at ${path.join('.') || '(root)'}`,
+        JSON.stringify(setAt(valid, path, MARKER)).replace(`"${MARKER}"`, denseJson(shape, HEAP_DENSE_BYTES)),
+        // Refused while it arrives (413), or 503 while other bodies in flight hold the front's budget.
+        { expect: [413, 503], mayReset: true },
+      ),
+    );
+
   const hugeHeader = fc
     .tuple(
       fc.integer({ min: 8 * 1024, max: 128 * 1024 }),
@@ -344,5 +359,6 @@ export function badRequestFamilies({ key, config, token }: BadRequestOptions) {
     badAuth,
     wrongRoute,
     big,
+    heapDense,
   };
 }

@@ -24,6 +24,7 @@ export const FRONT_VARIABLES = [
   'HOST',
   'TOKEN_FILE',
   'BODY_LIMIT',
+  'BODY_MAX_VALUES',
   'MAX_CONNECTIONS',
   'SHUTDOWN_TIMEOUT',
 ] as const;

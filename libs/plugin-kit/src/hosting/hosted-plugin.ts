@@ -110,6 +110,7 @@ export function hostPlugin<E extends object>(
     shutdown: options.shutdown,
     maxExecutions: definition.limits?.maxExecutions ?? kit.MAX_EXECUTIONS,
     upstreamMaxBodyBytes: definition.limits?.upstreamMaxBody ?? kit.UPSTREAM_MAX_BODY,
+    upstreamMaxValues: kit.UPSTREAM_MAX_VALUES,
   });
   const executors = new Map<string, TemplateDispatcher>(keysOf(definition).map((key) => [key, executor]));
 

@@ -15,7 +15,12 @@ export type HostileReply =
   /** Headers at once, then one byte of body every `intervalMs` (default 1000), never finishing. */
   | { kind: 'trickle'; intervalMs?: number; status?: number }
   /** A redirect to another host. */
-  | { kind: 'redirect'; location: string; status?: number };
+  | { kind: 'redirect'; location: string; status?: number }
+  /**
+   * JSON that is cheap in bytes and dear in heap, `bytes` long (under the byte caps): `wide` is `[{},{},…]`
+   * (an object per 3 bytes), `deep` is `[[[…]]]` (a level of nesting per byte, then the closing brackets).
+   */
+  | { kind: 'dense'; shape: 'wide' | 'deep'; bytes: number; status?: number };
 
 export interface HostileRequest {
   method: string;
@@ -81,7 +86,27 @@ export async function writeHostileReply(
       return streamHuge(res, reply);
     case 'trickle':
       return trickle(res, reply);
+    case 'dense': {
+      const text = denseJson(reply.shape, reply.bytes);
+      res.writeHead(reply.status ?? 200, {
+        'Content-Type': 'application/json',
+        'Content-Length': Buffer.byteLength(text),
+      });
+      res.end(text);
+      return;
+    }
   }
+}
+
+/** Valid JSON of exactly `bytes` bytes (at least 2) that builds as much as it can: see the `dense` reply. */
+export function denseJson(shape: 'wide' | 'deep', bytes: number): string {
+  if (shape === 'deep') {
+    const depth = Math.floor(bytes / 2);
+    return `${'['.repeat(depth)}${' '.repeat(bytes - 2 * depth)}${']'.repeat(depth)}`;
+  }
+  const objects = Math.max(0, Math.floor((bytes - 2) / 3));
+  const text = `[${'{},'.repeat(objects)}`.slice(0, objects > 0 ? -1 : undefined);
+  return `${text}${' '.repeat(bytes - text.length - 1)}]`;
 }
 
 async function streamHuge(

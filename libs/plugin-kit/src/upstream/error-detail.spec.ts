@@ -8,7 +8,8 @@ const ARGO_TOKEN = 'Bearer eyJhbGciOiJSUzI1NiJ9.argo-server-token.Zm9vYmFy';
 const redactor = new Redactor()
   .addLogin('argo-bot', '11d7f3c0a9b8e6d5c4b3a2f1e0d9c8b7a6')
   .add(ARGO_TOKEN, ARGO_TOKEN.slice('Bearer '.length));
-const masked = <T>(fn: () => T): T => runInUpstreamScope({ maxBodyBytes: 1 << 26, redactor }, fn);
+const masked = <T>(fn: () => T): T =>
+  runInUpstreamScope({ maxBodyBytes: 1 << 26, maxValues: 100_000, redactor }, fn);
 
 /** Any 6 characters in a row of the credential past its scheme word: what a cut would leave of it. */
 function fragmentIn(text: string, credential: string): string | undefined {
@@ -71,7 +72,7 @@ describe('errorDetail masks the whole text before it cuts', () => {
 
   it('masks a credential that only appears once HTML entities are decoded', () => {
     const r = new Redactor().add('pa&ss<word>42');
-    const detail = runInUpstreamScope({ maxBodyBytes: 1 << 20, redactor: r }, () =>
+    const detail = runInUpstreamScope({ maxBodyBytes: 1 << 20, maxValues: 100_000, redactor: r }, () =>
       errorDetail('<html><title>login pa&amp;ss&lt;word&gt;42 refused</title></html>'),
     );
     expect(detail).toBe('login [REDACTED] refused');

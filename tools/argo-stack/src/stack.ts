@@ -221,7 +221,8 @@ export function kubectl(state: StackState, args: string[], input?: string): stri
   }
 }
 
-function argoModuleDir(repoRoot: string): string {
+/** The pinned Argo module's folder in the Go module cache (its CRDs, its e2e manifests). */
+export function argoModuleDir(repoRoot: string): string {
   const out = execFileSync('go', ['list', '-m', '-json', 'github.com/argoproj/argo-workflows/v4'], {
     cwd: join(repoRoot, 'tools/argo-stack/go/argo'),
     encoding: 'utf8',

@@ -95,6 +95,9 @@ export function envLines(state: StackState): string[] {
     `KUBECTL=${join(state.bin.kube, 'kubectl')}`,
     `ARGO=${join(state.bin.argo, 'argo')}`,
     `ARGO_SERVER=${state.hostAddr}:${state.ports.argoServer}`,
+    // Given ARGO_SERVER, the argo CLI takes no token from a kubeconfig naming another server ("could not find a
+    // token" without this).
+    `ARGO_TOKEN=Bearer ${state.adminToken}`,
     `ARGO_SECURE=false`,
     `ARGO_HTTP1=true`,
     `ARGO_NAMESPACE=${ARGO_NAMESPACE}`,

@@ -95,6 +95,9 @@ export function envLines(state: StackState): string[] {
     `KUBECTL=${join(state.bin.kube, 'kubectl')}`,
     `ARGO=${join(state.bin.argo, 'argo')}`,
     `ARGO_SERVER=${state.hostAddr}:${state.ports.argoServer}`,
+    // Given ARGO_SERVER, the argo CLI takes no token from a kubeconfig naming another server ("could not find a
+    // token" without this).
+    `ARGO_TOKEN=Bearer ${state.adminToken}`,
     `ARGO_SECURE=false`,
     `ARGO_HTTP1=true`,
     `ARGO_NAMESPACE=${ARGO_NAMESPACE}`,
@@ -221,7 +224,8 @@ export function kubectl(state: StackState, args: string[], input?: string): stri
   }
 }
 
-function argoModuleDir(repoRoot: string): string {
+/** The pinned Argo module's folder in the Go module cache (its CRDs, its e2e manifests). */
+export function argoModuleDir(repoRoot: string): string {
   const out = execFileSync('go', ['list', '-m', '-json', 'github.com/argoproj/argo-workflows/v4'], {
     cwd: join(repoRoot, 'tools/argo-stack/go/argo'),
     encoding: 'utf8',
@@ -392,17 +396,25 @@ export async function up(options: UpOptions): Promise<StackState> {
         DEFAULT_REQUEUE_TIME: options.patchRate,
       },
     );
-    const server = startProcess(state, 'argo-server', [
-      argoBin('argo'),
-      'server',
-      `--kubeconfig=${kubeconfigPath}`,
-      `--namespace=${ARGO_NAMESPACE}`,
-      '--auth-mode=client',
-      '--auth-mode=server',
-      '--secure=false',
-      `--port=${state.ports.argoServer}`,
-      '--loglevel=info',
-    ]);
+    // KUBECONFIG as well as --kubeconfig: in client auth mode the server builds each caller's client from the
+    // default loading rules (in cluster: the pod's; here: KUBECONFIG), never from --kubeconfig, and answers
+    // every token with 401 "no configuration has been provided" without it.
+    const server = startProcess(
+      state,
+      'argo-server',
+      [
+        argoBin('argo'),
+        'server',
+        `--kubeconfig=${kubeconfigPath}`,
+        `--namespace=${ARGO_NAMESPACE}`,
+        '--auth-mode=client',
+        '--auth-mode=server',
+        '--secure=false',
+        `--port=${state.ports.argoServer}`,
+        '--loglevel=info',
+      ],
+      { KUBECONFIG: kubeconfigPath },
+    );
     const runner = startProcess(state, 'pod-runner', options.podRunner);
     await until(
       'workflow-controller',

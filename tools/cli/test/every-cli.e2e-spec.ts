@@ -165,6 +165,14 @@ const CASES: CliCase[] = [
       },
     ],
   },
+  {
+    script: 'argo',
+    missing: { args: [], message: 'missing <up|down|status|env>' },
+    more: [
+      { args: ['start'], message: "unknown command 'start' (up, down, status or env)" },
+      { args: ['up', '--patch-rate', 'x'], message: "--patch-rate must be a duration such as 2s, got 'x'" },
+    ],
+  },
   { script: 'release:check', missing: { args: ['--tag', 'v1.0.0'], message: '--owner is required' } },
   { script: 'release:assets', missing: { args: [], message: '--owner is required' } },
 ];

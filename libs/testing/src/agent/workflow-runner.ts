@@ -156,9 +156,10 @@ class WorkflowRun {
         undefined,
         new Map(),
       );
-      phase = root.phase;
-      message = root.phase === 'Succeeded' ? undefined : (root.message ?? this.firstFailure());
-      if (spec.onExit) {
+      // A workflow whose root hangs is Running, without a message, and never reaches its exit handler.
+      phase = root.hung ? 'Running' : root.phase;
+      message = root.hung || root.phase === 'Succeeded' ? undefined : (root.message ?? this.firstFailure());
+      if (spec.onExit && !root.hung) {
         this.globals.set('workflow.status', phase);
         this.globals.set('workflow.duration', String((Date.now() - this.startedAt) / 1000));
         const exit = await this.execute(
@@ -310,6 +311,10 @@ class WorkflowRun {
       if (!retryable || last.hung) break;
     }
     retryNode.outputs = last?.outputs;
+    if (last!.hung) {
+      retryNode.hung = true;
+      return this.finish(retryNode, 'Running');
+    }
     return this.finish(retryNode, last!.phase, last!.message);
   }
 
@@ -426,11 +431,9 @@ class WorkflowRun {
           await this.sleep(requeueMs);
           continue;
         }
-        node.hung = true;
-        return this.finish(
+        return this.hang(
           node,
-          node.phase,
-          `${node.message ?? ''} (the reply had no phase: the agent reports nothing and the node stays ${node.phase})`.trim(),
+          `the reply had no phase: Argo's agent reports nothing, so the node stays ${node.phase}`,
         );
       }
       // reconcileTaskSet copies the result onto the node as a whole: outputs, phase and message.
@@ -449,14 +452,24 @@ class WorkflowRun {
       }
       if (requeueMs <= 0) {
         if (final) return this.finish(node, node.phase);
-        node.hung = true;
-        node.message =
-          `${node.message ?? ''} (${isNodePhase(result.phase) ? 'no requeue' : `unknown phase "${result.phase}"`}: the agent never calls again and the node hangs)`.trim();
-        return this.finish(node, node.phase);
+        return this.hang(
+          node,
+          `${isNodePhase(result.phase) ? `${result.phase} without a requeue` : `unknown phase "${result.phase}"`}: Argo's agent never calls again, so the node stays ${result.phase}`,
+        );
       }
       this.options.onEvent?.({ node, kind: 'requeue', requeueMs });
       await this.sleep(requeueMs);
     }
+  }
+
+  /**
+   * A node Argo never completes: it keeps the phase and message the plugin gave, and the workflow runs on
+   * until its deadline (the real agent shows exactly that); why is said in a warning.
+   */
+  private hang(node: AgentNode, why: string): AgentNode {
+    node.hung = true;
+    this.warnings.push(`${node.name}: ${why} and the workflow runs until its deadline`);
+    return this.finish(node, node.phase);
   }
 
   // ---- steps ------------------------------------------------------------------------------------------------
@@ -481,11 +494,11 @@ class WorkflowRun {
       }
       const failed = children.find((c, i) => isFailedPhase(c.phase) && !this.continues(group, children[i]));
       const hung = children.find((c) => c.hung);
-      this.finish(groupNode, failed ? failed.phase : hung ? hung.phase : 'Succeeded', failed?.message);
+      this.finish(groupNode, failed ? failed.phase : hung ? 'Running' : 'Succeeded', failed?.message);
       if (failed) return this.finish(node, failed.phase, `child '${failed.name}' failed`);
       if (hung) {
         node.hung = true;
-        return this.finish(node, 'Running', `child '${hung.name}' hangs`);
+        return this.finish(node, 'Running');
       }
     }
     this.templateOutputs(template, node, scope);
@@ -626,7 +639,7 @@ class WorkflowRun {
     if (failed) return this.finish(node, failed.phase, `child '${failed.name}' failed`);
     if (hung) {
       node.hung = true;
-      return this.finish(node, 'Running', `child '${hung.name}' hangs`);
+      return this.finish(node, 'Running');
     }
     this.templateOutputs(template, node, scope);
     return this.finish(node, 'Succeeded');

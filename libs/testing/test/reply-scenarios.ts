@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 
 /**
  * The reply scenarios of the local agent's fidelity suite: a scripted plugin's behaviour per scenario and
@@ -228,6 +229,75 @@ export const rows: Row[] = [
     phase: 'succeeded',
     hung: true,
   },
+  // Compared with the real agent of the Argo stack (test/argo), beyond the rows above.
+  {
+    scenario: 'an Error reply',
+    plugin: json('{"node":{"phase":"Error","message":"broken"}}'),
+    phase: 'Error',
+    message: 'broken',
+  },
+  {
+    scenario: '{"node":null} is no node',
+    plugin: json('{"node":null}'),
+    phase: 'Failed',
+    message: 'no plugin executed the template',
+  },
+  {
+    scenario: 'a lone surrogate escape in a string becomes U+FFFD',
+    plugin: json('{"node":{"phase":"Failed","message":"x\\ud800y"}}'),
+    phase: 'Failed',
+    message: 'x\uFFFDy',
+  },
+  {
+    scenario: 'a raw control character inside a string',
+    plugin: json('{"node":{"phase":"Failed","message":"a\nb"}}'),
+    phase: 'Failed',
+    message: "invalid character '\\n' in string literal",
+  },
+  {
+    scenario: 'a complete JSON value, then garbage',
+    plugin: json('{"node":{"phase":"Succeeded"}}garbage'),
+    phase: 'Succeeded',
+  },
+  {
+    scenario: 'an empty 200 body is EOF, not retried',
+    plugin: json(''),
+    phase: 'Failed',
+    message: 'EOF',
+    requests: 1,
+  },
+  {
+    scenario: '204 No Content fails the node',
+    plugin: json('', 204),
+    phase: 'Failed',
+    message: '204 No Content: ',
+  },
+  {
+    scenario: 'Pending with a requeue is polled',
+    plugin: json((call) =>
+      call === 1
+        ? '{"node":{"phase":"Pending"},"requeue":"1s"}'
+        : '{"node":{"phase":"Succeeded","message":"ok"}}',
+    ),
+    phase: 'Succeeded',
+    message: 'ok',
+    calls: 2,
+  },
+  {
+    scenario: 'a gzip-compressed reply is decompressed',
+    plugin: (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
+      res.end(gzipSync('{"node":{"phase":"Succeeded","message":"zipped"}}'));
+    },
+    phase: 'Succeeded',
+    message: 'zipped',
+  },
+  {
+    scenario: 'a negative requeue on Running hangs',
+    plugin: json('{"node":{"phase":"Running"},"requeue":"-1s"}'),
+    phase: 'Running',
+    hung: true,
+  },
 ];
 
 /** Replies Argo decides only after its client timeout or retries, played with shorter timings locally. */
@@ -250,6 +320,12 @@ export const slowScenarios = {
   noReply: {
     scenario: 'no reply at all (times out awaiting headers, retried)',
     plugin: (() => undefined) as Handler,
+  },
+  delayedReply: {
+    scenario: 'a reply after 5 s (within the 30 s timeout)',
+    plugin: ((_req, res) => {
+      setTimeout(() => json('{"node":{"phase":"Succeeded","message":"late"}}')(_req, res, '', 1), 5000);
+    }) as Handler,
   },
 } satisfies Record<string, { scenario: string; plugin: Handler }>;
 

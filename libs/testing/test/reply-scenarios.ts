@@ -298,6 +298,19 @@ export const rows: Row[] = [
     phase: 'Running',
     hung: true,
   },
+  // The agent patches each result into the task set's status with a JSON merge patch.
+  {
+    scenario: 'Running with a message and outputs, then Succeeded without them: the results merge',
+    plugin: json((call) =>
+      call === 1
+        ? '{"node":{"phase":"Running","message":"started","outputs":{"parameters":[{"name":"p","value":"1"}],"result":"r1"}},"requeue":"3s"}'
+        : '{"node":{"phase":"Succeeded","outputs":{"parameters":[{"name":"q","value":"2"}]}}}',
+    ),
+    phase: 'Succeeded',
+    message: 'started',
+    outputs: { parameters: [{ name: 'q', value: '2' }], result: 'r1' },
+    calls: 2,
+  },
 ];
 
 /** Replies Argo decides only after its client timeout or retries, played with shorter timings locally. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isNodePhase, parseDuration, type NodePhase } from '@app/contract';
 import { executePluginTemplate } from './agent-dispatch.js';
+import type { ArgoNodeResult } from './argo-reply.js';
 import { isFailedPhase, nodeId, type AgentNode, type AgentNodeType } from './agent-node.js';
 import { marshalExecuteTemplateArgs } from './go-json.js';
 import {
@@ -10,6 +11,7 @@ import {
   type AgentPlugin,
   type RpcTiming,
 } from './plugin-rpc-client.js';
+import { patchNodeResult } from './taskset-patch.js';
 import { substituteJson, substituteText, unresolvedTags, type Variables } from './substitute.js';
 import { evaluateWhen } from './when.js';
 import type {
@@ -409,6 +411,7 @@ class WorkflowRun {
     );
     const maxCalls = this.options.maxCallsPerNode ?? 100_000;
     let afterFinal = 0;
+    let reported: ArgoNodeResult | undefined;
     for (;;) {
       if (Date.now() > this.deadline)
         return this.finish(node, 'Failed', 'Step exceeded its deadline (local agent)');
@@ -436,10 +439,11 @@ class WorkflowRun {
           `the reply had no phase: Argo's agent reports nothing, so the node stays ${node.phase}`,
         );
       }
-      // reconcileTaskSet copies the result onto the node as a whole: outputs, phase and message.
-      node.outputs = result.outputs;
-      node.message = result.message || undefined;
-      node.phase = result.phase as NodePhase;
+      // reconcileTaskSet copies what the agent's merge patches left in the task set onto the node.
+      reported = patchNodeResult(reported, result);
+      node.outputs = reported.outputs;
+      node.message = reported.message || undefined;
+      node.phase = reported.phase as NodePhase;
       const final = FINAL_PHASES.has(result.phase);
       if (result.phase === 'Succeeded') return this.finish(node, node.phase);
       if (requeueMs > 0 && final) {

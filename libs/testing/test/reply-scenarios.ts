@@ -18,6 +18,8 @@ export interface Row {
   /** template.execute dispatches made for the node (requeues included). */
   calls?: number;
   hung?: boolean;
+  /** The workflow's phase when it is not the node's (a node that hangs leaves its workflow Running). */
+  workflowPhase?: string;
   outputs?: unknown;
   /** HTTP requests the plugin saw (retries and redirects included). */
   requests?: number;
@@ -297,6 +299,21 @@ export const rows: Row[] = [
     plugin: json('{"node":{"phase":"Running"},"requeue":"-1s"}'),
     phase: 'Running',
     hung: true,
+  },
+  // A node that is skipped or omitted is completed without failing: the workflow succeeds.
+  {
+    scenario: 'a Skipped reply: the workflow Succeeded',
+    plugin: json('{"node":{"phase":"Skipped","message":"not today"}}'),
+    phase: 'Skipped',
+    message: 'not today',
+    workflowPhase: 'Succeeded',
+  },
+  {
+    scenario: 'an Omitted reply: the workflow Succeeded',
+    plugin: json('{"node":{"phase":"Omitted","message":"left out"}}'),
+    phase: 'Omitted',
+    message: 'left out',
+    workflowPhase: 'Succeeded',
   },
   // The agent patches each result into the task set's status with a JSON merge patch.
   {

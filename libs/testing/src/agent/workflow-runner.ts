@@ -158,9 +158,10 @@ class WorkflowRun {
         undefined,
         new Map(),
       );
-      // A workflow whose root hangs is Running, without a message, and never reaches its exit handler.
-      phase = root.hung ? 'Running' : root.phase;
-      message = root.hung || root.phase === 'Succeeded' ? undefined : (root.message ?? this.firstFailure());
+      // A workflow whose root hangs is Running, without a message, and never reaches its exit handler; a
+      // skipped or omitted root is a success (operator.go maps the root node's phase onto the workflow).
+      phase = root.hung ? 'Running' : SKIPPED_PHASES.has(root.phase) ? 'Succeeded' : root.phase;
+      message = root.hung || phase === 'Succeeded' ? undefined : (root.message ?? this.firstFailure());
       if (spec.onExit && !root.hung) {
         this.globals.set('workflow.status', phase);
         this.globals.set('workflow.duration', String((Date.now() - this.startedAt) / 1000));
@@ -747,6 +748,9 @@ function shuffle<T>(items: T[], random: () => number): T[] {
   }
   return out;
 }
+
+/** Root node phases that complete a workflow as Succeeded. */
+const SKIPPED_PHASES = new Set<string>(['Skipped', 'Omitted']);
 
 /** Phases the controller treats as completed (NodeStatus.Fulfilled for a plugin node). */
 const FINAL_PHASES = new Set(['Succeeded', 'Failed', 'Error', 'Skipped', 'Omitted']);

@@ -300,6 +300,31 @@ export const rows: Row[] = [
     phase: 'Running',
     hung: true,
   },
+  // Go's decoder replaces each byte of invalid UTF-8 in a string with U+FFFD.
+  {
+    scenario: 'invalid UTF-8 in a string: one U+FFFD per invalid byte',
+    plugin: (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(
+        Buffer.concat([
+          Buffer.from('{"node":{"phase":"Failed","message":"a'),
+          Buffer.from([0xe2, 0x82, 0x62, 0xff, 0x63, 0xed, 0xa0, 0x80]),
+          Buffer.from('"}}'),
+        ]),
+      );
+    },
+    phase: 'Failed',
+    message: 'a\uFFFD\uFFFDb\uFFFDc\uFFFD\uFFFD\uFFFD',
+  },
+  {
+    scenario: 'invalid UTF-8 in the body of a status error',
+    plugin: (_req, res) => {
+      res.writeHead(500, { 'Content-Type': 'text/plain' });
+      res.end(Buffer.from([0x6f, 0x68, 0xe2, 0x82, 0x21]));
+    },
+    phase: 'Failed',
+    message: '500 Internal Server Error: oh\uFFFD\uFFFD!',
+  },
   // A node that is skipped or omitted is completed without failing: the workflow succeeds.
   {
     scenario: 'a Skipped reply: the workflow Succeeded',

@@ -1,4 +1,4 @@
-import { SMTP_TEST_CERT, SmtpStandIn } from '../stand-in/email/smtp.stand-in.js';
+import { SmtpStandIn } from '../stand-in/email/smtp.stand-in.js';
 
 export interface EmailDemo {
   smtp: SmtpStandIn;
@@ -11,7 +11,7 @@ export async function startEmailDemo(): Promise<EmailDemo> {
   const smtp = await new SmtpStandIn().start();
   return {
     smtp,
-    env: { SMTP_URL: smtp.url, SMTP_FROM: 'Argo Workflows <argo@example.com>', SMTP_CA_FILE: SMTP_TEST_CERT },
+    env: { SMTP_URL: smtp.url, SMTP_FROM: 'Argo Workflows <argo@example.com>', SMTP_CA_FILE: smtp.caFile },
     close: () => smtp.close(),
   };
 }

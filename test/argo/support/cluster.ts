@@ -1,15 +1,9 @@
-// What the real-Argo suites do with the stack: install a plugin from manifests/<app> with a Secret pointing at
-// the stand-ins, submit workflows, wait for them to end.
+// What the real-Argo suites do with the stack: read the examples, submit workflows, wait for them to end.
+import { execFile } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parse, parseAllDocuments, stringify } from 'yaml';
-import {
-  kubeClient,
-  kubectl,
-  prepareWorkflowNamespace,
-  readState,
-  type StackState,
-} from '../../../tools/argo-stack/src/stack.js';
+import { parse, parseAllDocuments } from 'yaml';
+import { kubeClient, kubectl, readState, type StackState } from '../../../tools/argo-stack/src/stack.js';
 
 export const repoRoot = resolve(import.meta.dirname, '../../..');
 
@@ -20,65 +14,36 @@ export function stack(): StackState {
   return state;
 }
 
-export { kubectl, kubeClient, prepareWorkflowNamespace };
-
-interface EnvRef {
-  name: string;
-  value?: string;
-  valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean } };
-}
-
-/** The sidecar container of manifests/<app>/plugin.yaml. */
-export function pluginContainer(app: string): { name: string; env?: EnvRef[] } {
-  const plugin = parse(readFileSync(join(repoRoot, 'manifests', app, 'plugin.yaml'), 'utf8')) as {
-    spec: { sidecar: { container: { name: string; env?: EnvRef[] } } };
-  };
-  return plugin.spec.sidecar.container;
-}
+export { kubectl, kubeClient };
 
 /**
- * The Secrets the plugin's secretKeyRefs name, filled from `env` (the variables the demo gives the sidecar):
- * each referenced key gets the value of the variable that references it.
+ * The namespace prepared as the stack prepares one for workflows (prepareWorkflowNamespace), asynchronously,
+ * without the workflows of an earlier run against the same stack.
  */
-export function secretsFor(app: string, env: Record<string, string>): Array<Record<string, unknown>> {
-  const data = new Map<string, Record<string, string>>();
-  for (const variable of pluginContainer(app).env ?? []) {
-    const ref = variable.valueFrom?.secretKeyRef;
-    if (!ref || env[variable.name] === undefined) continue;
-    const secret = data.get(ref.name) ?? {};
-    secret[ref.key] = env[variable.name];
-    data.set(ref.name, secret);
-  }
-  return [...data].map(([name, stringData]) => ({
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: { name },
-    type: 'Opaque',
-    stringData,
-  }));
-}
-
-/** `kubectl apply -k manifests/<app>` into the namespace, with its Secret(s) made from `env`. */
-export function installPlugin(
-  state: StackState,
-  namespace: string,
-  app: string,
-  env: Record<string, string>,
-): void {
-  const secrets = secretsFor(app, env);
-  if (secrets.length > 0)
-    kubectl(state, ['apply', '-n', namespace, '-f', '-'], secrets.map((s) => stringify(s)).join('---\n'));
-  kubectl(state, ['apply', '-n', namespace, '-k', join(repoRoot, 'manifests', app)]);
-}
-
-export function uninstallPlugin(state: StackState, namespace: string, app: string): void {
-  kubectl(state, ['delete', '-n', namespace, '--ignore-not-found', '-k', join(repoRoot, 'manifests', app)]);
+export async function prepareNamespace(state: StackState, namespace: string): Promise<void> {
+  await kubectlAsync(state, ['create', 'namespace', namespace]).catch((err: Error) => {
+    if (!/AlreadyExists/.test(err.message)) throw err;
+  });
+  await kubectlAsync(state, ['delete', 'workflows', '--all', '-n', namespace, '--wait=false']);
+  await kubectlAsync(state, [
+    'apply',
+    '-n',
+    namespace,
+    '-f',
+    join(state.repoRoot, 'tools/argo-stack/manifests/workflow-namespace.yaml'),
+  ]);
 }
 
 export interface ManifestDoc {
   apiVersion: string;
   kind: string;
-  metadata: { name?: string; generateName?: string; annotations?: Record<string, string> };
+  metadata: {
+    name?: string;
+    generateName?: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+  };
   spec?: Record<string, unknown>;
 }
 
@@ -96,19 +61,41 @@ export function examples(app: string): Array<{ file: string; doc: ManifestDoc }>
     );
 }
 
-/** Creates the object; answers its name (generateName resolved). */
-export function create(state: StackState, namespace: string, doc: ManifestDoc): string {
-  return kubectl(
-    state,
-    ['create', '-n', namespace, '-o', 'jsonpath={.metadata.name}', '-f', '-'],
-    JSON.stringify(doc),
-  ).trim();
+/** Creates the workflow; answers its name (generateName resolved). */
+export async function create(state: StackState, namespace: string, doc: ManifestDoc): Promise<string> {
+  const created = await kubeClient(state).call<ManifestDoc>(
+    'POST',
+    `/apis/argoproj.io/v1alpha1/namespaces/${namespace}/workflows`,
+    { ...doc, metadata: { ...doc.metadata, namespace } },
+  );
+  return created.metadata.name!;
+}
+
+/**
+ * kubectl of the stack, as the admin, without blocking the event loop (the suites follow many workflows at
+ * once while they install).
+ */
+export function kubectlAsync(state: StackState, args: string[], input?: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      join(state.bin.kube, 'kubectl'),
+      args,
+      { env: { ...process.env, KUBECONFIG: join(state.dir, 'kubeconfig') }, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) =>
+        err
+          ? reject(new Error(`kubectl ${args.slice(0, 3).join(' ')}: ${stderr.trim() || err.message}`))
+          : resolve(stdout),
+    );
+    child.stdin?.end(input ?? '');
+  });
 }
 
 export interface WorkflowOutcome {
   name: string;
   phase: string;
   message?: string;
+  startedAt?: string;
+  finishedAt?: string;
   nodes: Record<
     string,
     { displayName: string; type: string; phase: string; message?: string; outputs?: unknown }
@@ -127,16 +114,78 @@ export async function waitForWorkflow(
   const client = kubeClient(state);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const wf = await client.get<{
-      status?: { phase?: string; message?: string; nodes?: WorkflowOutcome['nodes'] };
-    }>(`/apis/argoproj.io/v1alpha1/namespaces/${namespace}/workflows/${name}`);
+    const wf = await client.get<{ status?: Partial<Omit<WorkflowOutcome, 'name'>> }>(
+      `/apis/argoproj.io/v1alpha1/namespaces/${namespace}/workflows/${name}`,
+    );
     const outcome = {
+      ...wf.status,
       name,
       phase: wf.status?.phase ?? 'Pending',
-      message: wf.status?.message,
       nodes: wf.status?.nodes ?? {},
     };
     if (FINAL.has(outcome.phase) || Date.now() > deadline) return outcome;
-    await new Promise((r) => setTimeout(r, 1000));
+    await new Promise((r) => setTimeout(r, 2000));
   }
+}
+
+/**
+ * The container logs of a workflow's agent pod, by container name, from the pod runner's folder (the pod
+ * itself is deleted when the workflow ends).
+ */
+export function agentPodLogs(state: StackState, namespace: string, workflow: string): Record<string, string> {
+  const pods = join(state.dir, 'pods');
+  const dir = readdirSync(pods).find(
+    (d) => d.startsWith(`${namespace}_${workflow}-`) && /-agent_[^_]+$/.test(d),
+  );
+  if (!dir) throw new Error(`no agent pod of ${namespace}/${workflow} in ${pods}`);
+  const logs = join(pods, dir, 'logs');
+  return Object.fromEntries(
+    readdirSync(logs).map((f) => [f.replace(/\.log$/, ''), readFileSync(join(logs, f), 'utf8')]),
+  );
+}
+
+export interface ResourceAttributes {
+  verb: string;
+  resource: string;
+  group?: string;
+  subresource?: string;
+  namespace: string;
+}
+
+/**
+ * Whether the API server's RBAC lets the namespace's ServiceAccount do it: a SubjectAccessReview for the
+ * account with the groups its token carries (what `kubectl auth can-i --as=system:serviceaccount:…` asks).
+ */
+export async function serviceAccountMay(
+  state: StackState,
+  account: { namespace: string; name: string },
+  attributes: ResourceAttributes,
+): Promise<boolean> {
+  const review = await kubeClient(state).call<{ status: { allowed: boolean } }>(
+    'POST',
+    '/apis/authorization.k8s.io/v1/subjectaccessreviews',
+    {
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SubjectAccessReview',
+      spec: {
+        user: `system:serviceaccount:${account.namespace}:${account.name}`,
+        groups: [
+          'system:serviceaccounts',
+          `system:serviceaccounts:${account.namespace}`,
+          'system:authenticated',
+        ],
+        resourceAttributes: attributes,
+      },
+    },
+  );
+  return review.status.allowed;
+}
+
+/** The first YAML block of a page of the docs after `marker` (indented under a list item or not). */
+export function documentedObject(page: string, marker: string): ManifestDoc {
+  const text = readFileSync(join(repoRoot, page), 'utf8');
+  const at = text.indexOf(marker);
+  const block = at < 0 ? undefined : /^( *)```yaml\n([\s\S]*?)^ *```/m.exec(text.slice(at));
+  if (!block) throw new Error(`${page}: no YAML block after "${marker}"`);
+  return parse(block[2].replace(new RegExp(`^${block[1]}`, 'gm'), '')) as ManifestDoc;
 }

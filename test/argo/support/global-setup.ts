@@ -1,6 +1,6 @@
 // Bundles the suite's own test images (test/argo/support/<name>/main.ts → dist/test/<name>/main.js, see
 // test-images.ts), then starts one real Argo stack for the whole run (or uses the one ARGO_STACK_DIR names,
-// when it is up already).
+// when it is up already), and the file each suite appends its workflow lines to for the summary.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,8 +29,11 @@ async function buildTestImages(root: string): Promise<void> {
 export default async function globalSetup(): Promise<void> {
   const root = resolve(import.meta.dirname, '../../..');
   await buildTestImages(root);
+  process.env.ARGO_SUITE_STARTED = String(Date.now());
+  const run = mkdtempSync(join(tmpdir(), 'argo-suite-'));
+  process.env.ARGO_SUITE_RESULTS = join(run, 'workflows.jsonl');
   if (!process.env.ARGO_STACK_DIR) {
-    process.env.ARGO_STACK_DIR = join(mkdtempSync(join(tmpdir(), 'argo-suite-')), 'stack');
+    process.env.ARGO_STACK_DIR = join(run, 'stack');
     process.env.ARGO_SUITE_OWNS_STACK = '1';
   }
   execFileSync('node', ['tools/run-cli.mjs', 'argo', 'up', '--dir', process.env.ARGO_STACK_DIR], {

@@ -221,7 +221,8 @@ export function kubectl(state: StackState, args: string[], input?: string): stri
   }
 }
 
-function argoModuleDir(repoRoot: string): string {
+/** The pinned Argo module's folder in the Go module cache (its CRDs, its e2e manifests). */
+export function argoModuleDir(repoRoot: string): string {
   const out = execFileSync('go', ['list', '-m', '-json', 'github.com/argoproj/argo-workflows/v4'], {
     cwd: join(repoRoot, 'tools/argo-stack/go/argo'),
     encoding: 'utf8',
@@ -392,17 +393,25 @@ export async function up(options: UpOptions): Promise<StackState> {
         DEFAULT_REQUEUE_TIME: options.patchRate,
       },
     );
-    const server = startProcess(state, 'argo-server', [
-      argoBin('argo'),
-      'server',
-      `--kubeconfig=${kubeconfigPath}`,
-      `--namespace=${ARGO_NAMESPACE}`,
-      '--auth-mode=client',
-      '--auth-mode=server',
-      '--secure=false',
-      `--port=${state.ports.argoServer}`,
-      '--loglevel=info',
-    ]);
+    // KUBECONFIG as well as --kubeconfig: in client auth mode the server builds each caller's client from the
+    // default loading rules (in cluster: the pod's; here: KUBECONFIG), never from --kubeconfig, and answers
+    // every token with 401 "no configuration has been provided" without it.
+    const server = startProcess(
+      state,
+      'argo-server',
+      [
+        argoBin('argo'),
+        'server',
+        `--kubeconfig=${kubeconfigPath}`,
+        `--namespace=${ARGO_NAMESPACE}`,
+        '--auth-mode=client',
+        '--auth-mode=server',
+        '--secure=false',
+        `--port=${state.ports.argoServer}`,
+        '--loglevel=info',
+      ],
+      { KUBECONFIG: kubeconfigPath },
+    );
     const runner = startProcess(state, 'pod-runner', options.podRunner);
     await until(
       'workflow-controller',

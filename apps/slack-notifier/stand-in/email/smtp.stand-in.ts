@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
+import { standInCertificate, standInHost } from '@app/testing';
 
 /** Beside the sources in tests; from the repository root when bundled (npm run demo). */
 const DATA = [
@@ -37,6 +38,9 @@ export class SmtpStandIn {
   private deferrals = 0;
   private readonly server: SMTPServer;
   port = 0;
+  private host = standInHost();
+  /** The CA file a client trusts this relay's certificate through (SMTP_CA_FILE). */
+  readonly caFile = standInCertificate()?.caFile ?? SMTP_TEST_CERT;
 
   constructor(
     readonly user = 'argo',
@@ -45,8 +49,8 @@ export class SmtpStandIn {
   ) {
     this.server = new SMTPServer({
       secure: implicitTls,
-      key: readFileSync(join(DATA, 'smtp-localhost.key')),
-      cert: readFileSync(SMTP_TEST_CERT),
+      key: readFileSync(standInCertificate()?.keyFile ?? join(DATA, 'smtp-localhost.key')),
+      cert: readFileSync(standInCertificate()?.certFile ?? SMTP_TEST_CERT),
       authMethods: ['PLAIN', 'LOGIN'],
       size: 10 * 1024 * 1024,
       logger: false,
@@ -82,13 +86,14 @@ export class SmtpStandIn {
     });
   }
 
-  /** `smtp://user:password@127.0.0.1:<port>`, for SMTP_URL. */
+  /** `smtp://user:password@<stand-in host>:<port>`, for SMTP_URL. */
   get url(): string {
-    return `smtp://${this.user}:${this.password}@127.0.0.1:${this.port}`;
+    return `smtp://${this.user}:${this.password}@${this.host}:${this.port}`;
   }
 
   async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.host = standInHost();
+    await new Promise<void>((resolve) => this.server.listen(0, this.host, resolve));
     this.port = (this.server.server.address() as AddressInfo).port;
     return this;
   }

@@ -17,12 +17,19 @@ import {
   isExecute,
   localOutcome,
   observeReal,
-  submit,
   realOutcome,
   type AgentOutcome,
   type SeenRequest,
 } from './support/agent-comparison.js';
-import { kubectl, prepareWorkflowNamespace, repoRoot, stack } from './support/cluster.js';
+import {
+  create,
+  kubectlAsync,
+  prepareNamespace,
+  repoRoot,
+  stack,
+  type ManifestDoc,
+} from './support/cluster.js';
+import { apply } from './support/plugins.js';
 import { SCRIPTED_KEY, startScriptedPlugin } from './support/scripted-plugin/server.js';
 import { testImage } from './support/test-images.js';
 
@@ -99,11 +106,17 @@ describe('reply scenarios: the local agent and the real agent', () => {
   const state = stack();
   let dir: string;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'reply-scenarios-'));
-    prepareWorkflowNamespace(state, NAMESPACE);
-    kubectl(state, ['apply', '-n', NAMESPACE, '-k', join(repoRoot, 'manifests/install/workflow-namespace')]);
-    kubectl(state, ['apply', '-n', NAMESPACE, '-f', '-'], JSON.stringify(toConfigMap(plugin)));
+    await prepareNamespace(state, NAMESPACE);
+    await kubectlAsync(state, [
+      'apply',
+      '-n',
+      NAMESPACE,
+      '-k',
+      join(repoRoot, 'manifests/install/workflow-namespace'),
+    ]);
+    await apply(state, NAMESPACE, [toConfigMap(plugin) as unknown as ManifestDoc]);
   });
   afterAll(() => {
     rmSync(dir, { recursive: true, force: true });
@@ -117,7 +130,7 @@ describe('reply scenarios: the local agent and the real agent', () => {
     const submitted = await Promise.all(
       replyScripts.map(async ({ scenario }) => ({
         scenario,
-        name: await submit(state, NAMESPACE, workflow(scenario)),
+        name: await create(state, NAMESPACE, workflow(scenario) as unknown as ManifestDoc),
       })),
     );
     const results = await Promise.all(

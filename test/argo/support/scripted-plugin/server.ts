@@ -5,8 +5,9 @@
 // own sidecar), so the calls of a scenario are counted from 1; requests to other paths (a redirect's target)
 // go to the scenario of the last own template.
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { text } from 'node:stream/consumers';
 import { EXECUTE, replyScripts, type Handler } from '../../../../libs/testing/test/reply-scenarios.js';
 
 export const SCRIPTED_KEY = 'scripted';
@@ -45,15 +46,6 @@ function readToken(file: string): string | undefined {
   }
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
 function answer(res: ServerResponse, status: number, body: string): void {
   res.writeHead(status, { 'Content-Type': 'application/json' });
   res.end(body);
@@ -84,7 +76,7 @@ export async function startScriptedPlugin(options: ScriptedPluginOptions): Promi
         options.onRequest({ ...base, call: calls, answer: 'forbidden' });
         return answer(res, 403, 'forbidden');
       }
-      const body = await readBody(req);
+      const body = await text(req);
       if (url === EXECUTE) calls++;
       if (url === EXECUTE && req.method === 'POST') {
         const scenario = scenarioOf(body);

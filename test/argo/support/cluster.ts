@@ -1,9 +1,14 @@
 // What the real-Argo suites do with the stack: read the examples, submit workflows, wait for them to end.
-import { execFile } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
-import { kubeClient, kubectl, readState, type StackState } from '../../../tools/argo-stack/src/stack.js';
+import {
+  kubeClient,
+  kubectl,
+  kubectlAsync,
+  readState,
+  type StackState,
+} from '../../../tools/argo-stack/src/stack.js';
 
 export const repoRoot = resolve(import.meta.dirname, '../../..');
 
@@ -14,7 +19,7 @@ export function stack(): StackState {
   return state;
 }
 
-export { kubectl, kubeClient };
+export { kubectl, kubectlAsync, kubeClient };
 
 /**
  * The namespace prepared as the stack prepares one for workflows (prepareWorkflowNamespace), asynchronously,
@@ -69,25 +74,6 @@ export async function create(state: StackState, namespace: string, doc: Manifest
     { ...doc, metadata: { ...doc.metadata, namespace } },
   );
   return created.metadata.name!;
-}
-
-/**
- * kubectl of the stack, as the admin, without blocking the event loop (the suites follow many workflows at
- * once while they install).
- */
-export function kubectlAsync(state: StackState, args: string[], input?: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      join(state.bin.kube, 'kubectl'),
-      args,
-      { env: { ...process.env, KUBECONFIG: join(state.dir, 'kubeconfig') }, maxBuffer: 64 * 1024 * 1024 },
-      (err, stdout, stderr) =>
-        err
-          ? reject(new Error(`kubectl ${args.slice(0, 3).join(' ')}: ${stderr.trim() || err.message}`))
-          : resolve(stdout),
-    );
-    child.stdin?.end(input ?? '');
-  });
 }
 
 export interface WorkflowOutcome {

@@ -1,7 +1,7 @@
 // `npm run argo -- up|down|status|env`: the real Argo Workflows stack as local processes — etcd, the Kubernetes
 // API server and controller manager, Argo's CRDs, workflow-controller, argo server, and the pod runner in place
 // of a kubelet — in a folder of its own, with its own ports and its own bridge, so several stacks run side by side.
-import { spawn, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import {
   existsSync,
@@ -222,6 +222,25 @@ export function kubectl(state: StackState, args: string[], input?: string): stri
       cause: err,
     });
   }
+}
+
+/**
+ * kubectl of the stack, as the admin, without blocking the event loop (for callers that follow many workflows
+ * or serve stand-ins while they install).
+ */
+export function kubectlAsync(state: StackState, args: string[], input?: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      join(state.bin.kube, 'kubectl'),
+      args,
+      { env: { ...process.env, KUBECONFIG: join(state.dir, 'kubeconfig') }, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) =>
+        err
+          ? reject(new Error(`kubectl ${args.slice(0, 3).join(' ')}: ${stderr.trim() || err.message}`))
+          : resolve(stdout),
+    );
+    child.stdin?.end(input ?? '');
+  });
 }
 
 /** The pinned Argo module's folder in the Go module cache (its CRDs, its e2e manifests). */

@@ -5,6 +5,7 @@ const base = ['--url', 'http://127.0.0.1:4355', '--token-file', '/t', '--key', '
 describe('parseCliArgs', () => {
   it('applies the defaults: text output, as-in-a-cluster timing', () => {
     expect(parseCliArgs(base)).toEqual({
+      agent: 'local',
       url: 'http://127.0.0.1:4355',
       tokenFile: '/t',
       key: 'hello',

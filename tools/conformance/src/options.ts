@@ -6,6 +6,7 @@ export { UsageError };
 export type OutputFormat = 'text' | 'json' | 'junit';
 
 export interface CliOptions {
+  agent: 'local';
   url: string;
   tokenFile: string;
   key: string;
@@ -28,11 +29,31 @@ export interface CliOptions {
   verbose: boolean;
 }
 
+/** `--agent real`: the plugin under the real agent of a running Argo stack (real-agent/run-real.ts). */
+export interface RealAgentCliOptions {
+  agent: 'real';
+  plugin: string;
+  key?: string;
+  config?: string;
+  stackDir?: string;
+  namespace?: string;
+  apply: string[];
+  output: OutputFormat;
+  junitFile?: string;
+  pollTimeoutMs: number;
+  skip: string[];
+  strict: boolean;
+  verbose: boolean;
+}
+
 export const USAGE = `usage: argo-plugin-conformance --url http://127.0.0.1:<port> --token-file <file> --key <plugin-key>
          [--config <body.json|yaml>] [--count-url <url> [--count-auth-env NAME]] [--secret-env NAME ...] [--start "<command>"]
          [--output text|json|junit] [--junit-file <file>] [--time-scale <n>] [--start-window <duration>]
          [--grace-period <duration>] [--poll-timeout <duration>] [--deadline <duration>] [--skip <rule-id> ...]
          [--strict] [--verbose]
+       argo-plugin-conformance --agent real --plugin <plugin.yaml|configmap.yaml> [--key <plugin-key>]
+         [--config <body.json|yaml>] [--stack-dir <dir>] [--namespace <ns>] [--apply <file> ...]
+         [--poll-timeout <duration>] [--output text|json|junit] [--junit-file <file>] [--skip <rule-id> ...] [--strict]
 
 Calls an Argo Workflows executor plugin exactly as Argo's agent does and checks it against the contract the
 agent enforces: auth on every path, 404 for unknown methods, {} for other plugins' templates, status 200 with a
@@ -58,6 +79,14 @@ and SIGTERM (with --start), no secret in replies.
                    waiting past their 30 s timeout (no reply, or one trickling in) stops the run at once
   --strict         exit 1 on security and hygiene findings too
 
+  --agent real     run the plugin under the real agent of a running Argo stack (npm run argo -- up) instead: its
+                   ConfigMap goes into a namespace of the stack, the kit's workflows (the example body, another
+                   plugin's template, bad bodies) are submitted there and judged by how they end
+  --plugin         the plugin's plugin.yaml (ExecutorPlugin) or its ConfigMap; --key defaults to its name
+  --stack-dir      the stack's folder (default: $ARGO_STACK_DIR, else the stack of the checkout run from)
+  --namespace      where the plugin is installed and the workflows run (default: conformance-<plugin name>)
+  --apply          a manifest applied into that namespace first, e.g. the plugin's Secret (repeatable)
+
 Replies are read up to 4 MiB (the agent's own calls; 1 MiB of any other reply): a larger one fails its rule.
 
 Exit code: 0 no breaks-workflow finding, 1 a breaks-workflow rule failed (with --strict: any rule) or the run
@@ -76,6 +105,13 @@ function expandMultiValue(argv: string[], flags: string[]): string[] {
   return out;
 }
 
+/** `A,B` and repeated flags → one list. */
+const list = (values: string[] | undefined): string[] =>
+  (values ?? [])
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
+
 function duration(flag: string, value: string): number {
   try {
     const ms = parseDuration(value);
@@ -88,7 +124,21 @@ function duration(flag: string, value: string): number {
   );
 }
 
-export function parseCliArgs(argv: string[]): CliOptions | 'help' | 'version' {
+/** Options of one agent only, refused with the other. */
+const LOCAL_ONLY = [
+  'url',
+  'token-file',
+  'count-url',
+  'count-auth-env',
+  'secret-env',
+  'start',
+  'time-scale',
+  'start-window',
+  'grace-period',
+];
+const REAL_ONLY = ['plugin', 'stack-dir', 'namespace', 'apply'];
+
+export function parseCliArgs(argv: string[]): CliOptions | RealAgentCliOptions | 'help' | 'version' {
   if (wantsHelp(argv)) return 'help';
   const parsed = parseCommand(
     {
@@ -112,23 +162,46 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' | 'version' {
         skip: { type: 'string', multiple: true },
         strict: { type: 'boolean' },
         version: { type: 'boolean' },
+        agent: { type: 'string', default: 'local', choices: ['local', 'real'] },
+        plugin: { type: 'string', input: 'file' },
+        'stack-dir': { type: 'string' },
+        namespace: { type: 'string' },
+        apply: { type: 'string', multiple: true, input: 'file' },
       },
     },
-    expandMultiValue(argv, ['--secret-env', '--skip']),
+    expandMultiValue(argv, ['--secret-env', '--skip', '--apply']),
   );
   const v = parsed.values;
   if (v.version) return 'version';
+  const given = (flag: string): boolean => argv.some((a) => a === `--${flag}` || a.startsWith(`--${flag}=`));
+  const other = (v.agent === 'real' ? LOCAL_ONLY : REAL_ONLY).find(given);
+  if (other)
+    throw new UsageError(`--${other} is for ${v.agent === 'real' ? 'the local agent' : '--agent real'}`);
+  if (v.agent === 'real') {
+    if (!v.plugin) throw new UsageError('--plugin is required with --agent real');
+    return {
+      agent: 'real',
+      plugin: v.plugin,
+      key: v.key,
+      config: v.config,
+      stackDir: v['stack-dir'],
+      namespace: v.namespace,
+      apply: v.apply,
+      output: v.output as OutputFormat,
+      junitFile: v['junit-file'],
+      pollTimeoutMs: duration('--poll-timeout', v['poll-timeout']!),
+      skip: list(v.skip),
+      strict: v.strict!,
+      verbose: v.verbose!,
+    };
+  }
   for (const required of ['url', 'token-file', 'key'] as const) {
     if (!v[required]) throw new UsageError(`--${required} is required`);
   }
   const timeScale = Number(v['time-scale']);
   if (!(timeScale > 0)) throw new UsageError('--time-scale must be a positive number');
-  const list = (values: string[] | undefined): string[] =>
-    (values ?? [])
-      .flatMap((s) => s.split(','))
-      .map((s) => s.trim())
-      .filter(Boolean);
   return {
+    agent: 'local',
     url: v.url!,
     tokenFile: v['token-file']!,
     key: v.key!,

@@ -1,6 +1,7 @@
 import { EXECUTE_TEMPLATE_PATH } from '@app/contract';
 import { decodeArgoReply, type ArgoNodeResult, type ArgoReply } from './argo-reply.js';
 import { GoHttpError, goPost } from './go-http-client.js';
+import { goUtf8 } from './go-utf8.js';
 
 /** One installed plugin as the agent sees it: address and the token from its token file. */
 export interface AgentPlugin {
@@ -128,9 +129,9 @@ export class PluginRpcClient {
             this.unsupported = true;
             return null;
           case 503:
-            throw new PluginCallError((await res.readAll()).toString('utf8'), true);
+            throw new PluginCallError(goUtf8(await res.readAll()), true);
           default:
-            throw new PluginCallError(`${res.statusText}: ${(await res.readAll()).toString('utf8')}`, false);
+            throw new PluginCallError(`${res.statusText}: ${goUtf8(await res.readAll())}`, false);
         }
       } finally {
         res.close();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isNodePhase, parseDuration, type NodePhase } from '@app/contract';
 import { executePluginTemplate } from './agent-dispatch.js';
+import type { ArgoNodeResult } from './argo-reply.js';
 import { isFailedPhase, nodeId, type AgentNode, type AgentNodeType } from './agent-node.js';
 import { marshalExecuteTemplateArgs } from './go-json.js';
 import {
@@ -10,6 +11,7 @@ import {
   type AgentPlugin,
   type RpcTiming,
 } from './plugin-rpc-client.js';
+import { patchNodeResult } from './taskset-patch.js';
 import { substituteJson, substituteText, unresolvedTags, type Variables } from './substitute.js';
 import { evaluateWhen } from './when.js';
 import type {
@@ -157,9 +159,11 @@ class WorkflowRun {
         undefined,
         new Map(),
       );
-      phase = root.phase;
-      message = root.phase === 'Succeeded' ? undefined : (root.message ?? this.firstFailure());
-      if (spec.onExit) {
+      // A workflow whose root hangs is Running, without a message, and never reaches its exit handler; a
+      // skipped or omitted root is a success (operator.go maps the root node's phase onto the workflow).
+      phase = root.hung ? 'Running' : SKIPPED_PHASES.has(root.phase) ? 'Succeeded' : root.phase;
+      message = root.hung || phase === 'Succeeded' ? undefined : (root.message ?? this.firstFailure());
+      if (spec.onExit && !root.hung) {
         this.globals.set('workflow.status', phase);
         this.globals.set('workflow.duration', String((Date.now() - this.startedAt) / 1000));
         const exit = await this.execute(
@@ -311,6 +315,10 @@ class WorkflowRun {
       if (!retryable || last.hung) break;
     }
     retryNode.outputs = last?.outputs;
+    if (last!.hung) {
+      retryNode.hung = true;
+      return this.finish(retryNode, 'Running');
+    }
     return this.finish(retryNode, last!.phase, last!.message);
   }
 
@@ -405,6 +413,7 @@ class WorkflowRun {
     );
     const maxCalls = this.options.maxCallsPerNode ?? 100_000;
     let afterFinal = 0;
+    let reported: ArgoNodeResult | undefined;
     for (;;) {
       if (Date.now() > this.deadline)
         return this.finish(node, 'Failed', 'Step exceeded its deadline (local agent)');
@@ -427,17 +436,16 @@ class WorkflowRun {
           await this.sleep(requeueMs);
           continue;
         }
-        node.hung = true;
-        return this.finish(
+        return this.hang(
           node,
-          node.phase,
-          `${node.message ?? ''} (the reply had no phase: the agent reports nothing and the node stays ${node.phase})`.trim(),
+          `the reply had no phase: Argo's agent reports nothing, so the node stays ${node.phase}`,
         );
       }
-      // reconcileTaskSet copies the result onto the node as a whole: outputs, phase and message.
-      node.outputs = result.outputs;
-      node.message = result.message || undefined;
-      node.phase = result.phase as NodePhase;
+      // reconcileTaskSet copies what the agent's merge patches left in the task set onto the node.
+      reported = patchNodeResult(reported, result);
+      node.outputs = reported.outputs;
+      node.message = reported.message || undefined;
+      node.phase = reported.phase as NodePhase;
       const final = FINAL_PHASES.has(result.phase);
       if (result.phase === 'Succeeded') return this.finish(node, node.phase);
       if (requeueMs > 0 && final) {
@@ -450,14 +458,24 @@ class WorkflowRun {
       }
       if (requeueMs <= 0) {
         if (final) return this.finish(node, node.phase);
-        node.hung = true;
-        node.message =
-          `${node.message ?? ''} (${isNodePhase(result.phase) ? 'no requeue' : `unknown phase "${result.phase}"`}: the agent never calls again and the node hangs)`.trim();
-        return this.finish(node, node.phase);
+        return this.hang(
+          node,
+          `${isNodePhase(result.phase) ? `${result.phase} without a requeue` : `unknown phase "${result.phase}"`}: Argo's agent never calls again, so the node stays ${result.phase}`,
+        );
       }
       this.options.onEvent?.({ node, kind: 'requeue', requeueMs });
       await this.sleep(requeueMs);
     }
+  }
+
+  /**
+   * A node Argo never completes: it keeps the phase and message the plugin gave, and the workflow runs on
+   * until its deadline (the real agent shows exactly that); why is said in a warning.
+   */
+  private hang(node: AgentNode, why: string): AgentNode {
+    node.hung = true;
+    this.warnings.push(`${node.name}: ${why} and the workflow runs until its deadline`);
+    return this.finish(node, node.phase);
   }
 
   // ---- steps ------------------------------------------------------------------------------------------------
@@ -482,11 +500,11 @@ class WorkflowRun {
       }
       const failed = children.find((c, i) => isFailedPhase(c.phase) && !this.continues(group, children[i]));
       const hung = children.find((c) => c.hung);
-      this.finish(groupNode, failed ? failed.phase : hung ? hung.phase : 'Succeeded', failed?.message);
+      this.finish(groupNode, failed ? failed.phase : hung ? 'Running' : 'Succeeded', failed?.message);
       if (failed) return this.finish(node, failed.phase, `child '${failed.name}' failed`);
       if (hung) {
         node.hung = true;
-        return this.finish(node, 'Running', `child '${hung.name}' hangs`);
+        return this.finish(node, 'Running');
       }
     }
     this.templateOutputs(template, node, scope);
@@ -627,7 +645,7 @@ class WorkflowRun {
     if (failed) return this.finish(node, failed.phase, `child '${failed.name}' failed`);
     if (hung) {
       node.hung = true;
-      return this.finish(node, 'Running', `child '${hung.name}' hangs`);
+      return this.finish(node, 'Running');
     }
     this.templateOutputs(template, node, scope);
     return this.finish(node, 'Succeeded');
@@ -731,6 +749,9 @@ function shuffle<T>(items: T[], random: () => number): T[] {
   }
   return out;
 }
+
+/** Root node phases that complete a workflow as Succeeded. */
+const SKIPPED_PHASES = new Set<string>(['Skipped', 'Omitted']);
 
 /** Phases the controller treats as completed (NodeStatus.Fulfilled for a plugin node). */
 const FINAL_PHASES = new Set(['Succeeded', 'Failed', 'Error', 'Skipped', 'Omitted']);

@@ -1,4 +1,4 @@
-import { SMTP_TEST_CERT, SmtpStandIn } from '../stand-ins/email/smtp.stand-in.js';
+import { SmtpStandIn } from '../stand-ins/email/smtp.stand-in.js';
 
 export interface EmailDemo {
   smtp: SmtpStandIn;

@@ -19,7 +19,7 @@ import {
   stack,
   type ManifestDoc,
 } from './support/cluster.js';
-import { apply, installPlugin } from './support/plugins.js';
+import { apply, installPlugin, pluginManifest } from './support/plugins.js';
 import { BINDING_LABEL, runWorkflow } from './support/runs.js';
 import { EVENT_APP, argoServerEnv, documentedEventRole, serviceAccountToken } from './support/upstreams.js';
 
@@ -113,7 +113,7 @@ describe('workflow events through the real argo server', () => {
       {},
     );
     const logged = /"key":"([0-9a-f]{16})"[^\n]*"msg":"event sent"/.exec(
-      agentPodLogs(state, NAMESPACE, run.name)['workflow-event-executor-plugin'],
+      agentPodLogs(state, NAMESPACE, run.name)[pluginManifest(EVENT_APP).spec.sidecar.container.name],
     )?.[1];
     expect(key.startsWith(logged ?? '?')).toBe(true);
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parse } from 'yaml';
 import { argoModuleDir, type StackState } from '../../tools/argo-stack/src/stack.js';
 import { agentPodLogs, prepareNamespace, stack, type ManifestDoc } from './support/cluster.js';
-import { apply, installPlugin, pluginApps } from './support/plugins.js';
+import { apply, installPlugin, pluginApps, pluginManifest } from './support/plugins.js';
 import { runWorkflow } from './support/runs.js';
 import { appEnv, standInsOnStack, startStandIns } from './support/upstreams.js';
 
@@ -91,6 +91,6 @@ describe("Argo's hello plugin beside ours", () => {
     const logs = agentPodLogs(state, NAMESPACE, run.name);
     // The hello server logs each request it answered; ours logs the build it started.
     expect(logs['hello-executor-plugin']).toMatch(/"POST \/api\/v1\/template\.execute HTTP\/1\.1" 200/);
-    expect(logs['build-executor-plugin']).toMatch(/platform\/app-build/);
+    expect(logs[pluginManifest('build-trigger').spec.sidecar.container.name]).toMatch(/platform\/app-build/);
   });
 });

@@ -16,6 +16,12 @@ async function post(url: string, body: string, headers: Record<string, string> =
   return { status: res.status, text: await res.text(), headers: res.headers };
 }
 
+/** The probe's request as text, with `json` beside the probe's body under `template.plugin`. */
+function besideProbe(json: string, body: Record<string, unknown> = {}): string {
+  const own = `"probe":${JSON.stringify(body)}`;
+  return JSON.stringify(probe(body)).replace(own, `${own},"extra":${json}`);
+}
+
 /** A call on a connection of its own (never one kept alive from an earlier call): its status, or the error code. */
 function postOnNewConnection(port: number, token: string): Promise<number | string> {
   const body = JSON.stringify(probe());
@@ -130,30 +136,26 @@ describe('plugin kit: the executor plugin contract over real HTTP', () => {
       expect(res.status).toBe(413);
     });
 
-    it('413 for a body that would build more than BODY_MAX_VALUES values or nest deeper than 64 levels, under the byte limit', async () => {
-      const auth = { Authorization: `Bearer ${h.token}` };
-      const wide = JSON.stringify(probe()).replace(
-        '"probe":{}',
-        `"probe":{},"extra":${denseJson('wide', 1000 * 1000)}`,
-      );
-      expect(await post(`${h.url}${EXECUTE}`, wide, auth)).toMatchObject({
-        status: 413,
-        text: 'request body holds more than 20000 JSON values and keys (BODY_MAX_VALUES)',
+    it.each([
+      ['wide', 'request body holds more than 20000 JSON values and keys (BODY_MAX_VALUES)'],
+      ['deep', 'request body nested deeper than 64 levels'],
+    ] as const)(
+      '413 for %s JSON under the byte limit that would build more than the front allows',
+      async (shape, text) => {
+        const res = await post(`${h.url}${EXECUTE}`, besideProbe(denseJson(shape, 1000 * 1000)), {
+          Authorization: `Bearer ${h.token}`,
+        });
+        expect(res).toMatchObject({ status: 413, text });
+        expect(probeStats.executions).toBe(0);
+      },
+    );
+
+    it('parses and executes dense JSON within both bounds', async () => {
+      const body = { message: 'within' };
+      const res = await post(`${h.url}${EXECUTE}`, besideProbe(denseJson('wide', 3 * 19_000), body), {
+        Authorization: `Bearer ${h.token}`,
       });
-      const deep = JSON.stringify(probe()).replace(
-        '"probe":{}',
-        `"probe":{},"extra":${denseJson('deep', 1000 * 1000)}`,
-      );
-      expect(await post(`${h.url}${EXECUTE}`, deep, auth)).toMatchObject({
-        status: 413,
-        text: 'request body nested deeper than 64 levels',
-      });
-      // Within both bounds the same shapes are parsed and executed.
-      const within = JSON.stringify(probe({ message: 'within' })).replace(
-        '"probe":{"message":"within"}',
-        `"probe":{"message":"within"},"extra":${denseJson('wide', 3 * 19_000)}`,
-      );
-      expect((await post(`${h.url}${EXECUTE}`, within, auth)).status).toBe(200);
+      expect(res.status).toBe(200);
       expect(probeStats.executions).toBe(1);
     });
 

@@ -84,15 +84,24 @@ describe('JsonCostMeter', () => {
       expect(meter([text], { maxValues: 1, maxDepth: 1 })).toMatchObject({ values: 0, excess: undefined });
   });
 
-  it('reads a MiB of ordinary JSON in a few milliseconds', () => {
-    const doc = JSON.stringify(
-      Array.from({ length: 5000 }, (_, i) => ({ id: i, name: `item ${i}`, tags: ['a', 'b'], ok: true })),
+  it('reads ordinary JSON faster than JSON.parse builds it (best of 5 each: a busy moment does not decide)', () => {
+    const text = JSON.stringify(
+      Array.from({ length: 20_000 }, (_, i) => ({ id: i, name: `item ${i}`, tags: ['a', 'b'], ok: true })),
     );
-    const bytes = Buffer.from(doc.repeat(Math.ceil((1024 * 1024) / doc.length)));
-    const m = new JsonCostMeter(UNBOUNDED);
-    m.feed(bytes.subarray(0, 1024)); // warm up
-    const t0 = performance.now();
-    for (let i = 0; i < bytes.length; i += 64 * 1024) m.feed(bytes.subarray(i, i + 64 * 1024));
-    expect(performance.now() - t0).toBeLessThan(100);
+    const bytes = Buffer.from(text);
+    const best = (fn: () => void): number =>
+      Math.min(
+        ...Array.from({ length: 5 }, () => {
+          const t0 = performance.now();
+          fn();
+          return performance.now() - t0;
+        }),
+      );
+    const metered = best(() => {
+      const m = new JsonCostMeter(UNBOUNDED);
+      for (let i = 0; i < bytes.length; i += 64 * 1024) m.feed(bytes.subarray(i, i + 64 * 1024));
+    });
+    const parsed = best(() => JSON.parse(text));
+    expect(metered).toBeLessThan(parsed);
   });
 });

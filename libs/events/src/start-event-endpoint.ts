@@ -134,7 +134,9 @@ export async function startEventEndpoint(options: EventEndpointOptions): Promise
   const store = app.get(WorkflowStore, { strict: false });
   const recorder = app.get(EventRecorder, { strict: false });
   const intake = app.get(EventIntakeService, { strict: false });
-  app.get(EvaluatorPool, { strict: false }).warm();
+  // The first evaluator starts once the caller has the endpoint (not before the start-up line), ahead of events.
+  const evaluators = app.get(EvaluatorPool, { strict: false });
+  setImmediate(() => evaluators.warm());
   const idle = async () => {
     await queue.idle();
     await runner.idle();

@@ -28,7 +28,7 @@ export async function startDiscordDemo(): Promise<DiscordDemoServer> {
     deploysThread: discord.addThread(builds, 'deploys'),
     forum,
     webhookToken: main.token,
-    env: { DISCORD_WEBHOOK_URL: main.url, DISCORD_WEBHOOK_URL_FORUM: discord.addWebhook(forum).url },
+    env: { DISCORD_WEBHOOK_URL: main.url, DISCORD_FORUM_WEBHOOK_URL: discord.addWebhook(forum).url },
     close: () => discord.close(),
   };
 }

@@ -17,7 +17,7 @@ export async function startPagerDutyDemo(): Promise<PagerDutyDemo> {
     routingKey,
     env: {
       PAGERDUTY_ROUTING_KEY: routingKey,
-      PAGERDUTY_ROUTING_KEY_PAYMENTS: pd.addService(),
+      PAGERDUTY_PAYMENTS_ROUTING_KEY: pd.addService(),
       PAGERDUTY_EVENTS_URL: pd.url,
     },
     close: () => pd.close(),

@@ -11,13 +11,11 @@ export class ChatNotifierModule {}
 
 let loading: Promise<Array<ProviderModule & { key: string }>> | undefined;
 
-/** The Nest side of every provider of the table, loaded once, one after the other. */
+/** The Nest side of every provider of the table, loaded once, all at the same time. */
 export function loadProviderModules(): Promise<Array<ProviderModule & { key: string }>> {
-  loading ??= (async () => {
-    const loaded: Array<ProviderModule & { key: string }> = [];
-    for (const provider of PROVIDERS) loaded.push({ key: provider.key, ...(await provider.load()) });
-    return loaded;
-  })();
+  loading ??= Promise.all(
+    PROVIDERS.map(async (provider) => ({ key: provider.key, ...(await provider.load()) })),
+  );
   return loading;
 }
 

@@ -1,12 +1,20 @@
-// The plugin module and its providers' modules are imported up front: the kit loads them lazily with dynamic
-// imports that run next to others, and Jest's ESM loader fails such concurrent imports ("request for
-// 'reflect-metadata' is not in cache"). In production they are bundled chunks loaded on the first call.
+// The plugin module and its providers' modules are imported up front, one after the other: the kit loads them
+// lazily with dynamic imports that run next to others (the providers' all at once), and Jest's ESM loader fails
+// such concurrent imports ("request for 'axios' is not in cache"). In production they are bundled chunks loaded
+// on the first call.
 import { loadProviderModules } from '../src/chat-notifier.module.js';
 import { executeArgs, startHarness, type ExecuteArgsOptions, type PluginHarness } from '@app/testing';
 import { startSlackDemoWorkspace, type SlackDemoWorkspace } from '../demo/upstreams.js';
 import { chatNotifierPlugin } from '../src/chat-notifier.plugin.js';
+import { PROVIDERS } from '../src/providers/provider-table.js';
 
-await loadProviderModules();
+/** Every provider's module, each imported on its own before the plugin imports them all at once. */
+export async function preloadProviderModules(): ReturnType<typeof loadProviderModules> {
+  for (const provider of PROVIDERS) await provider.load();
+  return loadProviderModules();
+}
+
+await preloadProviderModules();
 
 /** Short timeouts so hang faults resolve quickly in tests. */
 export const TEST_ENV = { SLACK_REQUEST_TIMEOUT: '400ms' };

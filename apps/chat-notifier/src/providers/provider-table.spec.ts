@@ -1,5 +1,5 @@
 // The providers' modules are imported up front (see test/support.ts: Jest's ESM loader and concurrent imports).
-import { loadProviderModules } from '../chat-notifier.module.js';
+import { preloadProviderModules } from '../../test/support.js';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
@@ -11,7 +11,7 @@ import { PROVIDERS } from './provider-table.js';
 
 const app = join(import.meta.dirname, '../..');
 const repo = join(app, '../..');
-const modules = await loadProviderModules();
+const modules = await preloadProviderModules();
 const docs = readFileSync(join(repo, 'docs/chat-notifier.md'), 'utf8');
 // `MATTERMOST[_<NAME>]_URL` documents MATTERMOST_URL and the named servers' variables.
 const docRows = docs

@@ -73,15 +73,15 @@ export const SLACK_WORKSPACES: UpstreamKind = {
   variablesFor: (name) => `SLACK_${name}_BOT_TOKEN`,
 };
 
-/**
- * Slack tokens start with `xox` (`xoxb-` bot, `xoxp-` user, `xoxe.xoxb-` rotating) and never contain
- * whitespace. Surrounding whitespace is dropped: a Secret created with `echo` ends in a newline.
- */
 /** The variable of a workspace's bot token: `SLACK_BOT_TOKEN`, `SLACK_OPS_BOT_TOKEN`. */
 export function tokenVariable(workspace: string): string {
   return upstreamVariable(SLACK_FAMILY, workspace, 'BOT_TOKEN');
 }
 
+/**
+ * Slack tokens start with `xox` (`xoxb-` bot, `xoxp-` user, `xoxe.xoxb-` rotating) and never contain
+ * whitespace. Surrounding whitespace is dropped: a Secret created with `echo` ends in a newline.
+ */
 export function tokenProblem(token: string): string | undefined {
   if (!token.startsWith('xox')) return 'must be a Slack bot token (xoxb-…)';
   if (/\s/.test(token)) return 'must be a Slack bot token without spaces or line breaks';

@@ -38,6 +38,35 @@ export interface WorkflowShapeRow {
 
 export const WORKFLOW_SHAPES: WorkflowShapeRow[] = [
   {
+    label: 'steps: a failed step ends the workflow',
+    workflow: workflow({
+      entrypoint: 'main',
+      templates: [
+        {
+          name: 'main',
+          steps: [
+            [{ name: 'a', template: 'ok' }],
+            [{ name: 'b', template: 'no' }],
+            [{ name: 'c', template: 'ok' }],
+          ],
+        },
+        ok,
+        no,
+      ],
+    }),
+    phase: 'Failed',
+    message: "child '{node:[1].b}' failed",
+  },
+  {
+    label: 'steps: an Error node fails its steps',
+    workflow: workflow({
+      entrypoint: 'main',
+      templates: [{ name: 'main', steps: [[{ name: 'a', template: 'err' }]] }, scripted('err', ERRS)],
+    }),
+    phase: 'Failed',
+    message: "child '{node:[0].a}' failed",
+  },
+  {
     label: 'steps: continueOn.failed goes on',
     workflow: workflow({
       entrypoint: 'main',

@@ -499,8 +499,11 @@ class WorkflowRun {
       }
       const failed = children.find((c, i) => isFailedPhase(c.phase) && !this.continues(group, children[i]));
       const hung = children.find((c) => c.hung);
-      this.finish(groupNode, failed ? failed.phase : hung ? 'Running' : 'Succeeded', failed?.message);
-      if (failed) return this.finish(node, failed.phase, `child '${failed.name}' failed`);
+      // steps.go: a failed or errored child fails its group, naming the child's node id, and the group's
+      // failure fails the steps node with the same message.
+      const failure = failed && `child '${failed.id}' failed`;
+      this.finish(groupNode, failed ? 'Failed' : hung ? 'Running' : 'Succeeded', failure);
+      if (failed) return this.finish(node, 'Failed', failure);
       if (hung) {
         node.hung = true;
         return this.finish(node, 'Running');

@@ -85,6 +85,27 @@ export const WORKFLOW_SHAPES: WorkflowShapeRow[] = [
     phase: 'Succeeded',
   },
   {
+    label: 'dag: a failed task, a task depending on it',
+    workflow: workflow({
+      entrypoint: 'main',
+      templates: [
+        {
+          name: 'main',
+          dag: {
+            tasks: [
+              { name: 'a', template: 'no' },
+              { name: 'b', template: 'ok', depends: 'a' },
+              { name: 'c', template: 'ok' },
+            ],
+          },
+        },
+        ok,
+        no,
+      ],
+    }),
+    phase: 'Failed',
+  },
+  {
     label: 'an exit handler after a failed run',
     workflow: workflow({
       entrypoint: 'main',

@@ -161,7 +161,7 @@ class WorkflowRun {
       // A workflow whose root hangs is Running, without a message, and never reaches its exit handler; a
       // skipped or omitted root is a success (operator.go maps the root node's phase onto the workflow).
       phase = root.hung ? 'Running' : SKIPPED_PHASES.has(root.phase) ? 'Succeeded' : root.phase;
-      message = root.hung || phase === 'Succeeded' ? undefined : (root.message ?? this.firstFailure());
+      message = root.hung || phase === 'Succeeded' ? undefined : root.message;
       if (spec.onExit && !root.hung) {
         this.globals.set('workflow.status', phase);
         this.globals.set('workflow.duration', String((Date.now() - this.startedAt) / 1000));
@@ -199,11 +199,6 @@ class WorkflowRun {
       rpcCalls,
       node: (displayName: string) => nodes.find((n) => n.displayName === displayName),
     };
-  }
-
-  private firstFailure(): string | undefined {
-    const failed = [...this.nodes.values()].find((n) => n.type === 'Plugin' && isFailedPhase(n.phase));
-    return failed ? `child '${failed.name}' failed: ${failed.message ?? ''}` : undefined;
   }
 
   private setGlobals(params: Record<string, string>, status: string): void {
@@ -644,7 +639,8 @@ class WorkflowRun {
     const all = [...results.values()].flat();
     const failed = all.find((c) => isFailedPhase(c.phase));
     const hung = all.find((c) => c.hung);
-    if (failed) return this.finish(node, failed.phase, `child '${failed.name}' failed`);
+    // dag.go: the DAG takes the phase of a failed branch, without a message of its own.
+    if (failed) return this.finish(node, failed.phase);
     if (hung) {
       node.hung = true;
       return this.finish(node, 'Running');

@@ -106,6 +106,15 @@ export const WORKFLOW_SHAPES: WorkflowShapeRow[] = [
     phase: 'Failed',
   },
   {
+    label: 'retryStrategy limit 2 over a Failed reply',
+    workflow: workflow({
+      entrypoint: 'main',
+      templates: [{ ...scripted('main', FAILS), retryStrategy: { limit: 2 } }],
+    }),
+    phase: 'Failed',
+    message: 'No more retries left',
+  },
+  {
     label: 'an exit handler after a failed run',
     workflow: workflow({
       entrypoint: 'main',

@@ -289,6 +289,7 @@ class WorkflowRun {
     const limit = Number(retry.limit ?? 0);
     const policy = retry.retryPolicy ?? 'OnFailure';
     let last: AgentNode | undefined;
+    let retryable = false;
     for (let attempt = 0; attempt <= limit; attempt++) {
       if (attempt > 0) await this.sleep(this.retryBackoff(retry, attempt));
       last = await this.executeOnce(
@@ -300,7 +301,7 @@ class WorkflowRun {
         attempt,
         name,
       );
-      const retryable =
+      retryable =
         policy === 'Always' || policy === 'OnFailure'
           ? isFailedPhase(last.phase)
           : policy === 'OnError'
@@ -313,7 +314,10 @@ class WorkflowRun {
       retryNode.hung = true;
       return this.finish(retryNode, 'Running');
     }
-    return this.finish(retryNode, last!.phase, last!.message);
+    // operator.go processNodeRetries: a success keeps no message; retries used up say so; a failure the policy
+    // does not retry keeps the child's message.
+    if (last!.phase === 'Succeeded') return this.finish(retryNode, 'Succeeded');
+    return this.finish(retryNode, last!.phase, retryable ? 'No more retries left' : last!.message);
   }
 
   private retryBackoff(retry: NonNullable<TemplateSpec['retryStrategy']>, attempt: number): number {

@@ -115,6 +115,16 @@ export const WORKFLOW_SHAPES: WorkflowShapeRow[] = [
     message: 'No more retries left',
   },
   {
+    label: 'an exit handler that fails after a successful run',
+    workflow: workflow({
+      entrypoint: 'main',
+      onExit: 'exit',
+      templates: [scripted('main', SUCCEEDS), scripted('exit', FAILS)],
+    }),
+    phase: 'Failed',
+    message: '403 Forbidden: forbidden',
+  },
+  {
     label: 'an exit handler after a failed run',
     workflow: workflow({
       entrypoint: 'main',

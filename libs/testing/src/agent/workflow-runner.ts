@@ -172,9 +172,10 @@ class WorkflowRun {
           undefined,
           new Map(),
         );
+        // operator.go: a successful run whose exit handler failed or errored takes its phase and message.
         if (isFailedPhase(exit.phase) && phase === 'Succeeded') {
-          phase = 'Failed';
-          message = `exit handler failed: ${exit.message ?? ''}`;
+          phase = exit.phase;
+          message = exit.message;
         }
       }
     }

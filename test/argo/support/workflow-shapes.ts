@@ -114,6 +114,34 @@ export const WORKFLOW_SHAPES: WorkflowShapeRow[] = [
     phase: 'Failed',
     message: 'No more retries left',
   },
+
+  {
+    label: 'retryStrategy OnError over a Failed reply (not retried)',
+    workflow: workflow({
+      entrypoint: 'main',
+      templates: [{ ...scripted('main', FAILS), retryStrategy: { limit: 2, retryPolicy: 'OnError' } }],
+    }),
+    phase: 'Failed',
+    message: '403 Forbidden: forbidden',
+  },
+  {
+    label: 'steps: withItems and a when that is false',
+    workflow: workflow({
+      entrypoint: 'main',
+      templates: [
+        {
+          name: 'main',
+          steps: [
+            [{ name: 'each', template: 'ok', withItems: ['x', 'y'] }],
+            [{ name: 'never', template: 'no', when: '1 == 2' }],
+          ],
+        },
+        ok,
+        no,
+      ],
+    }),
+    phase: 'Succeeded',
+  },
   {
     label: 'an exit handler that fails after a successful run',
     workflow: workflow({

@@ -116,6 +116,15 @@ export const WORKFLOW_SHAPES: WorkflowShapeRow[] = [
   },
 
   {
+    label: 'retryStrategy limit 2 over an Error reply (OnFailure: not retried)',
+    workflow: workflow({
+      entrypoint: 'main',
+      templates: [{ ...scripted('main', ERRS), retryStrategy: { limit: 2 } }],
+    }),
+    phase: 'Error',
+    message: 'broken',
+  },
+  {
     label: 'retryStrategy OnError over a Failed reply (not retried)',
     workflow: workflow({
       entrypoint: 'main',

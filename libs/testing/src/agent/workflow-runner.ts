@@ -302,12 +302,15 @@ class WorkflowRun {
         attempt,
         name,
       );
+      // operator.go: Always retries Failed and Error, OnFailure (the default) Failed only, OnError Error only.
       retryable =
-        policy === 'Always' || policy === 'OnFailure'
+        policy === 'Always'
           ? isFailedPhase(last.phase)
-          : policy === 'OnError'
-            ? last.phase === 'Error'
-            : false;
+          : policy === 'OnFailure'
+            ? last.phase === 'Failed'
+            : policy === 'OnError'
+              ? last.phase === 'Error'
+              : false;
       if (!retryable || last.hung) break;
     }
     retryNode.outputs = last?.outputs;

@@ -32,6 +32,7 @@ import {
 import { apply } from './support/plugins.js';
 import { SCRIPTED_KEY, startScriptedPlugin } from './support/scripted-plugin/server.js';
 import { testImage } from './support/test-images.js';
+import { alone, WORKFLOW_SHAPES } from './support/workflow-shapes.js';
 
 const NAMESPACE = 'ep-replies';
 const PORT = 4460;
@@ -58,20 +59,11 @@ const plugin: ExecutorPlugin = {
   },
 };
 
-function workflow(scenario: string): WorkflowShape {
-  return {
-    apiVersion: 'argoproj.io/v1alpha1',
-    kind: 'Workflow',
-    metadata: { generateName: 'reply-' },
-    spec: { entrypoint: 'main', templates: [{ name: 'main', plugin: { [SCRIPTED_KEY]: { scenario } } }] },
-  } as WorkflowShape;
-}
-
 const seen = (lines: Array<Record<string, unknown>>): SeenRequest[] =>
   lines.filter((l) => typeof l.t === 'number').map((l) => ({ t: l.t as number, execute: isExecute(l.url) }));
 
 /** The local agent with Argo's timings against the scripted plugin on this machine. */
-async function playLocally(scenario: string, tokenFile: string, token: string): Promise<AgentOutcome> {
+async function playLocally(shape: WorkflowShape, tokenFile: string, token: string): Promise<AgentOutcome> {
   const lines: Array<Record<string, unknown>> = [];
   const server = await startScriptedPlugin({
     host: '127.0.0.1',
@@ -80,7 +72,7 @@ async function playLocally(scenario: string, tokenFile: string, token: string): 
     onRequest: (r) => lines.push({ ...r }),
   });
   try {
-    const result = await runWorkflowSpec(workflow(scenario), {
+    const result = await runWorkflowSpec(shape, {
       plugins: [{ name: SCRIPTED_KEY, url: `http://localhost:${server.port}`, token }],
     });
     // Calls a node would get after the run are none: the run is over.
@@ -127,26 +119,30 @@ describe('reply scenarios: the local agent and the real agent', () => {
     const tokenFile = join(dir, 'token');
     writeFileSync(tokenFile, token);
     const started = Date.now();
+    const cases = [
+      ...replyScripts.map(({ scenario }) => ({ label: scenario, workflow: alone(scenario) })),
+      ...WORKFLOW_SHAPES.map(({ label, workflow }) => ({ label, workflow })),
+    ];
     const submitted = await Promise.all(
-      replyScripts.map(async ({ scenario }) => ({
-        scenario,
-        name: await create(state, NAMESPACE, workflow(scenario) as unknown as ManifestDoc),
+      cases.map(async (c) => ({
+        ...c,
+        name: await create(state, NAMESPACE, c.workflow as unknown as ManifestDoc),
       })),
     );
     const results = await Promise.all(
-      submitted.map(async ({ scenario, name }) => {
-        const [local, real] = await Promise.all([playLocally(scenario, tokenFile, token), observe(name)]);
-        return { scenario, local, real };
+      submitted.map(async ({ label, workflow: shape, name }) => {
+        const [local, real] = await Promise.all([playLocally(shape, tokenFile, token), observe(name)]);
+        return { label, local, real };
       }),
     );
-    const lines = results.map((r) => comparisonLine(r.scenario, r.local, r.real));
+    const lines = results.map((r) => comparisonLine(r.label, r.local, r.real));
     const differing = results.filter((r) => differences(r.local, r.real).length > 0);
     console.log(
       [
         ...lines,
-        `${results.length} reply scenarios, ${differing.length} with different outcomes, in ${Math.round((Date.now() - started) / 1000)} s`,
+        `${results.length} reply scenarios and workflow shapes, ${differing.length} with different outcomes, in ${Math.round((Date.now() - started) / 1000)} s`,
       ].join('\n'),
     );
-    expect(differing.map((r) => r.scenario)).toEqual([]);
+    expect(differing.map((r) => r.label)).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import {
   differences,
   followsReplies,
   maskMinted,
+  realOutcome,
   type AgentOutcome,
   type SeenRequest,
 } from './agent-comparison.js';
@@ -74,6 +75,21 @@ describe('comparing the local agent and the real one', () => {
       'node build message: local - / real "done"',
       'node build outputs: local {"exitCode":"0","result":"r"} / real -',
     ]);
+  });
+
+  it('node ids in messages read as the node names, the workflow name as <workflow>', () => {
+    const real = realOutcome(
+      {
+        name: 'wf-abcde',
+        phase: 'Failed',
+        message: "child 'wf-abcde-3144665063' failed",
+        nodes: {
+          'wf-abcde-3144665063': { name: 'wf-abcde[1].b', displayName: 'b', type: 'Plugin', phase: 'Failed' },
+        } as never,
+      },
+      [],
+    );
+    expect(real.message).toBe("child '{node <workflow>[1].b}' failed");
   });
 
   it('what stand-ins mint is masked: words with digits, random mixed case, long upper-case ids', () => {

@@ -61,10 +61,18 @@ export interface AgentOutcome {
   cutShort?: boolean;
 }
 
-/** Text that differs by construction: workflow names (generated) and the plugin's port. */
-function normalize(text: string | undefined, workflow: string): string | undefined {
+/**
+ * Text that differs by construction: node ids (`<workflow>-<fnv32a of the node's name>`, shown as the node's name),
+ * workflow names (generated) and the plugin's port.
+ */
+function normalize(
+  text: string | undefined,
+  workflow: string,
+  names: Map<string, string> = new Map(),
+): string | undefined {
   if (text === undefined || text === '') return undefined;
   return text
+    .replace(new RegExp(`${workflow}-\\d+`, 'g'), (id) => (names.has(id) ? `{node ${names.get(id)}}` : id))
     .split(workflow)
     .join('<workflow>')
     .replace(/localhost:\d+/g, 'localhost:<port>');
@@ -75,6 +83,8 @@ const EXECUTE = '/api/v1/template.execute';
 export const isExecute = (url: unknown): boolean => url === EXECUTE;
 
 interface NodeLike {
+  id?: string;
+  name?: string;
   displayName: string;
   type: string;
   phase: string;
@@ -87,14 +97,16 @@ function outcome(
   requests: SeenRequest[],
   cutShort?: boolean,
 ): AgentOutcome {
+  const names = new Map(run.nodes.map((n) => [n.id ?? '', n.name ?? ''] as const));
+  const text = (t: string | undefined) => normalize(t, run.name, names);
   const nodes: AgentOutcome['nodes'] = {};
   for (const node of run.nodes.filter((n) => n.type === 'Plugin'))
-    nodes[node.displayName === run.name ? '(root)' : normalize(node.displayName, run.name)!] = {
+    nodes[node.displayName === run.name ? '(root)' : text(node.displayName)!] = {
       phase: node.phase,
-      message: normalize(node.message, run.name),
+      message: text(node.message),
       outputs: node.outputs,
     };
-  return { phase: run.phase, message: normalize(run.message, run.name), nodes, requests, cutShort };
+  return { phase: run.phase, message: text(run.message), nodes, requests, cutShort };
 }
 
 export function localOutcome(
@@ -110,7 +122,8 @@ export function realOutcome(
   requests: SeenRequest[],
   options: { cutShort?: boolean } = {},
 ): AgentOutcome {
-  return outcome({ ...workflow, nodes: Object.values(workflow.nodes) }, requests, options.cutShort);
+  const nodes = Object.entries(workflow.nodes).map(([id, node]) => ({ id, ...node }));
+  return outcome({ ...workflow, nodes }, requests, options.cutShort);
 }
 
 /**

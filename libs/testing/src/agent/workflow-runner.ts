@@ -162,7 +162,7 @@ class WorkflowRun {
       // A workflow whose root hangs is Running, without a message, and never reaches its exit handler; a
       // skipped or omitted root is a success (operator.go maps the root node's phase onto the workflow).
       phase = root.hung ? 'Running' : SKIPPED_PHASES.has(root.phase) ? 'Succeeded' : root.phase;
-      message = root.hung || phase === 'Succeeded' ? undefined : (root.message ?? this.firstFailure());
+      message = root.hung || phase === 'Succeeded' ? undefined : root.message;
       if (spec.onExit && !root.hung) {
         this.globals.set('workflow.status', phase);
         this.globals.set('workflow.duration', String((Date.now() - this.startedAt) / 1000));
@@ -173,9 +173,10 @@ class WorkflowRun {
           undefined,
           new Map(),
         );
+        // operator.go: a successful run whose exit handler failed or errored takes its phase and message.
         if (isFailedPhase(exit.phase) && phase === 'Succeeded') {
-          phase = 'Failed';
-          message = `exit handler failed: ${exit.message ?? ''}`;
+          phase = exit.phase;
+          message = exit.message;
         }
       }
     }
@@ -200,11 +201,6 @@ class WorkflowRun {
       rpcCalls,
       node: (displayName: string) => nodes.find((n) => n.displayName === displayName),
     };
-  }
-
-  private firstFailure(): string | undefined {
-    const failed = [...this.nodes.values()].find((n) => n.type === 'Plugin' && isFailedPhase(n.phase));
-    return failed ? `child '${failed.name}' failed: ${failed.message ?? ''}` : undefined;
   }
 
   private setGlobals(params: Record<string, string>, status: string): void {
@@ -295,6 +291,7 @@ class WorkflowRun {
     const limit = Number(retry.limit ?? 0);
     const policy = retry.retryPolicy ?? 'OnFailure';
     let last: AgentNode | undefined;
+    let retryable = false;
     for (let attempt = 0; attempt <= limit; attempt++) {
       if (attempt > 0) await this.sleep(this.retryBackoff(retry, attempt));
       last = await this.executeOnce(
@@ -306,12 +303,15 @@ class WorkflowRun {
         attempt,
         name,
       );
-      const retryable =
-        policy === 'Always' || policy === 'OnFailure'
+      // operator.go: Always retries Failed and Error, OnFailure (the default) Failed only, OnError Error only.
+      retryable =
+        policy === 'Always'
           ? isFailedPhase(last.phase)
-          : policy === 'OnError'
-            ? last.phase === 'Error'
-            : false;
+          : policy === 'OnFailure'
+            ? last.phase === 'Failed'
+            : policy === 'OnError'
+              ? last.phase === 'Error'
+              : false;
       if (!retryable || last.hung) break;
     }
     retryNode.outputs = last?.outputs;
@@ -319,7 +319,10 @@ class WorkflowRun {
       retryNode.hung = true;
       return this.finish(retryNode, 'Running');
     }
-    return this.finish(retryNode, last!.phase, last!.message);
+    // operator.go processNodeRetries: a success keeps no message; retries used up say so; a failure the policy
+    // does not retry keeps the child's message.
+    if (last!.phase === 'Succeeded') return this.finish(retryNode, 'Succeeded');
+    return this.finish(retryNode, last!.phase, retryable ? 'No more retries left' : last!.message);
   }
 
   private retryBackoff(retry: NonNullable<TemplateSpec['retryStrategy']>, attempt: number): number {
@@ -500,8 +503,11 @@ class WorkflowRun {
       }
       const failed = children.find((c, i) => isFailedPhase(c.phase) && !this.continues(group, children[i]));
       const hung = children.find((c) => c.hung);
-      this.finish(groupNode, failed ? failed.phase : hung ? 'Running' : 'Succeeded', failed?.message);
-      if (failed) return this.finish(node, failed.phase, `child '${failed.name}' failed`);
+      // steps.go: a failed or errored child fails its group, naming the child's node id, and the group's
+      // failure fails the steps node with the same message.
+      const failure = failed && `child '${failed.id}' failed`;
+      this.finish(groupNode, failed ? 'Failed' : hung ? 'Running' : 'Succeeded', failure);
+      if (failed) return this.finish(node, 'Failed', failure);
       if (hung) {
         node.hung = true;
         return this.finish(node, 'Running');
@@ -642,7 +648,8 @@ class WorkflowRun {
     const all = [...results.values()].flat();
     const failed = all.find((c) => isFailedPhase(c.phase));
     const hung = all.find((c) => c.hung);
-    if (failed) return this.finish(node, failed.phase, `child '${failed.name}' failed`);
+    // dag.go: the DAG takes the phase of a failed branch, without a message of its own.
+    if (failed) return this.finish(node, failed.phase);
     if (hung) {
       node.hung = true;
       return this.finish(node, 'Running');

@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
+import type { WorkflowShape } from '@app/testing';
 import { kubeClient, kubectl, readState, type StackState } from '../../../tools/argo-stack/src/stack.js';
 
 export const repoRoot = resolve(import.meta.dirname, '../../..');
@@ -34,16 +35,11 @@ export async function prepareNamespace(state: StackState, namespace: string): Pr
   ]);
 }
 
+/** A Kubernetes object of the manifests, with a workflow's metadata. */
 export interface ManifestDoc {
   apiVersion: string;
   kind: string;
-  metadata: {
-    name?: string;
-    generateName?: string;
-    namespace?: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-  };
+  metadata: WorkflowShape['metadata'];
   spec?: Record<string, unknown>;
 }
 

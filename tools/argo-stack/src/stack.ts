@@ -109,8 +109,8 @@ export function envLines(state: StackState): string[] {
     `ARGO=${join(state.bin.argo, 'argo')}`,
     `ARGO_SERVER=${state.hostAddr}:${state.ports.argoServer}`,
     // Given ARGO_SERVER, the argo CLI takes no token from a kubeconfig naming another server ("could not find a
-    // token" without this).
-    `ARGO_TOKEN=Bearer ${state.adminToken}`,
+    // token" without this). Quoted as a shell reads it: the value has a space.
+    `ARGO_TOKEN='Bearer ${state.adminToken}'`,
     `ARGO_SECURE=false`,
     `ARGO_HTTP1=true`,
     `ARGO_NAMESPACE=${ARGO_NAMESPACE}`,

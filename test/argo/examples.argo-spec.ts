@@ -7,14 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { StackState } from '../../tools/argo-stack/src/stack.js';
 import { examples, prepareNamespace, stack, type ManifestDoc } from './support/cluster.js';
-import {
-  apply,
-  declaring,
-  installPlugin,
-  installWorkflowLevelSettings,
-  pluginApps,
-  workflowLevelExample,
-} from './support/plugins.js';
+import { apply, declaring, installPlugin, pluginApps, workflowLevelExample } from './support/plugins.js';
 import { BINDING_LABEL, runBindingSubmissions, runWorkflow, type Run } from './support/runs.js';
 import { appEnv, standInsOnStack, startStandIns } from './support/upstreams.js';
 
@@ -54,7 +47,9 @@ const PASSES: Pass[] = [
     label: 'workflow-level',
     namespace: 'ep-workflow-level',
     install: (state, env) =>
-      Promise.all(apps.map((app) => installWorkflowLevelSettings(state, 'ep-workflow-level', app, env[app]))),
+      Promise.all(
+        apps.map((app) => installPlugin(state, 'ep-workflow-level', app, env[app], { workflowLevel: true })),
+      ),
     adapt: (doc, env) =>
       doc.kind === 'Workflow' || doc.kind === 'WorkflowTemplate' ? declaring(doc, workflowLevel(env)) : doc,
     extra: (env) => [

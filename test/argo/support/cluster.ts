@@ -2,6 +2,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
+import type { WorkflowShape } from '@app/testing';
 import {
   kubeClient,
   kubectl,
@@ -39,16 +40,11 @@ export async function prepareNamespace(state: StackState, namespace: string): Pr
   ]);
 }
 
+/** A Kubernetes object of the manifests, with a workflow's metadata. */
 export interface ManifestDoc {
   apiVersion: string;
   kind: string;
-  metadata: {
-    name?: string;
-    generateName?: string;
-    namespace?: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-  };
+  metadata: WorkflowShape['metadata'];
   spec?: Record<string, unknown>;
 }
 

@@ -103,38 +103,28 @@ const isPluginConfigMap = (doc: ManifestDoc & { data?: Record<string, string> })
 
 /**
  * `kubectl apply -k manifests/<app>` into the namespace, its sidecar set up with `env`, after the Secrets and
- * ConfigMaps it reads. `app` may be the collection.
+ * ConfigMaps it reads. `app` may be the collection. For workflows that declare the plugin themselves
+ * (`workflowLevel`), everything but the plugin's ConfigMap: the settings and the agent RBAC.
  */
 export async function installPlugin(
   state: StackState,
   namespace: string,
   app: string,
   env: Record<string, string>,
+  { workflowLevel = false } = {},
 ): Promise<void> {
   await apply(state, namespace, settingsObjects(pluginManifest(app).spec.sidecar.container, env));
-  const docs = (await kustomization(state, app)).map(
+  const docs = (await kustomization(state, app)).flatMap(
     (doc: ManifestDoc & { data?: Record<string, string> }) => {
-      if (!isPluginConfigMap(doc)) return doc;
+      if (!isPluginConfigMap(doc)) return [doc];
+      if (workflowLevel) return [];
       const container = parse(doc.data!['sidecar.container']) as SidecarContainer;
-      return { ...doc, data: { ...doc.data, 'sidecar.container': stringify(withSettings(container, env)) } };
+      return [
+        { ...doc, data: { ...doc.data, 'sidecar.container': stringify(withSettings(container, env)) } },
+      ];
     },
   );
   await apply(state, namespace, docs);
-}
-
-/** What workflow-level plugins need in the namespace: the settings the sidecar reads and the agent RBAC. */
-export async function installWorkflowLevelSettings(
-  state: StackState,
-  namespace: string,
-  app: string,
-  env: Record<string, string>,
-): Promise<void> {
-  await apply(state, namespace, settingsObjects(pluginManifest(app).spec.sidecar.container, env));
-  await apply(
-    state,
-    namespace,
-    (await kustomization(state, app)).filter((doc) => !isPluginConfigMap(doc)),
-  );
 }
 
 /** manifests/<app>/workflow-level-example.yaml: its workflow, and the plugins it declares set up with `env`. */

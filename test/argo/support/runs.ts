@@ -39,7 +39,7 @@ async function follow(
     phase: outcome.phase,
     expected,
     seconds: workflowSeconds(outcome),
-    message: outcome.message ?? failedNodes(outcome),
+    message: failedNodes(outcome) ?? outcome.message,
   };
   reportWorkflow(line);
   return { ...line, name, outcome };
@@ -77,9 +77,10 @@ export function workflowSeconds({ startedAt, finishedAt }: WorkflowOutcome): num
   return ((finishedAt ? Date.parse(finishedAt) : Date.now()) - Date.parse(startedAt)) / 1000;
 }
 
+/** What the failed steps say (Pod and Plugin nodes; the workflow's own message only names a child). */
 function failedNodes(outcome: WorkflowOutcome): string | undefined {
   const failed = Object.values(outcome.nodes).filter(
-    (n) => ['Failed', 'Error'].includes(n.phase) && n.message,
+    (n) => ['Pod', 'Plugin'].includes(n.type) && ['Failed', 'Error'].includes(n.phase) && n.message,
   );
   return failed.map((n) => `${n.displayName}: ${n.message}`).join('; ') || undefined;
 }

@@ -165,7 +165,7 @@ export async function ensureBinaries(
     if (BINARIES[set].every((b) => existsSync(join(dir, b)))) continue;
     const started = Date.now();
     log(
-      `building ${BINARIES[set].join(', ')} (the first build takes 10–25 minutes on 2 cores; later ones are cached)`,
+      `building ${BINARIES[set].join(', ')} (the first build of both sets takes about 12 minutes on 2 cores, up to an hour on a busy machine; later ones are cached)`,
     );
     const out = `${dir}.tmp`;
     rmSync(out, { recursive: true, force: true });

@@ -34,6 +34,8 @@ export interface StackProcess {
   name: string;
   pid: number;
   log: string;
+  /** When the process started (/proc/<pid>/stat), so that its pid, once given to another process, is not it. */
+  started?: string;
 }
 
 export interface StackState {
@@ -79,13 +81,24 @@ function writeState(state: StackState): void {
   writeFileSync(join(state.dir, 'state.json'), `${JSON.stringify(state, null, 2)}\n`);
 }
 
-export function alive(pid: number): boolean {
+/** A process's start time in clock ticks after boot (field 22 of /proc/<pid>/stat); undefined once it is gone. */
+function startTime(pid: number): string | undefined {
   try {
-    process.kill(pid, 0);
-    return true;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/**
+ * Whether the stack's process still runs: its pid exists and still belongs to the process the stack started.
+ * Pids are reused within minutes on a busy machine (about 2,000 a minute here); `down` signalling the group of
+ * a stale one would stop whatever process group now has that number.
+ */
+export function alive(proc: StackProcess): boolean {
+  const started = startTime(proc.pid);
+  return started !== undefined && (proc.started === undefined || started === proc.started);
 }
 
 /** The lines of `npm run argo -- env`. */
@@ -96,8 +109,8 @@ export function envLines(state: StackState): string[] {
     `ARGO=${join(state.bin.argo, 'argo')}`,
     `ARGO_SERVER=${state.hostAddr}:${state.ports.argoServer}`,
     // Given ARGO_SERVER, the argo CLI takes no token from a kubeconfig naming another server ("could not find a
-    // token" without this).
-    `ARGO_TOKEN=Bearer ${state.adminToken}`,
+    // token" without this). Quoted as a shell reads it: the value has a space.
+    `ARGO_TOKEN='Bearer ${state.adminToken}'`,
     `ARGO_SECURE=false`,
     `ARGO_HTTP1=true`,
     `ARGO_NAMESPACE=${ARGO_NAMESPACE}`,
@@ -171,14 +184,14 @@ function startProcess(
   });
   closeSync(fd);
   child.unref();
-  const proc = { name, pid: child.pid!, log };
+  const proc = { name, pid: child.pid!, log, started: startTime(child.pid!) };
   state.processes.push(proc);
   writeState(state);
   return proc;
 }
 
 function exitedLine(proc: StackProcess): string | undefined {
-  if (alive(proc.pid)) return undefined;
+  if (alive(proc)) return undefined;
   const tail = existsSync(proc.log)
     ? readFileSync(proc.log, 'utf8').trim().split('\n').slice(-3).join(' | ')
     : '';
@@ -287,7 +300,7 @@ function controllerConfigMap(state: StackState, extra: Record<string, string>): 
 export async function up(options: UpOptions): Promise<StackState> {
   const { log, dir } = options;
   const existing = readState(dir);
-  if (existing?.processes.length && existing.processes.every((p) => alive(p.pid))) {
+  if (existing?.processes.length && existing.processes.every((p) => alive(p))) {
     log(`the stack in ${dir} is already up`);
     return existing;
   }
@@ -478,15 +491,15 @@ export async function down(
     return false;
   }
   for (const proc of [...state.processes].reverse()) {
-    if (!alive(proc.pid)) continue;
+    if (!alive(proc)) continue;
     try {
       process.kill(-proc.pid, 'SIGTERM');
     } catch {
       // its group is gone already
     }
     const deadline = Date.now() + 15_000;
-    while (alive(proc.pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    if (alive(proc.pid)) {
+    while (alive(proc) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    if (alive(proc)) {
       try {
         process.kill(-proc.pid, 'SIGKILL');
       } catch {
@@ -508,7 +521,7 @@ export function status(dir: string): string[] {
   return [
     `stack ${dir} (bridge ${bridgeName(state.index)}, HOST_ADDR ${state.hostAddr}, up since ${state.startedAt})`,
     ...state.processes.map(
-      (p) => `${alive(p.pid) ? 'running' : 'stopped'}  ${p.name.padEnd(24)} pid ${p.pid}  ${p.log}`,
+      (p) => `${alive(p) ? 'running' : 'stopped'}  ${p.name.padEnd(24)} pid ${p.pid}  ${p.log}`,
     ),
   ];
 }

@@ -17,7 +17,7 @@ export function stackDir(given?: string): string {
 /** The stack in `dir` when all its processes run; a SetupError (exit 2, one line) otherwise. */
 export function runningStack(dir: string): StackState {
   const state = readState(dir);
-  if (!state || state.processes.length === 0 || !state.processes.every((p) => alive(p.pid)))
+  if (!state || state.processes.length === 0 || !state.processes.every((p) => alive(p)))
     throw new SetupError(
       `--agent real: no Argo stack is up in ${dir} (start one with npm run argo -- up, or give --stack-dir)`,
     );

@@ -205,6 +205,10 @@ describe('workflow-event body and namespace checks', () => {
       'payload: must be an object or a JSON string of an object (this string is not valid JSON)',
     ],
     [
+      { payload: `{"a":[${'{},'.repeat(20_000)}{}]}` },
+      "payload: is a JSON string that holds more than 20000 values (the most a field's JSON may build)",
+    ],
+    [
       { headers: { 'github-event': 'push' } },
       'headers: "github-event" does not start with x-: the Argo Server only passes x- headers to bindings, so it would be dropped',
     ],

@@ -22,6 +22,7 @@ export * from './config/named-upstreams.js';
 export * from './config/provider-block.js';
 export * from './auth/token-guard.js';
 export * from './http/contract-server.js';
+export * from './json/json-text.js';
 export * from './ledger/canonical-json.js';
 export * from './ledger/execution-key.js';
 export * from './ledger/execution-ledger.js';

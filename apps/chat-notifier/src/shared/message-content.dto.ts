@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
+import { JsonTextTooCostlyError, parseJsonText } from '@app/plugin-kit';
 import { normalizeStatus, STATUSES, type Status } from './status-style.js';
 import { EmptyAsAbsent } from './body-fields.js';
 
@@ -31,9 +32,9 @@ export const FieldsInput = (): PropertyDecorator =>
     let given: unknown = value;
     if (typeof value === 'string') {
       try {
-        given = JSON.parse(value);
-      } catch {
-        return value;
+        given = parseJsonText(value);
+      } catch (err) {
+        return err instanceof JsonTextTooCostlyError ? err : value;
       }
     }
     if (Array.isArray(given))
@@ -46,6 +47,7 @@ export const FieldsInput = (): PropertyDecorator =>
 
 export function IsFieldList(): PropertyDecorator {
   const problem = (value: unknown): string | undefined => {
+    if (value instanceof JsonTextTooCostlyError) return value.message;
     if (!Array.isArray(value))
       return 'must be a list of {name, value}, a map of name to text, or a JSON string of either';
     if (value.length > MAX_FIELDS) return `at most ${MAX_FIELDS} fields`;

@@ -1,15 +1,21 @@
 import { Transform } from 'class-transformer';
+import { JsonTextTooCostlyError, parseJsonText } from '@app/plugin-kit';
 import { IsNotIn, IsOptional, IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
 import { NAMESPACE, NAMESPACE_MAX, PATH_SAFE } from '../config/names.js';
 import { IsEventHeaders, type EventHeaders } from './event-headers.js';
 
-/** A JSON string is parsed; anything that is not an object afterwards is left for the check to report. */
+/** A JSON text that would build too much to parse: the check names the bound. */
+class CostlyPayload {
+  constructor(readonly reason: string) {}
+}
+
+/** A JSON string is parsed (bounded); anything that is not an object afterwards is left for the check to report. */
 const parseJsonString = Transform(({ value }) => {
   if (typeof value !== 'string') return value;
   try {
-    return JSON.parse(value) as unknown;
-  } catch {
-    return value;
+    return parseJsonText(value);
+  } catch (err) {
+    return err instanceof JsonTextTooCostlyError ? new CostlyPayload(err.message) : value;
   }
 });
 
@@ -17,11 +23,17 @@ function IsPayloadObject(): PropertyDecorator {
   return ValidateBy({
     name: 'isPayloadObject',
     validator: {
-      validate: (value: unknown) => value !== null && typeof value === 'object' && !Array.isArray(value),
+      validate: (value: unknown) =>
+        value !== null &&
+        typeof value === 'object' &&
+        !Array.isArray(value) &&
+        !(value instanceof CostlyPayload),
       defaultMessage: (args) =>
-        typeof args?.value === 'string'
-          ? 'must be an object or a JSON string of an object (this string is not valid JSON)'
-          : 'must be an object or a JSON string of an object',
+        args?.value instanceof CostlyPayload
+          ? args.value.reason
+          : typeof args?.value === 'string'
+            ? 'must be an object or a JSON string of an object (this string is not valid JSON)'
+            : 'must be an object or a JSON string of an object',
     },
   });
 }

@@ -49,6 +49,9 @@ describe('MattermostConfig (and the content every provider shares)', () => {
     expect(problems({ channel: ID, fields: 'not json' })).toEqual([
       'fields: must be a list of {name, value}, a map of name to text, or a JSON string of either',
     ]);
+    expect(problems({ channel: ID, fields: `[${'{},'.repeat(20_000)}{}]` })).toEqual([
+      "fields: is a JSON string that holds more than 20000 values (the most a field's JSON may build)",
+    ]);
   });
 
   it('status takes Argo phases; post IDs are checked; mentions lose their @', () => {

@@ -1,14 +1,15 @@
 import { Transform } from 'class-transformer';
 import { ValidateBy, type ValidationOptions } from 'class-validator';
+import { JsonTextTooCostlyError, parseJsonText } from '@app/plugin-kit';
 
 /** Slack's limit of blocks in one message. */
 export const MAX_BLOCKS = 50;
 
 export type Block = Record<string, unknown> & { type: string };
 
-/** What a `blocks` value that is not valid JSON becomes, so the validator can say why. */
+/** What a `blocks` text that cannot be parsed becomes, so the validator can say why. */
 class UnparsableBlocks {
-  constructor(readonly reason: string) {}
+  constructor(readonly problem: string) {}
 }
 
 /**
@@ -21,9 +22,13 @@ export const BlocksInput = (): PropertyDecorator =>
     let parsed: unknown = value;
     if (typeof value === 'string') {
       try {
-        parsed = JSON.parse(value);
+        parsed = parseJsonText(value);
       } catch (err) {
-        return new UnparsableBlocks((err as Error).message);
+        return new UnparsableBlocks(
+          err instanceof JsonTextTooCostlyError
+            ? err.message
+            : `is not valid JSON (${(err as Error).message})`,
+        );
       }
     }
     if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
@@ -35,7 +40,7 @@ export const BlocksInput = (): PropertyDecorator =>
   });
 
 function blocksProblem(value: unknown): string | undefined {
-  if (value instanceof UnparsableBlocks) return `is not valid JSON (${value.reason})`;
+  if (value instanceof UnparsableBlocks) return value.problem;
   if (!Array.isArray(value))
     return 'must be a list of Block Kit blocks (or one block, or a JSON string of them)';
   if (value.length === 0) return 'must contain at least one block';

@@ -113,6 +113,9 @@ describe('SlackConfig', () => {
     expect(problems({ channel: '#b', blocks: '[{"type": "section",' })[0]).toMatch(
       /^blocks: is not valid JSON \(/,
     );
+    expect(problems({ channel: '#b', blocks: `[${'{},'.repeat(20_000)}{}]` })).toEqual([
+      "blocks: is a JSON string that holds more than 20000 values (the most a field's JSON may build)",
+    ]);
     expect(problems({ channel: '#b', blocks: [section, 'divider'] })).toEqual([
       'blocks: entry 1 is not a Block Kit block (an object with a "type", e.g. {"type":"section",...})',
     ]);

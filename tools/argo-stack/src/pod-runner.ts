@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { KubeClient, KubeError, type WatchEvent } from './kube-client.js';
 import { createPodNetwork, deletePodNetwork, hostAddress, type PodNetwork } from './network.js';
 import { resolveImage, type ImageRoot, type ImageTable } from './images.js';
+import { MOUNT_STAGE, mountScript, quote, type BindMount } from './mount-script.js';
 import type {
   Container,
   ContainerStatus,
@@ -33,7 +34,6 @@ export interface PodRunnerOptions {
 }
 
 const now = () => new Date().toISOString();
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const podKey = (pod: Pod) => `${pod.metadata.namespace}/${pod.metadata.name}`;
 
 export class PodRunner {
@@ -332,24 +332,19 @@ class RunningPod {
     started();
     if (!env || this.stopping) return 1;
     const argv = this.argv(run, env);
-    const mounts = [...run.image.mounts];
+    const mounts: BindMount[] = [...run.image.mounts];
     for (const mount of run.spec.volumeMounts ?? []) {
       const base = volumes.get(mount.name);
       if (base === undefined)
         throw new Error(`container ${run.spec.name} mounts unknown volume ${mount.name}`);
       const source = mount.subPath ? join(base, mount.subPath) : base;
       if (!existsSync(source)) mkdirSync(source, { recursive: true });
-      mounts.push({ source, target: mount.mountPath, readOnly: mount.readOnly } as never);
+      mounts.push({ source, target: mount.mountPath, readOnly: mount.readOnly });
     }
+    mkdirSync(MOUNT_STAGE, { recursive: true });
     const script = [
       'set -e',
-      ...mounts.flatMap((m) => {
-        if (!existsSync(m.target)) mkdirSync(m.target, { recursive: true });
-        const bind = `mount --bind ${quote(m.source)} ${quote(m.target)}`;
-        return (m as { readOnly?: boolean }).readOnly
-          ? [bind, `mount -o remount,bind,ro ${quote(m.target)}`]
-          : [bind];
-      }),
+      ...mountScript(mounts),
       `cd ${quote(run.spec.workingDir ?? run.image.workingDir)}`,
       'exec "$@"',
     ].join('\n');

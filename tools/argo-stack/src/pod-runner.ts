@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { KubeClient, KubeError, type WatchEvent } from './kube-client.js';
+import { KubeClient, KubeError, type WatchEvent } from '@app/argo-agent/kube/kube-client.js';
 import { createPodNetwork, deletePodNetwork, hostAddress, type PodNetwork } from './network.js';
 import { resolveImage, type ImageRoot, type ImageTable } from './images.js';
 import type {

@@ -16,7 +16,7 @@ import {
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { BINARIES, cacheRoot, ensureBinaries } from './binaries.js';
-import { KubeClient } from './kube-client.js';
+import { KubeClient } from '@app/argo-agent/kube/kube-client.js';
 import { EXECUTOR_IMAGE } from './images.js';
 import {
   bridgeName,

@@ -1,5 +1,5 @@
 import type { NodePhase } from '@app/contract';
-import type { ArgoOutputs } from './argo-reply.js';
+import type { ArgoOutputs } from '@app/argo-agent/argo-reply.js';
 
 export type AgentNodeType = 'Workflow' | 'Steps' | 'StepGroup' | 'DAG' | 'Plugin' | 'Retry' | 'Skipped';
 

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { isNodePhase, parseDuration, type NodePhase } from '@app/contract';
-import { executePluginTemplate } from './agent-dispatch.js';
+import { executePluginTemplate } from '@app/argo-agent/agent-dispatch.js';
 import { isFailedPhase, nodeId, type AgentNode, type AgentNodeType } from './agent-node.js';
-import { marshalExecuteTemplateArgs } from './go-json.js';
+import { marshalExecuteTemplateArgs } from '@app/argo-agent/go-json.js';
 import {
   ARGO_RPC_TIMING,
   PluginCallError,
   PluginRpcClient,
   type AgentPlugin,
   type RpcTiming,
-} from './plugin-rpc-client.js';
+} from '@app/argo-agent/plugin-rpc-client.js';
 import { substituteJson, substituteText, unresolvedTags, type Variables } from './substitute.js';
 import { evaluateWhen } from './when.js';
 import type {

@@ -10,3 +10,4 @@ export * from './go-unmarshal.js';
 export * from './json-decode.js';
 export * from './json-tree.js';
 export * from './plugin-rpc-client.js';
+export * from './kube/index.js';

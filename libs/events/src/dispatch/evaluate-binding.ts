@@ -7,6 +7,7 @@ import {
   ExprError,
   goTypeOf,
   metadataEnv,
+  sprintS,
   toParameterValue,
   type Environment,
   type ExprValue,
@@ -18,7 +19,6 @@ import {
   type WorkflowObject,
 } from '../manifests/argo-objects.js';
 import { dnsFriendly } from './dns-friendly.js';
-import { sprintS } from './go-sprintf.js';
 
 export interface CreatorClaims {
   subject?: string;

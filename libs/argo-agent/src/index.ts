@@ -11,3 +11,4 @@ export * from './json-decode.js';
 export * from './json-tree.js';
 export * from './plugin-rpc-client.js';
 export * from './kube/index.js';
+export * from './http-template.js';

@@ -4,11 +4,13 @@
 // emulator and the shared agent.
 export * from './agent-dispatch.js';
 export * from './argo-reply.js';
+export * from './fnv32a.js';
 export * from './go-http-client.js';
 export * from './go-json.js';
 export * from './go-unmarshal.js';
 export * from './json-decode.js';
 export * from './json-tree.js';
 export * from './plugin-rpc-client.js';
+export * from './process-task.js';
 export * from './kube/index.js';
 export * from './http-template.js';

@@ -94,13 +94,13 @@ export async function startSharedAgent(options: SharedAgentOptions = {}): Promis
   const shutdownTimeoutMs = parseDuration(env.AGENT_SHUTDOWN_TIMEOUT);
   const httpTimeout = parseDuration(env.AGENT_HTTP_DEFAULT_TIMEOUT);
 
-  let leases: ShardLeases | undefined;
-  const agent = new TaskSetAgent({
+  const agent: TaskSetAgent = new TaskSetAgent({
     client,
     store,
     patcher,
     plugins,
-    owns: (shard) => leases?.owns(shard) ?? false,
+    // Called once the watches run, after `leases` exists.
+    owns: (shard): boolean => leases.owns(shard),
     shards: env.AGENT_SHARDS,
     maxInFlight: env.AGENT_MAX_TASKS_IN_FLIGHT,
     http: {
@@ -113,7 +113,7 @@ export async function startSharedAgent(options: SharedAgentOptions = {}): Promis
     logger,
     metrics,
   });
-  leases = new ShardLeases(
+  const leases = new ShardLeases(
     client,
     {
       namespace: env.AGENT_LEASE_NAMESPACE ?? client.namespace ?? 'default',
@@ -126,7 +126,6 @@ export async function startSharedAgent(options: SharedAgentOptions = {}): Promis
     metrics,
     logger,
   );
-  const held = leases;
   metrics.gauge('shared_agent_tasks_in_flight', 'Tasks executing now.', () => agent.queue.inFlight);
   metrics.gauge('shared_agent_tasks_waiting', 'Tasks waiting for a free slot.', () => agent.queue.queued);
   metrics.gauge(
@@ -139,8 +138,8 @@ export async function startSharedAgent(options: SharedAgentOptions = {}): Promis
     [{ state: 'waiting' }, store.waiting],
   ]);
   metrics.gauge('shared_agent_watched_bytes', 'Estimated memory of the TaskSets held.', () => store.bytes);
-  metrics.gauge('shared_agent_shards_held', 'Shards this replica works.', () => held.heldShards().length);
-  metrics.gauge('shared_agent_members', 'Replicas alive, as this one sees them.', () => held.members);
+  metrics.gauge('shared_agent_shards_held', 'Shards this replica works.', () => leases.heldShards().length);
+  metrics.gauge('shared_agent_members', 'Replicas alive, as this one sees them.', () => leases.members);
 
   const synced = new Set<string>();
   let stopping = false;
@@ -151,7 +150,7 @@ export async function startSharedAgent(options: SharedAgentOptions = {}): Promis
           ? 'stopping'
           : synced.size < collections.length
             ? 'TaskSet watch not synced'
-            : !held.ready
+            : !leases.ready
               ? 'shard Leases not read yet'
               : undefined,
       metrics: () => metrics.registry.render(),
@@ -168,7 +167,7 @@ export async function startSharedAgent(options: SharedAgentOptions = {}): Promis
       onError: (err) => logger.warn({ err, collection: path }, 'TaskSet watch interrupted; resuming'),
     });
   patcher.start(parseDuration(env.ARGO_AGENT_PATCH_RATE));
-  held.start();
+  leases.start();
   logger.info(
     {
       port: health.port,
@@ -194,7 +193,7 @@ export async function startSharedAgent(options: SharedAgentOptions = {}): Promis
         : true;
       patcher.stop();
       await patcher.flush();
-      await held.stop();
+      await leases.stop();
       watching.abort();
       health.close();
       health.closeAllConnections();
@@ -204,7 +203,7 @@ export async function startSharedAgent(options: SharedAgentOptions = {}): Promis
     })();
     return stopped;
   };
-  return { port: health.port, identity, agent, leases: held, metrics, logger, shutdown };
+  return { port: health.port, identity, agent, leases, metrics, logger, shutdown };
 }
 
 function standaloneLogger(

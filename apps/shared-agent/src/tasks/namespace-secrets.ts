@@ -19,7 +19,7 @@ export function namespaceSecrets(client: KubeClient, namespace: string) {
         break;
       } catch (err) {
         if (!isTransientKubeError(err) || step >= DEFAULT_RETRY.steps)
-          throw new Error(err instanceof KubeError ? err.apiMessage : (err as Error).message);
+          throw new Error(err instanceof KubeError ? err.apiMessage : (err as Error).message, { cause: err });
         await new Promise((r) => setTimeout(r, DEFAULT_RETRY.delayMs * (1 + 0.1 * Math.random())));
       }
     }

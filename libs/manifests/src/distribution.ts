@@ -16,6 +16,7 @@ import {
   type LintFinding,
 } from './lint.js';
 import { buildPluginDir } from './plugin-build.js';
+import { sharedAgentFiles } from './shared-agent.js';
 import { lintVersioning, type CollectionContext } from './versioning.js';
 import { workflowLevelExampleFile } from './workflow-level.js';
 
@@ -195,6 +196,8 @@ export function planCollection(ctx: CollectionContext): CollectionPlan {
       },
     );
   }
+  const collection = packages.find((p) => p.app === 'collection');
+  if (collection) files.push(...sharedAgentFiles(ctx.root, collection.plugin));
   return { packages, files, problems, warnings };
 }
 

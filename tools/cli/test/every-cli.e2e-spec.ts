@@ -165,6 +165,18 @@ const CASES: CliCase[] = [
       },
     ],
   },
+  {
+    script: 'argo',
+    missing: { args: [], message: 'missing <up|down|status|env>' },
+    more: [
+      { args: ['up', '--agent', 'many'], message: "--agent must be pod or shared, got 'many'" },
+      {
+        args: ['up', '--agent', 'shared', '--replicas', '0'],
+        message: "--replicas must be a number from 1 to 16, got '0'",
+      },
+      { args: ['sideways'], message: "unknown command 'sideways' (up, down, status or env)" },
+    ],
+  },
   { script: 'release:check', missing: { args: ['--tag', 'v1.0.0'], message: '--owner is required' } },
   { script: 'release:assets', missing: { args: [], message: '--owner is required' } },
 ];

@@ -33,7 +33,7 @@ describe('executeHttpTemplate (Argo agent executeHTTPTemplate)', () => {
           res.writeHead(200, { 'Content-Type': 'application/json', 'X-Multi': ['a', 'b'] });
           return void res.end('{"ok":true}');
         }
-        if (path === '/slow') return void setTimeout(() => res.writeHead(200).end('late'), 3000);
+        if (path === '/slow') return void setTimeout(() => res.writeHead(200).end('late'), 3000).unref();
         if (path === '/stall') {
           res.writeHead(200, { 'Content-Length': '10' });
           res.write('part');
@@ -119,9 +119,13 @@ describe('executeHttpTemplate (Argo agent executeHTTPTemplate)', () => {
     expect(await failure({ successCondition: 'nope == 1' })).toBe(
       'unknown name nope (1:1)\n | nope == 1\n | ^',
     );
-    expect(await failure({ successCondition: 'response.headers["X"][3] == "a"' })).toMatch(
-      /^unable to evaluate expression 'response.headers\["X"\]\[3\] == "a"': /,
+    // A header the response lacks is Go's nil []string, not nil: indexing it is out of range.
+    expect(await failure({ successCondition: 'response.headers["X-None"][0] == "a"' })).toBe(
+      `unable to evaluate expression 'response.headers["X-None"][0] == "a"': index out of range: 0 (array length is 0) (1:27)\n | response.headers["X-None"][0] == "a"\n | ..........................^`,
     );
+    expect(await run({ successCondition: 'len(response.headers["X-None"]) == 0' })).toMatchObject({
+      phase: 'Succeeded',
+    });
     expect(await failure({ successCondition: 'response.statusCode' })).toBe(
       "unable to cast expression result '%!s(int=200)' to bool",
     );

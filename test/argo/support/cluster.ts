@@ -10,9 +10,11 @@ import {
   readState,
   type StackState,
 } from '../../../tools/argo-stack/src/stack.js';
+import { restartSharedAgents } from '../../../tools/argo-stack/src/shared-agents.js';
 
 export const repoRoot = resolve(import.meta.dirname, '../../..');
 
+/** The suite's stack with Argo's own agent pods. */
 export function stack(): StackState {
   const state = readState(process.env.ARGO_STACK_DIR ?? '');
   if (!state)
@@ -20,12 +22,69 @@ export function stack(): StackState {
   return state;
 }
 
+/** The suite's second stack: disableAgentPodCreation and the shared agent (up --agent shared). */
+export function sharedStack(): StackState {
+  const state = readState(process.env.ARGO_SHARED_STACK_DIR ?? '');
+  if (!state?.sharedAgent)
+    throw new Error(
+      `no Argo stack with the shared agent in ${process.env.ARGO_SHARED_STACK_DIR}: run through npm run test:argo`,
+    );
+  return state;
+}
+
+/** The env of manifests/shared-agent's Deployment container, as kustomize renders it. */
+export function sharedAgentEnv(state: StackState): EnvRef[] {
+  const docs = parseAllDocuments(kubectl(state, ['kustomize', join(repoRoot, 'manifests/shared-agent')])).map(
+    (d) =>
+      d.toJS() as {
+        kind: string;
+        spec?: { template?: { spec?: { containers?: Array<{ env?: EnvRef[] }> } } };
+      },
+  );
+  return docs.find((d) => d.kind === 'Deployment')?.spec?.template?.spec?.containers?.[0]?.env ?? [];
+}
+
+/**
+ * The plugins' settings where the shared agent's Deployment reads them (Secrets and ConfigMaps of namespace
+ * argo), filled from `env`; then the replicas restart to read them, as a rollout would.
+ */
+export async function configureSharedAgent(
+  state: StackState,
+  env: Record<string, string>,
+  agentEnv?: Record<string, string>,
+): Promise<void> {
+  const settings = settingsFor(sharedAgentEnv(state), env);
+  if (settings.length > 0)
+    kubectl(state, ['apply', '-n', 'argo', '-f', '-'], settings.map((s) => stringify(s)).join('---\n'));
+  await restartSharedAgents(state, () => undefined, agentEnv);
+}
+
+/** Agent pods of the stack (Argo labels them component=agent). */
+export function agentPods(state: StackState): string[] {
+  const out = kubectl(state, [
+    'get',
+    'pods',
+    '--all-namespaces',
+    '-l',
+    'workflows.argoproj.io/component=agent',
+    '-o',
+    'jsonpath={range .items[*]}{.metadata.namespace}/{.metadata.name}{"\\n"}{end}',
+  ]);
+  return out.split('\n').filter(Boolean);
+}
+
 export { kubectl, kubeClient, prepareWorkflowNamespace };
+
+interface KeyRef {
+  name: string;
+  key: string;
+  optional?: boolean;
+}
 
 interface EnvRef {
   name: string;
   value?: string;
-  valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean } };
+  valueFrom?: { secretKeyRef?: KeyRef; configMapKeyRef?: KeyRef };
 }
 
 /** The sidecar container of manifests/<app>/plugin.yaml. */
@@ -37,25 +96,36 @@ export function pluginContainer(app: string): { name: string; env?: EnvRef[] } {
 }
 
 /**
- * The Secrets the plugin's secretKeyRefs name, filled from `env` (the variables the demo gives the sidecar):
- * each referenced key gets the value of the variable that references it.
+ * The Secrets and ConfigMaps a container's env refers to, filled from `env` (the variables the demo gives the
+ * plugin): each referenced key gets the value of the variable that references it.
  */
-export function secretsFor(app: string, env: Record<string, string>): Array<Record<string, unknown>> {
-  const data = new Map<string, Record<string, string>>();
-  for (const variable of pluginContainer(app).env ?? []) {
-    const ref = variable.valueFrom?.secretKeyRef;
+export function settingsFor(
+  variables: EnvRef[],
+  env: Record<string, string>,
+): Array<Record<string, unknown>> {
+  const data = new Map<
+    string,
+    { kind: 'Secret' | 'ConfigMap'; name: string; values: Record<string, string> }
+  >();
+  for (const variable of variables) {
+    const from = variable.valueFrom;
+    const ref = from?.secretKeyRef ?? from?.configMapKeyRef;
     if (!ref || env[variable.name] === undefined) continue;
-    const secret = data.get(ref.name) ?? {};
-    secret[ref.key] = env[variable.name];
-    data.set(ref.name, secret);
+    const kind = from?.secretKeyRef ? 'Secret' : 'ConfigMap';
+    const entry = data.get(`${kind}/${ref.name}`) ?? { kind, name: ref.name, values: {} };
+    entry.values[ref.key] = env[variable.name];
+    data.set(`${kind}/${ref.name}`, entry);
   }
-  return [...data].map(([name, stringData]) => ({
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: { name },
-    type: 'Opaque',
-    stringData,
-  }));
+  return [...data.values()].map(({ kind, name, values }) =>
+    kind === 'Secret'
+      ? { apiVersion: 'v1', kind, metadata: { name }, type: 'Opaque', stringData: values }
+      : { apiVersion: 'v1', kind, metadata: { name }, data: values },
+  );
+}
+
+/** The settings objects of manifests/<app>'s plugin, filled from `env`. */
+export function secretsFor(app: string, env: Record<string, string>): Array<Record<string, unknown>> {
+  return settingsFor(pluginContainer(app).env ?? [], env);
 }
 
 /** `kubectl apply -k manifests/<app>` into the namespace, with its Secret(s) made from `env`. */
@@ -65,9 +135,9 @@ export function installPlugin(
   app: string,
   env: Record<string, string>,
 ): void {
-  const secrets = secretsFor(app, env);
-  if (secrets.length > 0)
-    kubectl(state, ['apply', '-n', namespace, '-f', '-'], secrets.map((s) => stringify(s)).join('---\n'));
+  const settings = secretsFor(app, env);
+  if (settings.length > 0)
+    kubectl(state, ['apply', '-n', namespace, '-f', '-'], settings.map((s) => stringify(s)).join('---\n'));
   kubectl(state, ['apply', '-n', namespace, '-k', join(repoRoot, 'manifests', app)]);
 }
 

@@ -30,6 +30,8 @@ export interface SharedAgentsOptions {
   /** ARGO_AGENT_PATCH_RATE, the same as the controller's requeue time. */
   patchRate: string;
   log: (line: string) => void;
+  /** Variables set over the Deployment's (e.g. AGENT_EXTERNAL_PLUGINS for a plugin server by URL). */
+  env?: Record<string, string>;
 }
 
 interface Manifest {
@@ -131,6 +133,7 @@ export async function startSharedAgents(
         AGENT_HOST: '127.0.0.1',
         ARGO_AGENT_PATCH_RATE: options.patchRate,
         AGENT_PLUGIN_TOKEN_DIR: tokenDir,
+        ...options.env,
       },
     );
     started.push({ proc, port });
@@ -173,12 +176,13 @@ export async function stopSharedAgents(state: StackState): Promise<void> {
 export async function restartSharedAgents(
   state: StackState,
   log: (line: string) => void,
+  env?: Record<string, string>,
 ): Promise<StackProcess[]> {
   const settings = state.sharedAgent;
   if (!settings)
     throw new Error(`the stack in ${state.dir} runs no shared agent (npm run argo -- up --agent shared)`);
   await stopSharedAgents(state);
-  return startSharedAgents(state, { replicas: settings.replicas, patchRate: settings.patchRate, log });
+  return startSharedAgents(state, { replicas: settings.replicas, patchRate: settings.patchRate, log, env });
 }
 
 /**

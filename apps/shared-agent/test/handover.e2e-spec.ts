@@ -1,4 +1,5 @@
-// Two replicas of the built agent (dist/apps/shared-agent) as processes: the shards are split between them,
+// Two replicas of the built agent (dist/apps/shared-agent) as processes: the second to start gets half the shards
+// from the first, the shards are split between them,
 // each TaskSet is worked by one, and when one is killed with SIGKILL the other takes its shards within a lease
 // period and works only what the status does not hold yet.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';

@@ -46,17 +46,20 @@ export function sharedAgentEnv(state: StackState): EnvRef[] {
 
 /**
  * The plugins' settings where the shared agent's Deployment reads them (Secrets and ConfigMaps of namespace
- * argo), filled from `env`; then the replicas restart to read them, as a rollout would.
+ * argo), filled from `env`, and the rest of `env` in plain; then the replicas restart to read them, as a
+ * rollout would.
  */
 export async function configureSharedAgent(
   state: StackState,
   env: Record<string, string>,
-  agentEnv?: Record<string, string>,
+  agentEnv: Record<string, string> = {},
 ): Promise<void> {
-  const settings = settingsFor(sharedAgentEnv(state), env);
+  const variables = sharedAgentEnv(state);
+  const settings = settingsFor(variables, env);
   if (settings.length > 0)
     kubectl(state, ['apply', '-n', 'argo', '-f', '-'], settings.map((s) => stringify(s)).join('---\n'));
-  await restartSharedAgents(state, () => undefined, agentEnv);
+  // As installPluginWithStandIns: what the Deployment cannot take from a Secret is set in plain.
+  await restartSharedAgents(state, () => undefined, { ...plainVariables(variables, env), ...agentEnv });
 }
 
 /** Agent pods of the stack (Argo labels them component=agent). */
@@ -139,6 +142,42 @@ export function installPlugin(
   if (settings.length > 0)
     kubectl(state, ['apply', '-n', namespace, '-f', '-'], settings.map((s) => stringify(s)).join('---\n'));
   kubectl(state, ['apply', '-n', namespace, '-k', join(repoRoot, 'manifests', app)]);
+}
+
+/**
+ * The variables of `env` the container's env does not take from a Secret or ConfigMap: the stand-ins'
+ * addresses of SaaS APIs (SLACK_API_URL...) and the values the manifest writes in plain (ARGO_SERVER), which a
+ * test must set in plain too.
+ */
+export function plainVariables(variables: EnvRef[], env: Record<string, string>): Record<string, string> {
+  const referenced = new Set(
+    variables.filter((v) => v.valueFrom?.secretKeyRef || v.valueFrom?.configMapKeyRef).map((v) => v.name),
+  );
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !referenced.has(name)));
+}
+
+/**
+ * installPlugin, with the plain variables of `env` (plainVariables) written into the plugin's ConfigMap as
+ * well, so the sidecar reaches every stand-in.
+ */
+export function installPluginWithStandIns(
+  state: StackState,
+  namespace: string,
+  app: string,
+  env: Record<string, string>,
+): void {
+  installPlugin(state, namespace, app, env);
+  const dir = join(repoRoot, 'manifests', app);
+  const file = readdirSync(dir).find((f) => f.endsWith('-executor-plugin-configmap.yaml'))!;
+  const configMap = parse(readFileSync(join(dir, file), 'utf8')) as { data: Record<string, string> };
+  const container = parse(configMap.data['sidecar.container']!) as { env?: EnvRef[] };
+  const plain = plainVariables(container.env ?? [], env);
+  container.env = [
+    ...(container.env ?? []).filter((v) => !(v.name in plain)),
+    ...Object.entries(plain).map(([name, value]) => ({ name, value })),
+  ];
+  configMap.data['sidecar.container'] = stringify(container);
+  kubectl(state, ['apply', '-n', namespace, '-f', '-'], JSON.stringify(configMap));
 }
 
 export function uninstallPlugin(state: StackState, namespace: string, app: string): void {

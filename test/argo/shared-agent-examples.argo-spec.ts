@@ -43,6 +43,15 @@ function summary(outcome: WorkflowOutcome): unknown {
   };
 }
 
+/**
+ * Examples Argo's agent pods cannot run on this machine, with why: the email stand-in (an SMTP relay with a
+ * certificate for localhost) listens on loopback only, where the pods' own loopback is not this machine's.
+ */
+const NOT_FOR_AGENT_PODS: Record<string, string> = {
+  'manifests/slack-notifier/examples/teams-and-email-report.yaml':
+    'the SMTP stand-in listens on loopback only',
+};
+
 /** Whether a workflow runs a container (or script) step besides its plugin steps. */
 const hasPodSteps = (doc: ManifestDoc) =>
   ((doc.spec?.templates as Array<Record<string, unknown>> | undefined) ?? []).some(
@@ -96,7 +105,9 @@ describe('the shared agent: every example workflow ends as with Argo agent pods'
     const others = docs.filter((d) => d.doc.kind !== 'Workflow').map((d) => JSON.stringify(d.doc));
     for (const state of [pods, shared])
       kubectl(state, ['apply', '-n', NAMESPACE, '-f', '-'], others.join('\n'));
-    const workflows = docs.filter((d) => d.doc.kind === 'Workflow');
+    const workflows = docs.filter((d) => d.doc.kind === 'Workflow' && !(d.file in NOT_FOR_AGENT_PODS));
+    for (const [file, why] of Object.entries(NOT_FOR_AGENT_PODS))
+      console.log(`not compared: ${file} (${why})`);
     const runs = workflows.map(({ file, doc }) => ({
       file,
       expected: doc.metadata.annotations?.[EXPECT] ?? 'Succeeded',

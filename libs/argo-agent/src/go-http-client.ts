@@ -56,6 +56,12 @@ const SENSITIVE = ['authorization', 'www-authenticate', 'cookie', 'cookie2', 'pr
 const urlError = (method: string, url: string, cause: string): string =>
   `${method[0]!.toUpperCase()}${method.slice(1).toLowerCase()} ${JSON.stringify(url)}: ${cause}`;
 
+/** Go's stripPassword: a URL in an error shows its password as `***`. */
+function stripPassword(text: string, url: URL): string {
+  if (!url.password) return text;
+  return text.replace(`${url.username}:${url.password}@`, `${url.username}:***@`);
+}
+
 /** Whether Go keeps Authorization on a redirect from `from` to `to` (same host name, or a subdomain of it). */
 export function keepsCredentials(from: URL, to: URL): boolean {
   const a = from.hostname.toLowerCase();
@@ -146,7 +152,7 @@ export async function goRequest(request: GoRequest): Promise<GoResponse> {
   const headers: OutgoingHttpHeaders = { ...request.headers };
   let hop: Hop = { url: first, method: request.method, body: request.body, headers, host: request.host };
   // Errors name the URL as the caller wrote it (Go's URL.String()); a redirect's as resolved.
-  let shown = request.url;
+  let shown = stripPassword(request.url, first);
   let stripped = false;
   for (let hops = 0; ; hops++) {
     let res: IncomingMessage;
@@ -202,7 +208,7 @@ export async function goRequest(request: GoRequest): Promise<GoResponse> {
     }
     // Go keeps a Host override only through a relative Location.
     const relative = !/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(location) && !location.startsWith('//');
-    shown = next.href;
+    shown = stripPassword(next.href, next);
     hop = {
       url: next,
       method: keepBody ? hop.method : hop.method === 'GET' || hop.method === 'HEAD' ? hop.method : 'GET',

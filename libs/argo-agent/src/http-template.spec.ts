@@ -176,6 +176,10 @@ describe('executeHttpTemplate (Argo agent executeHTTPTemplate)', () => {
     expect(await failure({ url: 'http://127.0.0.1:1' })).toBe(
       'Get "http://127.0.0.1:1": dial tcp 127.0.0.1:1: connect: connection refused',
     );
+    // The password of a URL never shows (Go's stripPassword).
+    expect(await failure({ url: 'http://user:s3cret@127.0.0.1:1/x' })).toBe(
+      'Get "http://user:***@127.0.0.1:1/x": dial tcp 127.0.0.1:1: connect: connection refused',
+    );
     expect(await failure({ url: 'ftp://x/y', method: 'DELETE' })).toBe(
       'Delete "ftp://x/y": unsupported protocol scheme "ftp"',
     );

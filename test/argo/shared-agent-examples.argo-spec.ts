@@ -32,14 +32,22 @@ const NAMESPACE = 'ep-examples';
  * either stack alike.
  */
 function summary(outcome: WorkflowOutcome): unknown {
-  const text = (m?: string) => m?.replace(/https?:\/\/[\w.:-]+/g, '<url>').replace(/\d+/g, 'N');
+  // The workflow's generated name, addresses, and the ids stand-ins make up (channels, messages, runs) differ
+  // from run to run; the rest of a message must be the same.
+  const text = (m?: string) =>
+    m
+      ?.split(outcome.name)
+      .join('<wf>')
+      .replace(/https?:\/\/[\w.:-]+/g, '<url>')
+      .replace(/[A-Za-z0-9_]{8,}/g, (t) => (/\d|[A-Z].*[A-Z]/.test(t) ? '<id>' : t))
+      .replace(/\d+/g, 'N');
   const nodes = Object.values(outcome.nodes);
   return {
     phase: nodes.some((n) => n.type === 'Pod') ? '(has pod steps)' : outcome.phase,
     plugins: nodes
       .filter((n) => n.type === 'Plugin' || n.type === 'HTTP')
-      .map((n) => ({ name: n.displayName, phase: n.phase, message: text(n.message) }))
-      .sort((a, b) => a.name.localeCompare(b.name)),
+      .map((n) => ({ name: text(n.displayName), phase: n.phase, message: text(n.message) }))
+      .sort((a, b) => String(a.name).localeCompare(String(b.name))),
   };
 }
 

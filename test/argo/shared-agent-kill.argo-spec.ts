@@ -103,11 +103,13 @@ describe('the shared agent: 300 workflows, one replica killed with SIGKILL', () 
       {},
     );
     // The tasks both replicas executed: those the killed one had not written yet, offered again.
+    const ours = new Set(names);
     const executedBy = new Map<string, Set<string>>();
     for (const proc of state.processes.filter((p) => p.name.startsWith('shared-agent')))
       for (const line of readFileSync(proc.log, 'utf8').split('\n')) {
         if (!line.includes('"task done"') || !line.includes(`"namespace":"${NAMESPACE}"`)) continue;
-        const entry = JSON.parse(line) as { node: string; identity: string };
+        const entry = JSON.parse(line) as { node: string; workflow: string; identity: string };
+        if (!ours.has(entry.workflow)) continue;
         executedBy.set(entry.node, (executedBy.get(entry.node) ?? new Set()).add(entry.identity));
       }
     const again = [...executedBy.values()].filter((who) => who.size > 1).length;

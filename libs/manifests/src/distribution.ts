@@ -16,7 +16,7 @@ import {
   type LintFinding,
 } from './lint.js';
 import { buildPluginDir } from './plugin-build.js';
-import { sharedAgentFiles } from './shared-agent.js';
+import { sharedAgentFiles, sharedAgentVersionProblems } from './shared-agent.js';
 import { lintVersioning, type CollectionContext } from './versioning.js';
 import { workflowLevelExampleFile } from './workflow-level.js';
 
@@ -198,6 +198,7 @@ export function planCollection(ctx: CollectionContext): CollectionPlan {
   }
   const collection = packages.find((p) => p.app === 'collection');
   if (collection) files.push(...sharedAgentFiles(ctx.root, collection.plugin));
+  problems.push(...sharedAgentVersionProblems(ctx.root, ctx.version));
   return { packages, files, problems, warnings };
 }
 

@@ -1,7 +1,10 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse } from 'yaml';
 import { GENERATED_BY } from './agent-rbac.js';
 import type { ExecutorPlugin } from './executor-plugin.js';
 import { marshalGoYaml } from './go-yaml.js';
+import { parseCollectionImage } from './versioning.js';
 
 export const SHARED_AGENT_DIR = 'shared-agent';
 export const SHARED_AGENT_CHART = join('charts', 'shared-agent');
@@ -43,4 +46,37 @@ export function sharedAgentFiles(
       content: GENERATED_BY + origin.join('\n') + '\n' + marshalGoYaml(env),
     },
   ];
+}
+
+/**
+ * The shared agent's install files carry the collection's version as its plugins do: the Deployment's image tag
+ * and the chart's version and appVersion. Answers one problem per file that does not.
+ */
+export function sharedAgentVersionProblems(root: string, version: string): string[] {
+  const problems: string[] = [];
+  const deploymentFile = join('manifests', SHARED_AGENT_DIR, 'deployment.yaml');
+  if (existsSync(join(root, deploymentFile))) {
+    const deployment = parse(readFileSync(join(root, deploymentFile), 'utf8')) as {
+      spec?: { template?: { spec?: { containers?: Array<{ image?: string }> } } };
+    };
+    const image = deployment.spec?.template?.spec?.containers?.[0]?.image ?? '';
+    const parsed = parseCollectionImage(image);
+    if (parsed?.app !== SHARED_AGENT_DIR || parsed.tag !== version)
+      problems.push(
+        `${deploymentFile}: image ${image || '(none)'} is not the shared agent's image of version ${version}`,
+      );
+  }
+  const chartFile = join(SHARED_AGENT_CHART, 'Chart.yaml');
+  if (existsSync(join(root, chartFile))) {
+    const chart = parse(readFileSync(join(root, chartFile), 'utf8')) as {
+      version?: string;
+      appVersion?: string;
+    };
+    for (const field of ['version', 'appVersion'] as const)
+      if (String(chart[field]) !== version)
+        problems.push(
+          `${chartFile}: ${field} ${chart[field]} differs from package.json's version ${version}`,
+        );
+  }
+  return problems;
 }

@@ -12,4 +12,6 @@ export default {
   globalTeardown: '<rootDir>/test/argo/support/global-teardown.ts',
   testTimeout: 15 * 60 * 1000,
   maxWorkers: 1,
+  // One line per workflow comes from the suites themselves; jest adds one per file and its summary.
+  verbose: false,
 };

@@ -16,13 +16,13 @@ import {
   KUSTOMIZATION,
   planCollection,
   readChangelog,
-  referencedObjects,
+  currentReferencedObjects,
   releaseAssets,
   SECRET_EXAMPLE,
   toConfigMap,
   validateExecutorPlugin,
   WORKFLOW_LEVEL_EXAMPLE,
-  isMultiKey,
+  hostsPlugins,
   type ConfigMap,
   type ExecutorPlugin,
 } from '@app/manifests';
@@ -129,8 +129,10 @@ for (const pkg of plan.packages) {
       for (const o of local) expect(o.metadata).not.toHaveProperty('namespace');
     });
 
-    it('the Secret example covers every secretKeyRef with placeholders only', () => {
-      const refs = referencedObjects(pkg.plugin.spec.sidecar.container).filter((o) => o.kind === 'Secret');
+    it('the Secret example covers every secretKeyRef (but those of 0.1.0 objects) with placeholders only', () => {
+      const refs = currentReferencedObjects(pkg.plugin.spec.sidecar.container).filter(
+        (o) => o.kind === 'Secret',
+      );
       const path = join(pkg.dir, SECRET_EXAMPLE);
       if (refs.length === 0) return expect(existsSync(path)).toBe(false);
       const text = readFileSync(path, 'utf8');
@@ -201,8 +203,8 @@ describe('example workflows (every document of manifests/*/examples/*.yaml) are 
 describe('installation-namespace install', () => {
   it('manifests/kustomization.yaml installs every single plugin through its own kustomization, not the collection', () => {
     const k = parse(readFileSync(join(manifests, KUSTOMIZATION), 'utf8')) as { resources: string[] };
-    const singles = plan.packages.filter((p) => !isMultiKey(p.plugin));
-    expect(plan.packages.filter((p) => isMultiKey(p.plugin)).map((p) => p.app)).toEqual(['collection']);
+    const singles = plan.packages.filter((p) => !hostsPlugins(p.plugin));
+    expect(plan.packages.filter((p) => hostsPlugins(p.plugin)).map((p) => p.app)).toEqual(['collection']);
     expect(k.resources).toEqual(singles.map((p) => p.app));
     expect(plan.warnings).toEqual([]);
     if (kubectl)

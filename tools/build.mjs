@@ -380,7 +380,11 @@ export async function buildTools({ outdir = join(root, 'dist/tools') } = {}) {
   const clis = (await readdir(dir)).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
   await build({
     absWorkingDir: root,
-    entryPoints: Object.fromEntries(clis.map((c) => [c, join(dir, `${c}.ts`)])),
+    entryPoints: {
+      ...Object.fromEntries(clis.map((c) => [c, join(dir, `${c}.ts`)])),
+      // Forked by `events serve|test` to evaluate binding expressions (found next to the chunks' folder).
+      'events-evaluator': join(root, 'libs/events/src/evaluation/evaluator-process.ts'),
+    },
     outdir,
     outExtension: { '.js': '.mjs' },
     // Shared code and what a CLI imports dynamically go to chunks/: `--help` loads only the CLI itself.

@@ -17,13 +17,13 @@ import type { StackState } from '../../tools/argo-stack/src/stack.js';
 import {
   create,
   kubectl,
-  prepareWorkflowNamespace,
+  prepareNamespace,
   repoRoot,
-  sharedStack,
   stack,
   waitForWorkflow,
   type WorkflowOutcome,
 } from './support/cluster.js';
+import { sharedStack } from './support/shared-stack.js';
 
 const NAMESPACE = 'ep-http';
 const SECRET = 'http-creds';
@@ -82,7 +82,7 @@ describe('HTTP templates: Argo agent and the shared agent give the same phase, m
     base = `http://${pods.hostAddr}:${(plain.address() as AddressInfo).port}`;
     secure = `https://${pods.hostAddr}:${(tls.address() as AddressInfo).port}`;
     for (const state of [pods, shared]) {
-      prepareWorkflowNamespace(state, NAMESPACE);
+      await prepareNamespace(state, NAMESPACE);
       kubectl(
         state,
         ['apply', '-n', NAMESPACE, '-f', '-'],
@@ -198,7 +198,7 @@ describe('HTTP templates: Argo agent and the shared agent give the same phase, m
         metadata: { generateName: `http-${row.name}-` },
         spec: { entrypoint: 'main', templates: [{ name: 'main', http: row.http }] },
       });
-    const names = rows.map((row) => [submit(pods, row), submit(shared, row)] as const);
+    const names = await Promise.all(rows.map((row) => Promise.all([submit(pods, row), submit(shared, row)])));
     const outcomes = await Promise.all(
       names.map(([a, b]) =>
         Promise.all([

@@ -8,19 +8,18 @@ import { setStandInHost, type DemoUpstreams } from '@app/testing';
 import { startDemoUpstreams } from '../../apps/collection/demo/upstreams.js';
 import type { StackState } from '../../tools/argo-stack/src/stack.js';
 import {
-  configureSharedAgent,
   create,
   examples,
-  installPluginWithStandIns,
   kubeClient,
   kubectl,
-  prepareWorkflowNamespace,
-  sharedStack,
+  prepareNamespace,
   stack,
   waitForWorkflow,
   type ManifestDoc,
   type WorkflowOutcome,
 } from './support/cluster.js';
+import { installPlugin, pluginApps } from './support/plugins.js';
+import { configureSharedAgent, sharedStack } from './support/shared-stack.js';
 
 const EXPECT = 'executor-plugins.dev/demo-expect';
 const NAMESPACE = 'ep-examples';
@@ -50,15 +49,6 @@ function summary(outcome: WorkflowOutcome): unknown {
       .sort((a, b) => String(a.name).localeCompare(String(b.name))),
   };
 }
-
-/**
- * Examples Argo's agent pods cannot run on this machine, with why: the email stand-in (an SMTP relay with a
- * certificate for localhost) listens on loopback only, where the pods' own loopback is not this machine's.
- */
-const NOT_FOR_AGENT_PODS: Record<string, string> = {
-  'manifests/slack-notifier/examples/teams-and-email-report.yaml':
-    'the SMTP stand-in listens on loopback only',
-};
 
 /** Whether a workflow runs a container (or script) step besides its plugin steps. */
 const hasPodSteps = (doc: ManifestDoc) =>
@@ -94,9 +84,9 @@ describe('the shared agent: every example workflow ends as with Argo agent pods'
     setStandInHost(shared.hostAddr);
     const forShared = await startDemoUpstreams({ plugins: [], timeScale: 1 });
     upstreams.push(forPods, forShared);
-    prepareWorkflowNamespace(pods, NAMESPACE);
-    installPluginWithStandIns(pods, NAMESPACE, 'collection', forPods.env);
-    prepareWorkflowNamespace(shared, NAMESPACE);
+    await prepareNamespace(pods, NAMESPACE);
+    await installPlugin(pods, NAMESPACE, 'collection', forPods.env);
+    await prepareNamespace(shared, NAMESPACE);
     await configureSharedAgent(shared, forShared.env);
   });
   afterAll(async () => {
@@ -107,21 +97,19 @@ describe('the shared agent: every example workflow ends as with Argo agent pods'
   it('same phases and messages on both stacks, as the demo expects, and no agent pod with the shared agent', async () => {
     const agentPodsShared = watchAgentPods(shared, watching.signal);
     const agentPodsArgo = watchAgentPods(pods, watching.signal);
-    const docs = ['build-trigger', 'data-job-runner', 'event-emitter', 'slack-notifier'].flatMap((app) =>
-      examples(app),
-    );
+    const docs = pluginApps().flatMap((app) => examples(app));
     const others = docs.filter((d) => d.doc.kind !== 'Workflow').map((d) => JSON.stringify(d.doc));
     for (const state of [pods, shared])
       kubectl(state, ['apply', '-n', NAMESPACE, '-f', '-'], others.join('\n'));
-    const workflows = docs.filter((d) => d.doc.kind === 'Workflow' && !(d.file in NOT_FOR_AGENT_PODS));
-    for (const [file, why] of Object.entries(NOT_FOR_AGENT_PODS))
-      console.log(`not compared: ${file} (${why})`);
-    const runs = workflows.map(({ file, doc }) => ({
-      file,
-      expected: doc.metadata.annotations?.[EXPECT] ?? 'Succeeded',
-      podSteps: hasPodSteps(doc),
-      names: [create(pods, NAMESPACE, doc), create(shared, NAMESPACE, doc)],
-    }));
+    const workflows = docs.filter((d) => d.doc.kind === 'Workflow');
+    const runs = await Promise.all(
+      workflows.map(async ({ file, doc }) => ({
+        file,
+        expected: doc.metadata.annotations?.[EXPECT] ?? 'Succeeded',
+        podSteps: hasPodSteps(doc),
+        names: await Promise.all([create(pods, NAMESPACE, doc), create(shared, NAMESPACE, doc)]),
+      })),
+    );
     const outcomes = await Promise.all(
       runs.map((r) =>
         Promise.all([

@@ -14,12 +14,12 @@ import {
   create,
   kubeClient,
   kubectl,
-  prepareWorkflowNamespace,
+  prepareNamespace,
   repoRoot,
-  sharedStack,
   stack,
   waitForWorkflow,
 } from './support/cluster.js';
+import { sharedStack } from './support/shared-stack.js';
 
 const NAMESPACE = 'ep-hello';
 const TOKEN = 'hellotokenbcdfghjklmnpqrstvwxz24';
@@ -56,12 +56,12 @@ describe("Argo's hello plugin by URL through the shared agent", () => {
     ) as Record<string, unknown>;
 
     // Argo's agent: the plugin installed in the workflows' namespace, as Argo's e2e tests install it.
-    prepareWorkflowNamespace(pods, NAMESPACE);
+    await prepareNamespace(pods, NAMESPACE);
     kubectl(pods, ['apply', '-n', NAMESPACE, '-k', join(repoRoot, 'manifests/install/workflow-namespace')]);
     for (const text of [configMap!, ...account]) kubectl(pods, ['apply', '-n', NAMESPACE, '-f', '-'], text);
 
     // The shared agent: the same container as a pod of Argo's namespace, its token in a Secret.
-    prepareWorkflowNamespace(shared, NAMESPACE);
+    await prepareNamespace(shared, NAMESPACE);
     kubectl(
       shared,
       ['apply', '-n', 'argo', '-f', '-'],
@@ -116,8 +116,8 @@ describe("Argo's hello plugin by URL through the shared agent", () => {
 
   it('answers the hello template as under Argo agent pod', async () => {
     const [argo, ours] = await Promise.all(
-      [pods, shared].map((state) =>
-        waitForWorkflow(state, NAMESPACE, create(state, NAMESPACE, workflow), 5 * 60_000),
+      [pods, shared].map(async (state) =>
+        waitForWorkflow(state, NAMESPACE, await create(state, NAMESPACE, workflow), 5 * 60_000),
       ),
     );
     const node = (o: typeof argo) => Object.values(o.nodes).find((n) => n.type === 'Plugin');

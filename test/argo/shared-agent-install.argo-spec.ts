@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parseAllDocuments } from 'yaml';
 import { ensureBinarySet } from '../../tools/argo-stack/src/binaries.js';
-import { kubectl, repoRoot, sharedStack } from './support/cluster.js';
+import { kubectl, repoRoot } from './support/cluster.js';
+import { sharedStack } from './support/shared-stack.js';
 
 const NAMESPACE = 'ep-helm';
 const CHART = join(repoRoot, 'charts/shared-agent');

@@ -5,18 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { setStandInHost } from '@app/testing';
-import {
-  startSlackDemoWorkspace,
-  type SlackDemoWorkspace,
-} from '../../apps/slack-notifier/demo/upstreams.js';
+import { startSlackDemoWorkspace, type SlackDemoWorkspace } from '../../apps/chat-notifier/demo/upstreams.js';
 import { sharedAgentProcesses } from '../../tools/argo-stack/src/shared-agents.js';
-import {
-  configureSharedAgent,
-  kubeClient,
-  prepareWorkflowNamespace,
-  sharedStack,
-  waitForWorkflow,
-} from './support/cluster.js';
+import { kubeClient, prepareNamespace, waitForWorkflow } from './support/cluster.js';
+import { configureSharedAgent, sharedStack } from './support/shared-stack.js';
 
 const NAMESPACE = 'ep-kill';
 const WORKFLOWS = 300;
@@ -28,7 +20,7 @@ describe('the shared agent: 300 workflows, one replica killed with SIGKILL', () 
   beforeAll(async () => {
     setStandInHost(state.hostAddr);
     slack = await startSlackDemoWorkspace();
-    prepareWorkflowNamespace(state, NAMESPACE);
+    await prepareNamespace(state, NAMESPACE);
     await configureSharedAgent(state, { ...slack.env, PLUGINS: 'notify' });
   });
   afterAll(async () => {

@@ -1,32 +1,39 @@
 import { connect, type Socket } from 'node:net';
 import { EXECUTE_TEMPLATE_PATH } from '@app/contract';
 import { FRONT_LIMITS, looksSecret } from '@app/plugin-kit';
+import { PluginRpcClient } from '@app/argo-agent';
 import { StandInServer } from '@app/testing';
 import { validRequest } from './support/bad-requests.js';
 import type { ProxyAttack } from './support/fault-proxy.js';
 import { keepAliveAgent, sendRaw } from './support/raw-http.js';
 import { report, sleep } from './support/report.js';
 import { SecretSweep } from './support/secret-sweep.js';
+import { holdSlots } from './support/slot-holder.js';
 import { launchBehindProxy, type ProxiedRun } from './support/side-effects.js';
 import { coverageLine, discoverApps } from './support/targets.js';
 
 /**
  * Hostile upstreams: a proxy in front of each plugin's counted stand-in turns every reply into an attack —
  * an error echoing every request header and the body (credentials included, placed across the 200-character
- * cut), a 64 MiB body, a reply that trickles in one byte at a time, a redirect to another host, and for Slack an
- * upload URL on another host. Every credential is configured with surrounding whitespace (a Secret made with
+ * cut), a 64 MiB body, heap-dense JSON under the byte cap (`[{},{},…]` and `[[[…]]]`, as a reply and as an
+ * error), a reply that trickles in one byte at a time, a redirect to another host, and for Slack an upload URL
+ * on another host. Every credential is configured with surrounding whitespace (a Secret made with
  * `--from-file`). Per plugin, with the manifest's node flags: the sidecar stays up, other calls are answered
  * meanwhile, no broken reply makes a node Succeed, no credential (as configured, trimmed, URL-encoded, Basic)
  * appears in any reply or log line, peak RSS stays under the manifest's limit, a trickling reply is cut at
- * the upstream deadline. Then the front: an execution flood over a hanging upstream (503 past MAX_EXECUTIONS)
- * and 18,000 idle connections (bounded by maxConnections and the header timeout).
+ * the upstream deadline. Then the front: an execution flood over a hanging upstream (503 past MAX_EXECUTIONS),
+ * 18,000 idle connections (bounded by maxConnections and the header timeout), and a client holding every
+ * connection slot while the agent calls with its retry schedule.
  */
 const UPSTREAM_TIMEOUT_MS = 2000;
 const CALL_DEADLINE = '1s';
 const HUGE = 64 * 1024 * 1024;
+/** Heap-dense replies stay under UPSTREAM_MAX_BODY (4 MiB), so only the bound on what they build stops them. */
+const DENSE = 4 * 1024 * 1024 - 1024;
 const FLOOD_EXECUTIONS = 2000;
 const MAX_EXECUTIONS = 100;
 const IDLE_CONNECTIONS = 18_000;
+const AGENT_CALLS = 10;
 
 const apps = discoverApps();
 const targets = apps.targets.filter((t) => t.countUrl && t.countUpstreamEnv);
@@ -142,10 +149,25 @@ const attacks = (elsewhereUrl: string): Attack[] => [
   { name: 'echo across the cut', attack: { kind: 'echo', pad: 185 } },
   { name: 'huge body', attack: { kind: 'huge', bytes: HUGE }, expect: /reply larger than 4 MiB/ },
   { name: 'huge error', attack: { kind: 'huge', bytes: HUGE, status: 500 } },
+  {
+    name: 'heap-dense [{},…]',
+    attack: { kind: 'dense', shape: 'wide', bytes: DENSE },
+    expect: /reply holds more than 100000 JSON values and keys/,
+  },
+  {
+    name: 'heap-dense [[[…]]]',
+    attack: { kind: 'dense', shape: 'deep', bytes: DENSE },
+    expect: /reply nested deeper than 64 levels/,
+  },
+  {
+    name: 'heap-dense error',
+    attack: { kind: 'dense', shape: 'wide', bytes: DENSE, status: 500 },
+    expect: /reply holds more than 100000 JSON values and keys/,
+  },
   { name: 'redirect elsewhere', attack: { kind: 'redirect', location: `${elsewhereUrl}/steal` } },
   {
     name: 'hostile upload URL',
-    only: 'slack-notifier',
+    only: 'chat-notifier',
     attack: {
       kind: 'rewrite',
       path: '/api/files.getUploadURLExternal',
@@ -198,7 +220,7 @@ describe('hostile upstreams: echoed credentials, huge and trickling replies, red
             sleep(200).then(() => foreign(proxied)),
           ]);
           proxy.attack = undefined;
-          results.push(`${a.name} → ${result.phase || result.status}`);
+          results.push(`${a.name} → ${result.phase || result.status} (${result.ms} ms)`);
           if (result.phase === 'Succeeded' || result.status !== 200)
             problems.push(`${a.name}: ${result.status} ${result.phase} ${result.message}`);
           // A credential cut at the message limit would leave a prefix the sweep (whole values) cannot see.
@@ -309,6 +331,8 @@ describe('hostile upstreams: echoed credentials, huge and trickling replies, red
         });
         await Promise.all(batch);
       }
+      // The front keeps the newest connections (a new one closes the oldest that sent nothing): the last opened.
+      const lastOpened = performance.now();
       await sleep(500);
       const held = sockets.filter((s) => !s.destroyed && !s.readableEnded).length;
       const idleRss = run.memory().rssMb;
@@ -316,11 +340,12 @@ describe('hostile upstreams: echoed credentials, huge and trickling replies, red
       const closedWithin = FRONT_LIMITS.headersTimeout + 2 * FRONT_LIMITS.connectionsCheckingInterval + 1000;
       while (
         sockets.some((s) => !s.destroyed && !s.readableEnded) &&
-        performance.now() - opened < closedWithin
+        performance.now() - lastOpened < closedWithin
       )
         await sleep(250);
       const stillOpen = sockets.filter((s) => !s.destroyed && !s.readableEnded).length;
-      const closedAfter = (performance.now() - opened) / 1000;
+      const openingSeconds = (lastOpened - opened) / 1000;
+      const closedAfter = (performance.now() - lastOpened) / 1000;
       sockets.forEach((s) => s.destroy());
       const answered = await drive(proxied, target.config, 'after-idle', 12);
       const memory = run.memory();
@@ -330,7 +355,7 @@ describe('hostile upstreams: echoed credentials, huge and trickling replies, red
         `front (${target.name}): ${FLOOD_EXECUTIONS} executions over a trickling upstream: ` +
           `${[...statuses].map(([k, n]) => `${k}×${n}`).join(', ')} (MAX_EXECUTIONS ${MAX_EXECUTIONS}) in ${floodSeconds.toFixed(1)} s, peak RSS ${mib(floodPeak)}; ` +
           `${IDLE_CONNECTIONS} idle connections: ${held} held (maxConnections ${FRONT_LIMITS.maxConnections}), RSS ${mib(before)} → ${mib(idleRss)}, ` +
-          `all closed by the front within ${closedAfter.toFixed(1)} s; peak RSS ${mib(memory.peakMb)} (limit ${mib(limit)})`,
+          `opened in ${openingSeconds.toFixed(1)} s, all closed by the front within ${closedAfter.toFixed(1)} s of the last; peak RSS ${mib(memory.peakMb)} (limit ${mib(limit)})`,
       );
       expect({
         crashes: run.crashes,
@@ -354,6 +379,55 @@ describe('hostile upstreams: echoed credentials, huge and trickling replies, red
         underLimit: true,
       });
     } finally {
+      await run.close();
+      await proxy.close();
+    }
+  }, 120_000);
+
+  it('the front: a local client holding every connection slot never locks the agent out', async () => {
+    const target = targets.find((t) => t.name === 'build-trigger') ?? targets[0];
+    const proxied = await launchBehindProxy(
+      target,
+      { seed: 1, rate: 0, faults: [] },
+      { sweep, env: { CALL_DEADLINE } },
+    );
+    const { run, proxy } = proxied;
+    const holder = holdSlots(run.port, FRONT_LIMITS.maxConnections);
+    try {
+      await holder.filled;
+      const started = performance.now();
+      const tries: string[] = [];
+      let slowest = 0;
+      // The agent's calls, each on a new connection, with its retry schedule (5 tries over ~20 s).
+      for (let i = 0; i < AGENT_CALLS; i++) {
+        const client = new PluginRpcClient(run.agentPlugin);
+        const request = validRequest(target.key, target.config) as {
+          template: { inputs: { parameters: Array<{ value: string }> } };
+        };
+        request.template.inputs.parameters[0].value = `held-slots-${i}`;
+        const outcome = await client
+          .executeTemplate(JSON.stringify(request))
+          .then((reply) => reply?.node?.phase ?? '{}')
+          .catch((err: Error) => `error: ${err.message}`);
+        const ms = Math.max(...client.calls.map((c) => c.ms));
+        slowest = Math.max(slowest, ms);
+        tries.push(
+          `${outcome} after ${client.calls.length} ${client.calls.length === 1 ? 'try' : 'tries'} (${ms} ms)`,
+        );
+      }
+      const seconds = (performance.now() - started) / 1000;
+      const memory = run.memory();
+      lines.push(
+        `front (${target.name}): a client holding ${FRONT_LIMITS.maxConnections} connections (${holder.opened} opened in all, reopened as the front closed them): ` +
+          `${AGENT_CALLS} agent calls in ${seconds.toFixed(1)} s, ${tries.filter((t) => / after 1 try /.test(t)).length} answered on the first try (slowest ${slowest} ms); peak RSS ${mib(memory.peakMb)} (limit ${mib(limitMib(target))})`,
+      );
+      expect({
+        crashes: run.crashes,
+        calls: tries.filter((t) => !/^(Running|Pending|Succeeded) after 1 try /.test(t)),
+        underLimit: memory.peakMb < limitMib(target),
+      }).toEqual({ crashes: [], calls: [], underLimit: true });
+    } finally {
+      holder.stop();
       await run.close();
       await proxy.close();
     }

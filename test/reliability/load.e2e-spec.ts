@@ -124,6 +124,12 @@ describe('load: exactly one side effect per node, memory back to idle', () => {
  * first calls, 16 at a time; the sidecar (run with its manifest's node flags) must stay up.
  */
 const ABANDONED = size(1000, 5000);
+
+/** `200 Running` for a node reply; a refusal (a 503 when MAX_EXECUTIONS are running, with Retry-After) is plain text. */
+function replyLabel(status: number, text: string): string {
+  if (status !== 200) return `${status} ${text.includes('MAX_EXECUTIONS') ? 'overloaded' : 'refused'}`;
+  return `${status} ${(JSON.parse(text || '{}') as { node?: { phase?: string } }).node?.phase ?? ''}`.trim();
+}
 const abandonedLines: string[] = [];
 
 describe('abandoned executions: first calls only, never polled again', () => {
@@ -160,9 +166,7 @@ describe('abandoned executions: first calls only, never polled again', () => {
               { timeoutMs: 30_000, agent },
             );
             const label =
-              outcome.kind === 'reply'
-                ? `${outcome.status} ${(JSON.parse(outcome.text || '{}') as { node?: { phase?: string } }).node?.phase ?? ''}`.trim()
-                : (outcome.code ?? 'error');
+              outcome.kind === 'reply' ? replyLabel(outcome.status, outcome.text) : (outcome.code ?? 'error');
             statuses.set(label, (statuses.get(label) ?? 0) + 1);
           }
         };

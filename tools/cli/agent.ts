@@ -1,5 +1,5 @@
 // Local agent CLI: runs a workflow's plugin steps against running plugins, exactly as Argo's agent calls them.
-//   npm run agent -- run <workflow.yaml> --plugin slack=http://127.0.0.1:10420 --token-file /tmp/token
+//   npm run agent -- run <workflow.yaml> --plugin chat-notifier=http://127.0.0.1:10420 --token-file /tmp/token
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkflowShape } from '@app/testing';

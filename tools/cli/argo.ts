@@ -13,7 +13,8 @@ Runs the real Argo Workflows v4.1 stack on this machine, with no Docker and no k
 and kube-controller-manager (Kubernetes v1.35), Argo's CRDs, workflow-controller, argo server, and a pod runner
 that runs the pods the controller creates (agent pods with their plugin sidecars, workflow pods) as processes,
 one network and mount namespace per pod. Builds the binaries from the Go modules pinned in tools/argo-stack/go
-on first use (needs Go and the Go module proxy; 10–25 minutes on 2 cores, cached afterwards). Needs root.
+on first use (needs Go and the Go module proxy; about 12 minutes on 2 cores, up to an hour on a busy machine;
+cached afterwards). Needs root.
 
   up        build what is missing, start the stack, return once it is ready (then prints what env prints)
   down      stop every process the stack started and remove its network and folder
@@ -63,7 +64,7 @@ async function main({ values, positionals: [command] }: ParsedCommand<typeof SPE
       if (shared && !existsSync(join(root, 'dist/apps/shared-agent/main.js')))
         throw new UsageError('--agent shared runs dist/apps/shared-agent: npm run build first');
       const running = stack.readState(dir);
-      if (running?.processes.some((p) => stack.alive(p.pid)) && Boolean(running.sharedAgent) !== shared)
+      if (running?.processes.some((p) => stack.alive(p)) && Boolean(running.sharedAgent) !== shared)
         throw new UsageError(
           `the stack in ${dir} is up with ${running.sharedAgent ? 'the shared agent' : 'agent pods'}: npm run argo -- down first`,
         );

@@ -147,6 +147,9 @@ async function main({ values }: ParsedCommand<typeof SPEC.options>): Promise<num
     await runExamples('single plugins');
     const collection = join(root, 'dist/apps/collection/main.js');
     if (existsSync(collection) && values.only.length === 0) {
+      // A workflow a binding submitted in this pass runs with this pass's plugins: it ends before they stop
+      // (with event-emitter's examples last, the consumed workflow was still running when they did).
+      for (const up of upstreams) await up.settle?.();
       for (const proc of processes.splice(0)) await stopProcess(proc);
       const proc = await startPluginProcess('collection', collection, {
         ...Object.assign({}, ...upstreams.map((u) => u.env)),

@@ -10,19 +10,24 @@ const SERVE_USAGE = `usage: npm run events -- serve --bindings <dir> --token-fil
        [--host 127.0.0.1] [--namespace-default argo] [--event-async-dispatch[=true|false]]
        [--event-operation-queue-size 64] [--event-worker-count 4] [--instanceid <id>] [--out <dir>]
        [--dispatch-delay <ms>] [--log text|json] [--max-body <MiB, default 4; the real server: 100>]
+       [--expression-timeout <ms, default 5000>] [--expression-heap <MiB, default 256>]
        [--tls-cert <cert.pem> --tls-key <key.pem>]
        [--run --plugin <name>=<url> ... --plugin-token-file <file> [--time-scale 1]]
 
 The Argo Server's POST /api/v1/events/{namespace}/{discriminator} with the bindings and templates of <dir>.
 Defaults: asynchronous, 64 queued events, 4 workers; --event-async-dispatch=false is the real server's
-synchronous mode (200 only if every binding succeeded, else 500). SIGINT/SIGTERM drain the queue, then exit.
-See docs/events.md.`;
+synchronous mode (200 only if every binding succeeded, else 500). Expressions are evaluated in separate
+processes: one that runs longer than --expression-timeout (per expression) or needs more heap than
+--expression-heap fails its binding (the real server has no such bound). SIGINT/SIGTERM drain the queue,
+then exit. See docs/events.md.`;
 
 const TEST_USAGE = `usage: npm run events -- test --bindings <dir> [--payload <event.json>] [-H 'X-Name: value' ...]
        [--discriminator <d>] [--namespace argo] [--instanceid <id>] [--output text|json]
+       [--expression-timeout <ms, default 5000>] [--expression-heap <MiB, default 256>]
 
 What every binding of the namespace does with one event: matched or not (and which condition decided),
-the workflow it would submit, or its error. Exit 0 if no binding has an error, 1 if one has, 2 for bad input.`;
+the workflow it would submit, or its error (an expression past the bounds is one, as with serve).
+Exit 0 if no binding has an error, 1 if one has, 2 for bad input.`;
 
 const USAGE = `usage: npm run events -- serve|test [options]   (npm run events -- serve --help, ... test --help)
 
@@ -36,6 +41,21 @@ function int(value: string | undefined, name: string): number | undefined {
   if (!/^\d+$/.test(value)) throw new UsageError(`${name} must be a whole number, got '${value}'`);
   return Number(value);
 }
+
+/** --expression-timeout and --expression-heap, checked here (the library would throw a sentence, not a usage line). */
+function expressionLimits(values: { 'expression-timeout'?: string; 'expression-heap'?: string }) {
+  const timeoutMs = int(values['expression-timeout'], '--expression-timeout');
+  const heapMiB = int(values['expression-heap'], '--expression-heap');
+  if (timeoutMs === 0) throw new UsageError('--expression-timeout must be at least 1 (ms)');
+  if (heapMiB !== undefined && heapMiB < 16)
+    throw new UsageError('--expression-heap must be at least 16 (MiB)');
+  return { timeoutMs, heapMiB };
+}
+
+const EXPRESSION_OPTIONS = {
+  'expression-timeout': { type: 'string' },
+  'expression-heap': { type: 'string' },
+} as const;
 
 function mebibytes(value: string | undefined, name: string): number | undefined {
   const n = int(value, name);
@@ -72,6 +92,7 @@ const serve = subCommand(
       out: { type: 'string' },
       'dispatch-delay': { type: 'string' },
       'max-body': { type: 'string' },
+      ...EXPRESSION_OPTIONS,
       'tls-cert': { type: 'string', input: 'file' },
       'tls-key': { type: 'string', input: 'file' },
       log: { type: 'string', default: 'text', choices: ['text', 'json'] },
@@ -104,6 +125,7 @@ const serve = subCommand(
       values['tls-cert'] && values['tls-key']
         ? { cert: readFileSync(values['tls-cert']), key: readFileSync(values['tls-key']) }
         : undefined;
+    const limits = expressionLimits(values);
     const timeScale = Number(values['time-scale']);
     if (!(timeScale > 0)) throw new UsageError('--time-scale must be a positive number');
     const options = {
@@ -112,6 +134,8 @@ const serve = subCommand(
       workers: int(values['event-worker-count'], '--event-worker-count'),
       dispatchDelayMs: int(values['dispatch-delay'], '--dispatch-delay'),
       maxBodyBytes: mebibytes(values['max-body'], '--max-body'),
+      expressionTimeoutMs: limits.timeoutMs,
+      expressionHeapMiB: limits.heapMiB,
     };
     let endpoint;
     try {
@@ -165,11 +189,18 @@ const test = subCommand(
       namespace: { type: 'string', default: 'argo' },
       instanceid: { type: 'string' },
       output: { type: 'string', default: 'text', choices: ['text', 'json'] },
+      ...EXPRESSION_OPTIONS,
     },
   },
   async ({ values }) => {
-    const { GoJsonSyntaxError, loadManifestFolder, renderTestReport, testBindings } =
-      await import('@app/events');
+    const limits = expressionLimits(values);
+    const {
+      DEFAULT_EXPRESSION_LIMITS,
+      GoJsonSyntaxError,
+      loadManifestFolder,
+      renderTestReport,
+      testBindingsBounded,
+    } = await import('@app/events');
     const headers = values.header.map((h): [string, string] => {
       const i = h.indexOf(':');
       if (i <= 0) throw new UsageError(`-H must be 'Name: value', got '${h}'`);
@@ -178,16 +209,22 @@ const test = subCommand(
     let report;
     try {
       const body = values.payload ? readFileSync(values.payload) : Buffer.alloc(0);
-      report = testBindings({
-        objects: loadManifestFolder(values.bindings).objects,
-        body,
-        headers,
-        namespace: values.namespace,
-        discriminator: values.discriminator,
-        instanceId: values.instanceid,
-        remoteAddress: '127.0.0.1',
-        host: 'localhost:2746',
-      });
+      report = await testBindingsBounded(
+        {
+          objects: loadManifestFolder(values.bindings).objects,
+          body,
+          headers,
+          namespace: values.namespace,
+          discriminator: values.discriminator,
+          instanceId: values.instanceid,
+          remoteAddress: '127.0.0.1',
+          host: 'localhost:2746',
+        },
+        {
+          timeoutMs: limits.timeoutMs ?? DEFAULT_EXPRESSION_LIMITS.timeoutMs,
+          heapMiB: limits.heapMiB ?? DEFAULT_EXPRESSION_LIMITS.heapMiB,
+        },
+      );
     } catch (err) {
       if (err instanceof GoJsonSyntaxError)
         throw new UsageError(

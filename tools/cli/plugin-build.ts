@@ -1,5 +1,5 @@
 // npm run plugin:build [-- <dir>...]: argo executor-plugin build + the collection's stamping, install files and lint.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import {
   collectionContext,
@@ -9,6 +9,7 @@ import {
   pluginDirs,
   stampPluginYaml,
   writeCollectionFiles,
+  writeNoFollow,
   writePluginPackage,
 } from '@app/manifests';
 import { checkInput, exitWith, runCommand } from './kit/args.js';
@@ -23,7 +24,9 @@ stamping this collection's apps (apps/<name>) with the collection's version: the
 and the minimum Argo version annotation. A plugin from elsewhere keeps the version it declares. Then writes
 the install files beside them and runs the stricter lint. Without a directory it builds every plugin under
 manifests/; the collection files (manifests/kustomization.yaml, manifests/install/) are rebuilt whenever a
-plugin under manifests/ is. Exit 1 on a build error or a lint finding, 2 for a bad argument.`;
+plugin under manifests/ is. A file to write that is a symbolic link (or lies under one below the plugin
+directory) is not written through: that plugin fails with one line naming the link. Exit 1 on a build error,
+a lint finding or such a link, 2 for a bad argument.`;
 
 const show = (path: string) => relative(process.cwd(), path) || path;
 
@@ -46,7 +49,7 @@ await runCommand(
         const app = basename(dir);
         const stamped = stampPluginYaml(text, ctx, isCollectionApp(ctx, app) ? app : undefined);
         if (stamped !== text) {
-          writeFileSync(source, stamped);
+          writeNoFollow(source, stamped, dir);
           console.log(`${show(source)} stamped (image tag ${ctx.version}, Argo ${ctx.argoVersion})`);
         }
         const { pkg, written } = writePluginPackage(dir, ctx);

@@ -239,7 +239,7 @@ export class GitHubStandIn {
         docs,
       );
     const declared = workflow.inputs ?? {};
-    const unexpected = Object.keys(inputs).filter((k) => !(k in declared));
+    const unexpected = Object.keys(inputs).filter((k) => !Object.hasOwn(declared, k));
     if (unexpected.length > 0)
       return this.error(422, `Unexpected inputs provided: ${JSON.stringify(unexpected)}`, docs);
     const missing = Object.entries(declared).find(

@@ -51,6 +51,13 @@ describe("Jenkins' tree filter", () => {
     expect(filterTree(job, null)).toBe(job);
   });
 
+  it('selects own fields only: a tree naming constructor or toString selects nothing', () => {
+    expect(applyTree({ _class: 'J', name: 'x' }, parseTree('constructor,toString,name'))).toEqual({
+      _class: 'J',
+      name: 'x',
+    });
+  });
+
   it('rejects a malformed tree', () => {
     expect(() => parseTree('builds[number')).toThrow(/missing \]/);
   });

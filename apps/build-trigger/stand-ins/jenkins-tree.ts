@@ -48,7 +48,8 @@ export function applyTree(value: unknown, nodes: TreeNode[]): unknown {
   const out: Record<string, unknown> = {};
   if ('_class' in source) out._class = source._class;
   for (const node of nodes) {
-    if (!(node.name in source)) continue;
+    // The names come from the request's tree= parameter: own fields only (`tree=constructor` finds nothing).
+    if (!Object.hasOwn(source, node.name)) continue;
     let v = source[node.name];
     if (node.range && Array.isArray(v)) v = v.slice(node.range[0], node.range[1]);
     out[node.name] = node.children ? applyTree(v, node.children) : v;

@@ -158,6 +158,9 @@ describe('GitHub stand-in', () => {
     expect((await dispatch({ ref: 'main', inputs: { a: '1', b: '2' } })).json()).toMatchObject({
       message: 'Unexpected inputs provided: ["b"]',
     });
+    expect((await dispatch({ ref: 'main', inputs: { a: '1', constructor: '2' } })).json()).toMatchObject({
+      message: 'Unexpected inputs provided: ["constructor"]',
+    });
     expect((await dispatch({ ref: 'main', inputs: { a: '1' }, extra: 1 })).json().message).toContain(
       '"extra" is not a permitted key.',
     );

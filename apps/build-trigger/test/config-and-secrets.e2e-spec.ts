@@ -75,7 +75,7 @@ describe('build plugin: configuration, server choice and secrets', () => {
     ],
     [
       { jenkins: { job: 'app' }, gitlab: { project: 1, ref: 'main' } },
-      'build: invalid config: body: exactly one provider block is allowed (jenkins, github, gitlab); got jenkins and gitlab',
+      'build: invalid config: body: exactly one provider block is required (jenkins, github, gitlab); got jenkins and gitlab',
     ],
     [
       { jenkins: { job: 'app' }, pollInterval: 30 },
@@ -88,11 +88,11 @@ describe('build plugin: configuration, server choice and secrets', () => {
     ],
     [
       { gitlab: { project: 'acme/deploy', ref: 'main' }, server: 'nowhere' },
-      'build: invalid config: server: unknown gitlab server "nowhere" for namespace argo (the admin would set GITLAB_NOWHERE_*); available: default (no server field)',
+      'build: invalid config: server: no gitlab server "nowhere" for namespace argo (known: default (no server)); the admin adds one with GITLAB_NOWHERE_URL and GITLAB_NOWHERE_TOKEN or GITLAB_NOWHERE_TRIGGER_TOKEN',
     ],
     [
       { jenkins: { job: 'app' }, server: 'qa' },
-      'build: invalid config: server: unknown jenkins server "qa" for namespace argo (the admin would set JENKINS_QA_*); available: default (no server field), prod',
+      'build: invalid config: server: no jenkins server "qa" for namespace argo (known: default (no server), prod); the admin adds one with JENKINS_QA_URL, JENKINS_QA_USER and JENKINS_QA_API_TOKEN',
     ],
   ])('an invalid body fails naming the field: %j', async (body, text) => {
     expect(await message(body)).toEqual({ phase: 'Failed', message: text });
@@ -122,18 +122,18 @@ describe('build plugin: configuration, server choice and secrets', () => {
       expect(await from('team-a', { jenkins: { job: 'app' }, server: 'prod' })).toEqual({
         phase: 'Failed',
         message:
-          'build: invalid config: server: unknown jenkins server "prod" for namespace team-a (the admin would set JENKINS_PROD_*); available: default (no server field)',
+          'build: invalid config: server: no jenkins server "prod" for namespace team-a (known: default (no server)); the admin adds one with JENKINS_PROD_URL, JENKINS_PROD_USER and JENKINS_PROD_API_TOKEN',
       });
       expect(jenkinsProd.server.calls).toHaveLength(before);
       // A name that does not exist reads the same: an author cannot tell a closed server from a missing one.
       expect((await from('team-a', { jenkins: { job: 'app' }, server: 'qa' }))?.message).toBe(
-        'build: invalid config: server: unknown jenkins server "qa" for namespace team-a (the admin would set JENKINS_QA_*); available: default (no server field)',
+        'build: invalid config: server: no jenkins server "qa" for namespace team-a (known: default (no server)); the admin adds one with JENKINS_QA_URL, JENKINS_QA_USER and JENKINS_QA_API_TOKEN',
       );
       expect(await from('team-a', { github: { repo: 'acme/web', workflow: 'ci.yml', ref: 'main' } })).toEqual(
         {
           phase: 'Failed',
           message:
-            'build: invalid config: server: no default github server for namespace team-a; choose one of: none',
+            'build: invalid config: server: no default github server for namespace team-a (the admin sets GITHUB_TOKEN (and GITHUB_API_URL for GitHub Enterprise)); choose one of: none',
         },
       );
     });
@@ -154,7 +154,7 @@ describe('build plugin: configuration, server choice and secrets', () => {
     try {
       const reply = await only.execute(request({ jenkins: { job: 'app' } }));
       expect(reply.body.node?.message).toBe(
-        'build: invalid config: jenkins: no jenkins server is configured for this sidecar (the admin sets JENKINS_URL, JENKINS_USER and JENKINS_API_TOKEN)',
+        'build: invalid config: no jenkins server is configured for this sidecar (the admin sets JENKINS_URL, JENKINS_USER and JENKINS_API_TOKEN)',
       );
     } finally {
       await only.close();

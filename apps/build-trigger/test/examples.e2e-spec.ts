@@ -36,16 +36,16 @@ const read = (file: string) => {
 };
 
 describe('build-trigger manifest and examples', () => {
-  it('plugin.yaml is an ExecutorPlugin named build on port 10421 whose credentials all come from a Secret', () => {
+  it('plugin.yaml is an ExecutorPlugin named build-trigger on port 10421 whose credentials all come from a Secret', () => {
     const plugin = parse(readFileSync(join(MANIFESTS, 'plugin.yaml'), 'utf8'));
     expect(plugin).toMatchObject({
       apiVersion: 'argoproj.io/v1alpha1',
       kind: 'ExecutorPlugin',
-      metadata: { name: 'build' },
+      metadata: { name: 'build-trigger' },
     });
     const container = plugin.spec.sidecar.container;
     expect(container.ports).toEqual([{ containerPort: 10421 }]);
-    expect(container.name).toBe('build-executor-plugin');
+    expect(container.name).toBe('build-trigger-executor-plugin');
     for (const env of container.env as Array<{
       name: string;
       value?: string;

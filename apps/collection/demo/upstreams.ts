@@ -1,5 +1,5 @@
 import type { DemoContext, DemoUpstreams } from '@app/testing';
-import { startDemoUpstreams as slack } from '../../slack-notifier/demo/upstreams.js';
+import { startDemoUpstreams as slack } from '../../chat-notifier/demo/upstreams.js';
 import { startDemoUpstreams as build } from '../../build-trigger/demo/upstreams.js';
 import { startDemoUpstreams as dataJob } from '../../data-job-runner/demo/upstreams.js';
 import { startArgoDemoServer } from '../../event-emitter/demo/upstreams.js';

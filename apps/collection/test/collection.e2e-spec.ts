@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -13,7 +14,7 @@ import { startDemoUpstreams } from '../demo/upstreams.js';
 const root = join(import.meta.dirname, '../../..');
 const TOKEN = 'bcdfghjklmnpqrstvwxz2456789bcdfg';
 const apps = {
-  slack: 'slack-notifier',
+  slack: 'chat-notifier',
   build: 'build-trigger',
   'data-job': 'data-job-runner',
   'workflow-event': 'event-emitter',
@@ -76,4 +77,27 @@ describe('the collection sidecar as a process', () => {
       expect(loaded()).toEqual(expected);
     }
   }, 30_000);
+});
+
+describe('the collection sidecar with a PLUGINS that names no plugin', () => {
+  it.each([',', ' , ,'])('PLUGINS=%j: exits 1 with one line naming the variable', (value) => {
+    const run = spawnSync(process.execPath, [join(root, 'dist/apps/collection/main.js')], {
+      env: { PATH: process.env.PATH, PLUGINS: value },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(run.status).toBe(1);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0])).toMatchObject({
+      level: 'error',
+      plugin: 'collection',
+    });
+    const msg = JSON.parse(lines[0]).msg as string;
+    expect(msg).toMatch(
+      /^invalid configuration: PLUGINS: ".*" names no plugin \(this collection has .*; unset serves them all\)$/,
+    );
+    expect(msg).toContain(`PLUGINS: ${JSON.stringify(value)} names`);
+    for (const key of Object.keys(apps)) expect(msg).toContain(key);
+  });
 });

@@ -155,7 +155,8 @@ export class DbtCloudStandIn {
     if (typeof b !== 'object' || b === null || Array.isArray(b))
       return failure(400, 'The request was invalid. Please double check the provided data and try again.');
     const body = b as Record<string, unknown>;
-    const problems: Record<string, string[]> = {};
+    // Keyed by the body's own field names: an unknown `__proto__` field is reported like any other.
+    const problems = Object.create(null) as Record<string, string[]>;
     if (typeof body.cause !== 'string' || body.cause === '') problems.cause = ['This field is required.'];
     else if (body.cause.length > 255) problems.cause = ['Ensure this field has no more than 255 characters.'];
     if (

@@ -52,19 +52,19 @@ describe('data-job: admin connections and body checks', () => {
   it.each([
     [
       { databricks: { jobId: 1 }, connection: 'staging' },
-      'data-job: invalid config: connection: no databricks connection named "staging" for namespace argo (available: default, prod)',
+      'data-job: invalid config: connection: no databricks connection "staging" for namespace argo (known: default (no connection), prod); the admin adds one with DATABRICKS_STAGING_HOST and DATABRICKS_STAGING_TOKEN',
     ],
     [
       { livy: { file: 's3://x.py' } },
-      'data-job: invalid config: livy is not configured in this sidecar (the admin sets LIVY_URL)',
+      'data-job: invalid config: no livy connection is configured for this sidecar (the admin sets LIVY_URL)',
     ],
     [
       { wait: true },
-      'data-job: invalid config: body: exactly one of databricks, airflow, dbtCloud, livy is required (found none)',
+      'data-job: invalid config: body: exactly one provider block is required (databricks, airflow, dbtCloud, livy); got none',
     ],
     [
       { databricks: { jobId: 1 }, dbtCloud: { jobId: 2 } },
-      'data-job: invalid config: body: exactly one of databricks, airflow, dbtCloud, livy is required (found databricks, dbtCloud)',
+      'data-job: invalid config: body: exactly one provider block is required (databricks, airflow, dbtCloud, livy); got databricks and dbtCloud',
     ],
     [
       { databricks: { jobId: 1 }, host: 'https://elsewhere.example' },
@@ -134,14 +134,14 @@ describe('data-job: NAMESPACE_SCOPES', () => {
     expect(closed.body.node).toEqual({
       phase: 'Failed',
       message:
-        'data-job: invalid config: connection: no databricks connection named "prod" for namespace sandbox (available: default)',
+        'data-job: invalid config: connection: no databricks connection "prod" for namespace sandbox (known: default (no connection)); the admin adds one with DATABRICKS_PROD_HOST and DATABRICKS_PROD_TOKEN',
     });
     expect(prod.server.calls).toHaveLength(calls);
     const nowhere = await from('team-a', { databricks: { jobId: 1 } });
     expect(nowhere.body.node).toEqual({
       phase: 'Failed',
       message:
-        'data-job: invalid config: connection: no default databricks connection for namespace team-a (the admin sets DATABRICKS_HOST and DATABRICKS_TOKEN)',
+        'data-job: invalid config: connection: no default databricks connection for namespace team-a (the admin sets DATABRICKS_HOST and DATABRICKS_TOKEN); choose one of: none',
     });
   });
 

@@ -44,7 +44,7 @@ export async function startArgoDemoServer(
     bindingsDir: EXAMPLES_DIR,
     tokens: {
       tokens: [{ token: DEMO_ARGO_TOKEN, subject: DEMO_SUBJECT, permissions: ['*'] }],
-      webhookClients: {},
+      webhookClients: new Map(),
     },
     asyncDispatch: true,
     log: () => undefined,

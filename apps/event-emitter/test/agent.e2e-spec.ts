@@ -63,7 +63,9 @@ describe('workflow-event through the local agent', () => {
       body: '{}',
     });
     const running = run({ headers: { 'x-kind': 'record' } });
-    await new Promise((r) => setTimeout(r, 150));
+    // Resumed once the node's first call was refused (a fixed wait raced a slow agent start).
+    for (let i = 0; i < 200 && !f.endpoint.received().some((e) => e.status === 503); i++)
+      await new Promise((r) => setTimeout(r, 25));
     f.endpoint.resumeWorkers();
     const result = await running;
     expect(result.phase).toBe('Succeeded');

@@ -14,7 +14,7 @@ export const TOKENS = {
       permissions: ['create workflows'],
     },
   ],
-  webhookClients: {},
+  webhookClients: new Map(),
 };
 
 const TEMPLATE = {

@@ -6,6 +6,7 @@ import { parseDuration } from '@app/contract';
 import { KubeClient, loadKubeConnection, type KubeConnection } from '@app/argo-agent';
 import {
   createLogger,
+  formerNamesWarning,
   hostCollection,
   KitEnv,
   loadEnv,
@@ -72,6 +73,8 @@ export async function startSharedAgent(options: SharedAgentOptions = {}): Promis
           logBase,
         });
   const logger = inProcess?.logger ?? standaloneLogger(source, logBase, options.logDestination);
+  if (inProcess?.formerNames.length)
+    logger.warn({ formerNames: inProcess.formerNames }, formerNamesWarning(inProcess.formerNames));
   const hosted: HostedPlugin[] = inProcess?.hosted ?? [];
 
   const client = new KubeClient(options.connection ?? loadKubeConnection(source));

@@ -1,4 +1,5 @@
 import { parseDuration } from '@app/contract';
+import { goUtf8 } from './go-utf8.js';
 import { firstJsonValue } from './json-decode.js';
 import { parseJsonTree, plainValue, type JsonTree } from './json-tree.js';
 import { formatFloatF, GoKindError, goUnmarshal, GoUnmarshalTypeError, type GoType } from './go-unmarshal.js';
@@ -179,6 +180,6 @@ export interface ArgoReply {
  * overwritten). Throws GoDecodeError (syntax, EOF), GoUnmarshalTypeError or a duration error.
  */
 export function decodeArgoReply(body: Buffer | string, reply: ArgoReply = {}): ArgoReply {
-  const tree = parseJsonTree(firstJsonValue(body).toString('utf8'));
+  const tree = parseJsonTree(goUtf8(firstJsonValue(body)));
   return goUnmarshal(tree, EXECUTE_TEMPLATE_REPLY, reply) as ArgoReply;
 }

@@ -1,4 +1,8 @@
-import { keepsCredentials } from './go-http-client.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
+import { goPost, GoHttpError, keepsCredentials, MAX_REPLY_BYTES, replyTooLarge } from './go-http-client.js';
 
 describe("keepsCredentials: Go's rule for Authorization on a redirect", () => {
   it.each([
@@ -9,5 +13,51 @@ describe("keepsCredentials: Go's rule for Authorization on a redirect", () => {
     ['http://127.0.0.1/a', 'http://localhost/b', false],
   ])('%s → %s keeps it: %p', (from, to, kept) => {
     expect(keepsCredentials(new URL(from), new URL(to))).toBe(kept);
+  });
+});
+
+describe('goPost reads a reply up to MAX_REPLY_BYTES', () => {
+  /** 64 MiB of JSON whitespace then `{}`, plain or gzip (a bomb: 64 KiB on the wire), written as fast as read. */
+  async function bigReply(
+    gzip: boolean,
+  ): Promise<{ url: string; written: () => number; close(): Promise<void> }> {
+    let written = 0;
+    const body = Buffer.concat([Buffer.alloc(64 * 1024 * 1024, 0x20), Buffer.from('{}')]);
+    const payload = gzip ? gzipSync(body) : body;
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'Content-Type': 'application/json', ...(gzip && { 'Content-Encoding': 'gzip' }) });
+      const stream = Readable.from([payload], { objectMode: false });
+      stream.on('data', (c: Buffer) => (written += c.length));
+      stream.pipe(res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+      written: () => written,
+      close: () => {
+        server.closeAllConnections();
+        return new Promise((resolve) => server.close(() => resolve()));
+      },
+    };
+  }
+
+  it.each([
+    ['plain', 'readFirstValue', false],
+    ['plain', 'readAll', false],
+    ['gzip', 'readFirstValue', true],
+  ] as const)('a %s reply, %s: refused (not retried) past 4 MiB', async (_name, read, gzip) => {
+    const up = await bigReply(gzip);
+    try {
+      const res = await goPost(up.url, '{}', {}, 10_000);
+      const err = (await res[read]().catch((e: unknown) => e)) as GoHttpError;
+      res.close();
+      expect(err).toBeInstanceOf(GoHttpError);
+      expect(err.transient).toBe(false);
+      expect(err.message).toBe(replyTooLarge());
+      expect(MAX_REPLY_BYTES).toBe(4 * 1024 * 1024);
+    } finally {
+      await up.close();
+    }
   });
 });

@@ -26,7 +26,18 @@ export class GoHttpError extends Error {
   }
 }
 
-/** A reply body longer than the caller reads (not Go's: Go reads any length). */
+/**
+ * The most of a reply body read, decompressed (4 MiB). Argo's client has no such bound: it would decode a reply
+ * of any size, hold it, and write its node into the WorkflowTaskSet, which etcd refuses past 1.5 MiB (its default
+ * request limit). A reply past this bound fails the call (not retried) instead of filling this process's heap.
+ */
+export const MAX_REPLY_BYTES = 4 * 1024 * 1024;
+
+export function replyTooLarge(limit = MAX_REPLY_BYTES): string {
+  return `reply larger than ${limit / (1024 * 1024)} MiB: read no further (the agent would hold it all and store its node in the WorkflowTaskSet, which etcd refuses past 1.5 MiB)`;
+}
+
+/** A reply body longer than the caller's own bound (readAll(max)); not Go's: Go reads any length. */
 export class BodyTooLargeError extends Error {
   constructor(readonly max: number) {
     super(`response body larger than ${max} bytes`);
@@ -40,7 +51,10 @@ export interface GoResponse {
   statusText: string;
   /** Reads up to the end of the first JSON value (json.Decoder); the rest of the body is never read. */
   readFirstValue(): Promise<Buffer>;
-  /** io.ReadAll of the body; a BodyTooLargeError past `max` bytes. */
+  /**
+   * io.ReadAll of the body; a BodyTooLargeError past `max` bytes. Without `max`, both reads fail with a
+   * non-transient GoHttpError past the request's `maxReplyBytes` (MAX_REPLY_BYTES).
+   */
   readAll(max?: number): Promise<Buffer>;
   /** The reply's http.Header: canonical keys, each with its values in order. */
   header: Map<string, string[]>;
@@ -107,6 +121,8 @@ export interface GoRequest {
    * Accept-Encoding); the reply's Content-Encoding and Content-Length are then dropped from its headers.
    */
   transparentGzip?: boolean;
+  /** The most of the reply read (decompressed) unless readAll names its own bound; MAX_REPLY_BYTES by default. */
+  maxReplyBytes?: number;
 }
 
 /** One POST through Go's http.Client{Timeout} (Argo's plugin RPC). */
@@ -115,6 +131,7 @@ export function goPost(
   body: string,
   headers: Record<string, string>,
   timeoutMs: number,
+  maxReplyBytes = MAX_REPLY_BYTES,
 ): Promise<GoResponse> {
   return goRequest({
     method: 'POST',
@@ -124,6 +141,7 @@ export function goPost(
     timeoutMs,
     deadline: 'client',
     transparentGzip: true,
+    maxReplyBytes,
   });
 }
 
@@ -327,7 +345,13 @@ function response(
     header.delete('Content-Length');
   }
   const stream: Readable = gzipped ? res.pipe(createGunzip()) : res;
-  const read = (onChunk: (chunk: Buffer) => boolean, atEnd: () => void): Promise<void> =>
+  const maxReplyBytes = request.maxReplyBytes ?? MAX_REPLY_BYTES;
+  const read = (
+    onChunk: (chunk: Buffer) => boolean,
+    atEnd: () => void,
+    limit = maxReplyBytes,
+    tooLarge: () => Error = () => new GoHttpError(replyTooLarge(limit), false),
+  ): Promise<void> =>
     new Promise((resolve, reject) => {
       let settled = false;
       const settle = (err?: Error): void => {
@@ -347,7 +371,14 @@ function response(
         settle(timeoutError);
         res.destroy();
       });
+      let received = 0;
       stream.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (received > limit) {
+          settle(tooLarge());
+          res.destroy();
+          return;
+        }
         try {
           if (onChunk(chunk)) settle();
         } catch (err) {
@@ -392,18 +423,17 @@ function response(
       }
       return reader.value();
     },
-    async readAll(max = Infinity) {
+    async readAll(max?: number) {
       const chunks: Buffer[] = [];
-      let size = 0;
-      await read(
-        (chunk) => {
-          size += chunk.length;
-          if (size > max) throw new BodyTooLargeError(max);
-          chunks.push(chunk);
-          return false;
-        },
-        () => undefined,
-      );
+      const onChunk = (chunk: Buffer) => (chunks.push(chunk), false);
+      if (max === undefined) await read(onChunk, () => undefined);
+      else
+        await read(
+          onChunk,
+          () => undefined,
+          max,
+          () => new BodyTooLargeError(max),
+        );
       return Buffer.concat(chunks);
     },
     close: () => close(res),

@@ -1,6 +1,7 @@
 import { EXECUTE_TEMPLATE_PATH } from '@app/contract';
 import { decodeArgoReply, type ArgoNodeResult, type ArgoReply } from './argo-reply.js';
 import { GoHttpError, goPost } from './go-http-client.js';
+import { goUtf8 } from './go-utf8.js';
 
 /** One installed plugin as the agent sees it: address and the token from its token file. */
 export interface AgentPlugin {
@@ -61,9 +62,12 @@ export async function retryTransient<T>(
   timing: RpcTiming,
   random: () => number,
   attempt: (n: number) => Promise<T>,
+  /** Abandons the retries (not the attempt on the wire): a caller that has stopped waiting. */
+  signal?: AbortSignal,
 ): Promise<T> {
   let lastError: PluginCallError | undefined;
   for (let n = 1; n <= timing.attempts; n++) {
+    if (signal?.aborted) throw lastError ?? new PluginCallError('the call was abandoned', false);
     try {
       return await attempt(n);
     } catch (err) {
@@ -72,7 +76,10 @@ export async function retryTransient<T>(
       lastError = e;
       if (n < timing.attempts) {
         const delay = timing.backoffMs * 2 ** (n - 1) * (1 + 0.2 * random());
-        await new Promise((r) => setTimeout(r, delay));
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, delay);
+          signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+        });
       }
     }
   }
@@ -96,6 +103,8 @@ export class PluginRpcClient implements PluginCaller {
     readonly plugin: AgentPlugin,
     private readonly timing: RpcTiming = ARGO_RPC_TIMING,
     private readonly random: () => number = Math.random,
+    /** Abandons the retries (not the attempt on the wire): a caller that has stopped waiting. */
+    private readonly signal?: AbortSignal,
     private readonly record = true,
   ) {}
 
@@ -109,8 +118,11 @@ export class PluginRpcClient implements PluginCaller {
    */
   async call(body: string, reply: ArgoReply = {}): Promise<ArgoReply | null> {
     if (this.unsupported) return null;
-    return retryTransient(this.timing, this.random, (attempt) =>
-      this.once(body, reply, attempt, performance.now()),
+    return retryTransient(
+      this.timing,
+      this.random,
+      (attempt) => this.once(body, reply, attempt, performance.now()),
+      this.signal,
     );
   }
 
@@ -148,9 +160,9 @@ export class PluginRpcClient implements PluginCaller {
             this.unsupported = true;
             return null;
           case 503:
-            throw new PluginCallError((await res.readAll()).toString('utf8'), true);
+            throw new PluginCallError(goUtf8(await res.readAll()), true);
           default:
-            throw new PluginCallError(`${res.statusText}: ${(await res.readAll()).toString('utf8')}`, false);
+            throw new PluginCallError(`${res.statusText}: ${goUtf8(await res.readAll())}`, false);
         }
       } finally {
         res.close();

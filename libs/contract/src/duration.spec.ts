@@ -37,6 +37,14 @@ describe('Go durations', () => {
     );
   });
 
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])(
+    'a unit named like a property of Object.prototype (%s) is unknown, not NaN',
+    (unit) => {
+      expect(() => parseDuration(`1${unit}`)).toThrow(`time: unknown unit "${unit}" in duration "1${unit}"`);
+      expect(tryParseDuration(`1${unit}`)).toBeUndefined();
+    },
+  );
+
   it.each([
     [30_000, '30s'],
     [90_000, '1m30s'],

@@ -4,16 +4,17 @@
  */
 export type Duration = string;
 
-const UNIT_MS: Record<string, number> = {
-  ns: 1e-6,
-  us: 1e-3,
-  µs: 1e-3, // U+00B5 micro sign
-  μs: 1e-3, // U+03BC Greek mu
-  ms: 1,
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-};
+/** A Map: the unit is text from the input, which must never find `constructor` or `toString` on a prototype. */
+const UNIT_MS = new Map<string, number>([
+  ['ns', 1e-6],
+  ['us', 1e-3],
+  ['µs', 1e-3], // U+00B5 micro sign
+  ['μs', 1e-3], // U+03BC Greek mu
+  ['ms', 1],
+  ['s', 1000],
+  ['m', 60_000],
+  ['h', 3_600_000],
+]);
 
 const MAX_DURATION_MS = 9_223_372_036_854.775; // math.MaxInt64 nanoseconds
 
@@ -44,7 +45,7 @@ export function parseDuration(input: string): number {
     s = s.slice(number[0].length);
     const unitText = /^[^\d.]*/.exec(s)![0];
     if (unitText === '') throw new DurationParseError(input, 'missing unit in');
-    const unit = UNIT_MS[unitText];
+    const unit = UNIT_MS.get(unitText);
     if (unit === undefined)
       throw new DurationParseError(input, `unknown unit ${JSON.stringify(unitText)} in`);
     total += Number(`${number[1] || '0'}.${number[2] ?? '0'}`) * unit;

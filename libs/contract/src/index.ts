@@ -4,3 +4,4 @@ export * from './execute-template.js';
 export * from './node-phase.js';
 export * from './request-shape.js';
 export type * from './template-model.js';
+export * from './former-names.js';

@@ -1,6 +1,7 @@
 import type { WorkflowResult } from '@app/testing/agent/index.js';
 import type { AgentPlugin } from '@app/argo-agent';
 import type { TokensConfig } from './auth/tokens-file.js';
+import type { ExpressionLimits } from './evaluation/limits.js';
 import type { WorkflowObject } from './manifests/argo-objects.js';
 
 /** The emulator's defaults (asynchronous, 64 queued events); flags switch to the real server's ways. */
@@ -69,6 +70,13 @@ export interface EventEndpointOptions {
   receivedLogSize?: number;
   /** Emulator extra: extra time each binding's dispatch takes (a slow API server), for queue tests. */
   dispatchDelayMs?: number;
+  /**
+   * Emulator bound (the real server has none): milliseconds one binding expression may take to compile and
+   * run (default 5,000); past it the binding fails with an expression error and the evaluator is replaced.
+   */
+  expressionTimeoutMs?: number;
+  /** Emulator bound: the heap of each evaluator process in MiB (default 256); past it the binding fails. */
+  expressionHeapMiB?: number;
   /** Where log entries go (default: JSON lines on stdout). */
   log?: (entry: LogEntry) => void;
   /** Random source of the 5-character name suffix. */
@@ -89,6 +97,7 @@ export interface ResolvedOptions {
   outDir?: string;
   run?: RunSettings;
   dispatchDelayMs: number;
+  expressionLimits: ExpressionLimits;
   maxBodyBytes: number;
   receivedLogSize: number;
   log: (entry: LogEntry) => void;

@@ -5,6 +5,8 @@ import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import { loadTokensFile } from './auth/tokens-file.js';
 import { OperationQueue } from './dispatch/operation-queue.js';
+import { EvaluatorPool } from './evaluation/evaluator-pool.js';
+import { DEFAULT_EXPRESSION_LIMITS } from './evaluation/limits.js';
 import { EventEndpointModule } from './event-endpoint.module.js';
 import { jsonLines } from './logging/endpoint-logger.js';
 import type { WorkflowObject } from './manifests/argo-objects.js';
@@ -85,6 +87,15 @@ function resolve(options: EventEndpointOptions): ResolvedOptions & { skipped: st
     outDir: options.outDir,
     run: options.run,
     dispatchDelayMs: count('dispatch delay', options.dispatchDelayMs, 0, 0),
+    expressionLimits: {
+      timeoutMs: count(
+        'expression timeout',
+        options.expressionTimeoutMs,
+        DEFAULT_EXPRESSION_LIMITS.timeoutMs,
+        1,
+      ),
+      heapMiB: count('expression heap', options.expressionHeapMiB, DEFAULT_EXPRESSION_LIMITS.heapMiB, 16),
+    },
     maxBodyBytes: maxBody(options.maxBodyBytes),
     receivedLogSize: count('received log size', options.receivedLogSize, DEFAULT_RECEIVED_LOG_SIZE, 0),
     log: options.log ?? jsonLines,
@@ -123,6 +134,9 @@ export async function startEventEndpoint(options: EventEndpointOptions): Promise
   const store = app.get(WorkflowStore, { strict: false });
   const recorder = app.get(EventRecorder, { strict: false });
   const intake = app.get(EventIntakeService, { strict: false });
+  // The first evaluator starts once the caller has the endpoint (not before the start-up line), ahead of events.
+  const evaluators = app.get(EvaluatorPool, { strict: false });
+  setImmediate(() => evaluators.warm());
   const idle = async () => {
     await queue.idle();
     await runner.idle();

@@ -4,21 +4,12 @@ import { connect } from 'node:net';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { deployTemplate } from './runaway-bindings.js';
 import { repoRoot as root, startServeProcess } from './serve-process.js';
 let dir: string;
 let bindings: string;
 
-const BINDINGS = `apiVersion: argoproj.io/v1alpha1
-kind: WorkflowTemplate
-metadata:
-  name: deploy
-spec:
-  entrypoint: main
-  templates:
-    - name: main
-      container:
-        image: busybox
----
+const BINDINGS = `${deployTemplate()}---
 apiVersion: argoproj.io/v1alpha1
 kind: WorkflowEventBinding
 metadata:

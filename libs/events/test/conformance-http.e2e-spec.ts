@@ -209,7 +209,7 @@ describe('conformance: 34 authorization', () => {
       tokens: [
         { token: 'github-sa-token', subject: 'system:serviceaccount:argo:github', permissions: ['*'] },
       ],
-      webhookClients: { argo: { github: { type: 'github' as const, secret: 'shhh' } } },
+      webhookClients: new Map([['argo', new Map([['github', { type: 'github' as const, secret: 'shhh' }]])]]),
     };
     const ep = await endpoint([binding('b1', { selector: 'true', submit: submitWft() })], { tokens });
     const body = '{"ref":"main"}';

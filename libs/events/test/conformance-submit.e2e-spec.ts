@@ -190,7 +190,7 @@ describe('conformance: submitted workflows (sync mode)', () => {
           permissions: ['*'],
         },
       ],
-      webhookClients: {},
+      webhookClients: new Map(),
     };
     const ep = await endpoint(
       [binding('b1', { selector: 'true', submit: submitWft({}, { metadata: { labels } }) })],

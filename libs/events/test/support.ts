@@ -19,7 +19,7 @@ export const TOKENS: TokensConfig = {
       permissions: ['list workfloweventbindings', 'get workflowtemplates'],
     },
   ],
-  webhookClients: {},
+  webhookClients: new Map(),
 };
 
 const template = (kind: string, name: string, extra: Record<string, unknown> = {}) => ({

@@ -2,7 +2,7 @@ import type { Node } from './ast.js';
 import { check } from './checker.js';
 import { envNatures, metadataEnv, toEnvMap } from './environment.js';
 import type { Environment } from './environment.js';
-import { ExprCompileError, ExprRuntimeError, Fault } from './errors.js';
+import { beyondJavaScript, ExprCompileError, ExprRuntimeError, Fault, isStackOverflow } from './errors.js';
 import { evaluateNode } from './evaluator.js';
 import { compileConstantPatterns, fold } from './optimizer.js';
 import { rewrite } from './optimizer-rewrites.js';
@@ -63,6 +63,7 @@ function asExprError(
   kind: typeof ExprCompileError | typeof ExprRuntimeError,
 ): unknown {
   if (e instanceof Fault) return new kind(e.reason, source, e.offset ?? 0);
-  if (e instanceof RangeError) return new kind('expression is too deeply nested', source, 0);
-  return e;
+  if (isStackOverflow(e)) return new kind('expression is too deeply nested', source, 0);
+  const tooLarge = beyondJavaScript(e);
+  return tooLarge === undefined ? e : new kind(tooLarge, source, 0);
 }

@@ -13,6 +13,9 @@ describe('the top level is strict, nested maps are not', () => {
     ['asFloat("1") == 1', 'unknown name asFloat'],
     ['payloads.x', 'unknown name payloads'],
     ['foo(1)', 'unknown name foo'],
+    ['constructor(1)', 'unknown name constructor'],
+    ['toString(payload)', 'unknown name toString'],
+    ['hasOwnProperty("x")', 'unknown name hasOwnProperty'],
     ['$env.nothing', 'unknown name nothing'],
   ])('%s → %s', (source, reason) => {
     const error = compileError(source);

@@ -1,4 +1,5 @@
 // Errors carry expr's location format: "<reason> (<line>:<column>)\n | <source line>\n | ....^".
+import { constants } from 'node:buffer';
 
 /** Thrown inside the library before a location is known; the API layer binds it to the source. */
 export class Fault extends Error {
@@ -13,6 +14,24 @@ export class Fault extends Error {
 
 export function fail(reason: string, offset?: number): never {
   throw new Fault(reason, offset);
+}
+
+/** JavaScript ran out of stack: the expression nests deeper than this implementation can follow. */
+export function isStackOverflow(e: unknown): boolean {
+  return e instanceof RangeError && e.message.includes('call stack');
+}
+
+/**
+ * A value JavaScript cannot hold, where Go would go on (a longer string, a longer list): the reason to report,
+ * or undefined for any other error.
+ */
+export function beyondJavaScript(e: unknown): string | undefined {
+  if (!(e instanceof RangeError)) return undefined;
+  if (e.message === 'Invalid string length')
+    return `string longer than ${constants.MAX_STRING_LENGTH} characters, the most JavaScript can hold (the real engine has no such limit)`;
+  if (e.message === 'Invalid array length')
+    return 'list longer than 4294967295 elements, the most JavaScript can hold (the real engine has no such limit)';
+  return undefined;
 }
 
 export abstract class ExprError extends Error {

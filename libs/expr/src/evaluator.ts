@@ -3,7 +3,7 @@ import type { BinaryNode, BuiltinNode, Node } from './ast.js';
 import { BUILTINS, CLOSURE_BUILTINS, runClosureBuiltin } from './builtins/index.js';
 import { checkElement } from './builtins/closures.js';
 import type { Closure } from './builtins/index.js';
-import { fail, Fault } from './errors.js';
+import { beyondJavaScript, fail, Fault } from './errors.js';
 import { goRegexpMatch } from './regexp.js';
 import {
   arithmetic,
@@ -47,6 +47,8 @@ class Evaluator {
       return this.visitNode(node);
     } catch (e) {
       if (e instanceof Fault && e.offset === undefined) e.offset = node.offset;
+      const tooLarge = beyondJavaScript(e);
+      if (tooLarge !== undefined) throw new Fault(tooLarge, node.offset);
       throw e;
     }
   }

@@ -66,9 +66,35 @@ export function fromUtf8Bytes(bytes: readonly number[]): string {
   return out;
 }
 
-/** Go's `len(s)`: the number of bytes. */
+/** Go's `len(s)`: the number of bytes (counted as utf8Bytes encodes, without building them). */
 export function byteLength(s: string): number {
-  return utf8Bytes(s).length;
+  // Without escaped bytes, the UTF-8 length JavaScript counts natively (a lone surrogate is U+FFFD, 3 bytes).
+  if (!/[\udc80-\udcff]/.test(s)) return Buffer.byteLength(s, 'utf8');
+  let length = 0;
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!;
+    if (cp < 0x80 || (cp >= ESCAPED_BYTE + 0x80 && cp <= ESCAPED_BYTE + 0xff)) length += 1;
+    else if (cp < 0x800) length += 2;
+    else if (cp < 0x10000) length += 3;
+    else length += 4;
+  }
+  return length;
+}
+
+/** The characters of a string as `Array.from(s)` splits them (a surrogate pair is one), without building them. */
+export function characterCount(s: string): number {
+  let count = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c < 0xdc00) {
+      const next = s.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next < 0xe000) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
 }
 
 /** The string as Go shows invalid UTF-8 when decoding it (json.Marshal, %q, range): U+FFFD per bad byte. */

@@ -1,6 +1,7 @@
 // Go `strings` package behaviour that differs from the JS built-ins (Unicode spaces, simple case
 // mapping, Split/Replace edge cases, byte offsets).
 import { byteLength } from './go-bytes.js';
+import { fail } from './errors.js';
 
 const GO_SPACE = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/u;
 
@@ -16,6 +17,22 @@ export function trimFunc(s: string, remove: (c: string) => boolean): string {
 }
 
 export const trimSpace = (s: string): string => trimFunc(s, isGoSpace);
+
+const MAX_INT = 2n ** 63n - 1n;
+/** The runtime's maxAlloc on linux/amd64 (1 << 48): a larger make() panics before asking for memory. */
+const MAX_ALLOC = 2n ** 48n;
+
+/** strings.Repeat with its panics; a string longer than JavaScript allows is the RangeError the evaluator reports. */
+export function goRepeat(s: string, count: bigint): string {
+  if (count === 0n) return '';
+  if (count === 1n) return s;
+  if (count < 0n) fail('strings: negative Repeat count');
+  const length = BigInt(byteLength(s)) * count;
+  if (length > MAX_INT) fail('strings: Repeat output length overflow');
+  if (s === '') return '';
+  if (length > MAX_ALLOC) fail('runtime error: makeslice: len out of range');
+  return s.repeat(Number(count));
+}
 
 export function trimCutset(s: string, cutset: string): string {
   const set = new Set(Array.from(cutset));

@@ -62,6 +62,8 @@ describe('time builtins (Go time package semantics)', () => {
     ['duration("bad")', 'time: invalid duration "bad"'],
     ['duration("1")', 'time: missing unit in duration "1"'],
     ['duration("1x")', 'time: unknown unit "x" in duration "1x"'],
+    ['duration("1constructor")', 'time: unknown unit "constructor" in duration "1constructor"'],
+    ['duration("1toString")', 'time: unknown unit "toString" in duration "1toString"'],
     ['date("not a date")', 'invalid date not a date'],
     ['date("2023-02-30", "2006-01-02")', 'parsing time "2023-02-30": day out of range'],
     [

@@ -80,6 +80,9 @@ export const EXPR_BUILTIN_NAMES: ReadonlySet<string> = new Set([
   ...'reverse uniq concat flatten sort bitand bitor bitxor bitnand bitnot bitshl bitshr bitushr'.split(' '),
 ]);
 
+/** conf.DefaultMaxNodes: expr's parser fails once an expression has more nodes than this. */
+const MAX_NODES = 10_000;
+
 export function parse(source: string): Node {
   const parser = new Parser(tokenize(source));
   const node = parser.parseSequence();
@@ -90,6 +93,7 @@ export function parse(source: string): Node {
 class Parser {
   private pos = 0;
   private depth = 0;
+  private nodes = 0;
 
   constructor(private readonly tokens: Token[]) {}
 
@@ -108,7 +112,9 @@ class Parser {
       if (this.current.kind === 'EOF') break;
       nodes.push(this.parseExpression(0));
     }
-    return nodes.length === 1 ? nodes[0]! : { kind: 'sequence', nodes, offset: nodes[0]!.offset };
+    if (nodes.length === 1) return nodes[0]!;
+    this.countNode();
+    return { kind: 'sequence', nodes, offset: nodes[0]!.offset };
   }
 
   private parseExpression(precedence: number): Node {
@@ -148,8 +154,12 @@ class Parser {
           left = this.parseComparison(left, opToken, op.precedence);
         } else {
           const right = this.parseExpression(op.rightAssociative ? op.precedence : op.precedence + 1);
+          this.countNode();
           left = { kind: 'binary', operator: opToken.value, left, right, offset: opToken.offset };
-          if (notToken) left = { kind: 'unary', operator: 'not', operand: left, offset: notToken.offset };
+          if (notToken) {
+            this.countNode();
+            left = { kind: 'unary', operator: 'not', operand: left, offset: notToken.offset };
+          }
         }
       }
       previous = opToken.value;
@@ -162,7 +172,9 @@ class Parser {
     let root: Node | undefined;
     for (;;) {
       const right = this.parseExpression(precedence + 1);
+      this.countNode();
       const comparison: Node = { kind: 'binary', operator: token.value, left, right, offset: token.offset };
+      if (root) this.countNode();
       root = root
         ? { kind: 'binary', operator: '&&', left: root, right: comparison, offset: token.offset }
         : comparison;
@@ -181,6 +193,7 @@ class Parser {
     const value = this.parseExpression(0);
     this.expect('Operator', ';');
     const body = this.parseSequence();
+    this.countNode();
     return { kind: 'let', name: name.value, value, body, offset: name.offset };
   }
 
@@ -213,6 +226,7 @@ class Parser {
         this.expect('Operator', ':');
       }
       const whenFalse = this.parseExpression(0);
+      this.countNode();
       condition = { kind: 'conditional', condition, whenTrue, whenFalse, offset };
     }
     return condition;
@@ -224,6 +238,7 @@ class Parser {
     if (unary !== undefined) {
       this.next();
       const operand = this.parseExpression(unary);
+      this.countNode();
       return this.parsePostfix({ kind: 'unary', operator: token.value, operand, offset: token.offset });
     }
     if (this.is('Bracket', '(')) {
@@ -242,6 +257,7 @@ class Parser {
           this.next();
         }
       }
+      this.countNode();
       return this.parsePostfix({ kind: 'pointer', name, offset: token.offset });
     }
     return this.parseSecondary();
@@ -252,17 +268,23 @@ class Parser {
     switch (token.kind) {
       case 'Identifier':
         this.next();
+        if (this.is('Bracket', '(') && !['true', 'false', 'nil'].includes(token.value))
+          return this.parsePostfix(this.parseCall(token, []));
+        this.countNode();
         if (token.value === 'true' || token.value === 'false') {
           return { kind: 'bool', value: token.value === 'true', offset: token.offset };
         }
         if (token.value === 'nil') return { kind: 'nil', offset: token.offset };
-        if (this.is('Bracket', '(')) return this.parsePostfix(this.parseCall(token, []));
         return this.parsePostfix({ kind: 'identifier', name: token.value, offset: token.offset });
-      case 'Number':
+      case 'Number': {
         this.next();
-        return parseNumber(token);
+        const number = parseNumber(token, this.current.offset);
+        this.countNode();
+        return number;
+      }
       case 'String':
         this.next();
+        this.countNode();
         return this.parsePostfix({ kind: 'string', value: token.value, offset: token.offset });
       default:
         if (this.is('Bracket', '[')) return this.parsePostfix(this.parseArray());
@@ -272,7 +294,7 @@ class Parser {
   }
 
   private parseCall(token: Token, args: Node[]): Node {
-    const spec = PREDICATE_BUILTINS[token.value];
+    const spec = Object.hasOwn(PREDICATE_BUILTINS, token.value) ? PREDICATE_BUILTINS[token.value] : undefined;
     if (spec) {
       this.expect('Bracket', '(');
       const remaining = spec.slice(args.length);
@@ -286,13 +308,19 @@ class Parser {
       }
       if (this.is('Operator', ',')) this.next();
       this.expect('Bracket', ')');
+      this.countNode();
       return { kind: 'builtin', name: token.value, args, offset: token.offset };
     }
     if (EXPR_BUILTIN_NAMES.has(token.value)) {
-      return { kind: 'builtin', name: token.value, args: this.parseArguments(args), offset: token.offset };
+      const builtinArgs = this.parseArguments(args);
+      this.countNode();
+      return { kind: 'builtin', name: token.value, args: builtinArgs, offset: token.offset };
     }
+    this.countNode();
     const callee: Node = { kind: 'identifier', name: token.value, offset: token.offset };
-    return { kind: 'call', callee, args: this.parseArguments(args), offset: token.offset };
+    const callArgs = this.parseArguments(args);
+    this.countNode();
+    return { kind: 'call', callee, args: callArgs, offset: token.offset };
   }
 
   private parseArguments(args: Node[]): Node[] {
@@ -317,6 +345,7 @@ class Parser {
       fail('wrap predicate with brackets { and }', this.current.offset);
     this.depth--;
     if (braces) this.expect('Bracket', '}');
+    this.countNode();
     return { kind: 'predicate', body, offset };
   }
 
@@ -332,6 +361,7 @@ class Parser {
       items.push(this.parseExpression(0));
     }
     this.expect('Bracket', ']');
+    this.countNode();
     return { kind: 'array', items, offset };
   }
 
@@ -348,6 +378,7 @@ class Parser {
       let key: Node;
       const token = this.current;
       if (token.kind === 'Number' || token.kind === 'String' || token.kind === 'Identifier') {
+        this.countNode();
         key = { kind: 'string', value: token.value, offset: token.offset };
         this.next();
       } else if (this.is('Bracket', '(')) {
@@ -361,8 +392,10 @@ class Parser {
       }
       this.expect('Operator', ':');
       entries.push({ key, value: this.parseExpression(0) });
+      this.countNode(); // the pair
     }
     this.expect('Bracket', '}');
+    this.countNode();
     return { kind: 'map', entries, offset };
   }
 
@@ -389,13 +422,19 @@ class Parser {
     const isWord = token.kind === 'Operator' && /^[\p{L}_$][\p{L}\p{Nd}_$]*$/u.test(token.value);
     if (token.kind !== 'Identifier' && !isWord) fail('expected name', this.current.offset);
     const isChain = node.kind === 'chain';
+    this.countNode();
     const property: StringNode = { kind: 'string', value: token.value, offset: token.offset };
     const object = node.kind === 'chain' ? node.node : node;
+    this.countNode();
     let result: Node = { kind: 'member', object, property, optional, offset: token.offset };
     if (this.is('Bracket', '(')) {
-      result = { kind: 'call', callee: result, args: this.parseArguments([]), offset: token.offset };
+      const args = this.parseArguments([]);
+      this.countNode();
+      result = { kind: 'call', callee: result, args, offset: token.offset };
     }
-    return isChain || optional ? { kind: 'chain', node: result, offset: token.offset } : result;
+    if (!isChain && !optional) return result;
+    this.countNode();
+    return { kind: 'chain', node: result, offset: token.offset };
   }
 
   private parseIndexOrSlice(node: Node, optional: boolean): Node {
@@ -404,6 +443,7 @@ class Parser {
     if (this.is('Operator', ':')) {
       this.next();
       const to = this.is('Bracket', ']') ? undefined : this.parseExpression(0);
+      this.countNode();
       this.expect('Bracket', ']');
       return { kind: 'slice', object: node, to, offset };
     }
@@ -411,12 +451,21 @@ class Parser {
     if (this.is('Operator', ':')) {
       this.next();
       const to = this.is('Bracket', ']') ? undefined : this.parseExpression(0);
+      this.countNode();
       this.expect('Bracket', ']');
       return { kind: 'slice', object: node, from, to, offset };
     }
+    this.countNode();
+    if (optional) this.countNode();
     this.expect('Bracket', ']');
     const member: Node = { kind: 'member', object: node, property: from, optional, offset };
     return optional ? { kind: 'chain', node: member, offset } : member;
+  }
+
+  /** expr's checkNodeLimit, called where its parser creates a node; the error points at the current token. */
+  private countNode(): void {
+    if (++this.nodes > MAX_NODES)
+      fail('compilation failed: expression exceeds maximum allowed nodes', this.current.offset);
   }
 
   private is(kind: TokenKind, value?: string): boolean {
@@ -438,14 +487,15 @@ class Parser {
   }
 }
 
-function parseNumber(token: Token): Node {
+/** A number literal; a bad one is reported at `errorOffset`, the token after it, as expr's parser does. */
+function parseNumber(token: Token, errorOffset: number): Node {
   const text = token.value.replace(/_/g, '');
   const lower = text.toLowerCase();
   const offset = token.offset;
   const goError = (kind: string, detail: string): never =>
     fail(
       `invalid ${kind} literal: strconv.Parse${kind === 'float' ? 'Float' : 'Int'}: parsing ${JSON.stringify(text)}: ${detail}`,
-      offset,
+      errorOffset,
     );
   let kind = 'integer';
   if (lower.startsWith('0x')) kind = 'hex';

@@ -70,7 +70,7 @@ function expand(template: string, match: GoMatch, names: Record<string, number>)
     (all, _x, braced?: string, bare?: string) => {
       if (all === '$$') return '$';
       const name = braced ?? bare!;
-      const index = /^\d+$/.test(name) ? Number(name) : names[name];
+      const index = /^\d+$/.test(name) ? Number(name) : Object.hasOwn(names, name) ? names[name] : undefined;
       return index === undefined ? '' : (match.groups[index] ?? '');
     },
   );

@@ -2,7 +2,7 @@
 // Functions are Go-typed: a wrong argument type is the runtime error `reflect: Call using ... as type ...`.
 import { createHash } from 'node:crypto';
 
-import { isGoSpace, mapCase, replace, split, title, trimCutset, trimSpace } from './go-strings.js';
+import { goRepeat, isGoSpace, mapCase, replace, split, title, trimCutset, trimSpace } from './go-strings.js';
 import { fail, Fault } from './errors.js';
 import { formatValue, goQuote } from './go-format.js';
 import { marshal } from './go-json.js';
@@ -40,10 +40,17 @@ function strslice(v: ExprValue): string[] {
   return [strval(v)];
 }
 
-/** Go string slicing s[a:b] on bytes, which panics out of range; sprig's substr and trunc rely on it. */
+/**
+ * Go string slicing s[a:b] on bytes, with the runtime's panics (the high bound is checked first, a negative
+ * bound is shown alone); sprig's substr and trunc rely on it.
+ */
 function sliceString(s: string, a: number, b: number): string {
   const bytes = utf8Bytes(s);
-  if (a < 0 || b > bytes.length || a > b) fail(`runtime error: slice bounds out of range [${a}:${b}]`);
+  const outOfRange = 'runtime error: slice bounds out of range';
+  if (b < 0) fail(`${outOfRange} [:${b}]`);
+  if (b > bytes.length) fail(`${outOfRange} [:${b}] with length ${bytes.length}`);
+  if (a < 0) fail(`${outOfRange} [${a}:]`);
+  if (a > b) fail(`${outOfRange} [${a}:${b}]`);
   return fromUtf8Bytes(bytes.slice(a, b));
 }
 
@@ -53,7 +60,7 @@ const arithmetic = (name: string, impl: (a: bigint, b: bigint) => bigint) =>
   fn(name, [ANY, ANY], 'int64', ([a, b]) => toInt64(impl(castInt(a!), castInt(b!))));
 const hash = (algorithm: string) => (s: string) => createHash(algorithm).update(s, 'utf8').digest('hex');
 const indent = (spaces: bigint, s: string): string => {
-  const pad = ' '.repeat(Number(spaces));
+  const pad = goRepeat(' ', spaces);
   return pad + s.replace(/\n/g, `\n${pad}`);
 };
 const divide = (a: bigint, b: bigint): bigint => {
@@ -247,10 +254,7 @@ const FUNCTIONS: readonly GoFunction[] = [
     },
     'bool',
   ),
-  fn('repeat', ['int', 'string'], 'string', ([n, s]) => {
-    if ((n as bigint) < 0n) fail('strings: negative Repeat count');
-    return (s as string).repeat(Number(n as bigint));
-  }),
+  fn('repeat', ['int', 'string'], 'string', ([n, s]) => goRepeat(s as string, n as bigint)),
   fn('substr', ['int', 'int', 'string'], 'string', ([a, b, s]) => {
     const [start, end, text] = [Number(a as bigint), Number(b as bigint), s as string];
     const length = byteLength(text);

@@ -141,7 +141,7 @@ describe('syntax errors are compile errors with a location', () => {
       '9223372036854775808',
       'invalid integer literal: strconv.ParseInt: parsing "9223372036854775808": value out of range',
       1,
-      1,
+      19, // expr reports a bad literal at the token after it (here EOF, on the last character)
     ],
     ['x not y', 'unexpected token Identifier("y")', 1, 7],
     ['payload.', 'unexpected end of expression', 1, 8],

@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { GENERATED_BY, pluginAgentRbacFile, workflowNamespaceRbacFile } from './agent-rbac.js';
 import { collectionKustomization, pluginDirs } from './collection.js';
@@ -12,9 +12,11 @@ import {
   lintCollection,
   lintExecutorPlugin,
   lintSharedKeys,
-  pluginKeys,
+  hostedPluginNames,
   type LintFinding,
 } from './lint.js';
+import { refuseLinks, writeNoFollow } from './no-follow-write.js';
+import { lintNaming } from './naming.js';
 import { buildPluginDir } from './plugin-build.js';
 import { sharedAgentFiles, sharedAgentVersionProblems } from './shared-agent.js';
 import { lintVersioning, type CollectionContext } from './versioning.js';
@@ -110,6 +112,7 @@ export function planPluginPackage(dir: string, ctx: CollectionContext): PluginPa
     findings: [
       ...lintExecutorPlugin(plugin, file),
       ...lintVersioning(plugin, file, ctx, isCollectionApp(ctx, app) ? app : undefined),
+      ...lintNaming(plugin, file, isCollectionApp(ctx, app) ? app : undefined),
     ],
   };
 }
@@ -165,7 +168,7 @@ export function planCollection(ctx: CollectionContext): CollectionPlan {
   problems.push(...lintUniqueness(packages).map(formatFinding));
   // `kubectl apply -k manifests` installs the single plugins; a plugin hosting several keys (the collection)
   // is the alternative to them, installed on its own (`-k manifests/collection`), never beside them.
-  const singles = packages.filter((p) => !isMultiKey(p.plugin));
+  const singles = packages.filter((p) => !hostsPlugins(p.plugin));
   const warnings = lintSharedKeys(singles.map((p) => ({ plugin: p.plugin, file: p.file }))).map(
     formatFinding,
   );
@@ -202,16 +205,16 @@ export function planCollection(ctx: CollectionContext): CollectionPlan {
   return { packages, files, problems, warnings };
 }
 
-/** A plugin answering keys other than its name (the collection): installed instead of the single plugins. */
-export function isMultiKey(plugin: ExecutorPlugin): boolean {
-  const keys = pluginKeys(plugin);
-  return keys.length > 1 || keys[0] !== plugin.metadata.name;
+/** A plugin hosting others (the collection): installed instead of the single plugins, never beside them. */
+export function hostsPlugins(plugin: ExecutorPlugin): boolean {
+  return hostedPluginNames(plugin).length > 0;
 }
 
-function writeGenerated(f: GeneratedFile): string {
-  mkdirSync(dirname(f.path), { recursive: true });
-  writeFileSync(f.path, f.content);
-  return f.path;
+/** Writes generated files below `base`; none is written when any of them is (or lies under) a symbolic link. */
+function writeGenerated(files: GeneratedFile[], base: string): string[] {
+  for (const f of files) refuseLinks(f.path, base);
+  for (const f of files) writeNoFollow(f.path, f.content, base);
+  return files.map((f) => f.path);
 }
 
 /**
@@ -223,7 +226,7 @@ export function writePluginPackage(
   ctx: CollectionContext,
 ): { pkg: PluginPackage; written: string[] } {
   const pkg = planPluginPackage(dir, ctx);
-  const written = pkg.files.map(writeGenerated);
+  const written = writeGenerated(pkg.files, dir);
   for (const f of pkg.obsolete) rmSync(f);
   return { pkg, written };
 }
@@ -231,5 +234,5 @@ export function writePluginPackage(
 /** Writes the collection files (manifests/kustomization.yaml, manifests/install/...); returns the plan. */
 export function writeCollectionFiles(ctx: CollectionContext): CollectionPlan & { written: string[] } {
   const plan = planCollection(ctx);
-  return { ...plan, written: plan.files.map(writeGenerated) };
+  return { ...plan, written: writeGenerated(plan.files, join(ctx.root, 'manifests')) };
 }

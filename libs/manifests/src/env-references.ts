@@ -1,3 +1,4 @@
+import { FORMER_VALUE_PREFIX } from '@app/contract';
 import type { Container } from './executor-plugin.js';
 
 /** One key of a Secret or ConfigMap the sidecar reads, and the variable it becomes. */
@@ -65,4 +66,15 @@ export function referencedObjects(container: Container): ReferencedObject[] {
     }
   }
   return [...objects.values()];
+}
+
+/**
+ * The objects to create for a sidecar: those its env refers to, without the 0.1.0 objects a manifest still reads
+ * for one release (`FORMER_` variables).
+ */
+export function currentReferencedObjects(container: Container): ReferencedObject[] {
+  return referencedObjects({
+    ...container,
+    env: container.env?.filter((e) => !e.name.startsWith(FORMER_VALUE_PREFIX)),
+  });
 }

@@ -1,4 +1,4 @@
-import { referencedObjects, type ReferencedObject } from './env-references.js';
+import { currentReferencedObjects, type ReferencedObject } from './env-references.js';
 import type { ExecutorPlugin } from './executor-plugin.js';
 
 export const PLACEHOLDER_PREFIX = 'REPLACE_WITH_';
@@ -63,7 +63,7 @@ export function exampleObjectsFile(
   kind: ReferencedObject['kind'],
   pluginFile: string,
 ): string | undefined {
-  const objects = referencedObjects(plugin.spec.sidecar.container).filter((o) => o.kind === kind);
+  const objects = currentReferencedObjects(plugin.spec.sidecar.container).filter((o) => o.kind === kind);
   if (objects.length === 0) return undefined;
   const header = [
     '# This is an auto-generated file (npm run plugin:build). DO NOT EDIT',

@@ -196,4 +196,32 @@ spec:
     };
     expect(wf.spec.templates).toEqual([{ name: 'main', plugin: { thing: {} } }]);
   });
+
+  const hosting = (description: string): ExecutorPlugin => ({
+    ...plugin(),
+    metadata: {
+      name: 'bundle',
+      annotations: {
+        'executor-plugins.dev/keys': 'thing,other',
+        'workflows.argoproj.io/description': description,
+      },
+    },
+  });
+
+  it("without examples, runs the template of the description's example", () => {
+    const description =
+      'Does things.\n\nExample:\n\n```yaml\n- name: say\n  plugin:\n    thing: { say: hi }\n```\n';
+    const wf = parse(workflowLevelExampleFile(hosting(description), 'bundle', [])) as {
+      spec: { entrypoint: string; templates: unknown[] };
+    };
+    expect(wf.spec.entrypoint).toBe('say');
+    expect(wf.spec.templates).toEqual([{ name: 'say', plugin: { thing: { say: 'hi' } } }]);
+  });
+
+  it('a plugin hosting others calls a key it answers, not its own name (the real agent finds no plugin for it)', () => {
+    const wf = parse(workflowLevelExampleFile(hosting('Does things.'), 'bundle', [])) as {
+      spec: { templates: unknown[] };
+    };
+    expect(wf.spec.templates).toEqual([{ name: 'main', plugin: { thing: {} } }]);
+  });
 });

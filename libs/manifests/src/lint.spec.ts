@@ -12,7 +12,7 @@ const good = (): ExecutorPlugin => ({
     sidecar: {
       container: {
         name: 'slack-executor-plugin',
-        image: 'ghcr.io/x/slack-notifier:0.1.0',
+        image: 'ghcr.io/x/chat-notifier:0.1.0',
         ports: [{ containerPort: 10420 }],
         env: [
           { name: 'SLACK_BOT_TOKEN', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } },

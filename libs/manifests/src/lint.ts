@@ -107,19 +107,28 @@ export function lintCollection(plugins: Array<{ plugin: ExecutorPlugin; file: st
 }
 
 /**
- * A plugin hosting several plugins (the collection sidecar) lists the template keys it answers in this
- * annotation; any other plugin answers the key of its name (Argo ties nothing else to a key).
+ * The template keys a plugin answers (`notify,slack`), listed in this annotation because Argo ties no key to a
+ * plugin: every plugin of this repository carries it. A plugin without it is taken to answer the key of its
+ * name (as Argo's example plugins do).
  */
 export const KEYS_ANNOTATION = 'executor-plugins.dev/keys';
+/** The plugins a plugin hosts (the collection sidecar: `chat-notifier,build-trigger,...`), each installable alone too. */
+export const HOSTS_ANNOTATION = 'executor-plugins.dev/hosts';
+
+function listAnnotation(plugin: ExecutorPlugin, annotation: string): string[] | undefined {
+  return plugin.metadata.annotations?.[annotation]
+    ?.split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
+}
 
 export function pluginKeys(plugin: ExecutorPlugin): string[] {
-  const listed = plugin.metadata.annotations?.[KEYS_ANNOTATION];
-  return listed
-    ? listed
-        .split(',')
-        .map((k) => k.trim())
-        .filter(Boolean)
-    : [String(plugin.metadata.name)];
+  return listAnnotation(plugin, KEYS_ANNOTATION) ?? [String(plugin.metadata.name)];
+}
+
+/** The plugins a plugin hosts (HOSTS_ANNOTATION); none for a single plugin. */
+export function hostedPluginNames(plugin: ExecutorPlugin): string[] {
+  return listAnnotation(plugin, HOSTS_ANNOTATION) ?? [];
 }
 
 /**

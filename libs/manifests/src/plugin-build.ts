@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configMapFile, toConfigMap } from './configmap.js';
 import {
@@ -7,6 +7,7 @@ import {
   validateExecutorPlugin,
   type ExecutorPlugin,
 } from './executor-plugin.js';
+import { refuseLinks, writeNoFollow } from './no-follow-write.js';
 import { pluginReadme } from './readme.js';
 
 export interface BuiltPlugin {
@@ -40,8 +41,9 @@ export function buildPluginDir(dir: string): BuiltPlugin {
 /** `argo executor-plugin build DIR`: writes the ConfigMap and README, returns the "<path> created" lines. */
 export function writePluginDir(dir: string): string[] {
   const built = buildPluginDir(dir);
+  for (const f of built.files) refuseLinks(f.path, dir);
   return built.files.map((f) => {
-    writeFileSync(f.path, f.content, { mode: 0o666 });
+    writeNoFollow(f.path, f.content, dir);
     return `${f.path} created`;
   });
 }

@@ -68,12 +68,12 @@ describe('stampPluginYaml', () => {
 
 describe('collection images', () => {
   it('parses and re-prefixes collection images only', () => {
-    expect(parseCollectionImage('ghcr.io/acme/executor-plugins/slack-notifier:1.2.3')).toEqual({
+    expect(parseCollectionImage('ghcr.io/acme/executor-plugins/chat-notifier:1.2.3')).toEqual({
       prefix: 'ghcr.io/acme/executor-plugins',
-      app: 'slack-notifier',
+      app: 'chat-notifier',
       tag: '1.2.3',
     });
-    expect(parseCollectionImage('ghcr.io/acme/other/slack-notifier:1.2.3')).toBeUndefined();
+    expect(parseCollectionImage('ghcr.io/acme/other/chat-notifier:1.2.3')).toBeUndefined();
     expect(withImagePrefix('ghcr.io/a/executor-plugins/x:1.0.0', 'ghcr.io/b/executor-plugins')).toBe(
       'ghcr.io/b/executor-plugins/x:1.0.0',
     );

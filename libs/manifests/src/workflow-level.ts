@@ -1,7 +1,8 @@
-import { parseAllDocuments, stringify } from 'yaml';
+import { parse, parseAllDocuments, stringify } from 'yaml';
 import { GENERATED_BY } from './agent-rbac.js';
 import { containerJson } from './configmap.js';
 import type { ExecutorPlugin } from './executor-plugin.js';
+import { pluginKeys } from './lint.js';
 import { ARGO_WORKFLOW_LEVEL_MIN_VERSION } from './versioning.js';
 
 /** The plugin as an entry of `spec.executorPlugins` (WorkflowSpec.ExecutorPlugins, Argo ≥ v4.1). */
@@ -24,7 +25,30 @@ interface ExampleWorkflow {
   spec?: Record<string, unknown>;
 }
 
-/** The first Workflow of the plugin's examples (files in name order), or a one-step stand-in. */
+/**
+ * The template of the plugin description's example (its YAML block, a template or a list of them), when it
+ * is a plugin template.
+ */
+function describedTemplate(plugin: ExecutorPlugin): { name: string; plugin: unknown } | undefined {
+  const description = plugin.metadata.annotations?.['workflows.argoproj.io/description'] ?? '';
+  const block = /```ya?ml\n([\s\S]*?)```/.exec(description)?.[1];
+  if (!block) return undefined;
+  const parsed = parse(block) as unknown;
+  const template = (Array.isArray(parsed) ? parsed[0] : parsed) as {
+    name?: unknown;
+    plugin?: unknown;
+  } | null;
+  return template && typeof template.name === 'string' && template.plugin
+    ? { name: template.name, plugin: template.plugin }
+    : undefined;
+}
+
+/**
+ * The first Workflow of the plugin's examples (files in name order); without one, a workflow running the
+ * template of the plugin's description, or a one-step stand-in calling its first key. A plugin that hosts
+ * others (the collection) answers none under its own name: the real agent fails such a step with "no plugin
+ * executed the template".
+ */
 function baseWorkflow(
   plugin: ExecutorPlugin,
   examples: Array<{ name: string; text: string }>,
@@ -35,9 +59,8 @@ function baseWorkflow(
       if (object?.kind === 'Workflow' && object.spec) return object;
     }
   }
-  return {
-    spec: { entrypoint: 'main', templates: [{ name: 'main', plugin: { [plugin.metadata.name ?? '']: {} } }] },
-  };
+  const template = describedTemplate(plugin) ?? { name: 'main', plugin: { [pluginKeys(plugin)[0]]: {} } };
+  return { spec: { entrypoint: template.name, templates: [template] } };
 }
 
 /**

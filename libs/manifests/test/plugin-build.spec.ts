@@ -1,4 +1,13 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -8,6 +17,7 @@ import {
   marshalGoYaml,
   parseExecutorPlugin,
   toConfigMap,
+  writeNoFollow,
   writePluginDir,
   type ExecutorPlugin,
 } from '@app/manifests';
@@ -104,6 +114,28 @@ describe('plugin:build behaves like `argo executor-plugin build`', () => {
       `${dir}/hello-executor-plugin-configmap.yaml created`,
       `${dir}/README.md created`,
     ]);
+  });
+
+  it('refuses to write through a symbolic link: README.md -> victim.txt is left alone, nothing is written', () => {
+    const dir = dirWith(minimal(FULL, 'name: hello'), { 'victim.txt': 'precious\n' });
+    symlinkSync('victim.txt', join(dir, 'README.md'));
+    expect(() => writePluginDir(dir)).toThrow(
+      `${dir}/README.md is a symbolic link (to victim.txt): plugin:build does not write through it; remove the link and build again`,
+    );
+    expect(readFileSync(join(dir, 'victim.txt'), 'utf8')).toBe('precious\n');
+    expect(existsSync(join(dir, 'hello-executor-plugin-configmap.yaml'))).toBe(false);
+  });
+
+  it('refuses a file under a linked directory below the base, and allows a linked base', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plugin-build-'));
+    mkdirSync(join(dir, 'elsewhere'));
+    symlinkSync(join(dir, 'elsewhere'), join(dir, 'install'));
+    expect(() => writeNoFollow(join(dir, 'install/rbac.yaml'), 'x', dir)).toThrow(
+      `${dir}/install is a symbolic link (to ${dir}/elsewhere): plugin:build does not write ${dir}/install/rbac.yaml through it; remove the link and build again`,
+    );
+    expect(existsSync(join(dir, 'elsewhere/rbac.yaml'))).toBe(false);
+    writeNoFollow(join(dir, 'install/rbac.yaml'), 'x', join(dir, 'install'));
+    expect(readFileSync(join(dir, 'elsewhere/rbac.yaml'), 'utf8')).toBe('x');
   });
 
   it('writes the header, the key order, the name, creationTimestamp and the label (11)', () => {

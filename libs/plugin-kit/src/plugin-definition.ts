@@ -5,7 +5,7 @@ import type { DynamicModule, Type } from '@nestjs/common';
  * to this plugin, so a sidecar that only ever sees other plugins' templates never loads its SDKs.
  */
 export interface PluginDefinition<E extends object = object> {
-  /** App and container name stem, e.g. `slack-notifier`. */
+  /** App and container name stem, e.g. `chat-notifier`. */
   name: string;
   /** The key under `template.plugin` that addresses this plugin, e.g. `slack`. */
   key: string;
@@ -26,6 +26,11 @@ export interface PluginDefinition<E extends object = object> {
    * declared variables and these families, nothing of the other plugins.
    */
   envPrefixes?: string[];
+  /**
+   * The plugin's name in 0.1.0 (`slack-notifier`), when it was renamed: a collection still reads its per-plugin
+   * prefix (`SLACK_NOTIFIER_NAMESPACE_SCOPES`) for one release, saying so in the log.
+   */
+  formerName?: string;
   load(): Promise<Type | DynamicModule>;
 }
 

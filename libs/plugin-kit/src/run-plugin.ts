@@ -1,4 +1,5 @@
 import { EnvValidationError, type EnvSource } from './config/env.js';
+import { formerNamesWarning, resolveFormerNames } from './config/former-names.js';
 import type { ExecutionLedger } from './ledger/execution-ledger.js';
 import type { LedgerStore } from './ledger/ledger-store.js';
 import type { PluginLogger } from './logging/plugin-logger.js';
@@ -32,8 +33,9 @@ export async function startPlugin<E extends object>(
 ): Promise<RunningPlugin> {
   const started = performance.now();
   const shutdownController = new AbortController();
+  const { source, used } = resolveFormerNames(options.env ?? { ...process.env });
   const hosted = hostPlugin(definition, {
-    source: options.env ?? { ...process.env },
+    source,
     logDestination: options.logDestination,
     ledgerStore: options.ledgerStore,
     shutdown: shutdownController.signal,
@@ -48,6 +50,8 @@ export async function startPlugin<E extends object>(
     shutdownController,
     started,
   });
+  const formerNames = [...used, ...hosted.formerNames];
+  if (formerNames.length > 0) hosted.logger.warn({ formerNames }, formerNamesWarning(formerNames));
   return { ...served, logger: hosted.logger, ledger: hosted.ledger };
 }
 

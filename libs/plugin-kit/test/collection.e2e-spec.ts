@@ -100,3 +100,50 @@ describe('a collection that cannot start', () => {
     );
   });
 });
+
+describe('names of 0.1.0 kept for one release', () => {
+  const FORMER = 'former-secret-value-0123456789';
+  const warnings = (h: { logs: Array<Record<string, unknown>> }) =>
+    h.logs.filter((l) => String(l.msg).startsWith('deprecated names in use'));
+
+  it('a value only in the former Secret is used and masked, with one warning at start naming it', async () => {
+    const single = await startHarness(probePlugin, { env: { FORMER_PROBE_SECRET: FORMER } });
+    const hosted = await startCollectionHarness(
+      { ...definition, plugins: [{ ...probePlugin, formerName: 'old-probe' }, probeB] },
+      { env: { PLUGINS: 'probe', FORMER_PROBE_SECRET: FORMER, OLD_PROBE_CALL_DEADLINE: '5s' } },
+    );
+    try {
+      for (const h of [single, hosted]) {
+        const leak = await h.execute(executeArgs({ probe: { outcome: 'leak' } }));
+        expect(leak.body.node?.message).toBe('the secret is [REDACTED]');
+        expect(h.logText()).not.toContain(FORMER);
+        expect(warnings(h)).toHaveLength(1);
+      }
+      expect(warnings(single)[0]).toMatchObject({
+        level: 'warn',
+        formerNames: ['PROBE_SECRET (from the 0.1.0 Secret or ConfigMap)'],
+      });
+      expect(warnings(hosted)[0]).toMatchObject({
+        plugin: 'collection',
+        formerNames: [
+          'PROBE_SECRET (from the 0.1.0 Secret or ConfigMap)',
+          'OLD_PROBE_CALL_DEADLINE (now PROBE_CALL_DEADLINE)',
+        ],
+      });
+    } finally {
+      await single.close();
+      await hosted.close();
+    }
+  });
+
+  it('says nothing when the new Secret holds the value (the former one is then ignored)', async () => {
+    const h = await startHarness(probePlugin, {
+      env: { PROBE_SECRET: 'new-secret-value-0123456789', FORMER_PROBE_SECRET: FORMER },
+    });
+    try {
+      expect(warnings(h)).toEqual([]);
+    } finally {
+      await h.close();
+    }
+  });
+});

@@ -1,6 +1,7 @@
+import { request } from 'node:http';
 import { connect } from 'node:net';
 import { rmSync, writeFileSync } from 'node:fs';
-import { executeArgs, startHarness, type PluginHarness } from '@app/testing';
+import { denseJson, executeArgs, startHarness, type PluginHarness } from '@app/testing';
 import { probePlugin, probeStats } from './fixtures/probe-plugin.js';
 
 const EXECUTE = '/api/v1/template.execute';
@@ -13,6 +14,35 @@ async function post(url: string, body: string, headers: Record<string, string> =
     body: method === 'GET' ? undefined : body,
   });
   return { status: res.status, text: await res.text(), headers: res.headers };
+}
+
+/** The probe's request as text, with `json` beside the probe's body under `template.plugin`. */
+function besideProbe(json: string, body: Record<string, unknown> = {}): string {
+  const own = `"probe":${JSON.stringify(body)}`;
+  return JSON.stringify(probe(body)).replace(own, `${own},"extra":${json}`);
+}
+
+/** A call on a connection of its own (never one kept alive from an earlier call): its status, or the error code. */
+function postOnNewConnection(port: number, token: string): Promise<number | string> {
+  const body = JSON.stringify(probe());
+  return new Promise((resolve) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: EXECUTE,
+        agent: false,
+        headers: { Authorization: `Bearer ${token}`, 'Content-Length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+    req.end(body);
+  });
 }
 
 describe('plugin kit: the executor plugin contract over real HTTP', () => {
@@ -105,6 +135,82 @@ describe('plugin kit: the executor plugin contract over real HTTP', () => {
       const res = await post(`${h.url}${EXECUTE}`, big, { Authorization: `Bearer ${h.token}` });
       expect(res.status).toBe(413);
     });
+
+    it.each([
+      ['wide', 'request body holds more than 20000 JSON values and keys (BODY_MAX_VALUES)'],
+      ['deep', 'request body nested deeper than 64 levels'],
+    ] as const)(
+      '413 for %s JSON under the byte limit that would build more than the front allows',
+      async (shape, text) => {
+        const res = await post(`${h.url}${EXECUTE}`, besideProbe(denseJson(shape, 1000 * 1000)), {
+          Authorization: `Bearer ${h.token}`,
+        });
+        expect(res).toMatchObject({ status: 413, text });
+        expect(probeStats.executions).toBe(0);
+      },
+    );
+
+    it('parses and executes dense JSON within both bounds', async () => {
+      const body = { message: 'within' };
+      const res = await post(`${h.url}${EXECUTE}`, besideProbe(denseJson('wide', 3 * 19_000), body), {
+        Authorization: `Bearer ${h.token}`,
+      });
+      expect(res.status).toBe(200);
+      expect(probeStats.executions).toBe(1);
+    });
+
+    it('503 + Retry-After for a heavy body while the bodies in flight hold what the front gives them; light calls are still answered', async () => {
+      const limit = 1024 * 1024;
+      // Four clients each send most of a 1 MiB body and stop: together they hold the front's 4 MiB.
+      const holders = await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          const socket = connect(h.port, '127.0.0.1');
+          await new Promise((resolve) => socket.once('connect', resolve));
+          socket.write(
+            `POST ${EXECUTE} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${h.token}\r\nContent-Length: ${limit}\r\n\r\n`,
+          );
+          socket.write(`{"x":"${'a'.repeat(limit - 100)}`);
+          return socket;
+        }),
+      );
+      try {
+        await new Promise((r) => setTimeout(r, 300));
+        const auth = { Authorization: `Bearer ${h.token}` };
+        const heavy = JSON.stringify(probe({ message: 'x'.repeat(200 * 1024) }));
+        const refused = await post(`${h.url}${EXECUTE}`, heavy, auth);
+        expect(refused.status).toBe(503);
+        expect(refused.headers.get('retry-after')).toBe('1');
+        expect(refused.text).toMatch(/^busy: /);
+        const light = await post(`${h.url}${EXECUTE}`, JSON.stringify(probe()), auth);
+        expect(light.status).toBe(200);
+      } finally {
+        holders.forEach((s) => s.destroy());
+      }
+      await new Promise((r) => setTimeout(r, 100));
+      const heavy = JSON.stringify(probe({ message: 'x'.repeat(200 * 1024) }));
+      expect((await post(`${h.url}${EXECUTE}`, heavy, { Authorization: `Bearer ${h.token}` })).status).toBe(
+        200,
+      );
+    });
+
+    it('a local client holding every connection slot never locks out a call with the token', async () => {
+      const idle = await Promise.all(
+        Array.from({ length: 256 }, async () => {
+          const socket = connect(h.port, '127.0.0.1');
+          socket.on('error', () => undefined);
+          await new Promise((resolve) => socket.once('connect', resolve));
+          return socket;
+        }),
+      );
+      try {
+        await new Promise((r) => setTimeout(r, 200));
+        for (let i = 0; i < 5; i++) expect(await postOnNewConnection(h.port, h.token)).toBe(200);
+        const closed = idle.filter((s) => s.destroyed || s.readableEnded).length;
+        expect(closed).toBeGreaterThanOrEqual(1);
+      } finally {
+        idle.forEach((s) => s.destroy());
+      }
+    });
   });
 
   describe('dispatch', () => {
@@ -162,10 +268,16 @@ describe('plugin kit: the executor plugin contract over real HTTP', () => {
       );
       expect(proto.body.node?.message).toBe('probe: invalid config: __proto__: field name not allowed');
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-      const deep = '{"a":'.repeat(10_000) + '{}' + '}'.repeat(10_000);
-      const raw = JSON.stringify(probe({ target: '__DEEP__' })).replace('"__DEEP__"', deep);
-      const res = await h.execute(raw);
+      const nested = (levels: number): string =>
+        JSON.stringify(probe({ target: '__DEEP__' })).replace(
+          '"__DEEP__"',
+          '{"a":'.repeat(levels) + '{}' + '}'.repeat(levels),
+        );
+      const res = await h.execute(nested(40));
       expect(res.body.node?.message).toBe('probe: invalid config: body: nested deeper than 32 levels');
+      // Past the front's own bound the body is refused while it arrives, before anything is parsed.
+      const absurd = await h.execute(nested(10_000));
+      expect(absurd).toMatchObject({ status: 413, text: 'request body nested deeper than 64 levels' });
     });
 
     it('fails a malformed envelope of our own template with a message naming the field', async () => {

@@ -1,22 +1,52 @@
-// Starts the run's two real Argo stacks side by side (or uses those ARGO_STACK_DIR and ARGO_SHARED_STACK_DIR
-// name, when they are up already): one with Argo's agent pod per workflow, one with disableAgentPodCreation
-// and the shared agent. A variable set to `none` leaves its stack out (for a run of suites that need only the
-// other one).
+// Bundles the suite's own test images (test/argo/support/<name>/main.ts → dist/test/<name>/main.js, see
+// test-images.ts), then starts the run's two real Argo stacks side by side (or uses those ARGO_STACK_DIR and
+// ARGO_SHARED_STACK_DIR name, when they are up already): one with Argo's agent pod per workflow, one with
+// disableAgentPodCreation and the shared agent. A variable set to `none` leaves its stack out (for a run of
+// suites that need only the other one). Also the file each suite appends its workflow lines to for the summary.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+
+async function buildTestImages(root: string): Promise<void> {
+  const support = join(root, 'test/argo/support');
+  for (const name of readdirSync(support).filter((d) => existsSync(join(support, d, 'main.ts')))) {
+    const outdir = join(root, 'dist/test', name);
+    mkdirSync(outdir, { recursive: true });
+    await build({
+      absWorkingDir: root,
+      entryPoints: [join(support, name, 'main.ts')],
+      outfile: join(outdir, 'main.js'),
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      logLevel: 'warning',
+    });
+    writeFileSync(join(outdir, 'package.json'), `${JSON.stringify({ type: 'module', private: true })}\n`);
+  }
+}
 
 export default async function globalSetup(): Promise<void> {
   const root = resolve(import.meta.dirname, '../../..');
+  await buildTestImages(root);
+  process.env.ARGO_SUITE_STARTED = String(Date.now());
+  const run = mkdtempSync(join(tmpdir(), 'argo-suite-'));
+  process.env.ARGO_SUITE_RESULTS = join(run, 'workflows.jsonl');
   const stacks = [
-    { variable: 'ARGO_STACK_DIR', owner: 'ARGO_SUITE_OWNS_STACK', args: [] as string[] },
-    { variable: 'ARGO_SHARED_STACK_DIR', owner: 'ARGO_SUITE_OWNS_SHARED_STACK', args: ['--agent', 'shared'] },
+    { variable: 'ARGO_STACK_DIR', owner: 'ARGO_SUITE_OWNS_STACK', dir: 'stack', args: [] as string[] },
+    {
+      variable: 'ARGO_SHARED_STACK_DIR',
+      owner: 'ARGO_SUITE_OWNS_SHARED_STACK',
+      dir: 'shared-stack',
+      args: ['--agent', 'shared'],
+    },
   ];
-  for (const { variable, owner, args } of stacks) {
+  for (const { variable, owner, dir, args } of stacks) {
     if (process.env[variable] === 'none') continue;
     if (!process.env[variable]) {
-      process.env[variable] = join(mkdtempSync(join(tmpdir(), 'argo-suite-')), 'stack');
+      process.env[variable] = join(run, dir);
       process.env[owner] = '1';
     }
     execFileSync('node', ['tools/run-cli.mjs', 'argo', 'up', '--dir', process.env[variable]!, ...args], {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { EXECUTE_TEMPLATE_PATH } from '@app/contract';
-import { executeArgs } from '@app/testing';
+import { denseJson, executeArgs } from '@app/testing';
 import type { RawRequest } from './raw-http.js';
 
 /** What a bad request tries, and what it must get back. */
@@ -92,6 +92,8 @@ const INVALID_UTF8 = [
 
 const DEPTH = 10_000;
 const FIVE_MB = 5 * 1024 * 1024;
+/** Heap-dense JSON sent in a body: under BODY_LIMIT (1 MiB) with the rest of the request around it. */
+export const HEAP_DENSE_BYTES = 1000 * 1024;
 
 export interface BadRequestOptions {
   key: string;
@@ -116,6 +118,7 @@ export function badRequests(options: BadRequestOptions): fc.Arbitrary<BadRequest
     { arbitrary: f.badAuth, weight: 15 },
     { arbitrary: f.wrongRoute, weight: 15 },
     { arbitrary: f.big, weight: 1 }, // about 20 of 5,000: each is 5 MB on the wire
+    { arbitrary: f.heapDense, weight: 2 }, // about 40 of 5,000: each is 1 MB on the wire
   );
 }
 
@@ -190,6 +193,26 @@ export function badRequestFamilies({ key, config, token }: BadRequestOptions) {
       ),
     );
 
+  // Values (not keys) named after what every object inherits, wherever the body has a string: a status, a
+  // provider state, a duration unit (`1constructor`), an input parameter's name. Looked up in a plain object,
+  // they find a function instead of nothing.
+  const stringPaths = paths.filter(
+    (p) =>
+      typeof p.reduce<unknown>((n, seg) => (n as Record<string | number, unknown>)?.[seg], valid) ===
+      'string',
+  );
+  const protoValues = fc
+    .tuple(
+      fc.constantFrom(...stringPaths),
+      fc.constantFrom('constructor', '__proto__', 'toString', 'hasOwnProperty', '1constructor', '1toString'),
+    )
+    .map(([path, name]) =>
+      post(
+        `${JSON.stringify(name)} as the value at ${path.join('.')}`,
+        JSON.stringify(setAt(valid, path, name)),
+      ),
+    );
+
   const deep = fc.tuple(fc.constantFrom(...paths), fc.constantFrom('[', '{"a":')).map(([path, open]) => {
     const close = open === '[' ? ']' : '}';
     const nested = `${open.repeat(DEPTH)}${open === '[' ? '' : '1'}${close.repeat(DEPTH)}`;
@@ -229,6 +252,18 @@ export function badRequestFamilies({ key, config, token }: BadRequestOptions) {
       ...refusedEarly,
     });
   });
+
+  // Under the byte limit, dear to parse: `[{},{},…]` (an object per 3 bytes) or `[[[…]]]` (a level per byte).
+  const heapDense = fc
+    .tuple(fc.constantFrom(...paths), fc.constantFrom('wide' as const, 'deep' as const))
+    .map(([path, shape]) =>
+      post(
+        `heap-dense ${shape} JSON (${HEAP_DENSE_BYTES / 1024} KiB) at ${path.join('.') || '(root)'}`,
+        JSON.stringify(setAt(valid, path, MARKER)).replace(`"${MARKER}"`, denseJson(shape, HEAP_DENSE_BYTES)),
+        // Refused while it arrives (413), or 503 while other bodies in flight hold the front's budget.
+        { expect: [413, 503], mayReset: true },
+      ),
+    );
 
   const hugeHeader = fc
     .tuple(
@@ -317,11 +352,13 @@ export function badRequestFamilies({ key, config, token }: BadRequestOptions) {
     extraField,
     randomConfig,
     protoKeys,
+    protoValues,
     deep,
     invalidUtf8,
     hugeHeader,
     badAuth,
     wrongRoute,
     big,
+    heapDense,
   };
 }

@@ -7,7 +7,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { Socket } from 'node:net';
-import { seededRandom, writeHostileReply, type HostileReply } from '@app/testing';
+import { requestCredential, seededRandom, writeHostileReply, type HostileReply } from '@app/testing';
 
 /** What the proxy does to a request instead of passing it through untouched. */
 export type ProxyFault =
@@ -58,8 +58,8 @@ export class FaultProxy {
   enabled = true;
   /** The attack every request gets until it is cleared (undefined: pass through, random faults only). */
   attack?: ProxyAttack;
-  /** Requests answered by an attack, and how long each of their connections stayed open (ms). */
-  readonly attacked: Array<{ request: string; heldMs?: number }> = [];
+  /** Requests answered by an attack, the credential each carried, and how long each connection stayed open (ms). */
+  readonly attacked: Array<{ request: string; credential?: string; heldMs?: number }> = [];
   private readonly attackedReplies = new Set<ServerResponse>();
 
   /** Ends the attack, dropping the connections of replies still being attacked (a trickle, a huge body). */
@@ -119,7 +119,10 @@ export class FaultProxy {
     const body = Buffer.concat(chunks);
     const attack = this.attack;
     if (attack && attack.kind !== 'rewrite') {
-      const entry: { request: string; heldMs?: number } = { request: `${req.method} ${req.url}` };
+      const entry: { request: string; credential?: string; heldMs?: number } = {
+        request: `${req.method} ${req.url}`,
+        credential: requestCredential(req.headers),
+      };
       this.attacked.push(entry);
       const t0 = performance.now();
       this.attackedReplies.add(res);

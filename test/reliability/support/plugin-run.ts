@@ -32,7 +32,7 @@ export interface PluginRun {
   env: Record<string, string>;
   /** The side-effect counter of conformance.json, or undefined when the target has none. */
   count(): Promise<number | undefined>;
-  /** Resident set size of the plugin process, and its peak (VmHWM), in MB. */
+  /** Resident set size of the plugin process, and its peak (VmHWM), in MB; NaN once it has exited. */
   memory(): { rssMb: number; peakMb: number };
   /** Exits nobody asked for (crash, OOM), each with the end of the process output. */
   crashes: string[];
@@ -137,6 +137,8 @@ export async function launch(target: PluginTarget, options: LaunchOptions): Prom
       return body.count;
     },
     memory() {
+      // A process that is gone (a crash the suite reports) has no figures.
+      if (proc.child.exitCode !== null || proc.child.signalCode !== null) return { rssMb: NaN, peakMb: NaN };
       const status = readFileSync(`/proc/${proc.child.pid}/status`, 'utf8');
       const kb = (field: string): number =>
         Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);

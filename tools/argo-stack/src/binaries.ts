@@ -175,7 +175,7 @@ export async function ensureBinarySet(
   if (BINARIES[set].every((b) => existsSync(join(dir, b)))) return dir;
   const started = Date.now();
   log(
-    `building ${BINARIES[set].join(', ')} (the first build takes minutes on 2 cores; later ones are cached)`,
+    `building ${BINARIES[set].join(', ')} (the first build of both sets takes about 12 minutes on 2 cores, up to an hour on a busy machine; later ones are cached)`,
   );
   const out = `${dir}.tmp`;
   rmSync(out, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 // What the pod runner runs for a container image, in place of pulling it: our plugin images are the built
-// bundles (dist/apps/<app>, mounted at /app as the image has it), the executor image is the argoexec built from
+// bundles (dist/apps/<app>, mounted at /app as the image has it), the real-Argo suite's test images are its
+// own bundles (dist/test/<name>, built by the suite's setup), the executor image is the argoexec built from
 // the pinned module, a python image is this machine's Python; any other image runs its command on this
 // machine's own tools (e.g. `sh -c …` of an alpine step).
 import { execFileSync } from 'node:child_process';
@@ -11,6 +12,9 @@ export const EXECUTOR_IMAGE = 'quay.io/argoproj/argoexec:stack';
 
 /** What our Dockerfile builds for an app: `ghcr.io/<owner>/executor-plugins/<app>:<tag>`. */
 const OUR_IMAGE = /^ghcr\.io\/[^/]+\/executor-plugins\/([a-z0-9-]+)(?::[\w.-]+)?$/;
+
+/** A test image of the real-Argo suite (test/argo), e.g. its scripted plugin: `executor-plugins.test/<name>`. */
+const TEST_IMAGE = /^executor-plugins\.test\/([a-z0-9-]+)(?::[\w.-]+)?$/;
 
 export interface ImageRoot {
   /** Folders put first on PATH. */
@@ -33,18 +37,9 @@ export interface ImageTable {
 
 export function resolveImage(image: string, table: ImageTable): ImageRoot | string {
   const ours = OUR_IMAGE.exec(image);
-  if (ours) {
-    const bundle = join(table.repoRoot, 'dist/apps', ours[1]);
-    if (!existsSync(join(bundle, 'main.js')))
-      return `no bundle for ${image}: run npm run build (${bundle}/main.js)`;
-    return {
-      path: [],
-      mounts: [{ source: bundle, target: '/app' }],
-      env: { NODE_ENV: 'production' },
-      workingDir: '/app',
-      entrypoint: ['node', '/app/main.js'],
-    };
-  }
+  if (ours) return nodeBundle(image, join(table.repoRoot, 'dist/apps', ours[1]), 'npm run build');
+  const test = TEST_IMAGE.exec(image);
+  if (test) return nodeBundle(image, join(table.repoRoot, 'dist/test', test[1]), 'npm run test:argo');
   if (image === EXECUTOR_IMAGE) {
     return { path: [table.argoBin], mounts: [], env: {}, workingDir: '/', entrypoint: ['argoexec'] };
   }
@@ -58,6 +53,19 @@ export function resolveImage(image: string, table: ImageTable): ImageRoot | stri
     };
   }
   return { path: [], mounts: [], env: {}, workingDir: '/', entrypoint: [] };
+}
+
+/** A bundle run as `node /app/main.js`, the folder mounted at /app as the image has it. */
+function nodeBundle(image: string, bundle: string, builtBy: string): ImageRoot | string {
+  if (!existsSync(join(bundle, 'main.js')))
+    return `no bundle for ${image}: run ${builtBy} (${bundle}/main.js)`;
+  return {
+    path: [],
+    mounts: [{ source: bundle, target: '/app' }],
+    env: { NODE_ENV: 'production' },
+    workingDir: '/app',
+    entrypoint: ['node', '/app/main.js'],
+  };
 }
 
 /** `python` and `python3` pointing at this machine's interpreter, whatever shims its PATH has. */

@@ -253,7 +253,16 @@ class RunningPod {
       }
       if (this.stopping) return;
       this.phase = 'Running';
-      await Promise.all(this.main.map((run) => this.keepRunning(run, volumes)));
+      // A kubelet starts the containers one after the other in the order of the spec (an agent pod's plugin
+      // sidecars before its main), each once the one before it is started or cannot be (missing settings).
+      let previous: Promise<void> = Promise.resolve();
+      const loops = this.main.map((run) => {
+        const after = previous;
+        let started!: () => void;
+        previous = new Promise<void>((resolve) => (started = resolve));
+        return after.then(() => this.keepRunning(run, volumes, started));
+      });
+      await Promise.all(loops);
       if (!this.stopping) await this.finish();
     } catch (err) {
       this.log({ msg: 'pod failed in the runner', error: (err as Error).message });
@@ -261,11 +270,18 @@ class RunningPod {
     }
   }
 
-  /** Runs a container, restarting it as the pod's restart policy says, until it stays down. */
-  private async keepRunning(run: ContainerRun, volumes: Map<string, string>): Promise<void> {
+  /**
+   * Runs a container, restarting it as the pod's restart policy says, until it stays down; `started` is called
+   * once its process runs or its settings are waited for.
+   */
+  private async keepRunning(
+    run: ContainerRun,
+    volumes: Map<string, string>,
+    started: () => void,
+  ): Promise<void> {
     const policy = this.pod.spec.restartPolicy ?? 'Always';
     for (;;) {
-      const code = await this.startContainer(run, volumes);
+      const code = await this.startContainer(run, volumes, started);
       if (this.stopping) return;
       if (policy === 'Never' || (policy === 'OnFailure' && code === 0)) return;
       const delay = this.backoff(run);
@@ -303,9 +319,17 @@ class RunningPod {
     };
   }
 
-  /** Starts one container process and resolves with its exit code once it ends. */
-  private async startContainer(run: ContainerRun, volumes: Map<string, string>): Promise<number> {
-    const env = await this.waitFor('CreateContainerConfigError', () => this.resolveEnv(run.spec));
+  /**
+   * Starts one container process and resolves with its exit code once it ends; `started` is called once the
+   * process runs or its settings are missing.
+   */
+  private async startContainer(
+    run: ContainerRun,
+    volumes: Map<string, string>,
+    started: () => void = () => undefined,
+  ): Promise<number> {
+    const env = await this.waitFor('CreateContainerConfigError', () => this.resolveEnv(run.spec), started);
+    started();
     if (!env || this.stopping) return 1;
     const argv = this.argv(run, env);
     const mounts = [...run.image.mounts];
@@ -383,13 +407,21 @@ class RunningPod {
     return argv;
   }
 
-  /** Retries `fn` while it says what the pod waits for (a missing Secret or ConfigMap), as a kubelet does. */
-  private async waitFor<T>(reason: string, fn: () => Promise<T>): Promise<T | undefined> {
+  /**
+   * Retries `fn` while it says what the pod waits for (a missing Secret or ConfigMap), as a kubelet does;
+   * `waiting` is called at each miss.
+   */
+  private async waitFor<T>(
+    reason: string,
+    fn: () => Promise<T>,
+    waiting: () => void = () => undefined,
+  ): Promise<T | undefined> {
     for (let attempt = 0; !this.stopping; attempt++) {
       try {
         return await fn();
       } catch (err) {
         if (!(err instanceof Missing)) throw err;
+        waiting();
         if (attempt % 10 === 0) this.log({ msg: 'waiting', reason, detail: err.message });
         for (const run of [...this.init, ...this.main])
           run.status.state = { waiting: { reason, message: err.message } };
@@ -473,15 +505,20 @@ class RunningPod {
     return reply.status.token;
   }
 
-  /** A Secret's or ConfigMap's data, decoded; a missing one the pod needs is waited for. */
+  /**
+   * A Secret's or ConfigMap's data, decoded; a missing one the pod needs is waited for. `reads` keeps the
+   * objects read for one container's env: one request per object, not per variable (a collection sidecar
+   * has dozens of variables from four objects), as a kubelet's cache serves them.
+   */
   private async data(
     kind: 'secrets' | 'configmaps',
     name: string,
     optional?: boolean,
+    reads: Reads = new Map(),
   ): Promise<Record<string, string>> {
-    const object = await this.client.find<DataObject & { type?: string }>(
-      `/api/v1/namespaces/${this.pod.metadata.namespace}/${kind}/${name}`,
-    );
+    const path = `/api/v1/namespaces/${this.pod.metadata.namespace}/${kind}/${name}`;
+    if (!reads.has(path)) reads.set(path, this.client.find<StoredData>(path));
+    const object = await reads.get(path)!;
     if (!object) {
       if (optional) return {};
       throw new Missing(`${kind === 'secrets' ? 'secret' : 'configmap'} "${name}" not found`);
@@ -536,8 +573,9 @@ class RunningPod {
       KUBERNETES_SERVICE_PORT_HTTPS: String(this.options.apiServerPort),
       ...(image?.env ?? {}),
     };
+    const reads: Reads = new Map();
     return containerEnv(container, base, {
-      data: (kind, name, optional) => this.data(kind, name, optional),
+      data: (kind, name, optional) => this.data(kind, name, optional, reads),
       field: (path) => this.field(path),
       namespace: this.pod.metadata.namespace,
     });
@@ -625,6 +663,10 @@ class RunningPod {
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
+
+type StoredData = DataObject & { type?: string };
+/** The Secrets and ConfigMaps read for one container's env, by API path. */
+type Reads = Map<string, Promise<StoredData | undefined>>;
 
 function resolveImagePath(container: Container, ...runs: ContainerRun[][]): string[] {
   return runs.flat().find((r) => r.spec === container)?.image.path ?? [];

@@ -157,7 +157,8 @@ export async function startSharedAgents(
 /** Stops the replicas gracefully (SIGTERM: they finish their tasks, write them and release their Leases). */
 export async function stopSharedAgents(state: StackState): Promise<void> {
   const procs = sharedAgentProcesses(state);
-  for (const proc of procs) {
+  // Only processes that are still the ones the stack started: a stale pid may be another process's now.
+  for (const proc of procs.filter((p) => alive(p))) {
     try {
       process.kill(-proc.pid, 'SIGTERM');
     } catch {
@@ -165,9 +166,8 @@ export async function stopSharedAgents(state: StackState): Promise<void> {
     }
   }
   const deadline = Date.now() + 40_000;
-  while (procs.some((p) => alive(p.pid)) && Date.now() < deadline)
-    await new Promise((r) => setTimeout(r, 100));
-  for (const proc of procs.filter((p) => alive(p.pid))) process.kill(-proc.pid, 'SIGKILL');
+  while (procs.some((p) => alive(p)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  for (const proc of procs.filter((p) => alive(p))) process.kill(-proc.pid, 'SIGKILL');
   state.processes = state.processes.filter((p) => !procs.includes(p));
   writeState(state);
 }

@@ -1,7 +1,7 @@
 // `npm run argo -- up|down|status|env`: the real Argo Workflows stack as local processes — etcd, the Kubernetes
 // API server and controller manager, Argo's CRDs, workflow-controller, argo server, and the pod runner in place
 // of a kubelet — in a folder of its own, with its own ports and its own bridge, so several stacks run side by side.
-import { spawn, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import {
   existsSync,
@@ -34,6 +34,8 @@ export interface StackProcess {
   name: string;
   pid: number;
   log: string;
+  /** When the process started (/proc/<pid>/stat), so that its pid, once given to another process, is not it. */
+  started?: string;
 }
 
 export interface StackState {
@@ -81,13 +83,24 @@ export function writeState(state: StackState): void {
   writeFileSync(join(state.dir, 'state.json'), `${JSON.stringify(state, null, 2)}\n`);
 }
 
-export function alive(pid: number): boolean {
+/** A process's start time in clock ticks after boot (field 22 of /proc/<pid>/stat); undefined once it is gone. */
+function startTime(pid: number): string | undefined {
   try {
-    process.kill(pid, 0);
-    return true;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/**
+ * Whether the stack's process still runs: its pid exists and still belongs to the process the stack started.
+ * Pids are reused within minutes on a busy machine (about 2,000 a minute here); `down` signalling the group of
+ * a stale one would stop whatever process group now has that number.
+ */
+export function alive(proc: StackProcess): boolean {
+  const started = startTime(proc.pid);
+  return started !== undefined && (proc.started === undefined || started === proc.started);
 }
 
 /** The lines of `npm run argo -- env`. */
@@ -97,6 +110,9 @@ export function envLines(state: StackState): string[] {
     `KUBECTL=${join(state.bin.kube, 'kubectl')}`,
     `ARGO=${join(state.bin.argo, 'argo')}`,
     `ARGO_SERVER=${state.hostAddr}:${state.ports.argoServer}`,
+    // Given ARGO_SERVER, the argo CLI takes no token from a kubeconfig naming another server ("could not find a
+    // token" without this). Quoted as a shell reads it: the value has a space.
+    `ARGO_TOKEN='Bearer ${state.adminToken}'`,
     `ARGO_SECURE=false`,
     `ARGO_HTTP1=true`,
     `ARGO_NAMESPACE=${ARGO_NAMESPACE}`,
@@ -170,14 +186,14 @@ export function startProcess(
   });
   closeSync(fd);
   child.unref();
-  const proc = { name, pid: child.pid!, log };
+  const proc = { name, pid: child.pid!, log, started: startTime(child.pid!) };
   state.processes.push(proc);
   writeState(state);
   return proc;
 }
 
 export function exitedLine(proc: StackProcess): string | undefined {
-  if (alive(proc.pid)) return undefined;
+  if (alive(proc)) return undefined;
   const tail = existsSync(proc.log)
     ? readFileSync(proc.log, 'utf8').trim().split('\n').slice(-3).join(' | ')
     : '';
@@ -223,7 +239,27 @@ export function kubectl(state: StackState, args: string[], input?: string): stri
   }
 }
 
-function argoModuleDir(repoRoot: string): string {
+/**
+ * kubectl of the stack, as the admin, without blocking the event loop (for callers that follow many workflows
+ * or serve stand-ins while they install).
+ */
+export function kubectlAsync(state: StackState, args: string[], input?: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      join(state.bin.kube, 'kubectl'),
+      args,
+      { env: { ...process.env, KUBECONFIG: join(state.dir, 'kubeconfig') }, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) =>
+        err
+          ? reject(new Error(`kubectl ${args.slice(0, 3).join(' ')}: ${stderr.trim() || err.message}`))
+          : resolve(stdout),
+    );
+    child.stdin?.end(input ?? '');
+  });
+}
+
+/** The pinned Argo module's folder in the Go module cache (its CRDs, its e2e manifests). */
+export function argoModuleDir(repoRoot: string): string {
   const out = execFileSync('go', ['list', '-m', '-json', 'github.com/argoproj/argo-workflows/v4'], {
     cwd: join(repoRoot, 'tools/argo-stack/go/argo'),
     encoding: 'utf8',
@@ -266,7 +302,7 @@ function controllerConfigMap(state: StackState, extra: Record<string, string>): 
 export async function up(options: UpOptions): Promise<StackState> {
   const { log, dir } = options;
   const existing = readState(dir);
-  if (existing?.processes.length && existing.processes.every((p) => alive(p.pid))) {
+  if (existing?.processes.length && existing.processes.every((p) => alive(p))) {
     log(`the stack in ${dir} is already up`);
     return existing;
   }
@@ -394,17 +430,25 @@ export async function up(options: UpOptions): Promise<StackState> {
         DEFAULT_REQUEUE_TIME: options.patchRate,
       },
     );
-    const server = startProcess(state, 'argo-server', [
-      argoBin('argo'),
-      'server',
-      `--kubeconfig=${kubeconfigPath}`,
-      `--namespace=${ARGO_NAMESPACE}`,
-      '--auth-mode=client',
-      '--auth-mode=server',
-      '--secure=false',
-      `--port=${state.ports.argoServer}`,
-      '--loglevel=info',
-    ]);
+    // KUBECONFIG as well as --kubeconfig: in client auth mode the server builds each caller's client from the
+    // default loading rules (in cluster: the pod's; here: KUBECONFIG), never from --kubeconfig, and answers
+    // every token with 401 "no configuration has been provided" without it.
+    const server = startProcess(
+      state,
+      'argo-server',
+      [
+        argoBin('argo'),
+        'server',
+        `--kubeconfig=${kubeconfigPath}`,
+        `--namespace=${ARGO_NAMESPACE}`,
+        '--auth-mode=client',
+        '--auth-mode=server',
+        '--secure=false',
+        `--port=${state.ports.argoServer}`,
+        '--loglevel=info',
+      ],
+      { KUBECONFIG: kubeconfigPath },
+    );
     const runner = startProcess(state, 'pod-runner', options.podRunner);
     await until(
       'workflow-controller',
@@ -449,15 +493,15 @@ export async function down(
     return false;
   }
   for (const proc of [...state.processes].reverse()) {
-    if (!alive(proc.pid)) continue;
+    if (!alive(proc)) continue;
     try {
       process.kill(-proc.pid, 'SIGTERM');
     } catch {
       // its group is gone already
     }
     const deadline = Date.now() + 15_000;
-    while (alive(proc.pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    if (alive(proc.pid)) {
+    while (alive(proc) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    if (alive(proc)) {
       try {
         process.kill(-proc.pid, 'SIGKILL');
       } catch {
@@ -479,7 +523,7 @@ export function status(dir: string): string[] {
   return [
     `stack ${dir} (bridge ${bridgeName(state.index)}, HOST_ADDR ${state.hostAddr}, up since ${state.startedAt})`,
     ...state.processes.map(
-      (p) => `${alive(p.pid) ? 'running' : 'stopped'}  ${p.name.padEnd(24)} pid ${p.pid}  ${p.log}`,
+      (p) => `${alive(p) ? 'running' : 'stopped'}  ${p.name.padEnd(24)} pid ${p.pid}  ${p.log}`,
     ),
   ];
 }

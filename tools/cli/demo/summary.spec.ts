@@ -3,7 +3,7 @@ import { summaryLines } from './summary.js';
 describe('summaryLines', () => {
   it('lines up every column, a long binding row and a row without a duration included', () => {
     const lines = summaryLines([
-      ['manifests/slack-notifier/examples/notify.yaml', 'Succeeded', 'as expected', 812],
+      ['manifests/chat-notifier/examples/notify.yaml', 'Succeeded', 'as expected', 812],
       [
         'deploy-shop-api-0123456789abcdef (binding deploy-on-build-finished)',
         'Succeeded',

@@ -141,7 +141,7 @@ const CASES: CliCase[] = [
     more: [
       { args: ['my-thing', '--bogus'], message: "Unknown option '--bogus'" },
       { args: ['My_Thing'], message: "'My_Thing' is not a plugin name" },
-      { args: ['slack-notifier'], message: 'apps/slack-notifier or manifests/slack-notifier already exists' },
+      { args: ['chat-notifier'], message: 'apps/chat-notifier or manifests/chat-notifier already exists' },
     ],
   },
   { script: 'stand-in', missing: { args: [], message: 'missing <app>' } },
@@ -169,12 +169,13 @@ const CASES: CliCase[] = [
     script: 'argo',
     missing: { args: [], message: 'missing <up|down|status|env>' },
     more: [
+      { args: ['start'], message: "unknown command 'start' (up, down, status or env)" },
+      { args: ['up', '--patch-rate', 'x'], message: "--patch-rate must be a duration such as 2s, got 'x'" },
       { args: ['up', '--agent', 'many'], message: "--agent must be pod or shared, got 'many'" },
       {
         args: ['up', '--agent', 'shared', '--replicas', '0'],
         message: "--replicas must be a number from 1 to 16, got '0'",
       },
-      { args: ['sideways'], message: "unknown command 'sideways' (up, down, status or env)" },
     ],
   },
   { script: 'release:check', missing: { args: ['--tag', 'v1.0.0'], message: '--owner is required' } },

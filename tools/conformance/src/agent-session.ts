@@ -28,6 +28,10 @@ export interface CallOutcome {
 
 export const lastStatus = (o: CallOutcome): number | undefined => o.attempts.at(-1)?.status;
 
+/** Every attempt ran into the client's timeout: the plugin kept the agent waiting, a reply never completed. */
+export const timedOut = (o: CallOutcome): boolean =>
+  o.attempts.length > 0 && o.attempts.every((a) => /Client\.Timeout/.test(a.error ?? ''));
+
 /**
  * The agent's view of one workflow: Argo's RPC client (timeout, retries with backoff, 404 = method
  * unsupported for the rest of the workflow, 503 = retry), pointed at the wire tap. A client per call keeps
@@ -41,11 +45,18 @@ export class AgentSession {
     private readonly token: string,
     private readonly timing: RpcTiming,
     private readonly record: (outcome: CallOutcome) => void,
+    /** The run stopped: no new call is made, and retries are abandoned. */
+    private readonly signal?: AbortSignal,
   ) {}
 
   async call(purpose: Purpose, label: string, body: string): Promise<CallOutcome> {
     this.tap.tag(body, purpose, label);
     const started = performance.now();
+    if (this.signal?.aborted) {
+      // Not recorded: no rule judges a call that was never made.
+      const error = new PluginCallError('not called: the run stopped', false);
+      return { purpose, label, error, suppressed: true, attempts: [], exchanges: [], ms: 0 };
+    }
     if (this.disabled) {
       const outcome: CallOutcome = {
         purpose,
@@ -59,7 +70,12 @@ export class AgentSession {
       this.record(outcome);
       return outcome;
     }
-    const client = new PluginRpcClient({ name: 'plugin', url: this.tap.url, token: this.token }, this.timing);
+    const client = new PluginRpcClient(
+      { name: 'plugin', url: this.tap.url, token: this.token },
+      this.timing,
+      Math.random,
+      this.signal,
+    );
     const outcome: CallOutcome = {
       purpose,
       label,
@@ -82,19 +98,23 @@ export class AgentSession {
 }
 
 /** What the agent would do with the outcome, in words. */
-export function describeOutcome(o: CallOutcome): string {
+export function describeOutcome(o: CallOutcome, mask: (s: string) => string): string {
   if (o.suppressed) return 'not called: an earlier 404 disabled the plugin for this workflow';
   if (o.error) return `node Failed: ${o.error.message}`;
   const status = lastStatus(o);
   if (!o.reply)
     return status === 404 ? '404: plugin disabled for the rest of the workflow' : 'not executed ({} or null)';
-  return describeNode(o.reply.node, o.reply.requeue);
+  return describeNode(o.reply.node, mask, o.reply.requeue);
 }
 
-export function describeNode(node: ArgoNodeResult | undefined, requeue?: string): string {
+export function describeNode(
+  node: ArgoNodeResult | undefined,
+  mask: (s: string) => string,
+  requeue?: string,
+): string {
   if (!node) return 'no node';
   const phase = node.phase || '(no phase)';
-  const message = node.message ? `: ${excerpt(node.message, 100)}` : '';
+  const message = node.message ? `: ${excerpt(node.message, mask, 100)}` : '';
   return `${phase}${message}${requeue ? ` (requeue ${requeue})` : ''}`;
 }
 
@@ -105,8 +125,8 @@ export function callEvidence(what: string, o: CallOutcome, mask: (s: string) => 
   return {
     what,
     status: lastStatus(o),
-    body: last ? mask(excerpt(last.error ? `${last.error} ${last.text}` : last.text)) : undefined,
+    body: last ? excerpt(last.error ? `${last.error} ${last.text}` : last.text, mask) : undefined,
     ms: o.ms,
-    note: mask(`${attempts}${describeOutcome(o)}`),
+    note: mask(`${attempts}${describeOutcome(o, mask)}`),
   };
 }

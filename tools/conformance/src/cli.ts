@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadConfig } from './config-file.js';
-import { parseCliArgs, USAGE, UsageError, type CliOptions } from './options.js';
+import { parseCliArgs, USAGE, UsageError, type CliOptions, type RealAgentCliOptions } from './options.js';
+import { runUnderRealAgent, type RealAgentOptions } from './real-agent/run-real.js';
 import { renderJson } from './report/json.js';
 import { renderJunit } from './report/junit.js';
 import { exitCodeFor, type ConformanceReport } from './report/report.js';
@@ -20,7 +21,7 @@ const defaultIo: CliIo = { stdout: process.stdout, stderr: process.stderr, env: 
 
 /** The whole command line tool; returns the exit code (0 ok, 1 breaking finding, 2 usage/setup error). */
 export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<number> {
-  let options: CliOptions;
+  let options: CliOptions | RealAgentCliOptions;
   try {
     const parsed = parseCliArgs(argv);
     if (parsed === 'help' || parsed === 'version') {
@@ -35,7 +36,10 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
   }
   let report: ConformanceReport;
   try {
-    report = await runConformance(await conformanceOptions(options, io));
+    report =
+      options.agent === 'real'
+        ? await runUnderRealAgent(realAgentOptions(options, io))
+        : await runConformance(await conformanceOptions(options, io));
   } catch (err) {
     if (!(err instanceof SetupError)) throw err;
     io.stderr.write(`${TOOL_NAME}: ${err.message}\n`);
@@ -51,6 +55,34 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
         : renderText(report, { verbose: options.verbose, exitCode }),
   );
   return exitCode;
+}
+
+const progressOf = (io: CliIo) =>
+  io.stderr.isTTY
+    ? (r: RuleResult) => io.stderr.write(`  ${r.status.padEnd(4)} ${r.id} (${r.ms} ms)\n`)
+    : undefined;
+
+function realAgentOptions(options: RealAgentCliOptions, io: CliIo): RealAgentOptions {
+  const file = options.config;
+  return {
+    plugin: options.plugin,
+    key: options.key,
+    config: file
+      ? (key) => {
+          try {
+            return loadConfig(file, key);
+          } catch (err) {
+            throw new SetupError((err as Error).message);
+          }
+        }
+      : undefined,
+    stackDir: options.stackDir,
+    namespace: options.namespace,
+    apply: options.apply,
+    pollTimeoutMs: options.pollTimeoutMs,
+    skip: options.skip,
+    onResult: progressOf(io),
+  };
 }
 
 async function conformanceOptions(options: CliOptions, io: CliIo): Promise<ConformanceOptions> {
@@ -80,9 +112,6 @@ async function conformanceOptions(options: CliOptions, io: CliIo): Promise<Confo
     if (!countAuthorization)
       throw new SetupError(`--count-auth-env ${options.countAuthEnv} is not set in this environment`);
   }
-  const progress = io.stderr.isTTY
-    ? (r: RuleResult) => io.stderr.write(`  ${r.status.padEnd(4)} ${r.id} (${r.ms} ms)\n`)
-    : undefined;
   return {
     url: options.url,
     token,
@@ -96,7 +125,8 @@ async function conformanceOptions(options: CliOptions, io: CliIo): Promise<Confo
     startWindowMs: options.startWindowMs,
     gracePeriodMs: options.gracePeriodMs,
     pollTimeoutMs: options.pollTimeoutMs,
+    deadlineMs: options.deadlineMs,
     skip: options.skip,
-    onResult: progress,
+    onResult: progressOf(io),
   };
 }

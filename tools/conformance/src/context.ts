@@ -1,5 +1,5 @@
 import type { RpcTiming } from '@app/argo-agent/plugin-rpc-client.js';
-import { AgentSession, type CallOutcome } from './agent-session.js';
+import { AgentSession, callEvidence, timedOut, type CallOutcome } from './agent-session.js';
 import { readCount } from './count-url.js';
 import { sleep } from './excerpt.js';
 import type { LaunchedPlugin } from './launcher.js';
@@ -42,6 +42,14 @@ export interface Target {
   startWindowMs: number;
   gracePeriodMs: number;
   pollTimeoutMs: number;
+  /** The whole run's bound: past it, the rule running fails and the rest are not run. */
+  deadlineMs: number;
+}
+
+/** Why a run stopped before its end, and what showed it. */
+export interface Stop {
+  reason: string;
+  evidence: Evidence[];
 }
 
 export interface BadConfigCall extends BadConfig {
@@ -54,6 +62,11 @@ export class RunContext {
   readonly raw: RawExchange[] = [];
   readonly notes: string[] = [];
   launched?: LaunchedPlugin;
+  /** Set when the run stops early: the plugin kept the agent waiting, or the deadline passed. */
+  stopped?: Stop;
+  private readonly stopping = new AbortController();
+  /** Aborted when the run stops: sessions make no new call, polls stop waiting. */
+  readonly signal = this.stopping.signal;
   private readonly memo = new Map<string, Promise<unknown>>();
 
   constructor(
@@ -75,9 +88,27 @@ export class RunContext {
     return this.target.config !== undefined;
   }
 
-  /** A new agent "workflow": its own 404 memory. */
+  /** Stops the run (the first reason wins): later rules are not run, the one running fails with `reason`. */
+  stop(reason: string, evidence: Evidence[] = []): void {
+    if (this.stopped) return;
+    this.stopped = { reason, evidence };
+    this.stopping.abort();
+  }
+
+  /**
+   * A new agent "workflow": its own 404 memory. A call whose every attempt ran into the client's timeout stops
+   * the run: the agent fails that node, and every later call would keep the run waiting as long.
+   */
   session(timing: RpcTiming = this.timing): AgentSession {
-    return new AgentSession(this.tap, this.target.token, timing, (o) => this.outcomes.push(o));
+    const record = (o: CallOutcome): void => {
+      this.outcomes.push(o);
+      if (timedOut(o))
+        this.stop(
+          `the plugin kept the agent waiting: ${o.attempts.length} attempts at a call (${o.label}) each ran into the client's ${timing.timeoutMs / 1000} s timeout`,
+          [callEvidence(o.label, o, this.mask)],
+        );
+    };
+    return new AgentSession(this.tap, this.target.token, timing, record, this.signal);
   }
 
   workflow(label: string): WorkflowMeta {
@@ -136,6 +167,7 @@ export class RunContext {
     return pollUntilFinal(session, purpose, label, body, {
       timeScale: this.target.timeScale,
       timeoutMs: this.target.pollTimeoutMs,
+      signal: this.signal,
     });
   }
 

@@ -1,7 +1,10 @@
-/** One line, at most `max` characters: for evidence in tables, JSON and JUnit. */
-export function excerpt(text: string | undefined, max = 160): string {
+/**
+ * One line, at most `max` characters, for evidence in tables, JSON and JUnit: secrets are masked in the whole
+ * text first, so a cut never leaves part of one and collapsing whitespace never brings one together.
+ */
+export function excerpt(text: string | undefined, mask: (text: string) => string, max = 160): string {
   if (text === undefined) return '';
-  const line = text.replace(/\s+/g, ' ').trim();
+  const line = mask(text).replace(/\s+/g, ' ').trim();
   if (line === '') return '(empty)';
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
@@ -10,4 +13,9 @@ export function plural(n: number, word: string, words = `${word}s`): string {
   return `${n} ${n === 1 ? word : words}`;
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`, or less when `signal` aborts. */
+export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });

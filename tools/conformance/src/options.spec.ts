@@ -5,6 +5,7 @@ const base = ['--url', 'http://127.0.0.1:4355', '--token-file', '/t', '--key', '
 describe('parseCliArgs', () => {
   it('applies the defaults: text output, as-in-a-cluster timing', () => {
     expect(parseCliArgs(base)).toEqual({
+      agent: 'local',
       url: 'http://127.0.0.1:4355',
       tokenFile: '/t',
       key: 'hello',
@@ -58,14 +59,22 @@ describe('parseCliArgs', () => {
       '90s',
       '--time-scale',
       '0.1',
+      '--deadline',
+      '12m',
     ]);
-    expect(o).toMatchObject({ gracePeriodMs: 90_000, pollTimeoutMs: 90_000, timeScale: 0.1 });
+    expect(o).toMatchObject({
+      gracePeriodMs: 90_000,
+      pollTimeoutMs: 90_000,
+      timeScale: 0.1,
+      deadlineMs: 720_000,
+    });
   });
 
   it.each([
     [['--url', 'http://x', '--key', 'k'], '--token-file is required'],
     [[...base, '--output', 'xml'], '--output must be text, json or junit'],
     [[...base, '--grace-period', '30'], '--grace-period: expected a positive Go duration'],
+    [[...base, '--deadline', 'soon'], '--deadline: expected a positive Go duration'],
     [[...base, '--time-scale', '0'], '--time-scale must be a positive number'],
     [[...base, '--bogus'], "Unknown option '--bogus'"],
   ])('refuses %j', (args, message) => {

@@ -6,6 +6,7 @@ export { UsageError };
 export type OutputFormat = 'text' | 'json' | 'junit';
 
 export interface CliOptions {
+  agent: 'local';
   url: string;
   tokenFile: string;
   key: string;
@@ -21,6 +22,25 @@ export interface CliOptions {
   startWindowMs: number;
   gracePeriodMs: number;
   pollTimeoutMs: number;
+  /** Unset: the default bound of runConformance (4 × poll timeout + 10 minutes). */
+  deadlineMs?: number;
+  skip: string[];
+  strict: boolean;
+  verbose: boolean;
+}
+
+/** `--agent real`: the plugin under the real agent of a running Argo stack (real-agent/run-real.ts). */
+export interface RealAgentCliOptions {
+  agent: 'real';
+  plugin: string;
+  key?: string;
+  config?: string;
+  stackDir?: string;
+  namespace?: string;
+  apply: string[];
+  output: OutputFormat;
+  junitFile?: string;
+  pollTimeoutMs: number;
   skip: string[];
   strict: boolean;
   verbose: boolean;
@@ -29,7 +49,11 @@ export interface CliOptions {
 export const USAGE = `usage: argo-plugin-conformance --url http://127.0.0.1:<port> --token-file <file> --key <plugin-key>
          [--config <body.json|yaml>] [--count-url <url> [--count-auth-env NAME]] [--secret-env NAME ...] [--start "<command>"]
          [--output text|json|junit] [--junit-file <file>] [--time-scale <n>] [--start-window <duration>]
-         [--grace-period <duration>] [--poll-timeout <duration>] [--skip <rule-id> ...] [--strict] [--verbose]
+         [--grace-period <duration>] [--poll-timeout <duration>] [--deadline <duration>] [--skip <rule-id> ...]
+         [--strict] [--verbose]
+       argo-plugin-conformance --agent real --plugin <plugin.yaml|configmap.yaml> [--key <plugin-key>]
+         [--config <body.json|yaml>] [--stack-dir <dir>] [--namespace <ns>] [--apply <file> ...]
+         [--poll-timeout <duration>] [--output text|json|junit] [--junit-file <file>] [--skip <rule-id> ...] [--strict]
 
 Calls an Argo Workflows executor plugin exactly as Argo's agent does and checks it against the contract the
 agent enforces: auth on every path, 404 for unknown methods, {} for other plugins' templates, status 200 with a
@@ -50,10 +74,23 @@ and SIGTERM (with --start), no secret in replies.
   --start-window   how long a launched plugin may take to answer (default 15s, the agent's retry window)
   --grace-period   SIGTERM → exit allowance (default 30s, the pod default)
   --poll-timeout   longest wait for a Running node to finish (default 5m)
+  --deadline       longest the whole run may take (default 4 × --poll-timeout + 10m, so 30m): past it the
+                   rule running fails, the rest are not run, exit 1. A plugin that keeps the agent's calls
+                   waiting past their 30 s timeout (no reply, or one trickling in) stops the run at once
   --strict         exit 1 on security and hygiene findings too
 
-Exit code: 0 no breaks-workflow finding, 1 a breaks-workflow rule failed (with --strict: any rule), 2 usage or
-setup error. Security and hygiene findings are reported either way.`;
+  --agent real     run the plugin under the real agent of a running Argo stack (npm run argo -- up) instead: its
+                   ConfigMap goes into a namespace of the stack, the kit's workflows (the example body, another
+                   plugin's template, bad bodies) are submitted there and judged by how they end
+  --plugin         the plugin's plugin.yaml (ExecutorPlugin) or its ConfigMap; --key defaults to its name
+  --stack-dir      the stack's folder (default: $ARGO_STACK_DIR, else the stack of the checkout run from)
+  --namespace      where the plugin is installed and the workflows run (default: conformance-<plugin name>)
+  --apply          a manifest applied into that namespace first, e.g. the plugin's Secret (repeatable)
+
+Replies are read up to 4 MiB (the agent's own calls; 1 MiB of any other reply): a larger one fails its rule.
+
+Exit code: 0 no breaks-workflow finding, 1 a breaks-workflow rule failed (with --strict: any rule) or the run
+stopped before its end, 2 usage or setup error. Security and hygiene findings are reported either way.`;
 
 /** `--secret-env A B --x` → `--secret-env A --secret-env B --x`: several names after one flag. */
 function expandMultiValue(argv: string[], flags: string[]): string[] {
@@ -68,6 +105,13 @@ function expandMultiValue(argv: string[], flags: string[]): string[] {
   return out;
 }
 
+/** `A,B` and repeated flags → one list. */
+const list = (values: string[] | undefined): string[] =>
+  (values ?? [])
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
+
 function duration(flag: string, value: string): number {
   try {
     const ms = parseDuration(value);
@@ -80,7 +124,21 @@ function duration(flag: string, value: string): number {
   );
 }
 
-export function parseCliArgs(argv: string[]): CliOptions | 'help' | 'version' {
+/** Options of one agent only, refused with the other. */
+const LOCAL_ONLY = [
+  'url',
+  'token-file',
+  'count-url',
+  'count-auth-env',
+  'secret-env',
+  'start',
+  'time-scale',
+  'start-window',
+  'grace-period',
+];
+const REAL_ONLY = ['plugin', 'stack-dir', 'namespace', 'apply'];
+
+export function parseCliArgs(argv: string[]): CliOptions | RealAgentCliOptions | 'help' | 'version' {
   if (wantsHelp(argv)) return 'help';
   const parsed = parseCommand(
     {
@@ -100,26 +158,50 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' | 'version' {
         'start-window': { type: 'string', default: '15s' },
         'grace-period': { type: 'string', default: '30s' },
         'poll-timeout': { type: 'string', default: '5m' },
+        deadline: { type: 'string' },
         skip: { type: 'string', multiple: true },
         strict: { type: 'boolean' },
         version: { type: 'boolean' },
+        agent: { type: 'string', default: 'local', choices: ['local', 'real'] },
+        plugin: { type: 'string', input: 'file' },
+        'stack-dir': { type: 'string' },
+        namespace: { type: 'string' },
+        apply: { type: 'string', multiple: true, input: 'file' },
       },
     },
-    expandMultiValue(argv, ['--secret-env', '--skip']),
+    expandMultiValue(argv, ['--secret-env', '--skip', '--apply']),
   );
   const v = parsed.values;
   if (v.version) return 'version';
+  const given = (flag: string): boolean => argv.some((a) => a === `--${flag}` || a.startsWith(`--${flag}=`));
+  const other = (v.agent === 'real' ? LOCAL_ONLY : REAL_ONLY).find(given);
+  if (other)
+    throw new UsageError(`--${other} is for ${v.agent === 'real' ? 'the local agent' : '--agent real'}`);
+  if (v.agent === 'real') {
+    if (!v.plugin) throw new UsageError('--plugin is required with --agent real');
+    return {
+      agent: 'real',
+      plugin: v.plugin,
+      key: v.key,
+      config: v.config,
+      stackDir: v['stack-dir'],
+      namespace: v.namespace,
+      apply: v.apply,
+      output: v.output as OutputFormat,
+      junitFile: v['junit-file'],
+      pollTimeoutMs: duration('--poll-timeout', v['poll-timeout']!),
+      skip: list(v.skip),
+      strict: v.strict!,
+      verbose: v.verbose!,
+    };
+  }
   for (const required of ['url', 'token-file', 'key'] as const) {
     if (!v[required]) throw new UsageError(`--${required} is required`);
   }
   const timeScale = Number(v['time-scale']);
   if (!(timeScale > 0)) throw new UsageError('--time-scale must be a positive number');
-  const list = (values: string[] | undefined): string[] =>
-    (values ?? [])
-      .flatMap((s) => s.split(','))
-      .map((s) => s.trim())
-      .filter(Boolean);
   return {
+    agent: 'local',
     url: v.url!,
     tokenFile: v['token-file']!,
     key: v.key!,
@@ -134,6 +216,7 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' | 'version' {
     startWindowMs: duration('--start-window', v['start-window']!),
     gracePeriodMs: duration('--grace-period', v['grace-period']!),
     pollTimeoutMs: duration('--poll-timeout', v['poll-timeout']!),
+    ...(v.deadline !== undefined && { deadlineMs: duration('--deadline', v.deadline) }),
     skip: list(v.skip),
     strict: v.strict!,
     verbose: v.verbose!,

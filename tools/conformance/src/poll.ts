@@ -18,6 +18,8 @@ export interface PollOptions {
   /** Factor applied to every requeue before waiting. */
   timeScale: number;
   timeoutMs: number;
+  /** The run stopped: no more waiting. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -50,7 +52,8 @@ export async function pollUntilFinal(
     if (!(requeueMs > 0)) return done('hang', node);
     const wait = Math.max(20, requeueMs * options.timeScale);
     if (performance.now() - started + wait > options.timeoutMs) return done('timeout', node);
-    await sleep(wait);
+    await sleep(wait, options.signal);
+    if (options.signal?.aborted) return done('timeout', node);
   }
 }
 

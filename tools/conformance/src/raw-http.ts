@@ -1,6 +1,9 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 
+/** The most of a reply kept (evidence, secret scans); a longer one is not read further, as the agent's client would not. */
+const MAX_TEXT = 1024 * 1024;
+
 /** A request sent outside the agent's client: other methods and paths, bad tokens, oversized bodies. */
 export interface RawExchange {
   what: string;
@@ -45,7 +48,21 @@ export function rawRequest(base: URL, spec: RawRequest): Promise<RawExchange> {
       },
       (res) => {
         const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
+        let received = 0;
+        res.on('data', (c: Buffer) => {
+          chunks.push(c.subarray(0, Math.max(0, MAX_TEXT - received)));
+          received += c.length;
+          if (received <= MAX_TEXT) return;
+          clearTimeout(timer);
+          res.destroy();
+          resolve({
+            ...sent(spec),
+            status: res.statusCode,
+            text: Buffer.concat(chunks).toString('utf8'),
+            ms: ms(),
+            error: `reply larger than ${MAX_TEXT / (1024 * 1024)} MiB: read no further`,
+          });
+        });
         res.on('end', () => {
           clearTimeout(timer);
           resolve({
@@ -141,7 +158,8 @@ export function bigBodyProbe(base: URL, probe: BigBodyProbe): Promise<BigBodyRes
       socket.write(Buffer.alloc(probe.sentBytes, 0x20));
     });
     socket.on('data', (chunk: Buffer) => {
-      text += chunk.toString('utf8');
+      // The status line and the headers are what counts: a reply streaming on is not kept.
+      if (text.length < MAX_TEXT) text += chunk.toString('utf8');
       // The status line and headers are enough; a short body may follow in the same packet.
       if (text.includes('\r\n\r\n')) setTimeout(() => finish(), 20);
     });

@@ -11,7 +11,12 @@ export type ReplyCheck =
 const REQUEUE_ERROR = /ExecuteTemplateReply\.requeue |^time: /;
 
 export function checkReply(exchange: Exchange): ReplyCheck {
-  if (exchange.error) return { ok: false, rule: 'json-body', problem: `body cut short (${exchange.error})` };
+  if (exchange.error) {
+    const problem = exchange.error.startsWith('reply larger')
+      ? exchange.error
+      : `body cut short (${exchange.error})`;
+    return { ok: false, rule: 'json-body', problem };
+  }
   try {
     const reply = decodeReply(exchange.text);
     return { ok: true, reply, node: reply?.node };

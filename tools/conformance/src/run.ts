@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { formatDuration } from '@app/contract';
 import { RunContext, type Target } from './context.js';
 import { readCount } from './count-url.js';
 import { displayCommand, LaunchedPlugin, type LaunchSpec } from './launcher.js';
@@ -30,6 +31,8 @@ export interface ConformanceOptions {
   startWindowMs?: number;
   gracePeriodMs?: number;
   pollTimeoutMs?: number;
+  /** The whole run's bound (default: deadlineFor(pollTimeoutMs)). */
+  deadlineMs?: number;
   /** Rule ids not to run. */
   skip?: string[];
   /** Called as each rule finishes (progress). */
@@ -40,6 +43,15 @@ export interface ConformanceOptions {
 export class SetupError extends Error {}
 
 const STAGES: Stage[] = ['start', 'probe', 'stop', 'judge'];
+
+/**
+ * The default bound of a whole run: room for its four polls to a final phase (baseline, idempotency, two
+ * tolerance variants) of at most `pollTimeoutMs` each, plus 10 minutes for everything else (30 minutes with
+ * the default 5-minute poll timeout).
+ */
+export function deadlineFor(pollTimeoutMs: number): number {
+  return 4 * pollTimeoutMs + 10 * 60_000;
+}
 
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
   const started = new Date();
@@ -76,6 +88,14 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   };
   const cleanup = (): void => ctx.launched?.kill();
   process.once('exit', cleanup);
+  const deadline = setTimeout(
+    () => ctx.stop(`the run's deadline (${formatDuration(target.deadlineMs)}) passed`),
+    target.deadlineMs,
+  );
+  const stopped = new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
+  // The rule running when the run stops fails with the reason; whatever it still waits for is abandoned.
+  const untilStopped = (verdict: Promise<RuleVerdict>): Promise<RuleVerdict> =>
+    Promise.race([verdict, stopped.then(() => fail(ctx.stopped!.reason, ctx.stopped!.evidence))]);
   try {
     if (options.start) ctx.launched = LaunchedPlugin.start(options.start);
     else await assertReachable(target.url);
@@ -84,10 +104,16 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     let blocked: string | undefined;
     let neverAnswered = false;
     for (const stage of STAGES) {
-      if (stage === 'judge' && !blocked) await ctx.baseline(); // every run judges at least one own-template call
+      // Every run judges at least one own-template call.
+      if (stage === 'judge' && !blocked && !ctx.stopped) await Promise.race([ctx.baseline(), stopped]);
       for (const rule of RULES.filter((r) => r.stage === stage)) {
         if (options.skip?.includes(rule.id)) {
           record(rule, skip('skipped with --skip'));
+          continue;
+        }
+        // The judges only read what was recorded: they run whatever stopped the run.
+        if (ctx.stopped && stage !== 'judge') {
+          record(rule, skip(`not run: ${ctx.stopped.reason}`));
           continue;
         }
         if (blocked && (stage !== 'judge' || neverAnswered)) {
@@ -97,7 +123,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         const t0 = performance.now();
         let verdict: RuleVerdict;
         try {
-          verdict = await rule.run(ctx);
+          verdict = await untilStopped(rule.run(ctx));
         } catch (err) {
           verdict = fail(`the check itself failed: ${ctx.mask((err as Error).message)}`);
         }
@@ -112,6 +138,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       }
     }
   } finally {
+    clearTimeout(deadline);
     cleanup();
     process.off('exit', cleanup);
     await tap.close();
@@ -133,6 +160,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     results: ordered,
     score: scoreOf(ordered),
     notes: ctx.notes,
+    ...(ctx.stopped && { stopped: ctx.stopped.reason }),
   };
 }
 
@@ -149,6 +177,7 @@ function resolveTarget(options: ConformanceOptions): Target {
   if (!options.token) throw new SetupError('the token is empty');
   if (/[\r\n]/.test(options.token)) throw new SetupError('the token contains a line break');
   const timeScale = options.timeScale ?? 1;
+  const pollTimeoutMs = options.pollTimeoutMs ?? 300_000;
   if (!(timeScale > 0)) throw new SetupError('--time-scale must be a positive number');
   return {
     url,
@@ -160,7 +189,8 @@ function resolveTarget(options: ConformanceOptions): Target {
     timeScale,
     startWindowMs: options.startWindowMs ?? 15_000,
     gracePeriodMs: options.gracePeriodMs ?? 30_000,
-    pollTimeoutMs: options.pollTimeoutMs ?? 300_000,
+    pollTimeoutMs,
+    deadlineMs: options.deadlineMs ?? deadlineFor(pollTimeoutMs),
   };
 }
 

@@ -1,6 +1,7 @@
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { gunzipSync } from 'node:zlib';
+import { MAX_REPLY_BYTES, replyTooLarge } from '@app/argo-agent/go-http-client.js';
 
 /** Why a call was made; the judging rules pick the exchanges they own by purpose. */
 export type Purpose = 'own' | 'bad-config' | 'foreign' | 'cold-start';
@@ -14,11 +15,14 @@ export interface Exchange {
   status?: number;
   /** Response body (decompressed, first MAX_TEXT bytes). */
   text: string;
+  /** Bytes of the response body that went through (as sent, compressed or not). */
+  bytes?: number;
   ms: number;
   /** Set when no complete response arrived (refused, reset, closed mid-body). */
   error?: string;
 }
 
+/** The most of each reply kept for the rules (the client reads up to MAX_REPLY_BYTES, then hangs up). */
 const MAX_TEXT = 1024 * 1024;
 
 /**
@@ -89,17 +93,25 @@ export class WireTap {
           agent: false,
         },
         (up) => {
+          // Only the first MAX_TEXT bytes are kept, and the plugin is read no faster than the client reads:
+          // a 1 GiB reply passes through a few buffers, never the heap.
           const received: Buffer[] = [];
+          let bytes = 0;
           res.writeHead(up.statusCode ?? 502, up.statusMessage, up.headers);
           up.on('data', (c: Buffer) => {
-            received.push(c);
-            res.write(c);
+            if (bytes < MAX_TEXT) received.push(c.subarray(0, MAX_TEXT - bytes));
+            bytes += c.length;
+            if (!res.write(c)) {
+              up.pause();
+              res.once('drain', () => up.resume());
+            }
           });
           up.on('end', () => {
             res.end();
             record({
               status: up.statusCode,
               text: decode(Buffer.concat(received), up.headers['content-encoding']),
+              bytes,
             });
           });
           let cut = false;
@@ -109,9 +121,12 @@ export class WireTap {
             record({
               status: up.statusCode,
               text: decode(Buffer.concat(received)),
+              bytes,
               // The agent's client hangs up once it has the first JSON value (json.Decoder reads no further):
-              // a body it did not wait for is not cut by the plugin.
-              ...(!agentClosed && { error: 'connection closed mid-body' }),
+              // a body it did not wait for is not cut by the plugin; past MAX_REPLY_BYTES it stops reading.
+              ...(bytes > MAX_REPLY_BYTES
+                ? { error: replyTooLarge() }
+                : !agentClosed && { error: 'connection closed mid-body' }),
             });
             res.destroy();
           };
@@ -137,7 +152,7 @@ function decode(data: Buffer, encoding?: string): string {
   let bytes = data;
   if (encoding === 'gzip') {
     try {
-      bytes = gunzipSync(data);
+      bytes = gunzipSync(data, { maxOutputLength: MAX_TEXT });
     } catch {
       // keep the raw bytes: the client reports the broken gzip itself
     }

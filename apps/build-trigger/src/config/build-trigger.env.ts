@@ -1,4 +1,12 @@
-import { EnvBoolean, NamespaceScopes, Secret, type EnvExtras, type EnvSource } from '@app/plugin-kit';
+import {
+  EnvBoolean,
+  NamespaceScopes,
+  Secret,
+  type Credential,
+  upstreamId,
+  type EnvExtras,
+  type EnvSource,
+} from '@app/plugin-kit';
 import {
   IsBoolean,
   IsGoDuration,
@@ -8,7 +16,7 @@ import {
   IsString,
 } from '@app/plugin-kit/config/env-rules.js';
 import { readServers } from './named-servers.js';
-import { GITHUB_PUBLIC_API, GITLAB_PUBLIC_URL, serverId, type ServerDirectory } from './servers.js';
+import { GITHUB_PUBLIC_API, GITLAB_PUBLIC_URL, type ServerDirectory } from './servers.js';
 
 /**
  * Admin configuration of the build sidecar. Credentials come from Secrets (secretKeyRef) only; the workflow
@@ -93,9 +101,21 @@ export class BuildTriggerEnv implements EnvExtras {
         github: servers.github.keys(),
         gitlab: servers.gitlab.keys(),
       },
-      normalize: serverId,
+      normalize: upstreamId,
     });
     this.scopes = scoped.scopes;
     return [...problems, ...scoped.problems];
+  }
+
+  /** Every server's credentials: a Jenkins token is sent with its user (Basic), the others alone. */
+  credentials(): Credential[] {
+    const { jenkins, github, gitlab } = this.servers;
+    return [
+      ...[...jenkins.values()].map((s) => ({ secret: s.apiToken, user: s.user })),
+      ...[...github.values()].map((s) => ({ secret: s.token })),
+      ...[...gitlab.values()].flatMap((s) =>
+        [s.token, s.triggerToken].flatMap((t) => (t ? [{ secret: t }] : [])),
+      ),
+    ];
   }
 }

@@ -1,6 +1,6 @@
-/** Admin-configured CI servers. `default` comes from the unprefixed variables (JENKINS_URL, ...). */
-export const DEFAULT_SERVER = 'default';
+import type { UpstreamFamily } from '@app/plugin-kit';
 
+/** Admin-configured CI servers: `default` from the unprefixed variables (JENKINS_URL, ...), named ones by name. */
 export interface JenkinsServer {
   name: string;
   url: string;
@@ -30,6 +30,13 @@ export interface ServerDirectory {
   gitlab: Map<string, GitLabServer>;
 }
 
+/** The variables of each CI system's servers: `JENKINS_URL`, `JENKINS_<NAME>_URL`, ... */
+export const SERVER_FAMILIES = {
+  jenkins: { prefix: 'JENKINS', settings: ['URL', 'USER', 'API_TOKEN'] },
+  github: { prefix: 'GITHUB', settings: ['TOKEN', 'API_URL'] },
+  gitlab: { prefix: 'GITLAB', settings: ['URL', 'TOKEN', 'TRIGGER_TOKEN'] },
+} as const satisfies Record<keyof ServerDirectory, UpstreamFamily>;
+
 export const GITHUB_PUBLIC_API = 'https://api.github.com';
 export const GITLAB_PUBLIC_URL = 'https://gitlab.com';
 
@@ -37,14 +44,4 @@ export const GITLAB_PUBLIC_URL = 'https://gitlab.com';
 export function gitlabApiUrl(url: string): string {
   const trimmed = url.replace(/\/+$/, '');
   return /\/api\/v4$/.test(trimmed) ? trimmed : `${trimmed}/api/v4`;
-}
-
-/** How a body's `server` is looked up: `prod-eu` and `PROD_EU` are server prod_eu; none is `default`. */
-export function serverId(server: string | undefined): string {
-  return server === undefined ? DEFAULT_SERVER : server.toLowerCase().replace(/-/g, '_');
-}
-
-/** Body `server: prod-eu` ↔ env `JENKINS_PROD_EU_URL`. */
-export function serverEnvName(name: string): string {
-  return name.toUpperCase().replace(/-/g, '_');
 }

@@ -128,7 +128,7 @@ describe('BuildConfig', () => {
       [{ wait: false }, 'body: exactly one provider block is required (jenkins, github, gitlab); got none'],
       [
         { jenkins: { job: 'x' }, github },
-        'body: exactly one provider block is allowed (jenkins, github, gitlab); got jenkins and github',
+        'body: exactly one provider block is required (jenkins, github, gitlab); got jenkins and github',
       ],
       [{ github, unstableIsSuccess: true }, 'unstableIsSuccess: only applies to jenkins builds, not github'],
     ])('%j → %s', (body, message) => {

@@ -1,5 +1,5 @@
-import { PluginConfigError } from '@app/plugin-kit';
-import { PROVIDER_NAMES, type ProviderName } from '../build/build-run.js';
+import { exactlyOneProviderBlock, PluginConfigError } from '@app/plugin-kit';
+import { PROVIDER_NAMES } from '../build/build-run.js';
 import type { BuildConfig, GitHubBuildSpec, GitLabBuildSpec, JenkinsBuildSpec } from './build-config.dto.js';
 
 export type ChosenProvider =
@@ -9,18 +9,7 @@ export type ChosenProvider =
 
 /** The one provider block of the body; PluginConfigError naming the problem for none, two or three. */
 export function chooseProvider(config: BuildConfig): ChosenProvider {
-  const present = PROVIDER_NAMES.filter((name) => config[name] !== undefined && config[name] !== null);
-  if (present.length === 0) {
-    throw new PluginConfigError(
-      `body: exactly one provider block is required (${PROVIDER_NAMES.join(', ')}); got none`,
-    );
-  }
-  if (present.length > 1) {
-    throw new PluginConfigError(
-      `body: exactly one provider block is allowed (${PROVIDER_NAMES.join(', ')}); got ${present.join(' and ')}`,
-    );
-  }
-  const provider: ProviderName = present[0];
+  const provider = exactlyOneProviderBlock(config, PROVIDER_NAMES);
   if (config.unstableIsSuccess && provider !== 'jenkins') {
     throw new PluginConfigError(`unstableIsSuccess: only applies to jenkins builds, not ${provider}`);
   }

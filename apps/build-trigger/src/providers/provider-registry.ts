@@ -1,20 +1,43 @@
 import { Injectable } from '@nestjs/common';
 import { parseDuration } from '@app/contract';
-import { PluginConfigError, Redactor } from '@app/plugin-kit';
+import { UpstreamClients, type UpstreamKind } from '@app/plugin-kit';
 import type { BuildProvider } from '../build/build-provider.js';
 import type { ProviderName } from '../build/build-run.js';
 import { BuildTriggerEnv } from '../config/build-trigger.env.js';
-import { DEFAULT_SERVER, serverEnvName, serverId } from '../config/servers.js';
 import { createGitHubHttp } from './github/github-client.js';
 import { GitHubActionsProvider } from './github/github-actions.provider.js';
 import { GitLabProvider } from './gitlab/gitlab.provider.js';
 import { JenkinsClient } from './jenkins/jenkins-client.js';
 import { JenkinsProvider } from './jenkins/jenkins.provider.js';
 
-const HOW_TO_CONFIGURE: Record<ProviderName, string> = {
-  jenkins: 'JENKINS_URL, JENKINS_USER and JENKINS_API_TOKEN',
-  github: 'GITHUB_TOKEN (and GITHUB_API_URL for GitHub Enterprise)',
-  gitlab: 'GITLAB_URL and GITLAB_TOKEN or GITLAB_TRIGGER_TOKEN',
+const kind = (
+  provider: ProviderName,
+  enable: string,
+  variablesFor: (name: string) => string,
+): UpstreamKind => ({
+  provider,
+  scope: provider,
+  field: 'server',
+  enable,
+  variablesFor,
+});
+
+const KINDS: Record<ProviderName, UpstreamKind> = {
+  jenkins: kind(
+    'jenkins',
+    'JENKINS_URL, JENKINS_USER and JENKINS_API_TOKEN',
+    (n) => `JENKINS_${n}_URL, JENKINS_${n}_USER and JENKINS_${n}_API_TOKEN`,
+  ),
+  github: kind(
+    'github',
+    'GITHUB_TOKEN (and GITHUB_API_URL for GitHub Enterprise)',
+    (n) => `GITHUB_${n}_TOKEN (and GITHUB_${n}_API_URL for GitHub Enterprise)`,
+  ),
+  gitlab: kind(
+    'gitlab',
+    'GITLAB_URL and GITLAB_TOKEN or GITLAB_TRIGGER_TOKEN',
+    (n) => `GITLAB_${n}_URL and GITLAB_${n}_TOKEN or GITLAB_${n}_TRIGGER_TOKEN`,
+  ),
 };
 
 /**
@@ -23,17 +46,29 @@ const HOW_TO_CONFIGURE: Record<ProviderName, string> = {
  */
 @Injectable()
 export class ProviderRegistry {
-  private readonly providers = new Map<string, BuildProvider>();
-  private readonly timeoutMs: number;
+  private readonly providers: Record<ProviderName, Pick<UpstreamClients<unknown, BuildProvider>, 'get'>>;
 
-  constructor(
-    private readonly env: BuildTriggerEnv,
-    redactor: Redactor,
-  ) {
-    this.timeoutMs = parseDuration(env.UPSTREAM_TIMEOUT);
-    // The Basic header is base64 of user:token; mask that form too, should it ever reach a log line.
-    for (const s of env.servers.jenkins.values())
-      redactor.add(Buffer.from(`${s.user}:${s.apiToken}`).toString('base64'));
+  constructor(private readonly env: BuildTriggerEnv) {
+    const timeoutMs = parseDuration(env.UPSTREAM_TIMEOUT);
+    const clients = <S>(provider: ProviderName, servers: Map<string, S>, create: (server: S) => unknown) =>
+      new UpstreamClients(KINDS[provider], servers, (server: S) => create(server) as BuildProvider);
+    this.providers = {
+      jenkins: clients(
+        'jenkins',
+        env.servers.jenkins,
+        (s) => new JenkinsProvider(new JenkinsClient(s, timeoutMs)),
+      ),
+      github: clients(
+        'github',
+        env.servers.github,
+        (s) =>
+          new GitHubActionsProvider(
+            createGitHubHttp(s, timeoutMs),
+            parseDuration(env.GITHUB_RUN_LOOKUP_TIMEOUT),
+          ),
+      ),
+      gitlab: clients('gitlab', env.servers.gitlab, (s) => new GitLabProvider(s, timeoutMs)),
+    };
   }
 
   /**
@@ -42,51 +77,6 @@ export class ProviderRegistry {
    * servers the namespace may use: an author learns no other server's name.
    */
   get(provider: ProviderName, server: string | undefined, namespace: string): BuildProvider {
-    const name = serverId(server);
-    if (!this.env.scopes.allows(provider, name, namespace)) this.missing(provider, server, namespace);
-    const id = `${provider}:${name}`;
-    let instance = this.providers.get(id);
-    if (!instance) {
-      instance = this.create(provider, name, () => this.missing(provider, server, namespace));
-      this.providers.set(id, instance);
-    }
-    return instance;
-  }
-
-  private missing(provider: ProviderName, asGiven: string | undefined, namespace: string): never {
-    const configured = this.env.servers[provider];
-    if (configured.size === 0) {
-      throw new PluginConfigError(
-        `${provider}: no ${provider} server is configured for this sidecar (the admin sets ${HOW_TO_CONFIGURE[provider]})`,
-      );
-    }
-    const open = this.env.scopes.allowed(provider, configured.keys(), namespace);
-    const names =
-      open.map((n) => (n === DEFAULT_SERVER ? 'default (no server field)' : n)).join(', ') || 'none';
-    throw new PluginConfigError(
-      asGiven === undefined
-        ? `server: no default ${provider} server for namespace ${namespace}; choose one of: ${names}`
-        : `server: unknown ${provider} server "${asGiven}" for namespace ${namespace} (the admin would set ${provider.toUpperCase()}_${serverEnvName(asGiven)}_*); available: ${names}`,
-    );
-  }
-
-  private create(provider: ProviderName, name: string, missing: () => never): BuildProvider {
-    switch (provider) {
-      case 'jenkins': {
-        const s = this.env.servers.jenkins.get(name) ?? missing();
-        return new JenkinsProvider(new JenkinsClient(s, this.timeoutMs)) as BuildProvider;
-      }
-      case 'github': {
-        const s = this.env.servers.github.get(name) ?? missing();
-        return new GitHubActionsProvider(
-          createGitHubHttp(s, this.timeoutMs),
-          parseDuration(this.env.GITHUB_RUN_LOOKUP_TIMEOUT),
-        ) as BuildProvider;
-      }
-      case 'gitlab': {
-        const s = this.env.servers.gitlab.get(name) ?? missing();
-        return new GitLabProvider(s, this.timeoutMs) as BuildProvider;
-      }
-    }
+    return this.providers[provider].get(server, { scopes: this.env.scopes, namespace });
   }
 }

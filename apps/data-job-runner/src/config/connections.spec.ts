@@ -1,5 +1,5 @@
-import { loadEnv, EnvValidationError } from '@app/plugin-kit';
-import { connectionId, parseConnections } from './connections.js';
+import { loadEnv, EnvValidationError, upstreamId } from '@app/plugin-kit';
+import { parseConnections } from './connections.js';
 import { DataJobEnv } from './data-job.env.js';
 
 describe('parseConnections', () => {
@@ -118,8 +118,8 @@ describe('parseConnections', () => {
   });
 
   it('normalises connection names from bodies', () => {
-    expect(connectionId(undefined)).toBe('default');
-    expect(connectionId('Prod-EU')).toBe('prod_eu');
+    expect(upstreamId(undefined)).toBe('default');
+    expect(upstreamId('Prod-EU')).toBe('prod_eu');
   });
 });
 

@@ -1,6 +1,11 @@
-import { DEFAULT_CONNECTION, type ProviderName } from '../providers/provider-names.js';
-
-export type EnvSource = Record<string, string | undefined>;
+import {
+  DEFAULT_UPSTREAM,
+  readUpstreams,
+  upstreamVariable,
+  type EnvSource,
+  type UpstreamFamily,
+} from '@app/plugin-kit';
+import { PROVIDER_NAMES, type ProviderName } from '../providers/provider-names.js';
 
 export interface DatabricksConnection {
   host: string;
@@ -39,60 +44,17 @@ export interface Connections {
 
 export const DBT_CLOUD_DEFAULT_URL = 'https://cloud.getdbt.com';
 
-/** Variable stem and field suffixes per provider: `DATABRICKS_HOST`, `DATABRICKS_<NAME>_HOST`, ... */
-const VARIABLES: Record<ProviderName, { prefix: string; fields: readonly string[] }> = {
-  databricks: { prefix: 'DATABRICKS_', fields: ['HOST', 'TOKEN'] },
-  airflow: { prefix: 'AIRFLOW_', fields: ['URL', 'USERNAME', 'PASSWORD', 'TOKEN', 'API_VERSION'] },
-  dbtCloud: { prefix: 'DBT_CLOUD_', fields: ['URL', 'ACCOUNT_ID', 'API_TOKEN'] },
-  livy: { prefix: 'LIVY_', fields: ['URL', 'USERNAME', 'PASSWORD'] },
+/** The variables of each provider's connections: `DATABRICKS_HOST`, `DATABRICKS_<NAME>_HOST`, ... */
+export const CONNECTION_FAMILIES: Record<ProviderName, UpstreamFamily> = {
+  databricks: { prefix: 'DATABRICKS', settings: ['HOST', 'TOKEN'] },
+  airflow: { prefix: 'AIRFLOW', settings: ['URL', 'USERNAME', 'PASSWORD', 'TOKEN', 'API_VERSION'] },
+  dbtCloud: { prefix: 'DBT_CLOUD', settings: ['URL', 'ACCOUNT_ID', 'API_TOKEN'] },
+  livy: { prefix: 'LIVY', settings: ['URL', 'USERNAME', 'PASSWORD'] },
 };
-
-/** `prod-eu` and `PROD_EU` name the same connection. */
-export function connectionId(name: string | undefined): string {
-  return name === undefined || name === '' ? DEFAULT_CONNECTION : name.toLowerCase().replace(/-/g, '_');
-}
 
 /** The variable name of a field: `DATABRICKS_HOST` for the default connection, `DATABRICKS_PROD_HOST` else. */
 export function variableName(provider: ProviderName, connection: string, field: string): string {
-  const { prefix } = VARIABLES[provider];
-  return connection === DEFAULT_CONNECTION
-    ? `${prefix}${field}`
-    : `${prefix}${connection.toUpperCase()}_${field}`;
-}
-
-type Raw = Map<string, Record<string, string>>;
-
-/**
- * Groups the set variables by provider and connection name; the longest matching field suffix wins. Values
- * are trimmed: a Secret made with `--from-file` ends in a newline, which is no part of the credential.
- */
-function collect(source: EnvSource): Record<ProviderName, Raw> {
-  const out = { databricks: new Map(), airflow: new Map(), dbtCloud: new Map(), livy: new Map() } as Record<
-    ProviderName,
-    Raw
-  >;
-  for (const [name, given] of Object.entries(source)) {
-    const value = given?.trim();
-    if (value === undefined || value === '') continue;
-    for (const provider of Object.keys(VARIABLES) as ProviderName[]) {
-      const { prefix, fields } = VARIABLES[provider];
-      if (!name.startsWith(prefix)) continue;
-      const rest = name.slice(prefix.length);
-      const field = [...fields]
-        .sort((a, b) => b.length - a.length)
-        .find((f) => rest === f || rest.endsWith(`_${f}`));
-      if (!field) continue;
-      const stem = rest === field ? '' : rest.slice(0, -field.length - 1);
-      // Kubernetes service links: a Service called `databricks` gives the pod DATABRICKS_SERVICE_HOST.
-      if (field === 'HOST' && /(^|_)SERVICE$/.test(stem)) continue;
-      if (stem !== '' && !/^[A-Z0-9][A-Z0-9_]*$/.test(stem)) continue;
-      const connection = stem === '' ? DEFAULT_CONNECTION : stem.toLowerCase();
-      const fieldsOf = out[provider].get(connection) ?? {};
-      fieldsOf[field] = value;
-      out[provider].set(connection, fieldsOf);
-    }
-  }
-  return out;
+  return upstreamVariable(CONNECTION_FAMILIES[provider], connection, field);
 }
 
 /** Checks an admin-configured base URL; returns it without trailing slashes. */
@@ -160,8 +122,17 @@ function pairOrNone(
  * variable; values of secrets never appear in them.
  */
 export function parseConnections(source: EnvSource): { connections: Connections; problems: string[] } {
-  const raw = collect(source);
   const problems: string[] = [];
+  const raw = Object.fromEntries(
+    PROVIDER_NAMES.map((provider) => {
+      const read = readUpstreams(source, CONNECTION_FAMILIES[provider]);
+      problems.push(...read.problems);
+      const fields = [...read.upstreams].map(
+        ([name, u]) => [name, u.values as Record<string, string>] as const,
+      );
+      return [provider, new Map(fields)];
+    }),
+  ) as Record<ProviderName, Map<string, Record<string, string>>>;
   const connections: Connections = {
     databricks: new Map(),
     airflow: new Map(),
@@ -205,7 +176,7 @@ export function parseConnections(source: EnvSource): { connections: Connections;
 
   for (const [name, f] of raw.dbtCloud) {
     // DBT_CLOUD_URL alone (its default spelled out) configures nothing.
-    if (f.ACCOUNT_ID === undefined && f.API_TOKEN === undefined && name === DEFAULT_CONNECTION) continue;
+    if (f.ACCOUNT_ID === undefined && f.API_TOKEN === undefined && name === DEFAULT_UPSTREAM) continue;
     if (!requireAll('dbtCloud', name, f, ['ACCOUNT_ID', 'API_TOKEN'], problems)) continue;
     const url = checkBaseUrl(f.URL ?? DBT_CLOUD_DEFAULT_URL, v('dbtCloud', name, 'URL'), problems);
     if (!/^\d+$/.test(f.ACCOUNT_ID)) problems.push(`${v('dbtCloud', name, 'ACCOUNT_ID')}: must be a number`);

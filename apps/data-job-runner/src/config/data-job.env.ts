@@ -1,6 +1,14 @@
-import { EnvBoolean, NamespaceScopes, Secret, type EnvExtras } from '@app/plugin-kit';
+import {
+  EnvBoolean,
+  NamespaceScopes,
+  Secret,
+  upstreamId,
+  type Credential,
+  type EnvExtras,
+  type EnvSource,
+} from '@app/plugin-kit';
 import { IsBoolean, IsGoDuration, IsOptional, IsString } from '@app/plugin-kit/config/env-rules.js';
-import { connectionId, parseConnections, type Connections, type EnvSource } from './connections.js';
+import { parseConnections, type Connections } from './connections.js';
 
 /**
  * Admin configuration of the data-job sidecar. The unnamed connection of each provider is declared here (so
@@ -106,9 +114,23 @@ export class DataJobEnv implements EnvExtras {
     const scoped = NamespaceScopes.parse(this.NAMESPACE_SCOPES, {
       noun: 'connection',
       configured,
-      normalize: connectionId,
+      normalize: upstreamId,
     });
     this.scopes = scoped.scopes;
     return [...problems, ...scoped.problems];
+  }
+
+  /** Every connection's credentials: a password is sent with its user (Basic, Airflow's token request). */
+  credentials(): Credential[] {
+    const { databricks, airflow, dbtCloud, livy } = this.connections;
+    const token = (secret: string | undefined): Credential[] => (secret ? [{ secret }] : []);
+    const login = (c: { username?: string; password?: string }): Credential[] =>
+      c.password ? [{ secret: c.password, user: c.username }] : [];
+    return [
+      ...[...databricks.values()].flatMap((c) => token(c.token)),
+      ...[...airflow.values()].flatMap((c) => [...token(c.token), ...login(c)]),
+      ...[...dbtCloud.values()].flatMap((c) => token(c.token)),
+      ...[...livy.values()].flatMap(login),
+    ];
   }
 }

@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsBoolean, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { parseDuration } from '@app/contract';
-import { IsGoDuration } from '@app/plugin-kit';
+import { exactlyOneProviderBlock, IsGoDuration } from '@app/plugin-kit';
 import { PROVIDER_NAMES, type ProviderName } from '../providers/provider-names.js';
 import { AirflowBlock } from './airflow-block.dto.js';
 import { DatabricksBlock, databricksProblems } from './databricks-block.dto.js';
@@ -75,15 +75,12 @@ export const LIVY_MAX_POLL_INTERVAL_MS = 5 * 60_000;
 export function selectProvider(
   config: DataJobConfig,
 ): { ok: true; selected: ProviderBlock } | { ok: false; problems: string[] } {
-  const present = PROVIDER_NAMES.filter((name) => config[name] !== undefined);
-  if (present.length !== 1) {
-    const found = present.length === 0 ? 'none' : present.join(', ');
-    return {
-      ok: false,
-      problems: [`body: exactly one of ${PROVIDER_NAMES.join(', ')} is required (found ${found})`],
-    };
+  let provider: ProviderName;
+  try {
+    provider = exactlyOneProviderBlock(config, PROVIDER_NAMES);
+  } catch (err) {
+    return { ok: false, problems: [(err as Error).message] };
   }
-  const provider: ProviderName = present[0];
   const selected = { provider, block: config[provider] } as ProviderBlock;
   const problems = selected.provider === 'databricks' ? databricksProblems(selected.block) : [];
   if (selected.provider === 'livy' && parseDuration(config.pollInterval) > LIVY_MAX_POLL_INTERVAL_MS) {

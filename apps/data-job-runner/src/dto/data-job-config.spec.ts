@@ -48,10 +48,10 @@ describe('DataJobConfig', () => {
   });
 
   it.each([
-    [{}, 'body: exactly one of databricks, airflow, dbtCloud, livy is required (found none)'],
+    [{}, 'body: exactly one provider block is required (databricks, airflow, dbtCloud, livy); got none'],
     [
       { databricks: { jobId: 1 }, airflow: { dagId: 'd' } },
-      'body: exactly one of databricks, airflow, dbtCloud, livy is required (found databricks, airflow)',
+      'body: exactly one provider block is required (databricks, airflow, dbtCloud, livy); got databricks and airflow',
     ],
     [{ databricks: {} }, 'databricks: set jobId (run an existing job) or submit (a one-time run)'],
     [

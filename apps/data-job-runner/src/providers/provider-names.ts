@@ -2,6 +2,3 @@
 export const PROVIDER_NAMES = ['databricks', 'airflow', 'dbtCloud', 'livy'] as const;
 
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
-
-/** The connection used when the body names none. */
-export const DEFAULT_CONNECTION = 'default';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { parseDuration } from '@app/contract';
-import { PluginConfigError, Redactor } from '@app/plugin-kit';
-import { connectionId, variableName } from '../config/connections.js';
+import { DEFAULT_UPSTREAM, Redactor, UpstreamClients, type UpstreamKind } from '@app/plugin-kit';
+import { variableName } from '../config/connections.js';
 import { DataJobEnv } from '../config/data-job.env.js';
 import { AirflowClient } from './airflow/airflow-client.js';
 import { AirflowProvider } from './airflow/airflow.provider.js';
@@ -9,14 +9,29 @@ import type { DataJobProvider } from './data-job-provider.js';
 import { DatabricksProvider } from './databricks/databricks.provider.js';
 import { DbtCloudProvider } from './dbt-cloud/dbt-cloud.provider.js';
 import { LivyProvider } from './livy/livy.provider.js';
-import { DEFAULT_CONNECTION, type ProviderName } from './provider-names.js';
+import { PROVIDER_NAMES, type ProviderName } from './provider-names.js';
 
-const REQUIRED: Record<ProviderName, string[]> = {
-  databricks: ['HOST', 'TOKEN'],
-  airflow: ['URL', 'USERNAME/PASSWORD or TOKEN'],
-  dbtCloud: ['ACCOUNT_ID', 'API_TOKEN'],
-  livy: ['URL'],
+/** What the admin sets for a connection, given the variable of each of its settings. */
+const ENABLE: Record<ProviderName, (v: (setting: string) => string) => string> = {
+  databricks: (v) => `${v('HOST')} and ${v('TOKEN')}`,
+  airflow: (v) => `${v('URL')} and ${v('USERNAME')}/${v('PASSWORD')} or ${v('TOKEN')}`,
+  dbtCloud: (v) => `${v('ACCOUNT_ID')} and ${v('API_TOKEN')}`,
+  livy: (v) => v('URL'),
 };
+
+const KINDS = Object.fromEntries(
+  PROVIDER_NAMES.map((provider) => {
+    const enable = (name: string) => ENABLE[provider]((s) => variableName(provider, name, s));
+    const kind: UpstreamKind = {
+      provider,
+      scope: provider,
+      field: 'connection',
+      enable: enable(DEFAULT_UPSTREAM),
+      variablesFor: (name) => enable(name),
+    };
+    return [provider, kind];
+  }),
+) as Record<ProviderName, UpstreamKind>;
 
 /**
  * The providers of the connections the admin configured, created on first use and kept (they hold HTTP
@@ -24,14 +39,29 @@ const REQUIRED: Record<ProviderName, string[]> = {
  */
 @Injectable()
 export class ProviderRegistry {
-  private readonly providers = new Map<string, DataJobProvider<unknown>>();
-  private readonly timeoutMs: number;
+  private readonly providers: Record<
+    ProviderName,
+    Pick<UpstreamClients<unknown, DataJobProvider<unknown>>, 'get'>
+  >;
 
   constructor(
     private readonly env: DataJobEnv,
     private readonly redactor: Redactor,
   ) {
-    this.timeoutMs = parseDuration(env.UPSTREAM_TIMEOUT);
+    const timeoutMs = parseDuration(env.UPSTREAM_TIMEOUT);
+    const { connections } = env;
+    const clients = <C>(provider: ProviderName, configured: Map<string, C>, create: (c: C) => unknown) =>
+      new UpstreamClients(KINDS[provider], configured, (c: C) => create(c) as DataJobProvider<unknown>);
+    this.providers = {
+      databricks: clients('databricks', connections.databricks, (c) => new DatabricksProvider(c, timeoutMs)),
+      airflow: clients(
+        'airflow',
+        connections.airflow,
+        (c) => new AirflowProvider(new AirflowClient(c, timeoutMs, this.redactor)),
+      ),
+      dbtCloud: clients('dbtCloud', connections.dbtCloud, (c) => new DbtCloudProvider(c, timeoutMs)),
+      livy: clients('livy', connections.livy, (c) => new LivyProvider(c, timeoutMs)),
+    };
   }
 
   /**
@@ -40,69 +70,6 @@ export class ProviderRegistry {
    * two read the same and list only the connections the namespace may use.
    */
   get(provider: ProviderName, connection: string | undefined, namespace: string): DataJobProvider<unknown> {
-    const id = connectionId(connection);
-    const { connections, scopes } = this.env;
-    if (!scopes.allows(provider, id, namespace)) this.missing(provider, id, connections[provider], namespace);
-    const cacheKey = `${provider}/${id}`;
-    const cached = this.providers.get(cacheKey);
-    if (cached) return cached;
-    const created = this.create(provider, id, namespace);
-    this.providers.set(cacheKey, created);
-    return created;
-  }
-
-  private create(provider: ProviderName, id: string, namespace: string): DataJobProvider<unknown> {
-    const { connections } = this.env;
-    switch (provider) {
-      case 'databricks': {
-        const c =
-          connections.databricks.get(id) ?? this.missing(provider, id, connections.databricks, namespace);
-        return new DatabricksProvider(c, this.timeoutMs) as DataJobProvider<unknown>;
-      }
-      case 'airflow': {
-        const c = connections.airflow.get(id) ?? this.missing(provider, id, connections.airflow, namespace);
-        this.maskBasicAuth(c.username, c.password);
-        return new AirflowProvider(
-          new AirflowClient(c, this.timeoutMs, this.redactor),
-        ) as DataJobProvider<unknown>;
-      }
-      case 'dbtCloud': {
-        const c = connections.dbtCloud.get(id) ?? this.missing(provider, id, connections.dbtCloud, namespace);
-        return new DbtCloudProvider(c, this.timeoutMs) as DataJobProvider<unknown>;
-      }
-      case 'livy': {
-        const c = connections.livy.get(id) ?? this.missing(provider, id, connections.livy, namespace);
-        this.maskBasicAuth(c.username, c.password);
-        return new LivyProvider(c, this.timeoutMs) as DataJobProvider<unknown>;
-      }
-    }
-  }
-
-  /** The Authorization header form of a username/password (in case an upstream echoes it in an error). */
-  private maskBasicAuth(username: string | undefined, password: string | undefined): void {
-    if (username !== undefined && password !== undefined)
-      this.redactor.add(Buffer.from(`${username}:${password}`).toString('base64'));
-  }
-
-  private missing(
-    provider: ProviderName,
-    id: string,
-    configured: Map<string, unknown>,
-    namespace: string,
-  ): never {
-    const names = this.env.scopes.allowed(provider, configured.keys(), namespace);
-    if (id === DEFAULT_CONNECTION) {
-      const hint = names.length > 0 ? `; choose a connection: ${names.join(', ')}` : '';
-      const vars = REQUIRED[provider].map((f) => variableName(provider, id, f)).join(' and ');
-      throw new PluginConfigError(
-        configured.size === 0
-          ? `${provider} is not configured in this sidecar (the admin sets ${vars})`
-          : `connection: no default ${provider} connection for namespace ${namespace} (the admin sets ${vars})${hint}`,
-      );
-    }
-    const known = names.length > 0 ? names.join(', ') : 'none';
-    throw new PluginConfigError(
-      `connection: no ${provider} connection named "${id}" for namespace ${namespace} (available: ${known})`,
-    );
+    return this.providers[provider].get(connection, { scopes: this.env.scopes, namespace });
   }
 }

@@ -15,11 +15,6 @@ export function upstreamStatus(err: unknown): number | undefined {
   return err instanceof UpstreamError ? err.status : undefined;
 }
 
-/** At most `max` characters, cut at the end with an ellipsis. */
-export function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
 /** Keeps only the defined entries (so optional body fields are omitted, not sent as null). */
 export function defined<T extends Json>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;

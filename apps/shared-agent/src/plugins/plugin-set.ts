@@ -50,6 +50,7 @@ export class PluginSet {
           { name: spec.name, url: spec.url, token: token.current() },
           this.timing,
           Math.random,
+          undefined,
           false,
         ),
     );

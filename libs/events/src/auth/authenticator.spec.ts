@@ -25,7 +25,9 @@ describe('token comparison', () => {
       { token: 'alpha-token', subject: 'a', permissions: ['*'] },
       { token: 'beta-token', subject: 'b', permissions: ['*'] },
     ];
-    const auth = new Authenticator({ tokens: { tokens, webhookClients: {} } } as unknown as ResolvedOptions);
+    const auth = new Authenticator({
+      tokens: { tokens, webhookClients: new Map() },
+    } as unknown as ResolvedOptions);
     const who = (header: string) => {
       try {
         return auth.authenticate({ authorization: header, headers: {} }).subject;

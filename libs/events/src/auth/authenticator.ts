@@ -50,7 +50,7 @@ export class Authenticator {
    * Secret argo-workflows-webhook-clients). Without them the request is refused with 403.
    */
   acceptsWebhooks(namespace: string): void {
-    if (!this.options.tokens.webhookClients[namespace])
+    if (!this.options.tokens.webhookClients.has(namespace))
       throw new WebhookRejection(`no webhook clients in namespace ${namespace}`);
   }
 
@@ -63,10 +63,10 @@ export class Authenticator {
 
   private webhook(req: AuthRequest): Caller {
     this.acceptsWebhooks(req.eventNamespace!);
-    const clients = this.options.tokens.webhookClients[req.eventNamespace!]!;
+    const clients = this.options.tokens.webhookClients.get(req.eventNamespace!)!;
     const body = req.body ?? Buffer.alloc(0);
     if (body.length > WEBHOOK_BODY_LIMIT) throw new WebhookRejection('webhook body larger than 2 MiB');
-    for (const [serviceAccount, client] of Object.entries(clients)) {
+    for (const [serviceAccount, client] of clients) {
       if (!webhookSignatureMatches(client, req.headers, body)) continue;
       const subject = `system:serviceaccount:${req.eventNamespace}:${serviceAccount}`;
       const entry = this.options.tokens.tokens.find((t) => t.subject === subject);

@@ -24,7 +24,9 @@ webhookClients:
       namespaces: ['argo'],
       permissions: ['list workfloweventbindings'],
     });
-    expect(config.webhookClients).toEqual({ argo: { github: { type: 'github', secret: 's' } } });
+    expect(config.webhookClients).toEqual(
+      new Map([['argo', new Map([['github', { type: 'github', secret: 's' }]])]]),
+    );
   });
 
   it('names every bad entry and field', () => {

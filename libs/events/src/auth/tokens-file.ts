@@ -34,8 +34,11 @@ export interface WebhookClient {
 
 export interface TokensConfig {
   tokens: TokenEntry[];
-  /** Per namespace, the Secret `argo-workflows-webhook-clients`: ServiceAccount name → client. */
-  webhookClients: Record<string, Record<string, WebhookClient>>;
+  /**
+   * Per namespace, the Secret `argo-workflows-webhook-clients`: ServiceAccount name → client. Maps, as the
+   * namespace comes from the request path (`constructor` must find nothing).
+   */
+  webhookClients: Map<string, Map<string, WebhookClient>>;
 }
 
 const DEFAULT_PERMISSIONS: string[] = [...PERMISSIONS, LIST_WORKFLOWS];
@@ -106,18 +109,16 @@ function parseToken(raw: unknown, where: string, problems: string[]): TokenEntry
   };
 }
 
-function parseWebhookClients(
-  raw: unknown,
-  problems: string[],
-): Record<string, Record<string, WebhookClient>> {
-  const out: Record<string, Record<string, WebhookClient>> = {};
+function parseWebhookClients(raw: unknown, problems: string[]): Map<string, Map<string, WebhookClient>> {
+  const out = new Map<string, Map<string, WebhookClient>>();
   if (raw === undefined || raw === null) return out;
   if (typeof raw !== 'object' || Array.isArray(raw)) {
     problems.push('webhookClients: must map namespace → ServiceAccount → {type, secret}');
     return out;
   }
   for (const [namespace, clients] of Object.entries(raw as Record<string, unknown>)) {
-    out[namespace] = {};
+    const accounts = new Map<string, WebhookClient>();
+    out.set(namespace, accounts);
     for (const [sa, c] of Object.entries((clients ?? {}) as Record<string, unknown>)) {
       const client = (c ?? {}) as Record<string, unknown>;
       const where = `webhookClients.${namespace}.${sa}`;
@@ -125,7 +126,7 @@ function parseWebhookClients(
         problems.push(`${where}.type: must be github or gitlab (the vendors this emulator verifies)`);
       if (typeof client.secret !== 'string' || client.secret === '')
         problems.push(`${where}.secret: must be a non-empty string`);
-      out[namespace][sa] = { type: client.type as WebhookClient['type'], secret: String(client.secret) };
+      accounts.set(sa, { type: client.type as WebhookClient['type'], secret: String(client.secret) });
     }
   }
   return out;

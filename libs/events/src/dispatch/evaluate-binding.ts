@@ -19,6 +19,7 @@ import {
   type WorkflowObject,
 } from '../manifests/argo-objects.js';
 import { dnsFriendly } from './dns-friendly.js';
+import { compileFailure, parameterSite, runFailure, type ExpressionSite } from './expression-site.js';
 
 export interface CreatorClaims {
   subject?: string;
@@ -34,6 +35,8 @@ export interface EvaluationContext {
   /** Gets the referenced template or throws an Error with Kubernetes' message (not found, forbidden). */
   getTemplate(ref: { name: string; clusterScope?: boolean }, namespace: string): TemplateObject;
   random: () => number;
+  /** Called before each expression is compiled and run (the evaluator process reports its progress so). */
+  onExpression?(site: ExpressionSite): void;
 }
 
 export type Stage = 'selector' | 'template' | 'instanceid' | 'metadata' | 'parameter';
@@ -68,69 +71,41 @@ class Failure extends Error {
   }
 }
 
-function exprFailure(stage: Stage, message: string, what: string, source: string, err: unknown): Failure {
+function exprFailure(site: ExpressionSite, message: string, err: unknown): Failure {
   const exprError = err instanceof ExprError ? err : undefined;
-  return new Failure({ stage, message, expression: { what, source }, exprError });
+  const expression = { what: site.what, source: site.source };
+  return new Failure({ stage: site.stage, message, expression, exprError });
 }
 
-function evaluateSelector(selector: string, env: Environment): ExprValue {
-  const prefix = 'failed to evaluate workflow template expression: ';
+/** Compiles and runs one expression; a failure carries Argo's message for that expression. */
+function evaluateSite(site: ExpressionSite, env: Environment, ctx: EvaluationContext): ExprValue {
+  ctx.onExpression?.(site);
   let program;
   try {
-    program = compile(selector, env);
+    program = compile(site.source, env);
   } catch (e) {
-    throw exprFailure('selector', `${prefix}${(e as Error).message}`, 'selector', selector, e);
+    throw exprFailure(site, compileFailure(site, (e as Error).message), e);
   }
-  let value: ExprValue;
   try {
-    value = execute(program, env);
+    return execute(program, env);
   } catch (e) {
-    const message = `${prefix}unable to evaluate expression '${selector}': ${(e as Error).message}`;
-    throw exprFailure('selector', message, 'selector', selector, e);
+    throw exprFailure(site, runFailure(site, (e as Error).message), e);
   }
-  return value;
 }
 
 /** A name/generateName/label/annotation expression; it must give a Go string. */
-function evaluateString(source: string, what: string, env: Environment): string {
-  let value: ExprValue;
-  try {
-    value = execute(compile(source, env), env);
-  } catch (e) {
-    throw exprFailure(
-      'metadata',
-      `failed to evaluate workflow ${what} expression: ${(e as Error).message}`,
-      what,
-      source,
-      e,
-    );
-  }
+function evaluateString(site: ExpressionSite, env: Environment, ctx: EvaluationContext): string {
+  const value = evaluateSite(site, env, ctx);
   if (typeof value !== 'string') {
     const type = goTypeOf(value);
     throw new Failure({
       stage: 'metadata',
-      message: `workflow ${what} expression must evaluate to a string, not a ${type}`,
-      expression: { what, source },
+      message: `workflow ${site.what} expression must evaluate to a string, not a ${type}`,
+      expression: { what: site.what, source: site.source },
       resultType: type,
     });
   }
   return value;
-}
-
-function evaluateParameter(name: string, source: string, env: Environment): string {
-  let program;
-  try {
-    program = compile(source, env);
-  } catch (e) {
-    const message = `failed to compile workflow template parameter ${name} expression: ${(e as Error).message}`;
-    throw exprFailure('parameter', message, `parameter ${name}`, source, e);
-  }
-  try {
-    return toParameterValue(execute(program, env));
-  } catch (e) {
-    const message = `failed to evaluate workflow template parameter "${name}" expression: ${(e as Error).message}`;
-    throw exprFailure('parameter', message, `parameter ${name}`, source, e);
-  }
 }
 
 /** Template → instance ID → metadata → name → creator labels → binding label → parameters, in Argo's order. */
@@ -167,12 +142,14 @@ function buildWorkflow(binding: BindingObject, ctx: EvaluationContext): Workflow
   const meta = submit.metadata ?? {};
   let name = '';
   let generateName = `${ref.name}-`;
-  if (meta.name) name = evaluateString(meta.name, 'name', metaEnv);
-  if (meta.generateName) generateName = evaluateString(meta.generateName, 'generateName', metaEnv);
+  const metadata = (what: string, source: string) =>
+    evaluateString({ stage: 'metadata', what, source }, metaEnv, ctx);
+  if (meta.name) name = metadata('name', meta.name);
+  if (meta.generateName) generateName = metadata('generateName', meta.generateName);
   for (const key of Object.keys(meta.labels ?? {}).sort())
-    labels[key] = evaluateString(meta.labels![key]!, `label "${key}"`, metaEnv);
+    labels[key] = metadata(`label "${key}"`, meta.labels![key]!);
   for (const key of Object.keys(meta.annotations ?? {}).sort())
-    annotations[key] = evaluateString(meta.annotations![key]!, `annotation "${key}"`, metaEnv);
+    annotations[key] = metadata(`annotation "${key}"`, meta.annotations![key]!);
   if (name === '') name = generateName + randomSuffix(ctx.random);
 
   const claims = ctx.claims;
@@ -196,7 +173,17 @@ function buildWorkflow(binding: BindingObject, ctx: EvaluationContext): Workflow
         stage: 'parameter',
         message: `malformed workflow template parameter "${p.name}": valueFrom is nil`,
       });
-    parameters.push({ name: p.name, value: evaluateParameter(p.name, p.valueFrom.event ?? '', ctx.env) });
+    const site = parameterSite(p.name, p.valueFrom.event ?? '');
+    const result = evaluateSite(site, ctx.env, ctx);
+    try {
+      parameters.push({ name: p.name, value: toParameterValue(result) });
+    } catch (e) {
+      throw new Failure({
+        stage: 'parameter',
+        message: `failed to convert result to JSON "${p.name}" expression: ${(e as Error).message}`,
+        expression: { what: site.what, source: site.source },
+      });
+    }
   }
   return {
     apiVersion: 'argoproj.io/v1alpha1',
@@ -220,7 +207,7 @@ export function evaluateBinding(binding: BindingObject, ctx: EvaluationContext):
   const result: BindingEvaluation = { binding, matched: false, hasSubmit: binding.spec.submit != null };
   try {
     const selector = binding.spec.event?.selector ?? '';
-    const value = evaluateSelector(selector, ctx.env);
+    const value = evaluateSite({ stage: 'selector', what: 'selector', source: selector }, ctx.env, ctx);
     result.selectorValue = value;
     if (typeof value !== 'boolean')
       throw new Failure({

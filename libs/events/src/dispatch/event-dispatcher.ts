@@ -8,7 +8,10 @@ import { ManifestStore } from '../manifests/manifest-store.js';
 import { ENDPOINT_OPTIONS, type ResolvedOptions } from '../options.js';
 import { EventRecorder } from '../recorder/event-recorder.js';
 import { WorkflowSubmitter } from '../submit/workflow-submitter.js';
-import { evaluateBinding } from './evaluate-binding.js';
+import { EvaluatorPool } from '../evaluation/evaluator-pool.js';
+import { lookUpTemplate } from '../evaluation/evaluation-job.js';
+import { boundFailure } from '../evaluation/limits.js';
+import type { CreatorClaims } from './evaluate-binding.js';
 
 /** One received event, after the bindings were listed: what a queue worker (or the request) dispatches. */
 export interface EventOperation {
@@ -16,6 +19,11 @@ export interface EventOperation {
   bindings: BindingObject[];
   env: Environment;
   caller: Caller;
+}
+
+/** The caller's token claims the creator labels are made of. */
+function claimsOf(caller: Caller): CreatorClaims {
+  return { subject: caller.subject, email: caller.email, preferredUsername: caller.preferredUsername };
 }
 
 /**
@@ -30,6 +38,7 @@ export class EventDispatcher {
     private readonly submitter: WorkflowSubmitter,
     private readonly recorder: EventRecorder,
     private readonly logger: EndpointLogger,
+    private readonly evaluator: EvaluatorPool,
   ) {}
 
   async dispatch(op: EventOperation): Promise<string[]> {
@@ -45,13 +54,23 @@ export class EventDispatcher {
   }
 
   private async dispatchOne(binding: BindingObject, op: EventOperation): Promise<string | undefined> {
-    const evaluation = evaluateBinding(binding, {
+    const submit = binding.spec.submit;
+    const outcome = await this.evaluator.evaluate({
+      mode: 'dispatch',
+      binding,
       env: op.env,
       instanceId: this.options.instanceId,
-      claims: op.caller,
-      getTemplate: (ref, namespace) => this.getTemplate(op.caller, ref, namespace),
-      random: this.options.random,
+      claims: claimsOf(op.caller),
+      template:
+        submit &&
+        lookUpTemplate(() =>
+          this.getTemplate(op.caller, submit.workflowTemplateRef, binding.metadata.namespace),
+        ),
+      random: Array.from({ length: 5 }, () => this.options.random()),
     });
+    if (outcome.kind === 'bound') return boundFailure(outcome.site, outcome.reason);
+    if (outcome.result.mode !== 'dispatch') throw new Error('the evaluator answered a report');
+    const evaluation = outcome.result.dispatch;
     if (evaluation.failure) return evaluation.failure.message;
     if (!evaluation.workflow) {
       if (evaluation.matched && !evaluation.hasSubmit)

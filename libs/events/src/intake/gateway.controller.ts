@@ -65,7 +65,7 @@ export class GatewayController {
     const binding = query.get('binding');
     if (binding !== null) {
       await this.queue.idle();
-      const labels = { [LABEL.binding]: binding };
+      const labels = new Map([[LABEL.binding, binding]]);
       return {
         name: 'argo-server workflows',
         count: this.workflows.list(namespace ?? undefined, labels).length,
@@ -177,11 +177,11 @@ function webhookTarget(method: string, path: string, authorization: string | und
 }
 
 /** `a=b,c=d` (equality only, as the emulator's listing supports). */
-function parseLabelSelector(selector: string | null): Record<string, string> {
-  const labels: Record<string, string> = {};
+function parseLabelSelector(selector: string | null): Map<string, string> {
+  const labels = new Map<string, string>();
   for (const part of (selector ?? '').split(',').filter(Boolean)) {
     const [key, value] = part.split('=');
-    if (key) labels[key.trim()] = (value ?? '').trim();
+    if (key) labels.set(key.trim(), (value ?? '').trim());
   }
   return labels;
 }

@@ -29,10 +29,13 @@ export class WorkflowStore {
   }
 
   /** Workflows in creation order, optionally of one namespace and matching `key=value` labels. */
-  list(namespace?: string, labels: Record<string, string> = {}): WorkflowObject[] {
+  list(namespace?: string, labels: ReadonlyMap<string, string> = new Map()): WorkflowObject[] {
+    // The label names come from a request's selector: own labels only (`constructor=x` matches nothing).
+    const has = (w: WorkflowObject, k: string, v: string): boolean =>
+      Object.hasOwn(w.metadata.labels, k) && w.metadata.labels[k] === v;
     return [...this.byKey.values()]
       .filter((w) => namespace === undefined || w.metadata.namespace === namespace)
-      .filter((w) => Object.entries(labels).every(([k, v]) => w.metadata.labels[k] === v))
+      .filter((w) => [...labels].every(([k, v]) => has(w, k, v)))
       .map((w) => structuredClone(w));
   }
 }

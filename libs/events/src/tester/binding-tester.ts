@@ -1,19 +1,17 @@
 // `events test`: evaluates every binding of a namespace against one event and says what would be submitted.
-import { eventEnv, goFormat, type Environment } from '@app/expr';
-import {
-  evaluateBinding,
-  type BindingEvaluation,
-  type EvaluationContext,
-} from '../dispatch/evaluate-binding.js';
-import { invalidMessage, objectMetaProblems } from '../dispatch/kubernetes-validation.js';
+import { eventEnv, type Environment } from '@app/expr';
+import type { EvaluationContext } from '../dispatch/evaluate-binding.js';
+import { lookUpTemplate } from '../evaluation/evaluation-job.js';
+import { EvaluatorPool } from '../evaluation/evaluator-pool.js';
+import { boundFailure, BOUND_HINT, type ExpressionLimits } from '../evaluation/limits.js';
 import { decodeFirstJsonValue } from '../intake/go-json-decoder.js';
 import { headerMetadata } from '../intake/header-metadata.js';
-import { LABEL } from '../manifests/argo-objects.js';
+import { LABEL, type BindingObject } from '../manifests/argo-objects.js';
 import type { SourcedObject } from '../manifests/load-manifests.js';
 import { ManifestStore } from '../manifests/manifest-store.js';
-import { failedCondition, type FailedCondition } from './failed-condition.js';
-import { expressionHints, failureHints, outcomeHints } from './hints.js';
-import { latentProblems } from './latent-problems.js';
+import { reportBinding, type BindingReport } from './binding-report.js';
+
+export type { BindingReport } from './binding-report.js';
 
 export interface TestEventInput {
   objects: SourcedObject[];
@@ -29,32 +27,6 @@ export interface TestEventInput {
   host?: string;
 }
 
-export interface BindingReport {
-  name: string;
-  namespace: string;
-  outcome: 'matched' | 'not matched' | 'error' | 'not listed';
-  selector: string;
-  /** Go %v of the selector's result. */
-  selectorValue?: string;
-  /** For a binding that did not match: the first false condition of its selector and its left side's value. */
-  failed?: FailedCondition;
-  workflow?: {
-    name: string;
-    /** True when the server would add a random 5-character suffix to generateName. */
-    randomSuffix: boolean;
-    generateName: string;
-    template: string;
-    clusterScope: boolean;
-    labels: Record<string, string>;
-    annotations: Record<string, string>;
-    parameters: Array<{ name: string; value: string }>;
-  };
-  error?: string;
-  /** Problems a binding that did not match would have once it matches (compile errors, missing template). */
-  whenMatched?: string[];
-  hints: string[];
-}
-
 export interface TestReport {
   namespace: string;
   discriminator: string;
@@ -67,64 +39,19 @@ export interface TestReport {
   ok: boolean;
 }
 
-function report(evaluation: BindingEvaluation, ctx: EvaluationContext, payloadIsNil: boolean): BindingReport {
-  const hasName = Boolean(evaluation.binding.spec.submit?.metadata?.name);
-  const b = evaluation.binding;
-  const sources = [
-    b.spec.event?.selector ?? '',
-    ...(b.spec.submit?.arguments?.parameters ?? []).map((p) => p.valueFrom?.event ?? ''),
-  ];
-  const hints = [
-    ...new Set([
-      ...sources.flatMap(expressionHints),
-      ...failureHints(evaluation, payloadIsNil),
-      ...outcomeHints(evaluation),
-    ]),
-  ];
-  const out: BindingReport = {
-    name: b.metadata.name,
-    namespace: b.metadata.namespace,
-    outcome: evaluation.failure ? 'error' : evaluation.matched ? 'matched' : 'not matched',
-    selector: b.spec.event?.selector ?? '',
-    ...(evaluation.selectorValue !== undefined && { selectorValue: goFormat(evaluation.selectorValue) }),
-    hints,
-  };
-  if (evaluation.failure) out.error = `failed to dispatch event: ${evaluation.failure.message}`;
-  if (!evaluation.failure && !evaluation.matched) {
-    const failed = failedCondition(out.selector, ctx.env);
-    if (failed) out.failed = failed;
-    const latent = latentProblems(b, ctx);
-    if (latent.problems.length > 0) out.whenMatched = latent.problems;
-    for (const failure of latent.failures)
-      for (const hint of failureHints({ ...evaluation, failure }, payloadIsNil))
-        if (!out.hints.includes(hint)) out.hints.push(hint);
-  }
-  const wf = evaluation.workflow;
-  if (wf) {
-    out.workflow = {
-      name: wf.metadata.name,
-      randomSuffix: !hasName,
-      generateName: wf.metadata.generateName!,
-      template: wf.spec.workflowTemplateRef.name,
-      clusterScope: wf.spec.workflowTemplateRef.clusterScope === true,
-      labels: wf.metadata.labels,
-      annotations: wf.metadata.annotations,
-      parameters: wf.spec.arguments?.parameters ?? [],
-    };
-    const problems = objectMetaProblems(wf.metadata);
-    if (problems.length > 0) {
-      out.outcome = 'error';
-      out.error = `failed to dispatch event: failed to create workflow: ${invalidMessage(wf.metadata.name, problems)}`;
-      out.hints.push(
-        "names and labels must follow Kubernetes' rules (lower-case names; labels up to 63 characters of [A-Za-z0-9._-])",
-      );
-    }
-  }
-  return out;
+/** The event as the server reads it and the bindings it lists, before any is evaluated. */
+interface PreparedTest {
+  input: TestEventInput;
+  store: ManifestStore;
+  payload: unknown;
+  payloadIsNil: boolean;
+  metadata: Record<string, string[]>;
+  notes: string[];
+  listed: BindingObject[];
+  ctx: EvaluationContext;
 }
 
-/** Evaluates the bindings of `namespace` as the server would for this event (creator labels left out). */
-export function testBindings(input: TestEventInput): TestReport {
+function prepare(input: TestEventInput): PreparedTest {
   const store = new ManifestStore(input.objects, input.namespace);
   const payload = decodeFirstJsonValue(input.body);
   const rawHeaders = [
@@ -136,7 +63,6 @@ export function testBindings(input: TestEventInput): TestReport {
     .filter(([name]) => !name.toLowerCase().startsWith('x-'))
     .map(([name]) => `header ${name} is not visible to bindings: only headers starting with x- are kept`);
   const env: Environment = eventEnv(payload, metadata, input.discriminator, input.namespace);
-  const listed = store.listBindings(input.namespace, input.instanceId);
   const ctx: EvaluationContext = {
     env,
     instanceId: input.instanceId,
@@ -153,8 +79,14 @@ export function testBindings(input: TestEventInput): TestReport {
     },
     random: () => 0,
   };
+  const listed = store.listBindings(input.namespace, input.instanceId);
   const payloadIsNil = payload === undefined || payload === null;
-  const reports = listed.map((binding) => report(evaluateBinding(binding, ctx), ctx, payloadIsNil));
+  return { input, store, payload, payloadIsNil, metadata, notes, listed, ctx };
+}
+
+/** The report: the listed bindings' reports, then the bindings of the namespace the server does not list. */
+function finish(prepared: PreparedTest, reports: BindingReport[]): TestReport {
+  const { input, store, listed } = prepared;
   for (const binding of store.allBindings()) {
     if (binding.metadata.namespace !== input.namespace || listed.includes(binding)) continue;
     const label = binding.metadata.labels?.[LABEL.instanceId];
@@ -173,10 +105,65 @@ export function testBindings(input: TestEventInput): TestReport {
   return {
     namespace: input.namespace,
     discriminator: input.discriminator,
-    payload: payload ?? null,
-    metadata,
-    notes,
+    payload: prepared.payload ?? null,
+    metadata: prepared.metadata,
+    notes: prepared.notes,
     bindings: reports,
     ok: reports.every((r) => r.outcome !== 'error'),
   };
+}
+
+/** Evaluates the bindings of `namespace` as the server would for this event (creator labels left out), here. */
+export function testBindings(input: TestEventInput): TestReport {
+  const prepared = prepare(input);
+  const { ctx, payloadIsNil } = prepared;
+  return finish(
+    prepared,
+    prepared.listed.map((binding) => reportBinding(binding, ctx, payloadIsNil)),
+  );
+}
+
+/**
+ * testBindings with the serve command's bounds: each binding is evaluated in an evaluator process, and one
+ * whose expression outlasts `limits` is an error for that binding only (what `events test` runs).
+ */
+export async function testBindingsBounded(
+  input: TestEventInput,
+  limits: ExpressionLimits,
+): Promise<TestReport> {
+  const prepared = prepare(input);
+  const { ctx, payloadIsNil } = prepared;
+  const pool = new EvaluatorPool({ size: 1, limits });
+  const reports: BindingReport[] = [];
+  try {
+    for (const binding of prepared.listed) {
+      const outcome = await pool.evaluate({
+        mode: 'report',
+        binding,
+        env: ctx.env,
+        instanceId: input.instanceId,
+        template:
+          binding.spec.submit &&
+          lookUpTemplate(() =>
+            ctx.getTemplate(binding.spec.submit!.workflowTemplateRef, binding.metadata.namespace),
+          ),
+        random: [0],
+        payloadIsNil,
+      });
+      if (outcome.kind === 'result' && outcome.result.mode === 'report') reports.push(outcome.result.report);
+      else if (outcome.kind === 'bound')
+        reports.push({
+          name: binding.metadata.name,
+          namespace: binding.metadata.namespace,
+          outcome: 'error',
+          selector: binding.spec.event?.selector ?? '',
+          error: `failed to dispatch event: ${boundFailure(outcome.site, outcome.reason)}`,
+          hints: [BOUND_HINT],
+        });
+      else throw new Error('the evaluator answered a dispatch');
+    }
+  } finally {
+    await pool.close();
+  }
+  return finish(prepared, reports);
 }

@@ -2,6 +2,7 @@
 // expressions are compiled (not run) against this event, and its template is looked up.
 import { compile, ExprError, metadataEnv } from '@app/expr';
 import type { BindingFailure, EvaluationContext, Stage } from '../dispatch/evaluate-binding.js';
+import { parameterSite } from '../dispatch/expression-site.js';
 import type { BindingObject } from '../manifests/argo-objects.js';
 
 export interface LatentProblems {
@@ -33,6 +34,7 @@ export function latentProblems(binding: BindingObject, ctx: EvaluationContext): 
       continue;
     }
     const source = p.valueFrom.event ?? '';
+    ctx.onExpression?.(parameterSite(p.name, source));
     try {
       compile(source, ctx.env);
     } catch (e) {
@@ -49,6 +51,7 @@ export function latentProblems(binding: BindingObject, ctx: EvaluationContext): 
   ];
   for (const [what, source] of expressions) {
     if (!source) continue;
+    ctx.onExpression?.({ stage: 'metadata', what, source });
     try {
       compile(source, metaEnv);
     } catch (e) {

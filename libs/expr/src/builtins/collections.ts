@@ -1,5 +1,5 @@
 import { fail, Fault } from '../errors.js';
-import { byteLength, fromUtf8Bytes, utf8Bytes } from '../go-bytes.js';
+import { byteLength, characterCount, fromUtf8Bytes, utf8Bytes } from '../go-bytes.js';
 import { formatValue } from '../go-format.js';
 import { marshal, unmarshal } from '../go-json.js';
 import { ARRAY, INT, isArray, isInteger, isUnknown, natureName, STRING, UNKNOWN } from '../natures.js';
@@ -127,7 +127,7 @@ export const COLLECTION_BUILTINS: Readonly<Record<string, Builtin>> = {
       (t) => `invalid argument for len (type ${t})`,
     ),
     call: ([x]) => {
-      if (typeof x === 'string') return BigInt(Array.from(x).length);
+      if (typeof x === 'string') return BigInt(characterCount(x));
       if (Array.isArray(x)) return BigInt(x.length);
       if (x instanceof Map) return BigInt(x.size);
       return fail(`invalid argument for len (type ${goTypeName(x ?? null)})`);

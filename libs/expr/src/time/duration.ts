@@ -3,16 +3,17 @@ import { fail } from '../errors.js';
 import type { GoInt } from '../values.js';
 import { duration, goQuoteTime, NS } from './common.js';
 
-const UNITS: Readonly<Record<string, bigint>> = {
-  ns: 1n,
-  us: 1000n,
-  µs: 1000n,
-  μs: 1000n,
-  ms: 1_000_000n,
-  s: NS,
-  m: 60n * NS,
-  h: 3600n * NS,
-};
+/** A Map: the unit is text from the input, which must never find `constructor` or `toString` on a prototype. */
+const UNITS: ReadonlyMap<string, bigint> = new Map([
+  ['ns', 1n],
+  ['us', 1000n],
+  ['µs', 1000n],
+  ['μs', 1000n],
+  ['ms', 1_000_000n],
+  ['s', NS],
+  ['m', 60n * NS],
+  ['h', 3600n * NS],
+]);
 
 /** time.ParseDuration. */
 export function parseDuration(text: string): GoInt {
@@ -34,7 +35,7 @@ export function parseDuration(text: string): GoInt {
     const unitMatch = /^[^\d.]+/.exec(s);
     if (!unitMatch) fail(`time: missing unit in duration ${goQuoteTime(text)}`);
     const unitText = unitMatch[0];
-    const unit = UNITS[unitText];
+    const unit = UNITS.get(unitText);
     if (unit === undefined)
       fail(`time: unknown unit ${goQuoteTime(unitText)} in duration ${goQuoteTime(text)}`);
     s = s.slice(unitText.length);

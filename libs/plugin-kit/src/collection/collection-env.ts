@@ -24,11 +24,12 @@ export const FRONT_VARIABLES = [
   'HOST',
   'TOKEN_FILE',
   'BODY_LIMIT',
+  'BODY_MAX_VALUES',
   'MAX_CONNECTIONS',
   'SHUTDOWN_TIMEOUT',
 ] as const;
 
-/** `slack-notifier` → `SLACK_NOTIFIER_`: the prefix of one plugin's own values in a collection. */
+/** `chat-notifier` → `CHAT_NOTIFIER_`: the prefix of one plugin's own values in a collection. */
 export function overridePrefixOf(definition: PluginDefinition): string {
   return `${definition.name.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_`;
 }
@@ -85,6 +86,13 @@ export function sharedVariables(definitions: PluginDefinition[]): Map<string, Pl
   return new Map([...owners].filter(([, ds]) => ds.length > 1));
 }
 
+/** Whether a hosted plugin reads a variable: a per-plugin kit setting, one its env class declares, or one of its families. */
+export function readerOf(definition: PluginDefinition): (name: string) => boolean {
+  const own = new Set([...perPluginKitVariables(), ...declaredBy(definition)]);
+  const families = definition.envPrefixes ?? [];
+  return (name) => own.has(name) || families.some((f) => name.startsWith(f));
+}
+
 /**
  * What one hosted plugin sees of the sidecar environment: the kit's per-plugin variables, the variables its
  * env class declares and its families — never another plugin's — with `<PLUGIN>_<NAME>` taking precedence
@@ -96,9 +104,7 @@ export function scopedSource(
   source: EnvSource,
   shared = sharedVariables(enabled),
 ): EnvSource {
-  const own = new Set([...perPluginKitVariables(), ...declaredBy(definition)]);
-  const families = definition.envPrefixes ?? [];
-  const isOwn = (name: string): boolean => own.has(name) || families.some((f) => name.startsWith(f));
+  const isOwn = readerOf(definition);
   const prefix = overridePrefixOf(definition);
   const declared = new Set(declaredBy(definition));
   // `<PREFIX><NAME>` is an override of NAME, unless the plugin declares it under that very name.

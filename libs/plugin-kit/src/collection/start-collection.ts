@@ -1,4 +1,5 @@
 import { EnvValidationError, loadEnv } from '../config/env.js';
+import { formerNamesWarning, resolveFormerNames } from '../config/former-names.js';
 import { KitEnv } from '../config/kit-env.js';
 import type { TemplateDispatcher } from '../http/contract-server.js';
 import { hostPlugin, type HostedPlugin } from '../hosting/hosted-plugin.js';
@@ -56,6 +57,11 @@ export function enabledPlugins(
     .filter(Boolean);
   // A plugin is enabled by any key it answers (`slack` enables the notifier as `notify` does).
   const known = new Map(definition.plugins.flatMap((p) => keysOf(p).map((k) => [k, p] as const)));
+  // `PLUGINS=","` would start a sidecar that serves nothing (every call answered {}): a typo, not a choice.
+  if (wanted.length === 0)
+    throw new EnvValidationError([
+      `PLUGINS: ${JSON.stringify(plugins)} names no plugin (this collection has ${[...known.keys()].join(', ')}; unset serves them all)`,
+    ]);
   const unknown = wanted.filter((k) => !known.has(k));
   if (unknown.length > 0)
     throw new EnvValidationError([
@@ -76,6 +82,8 @@ export interface HostedCollection {
   router: TemplateRouter;
   /** Aborted when the sidecar stops; the hosted plugins' handlers see it. */
   shutdownController: AbortController;
+  /** Variables read under a former spelling (for the start-up warning). */
+  formerNames: string[];
 }
 
 /**
@@ -88,7 +96,7 @@ export function hostCollection(
   options: StartOptions & { logBase?: Record<string, unknown> } = {},
 ): HostedCollection {
   // One copy: process.env reads go through the C library each time, and scoping reads it once per plugin.
-  const source = options.env ?? { ...process.env };
+  const { source, used } = resolveFormerNames(options.env ?? { ...process.env }, definition.plugins);
   const clashes = structuralClashes(definition.plugins);
   if (clashes.length > 0) throw new Error(`plugins that cannot share a sidecar: ${clashes.join('; ')}`);
 
@@ -129,7 +137,19 @@ export function hostCollection(
   });
   const routes = new Map<string, TemplateDispatcher>();
   for (const plugin of hosted) for (const [key, executor] of plugin.executors) routes.set(key, executor);
-  return { kit, hosted, redactor, logger, router: new TemplateRouter(routes), shutdownController };
+  const formerNames = [
+    ...used,
+    ...hosted.flatMap((h) => h.formerNames.map((name) => `${name} (${h.definition.name})`)),
+  ];
+  return {
+    kit,
+    hosted,
+    redactor,
+    logger,
+    router: new TemplateRouter(routes),
+    shutdownController,
+    formerNames,
+  };
 }
 
 /**
@@ -142,7 +162,10 @@ export async function startCollection(
   options: StartOptions = {},
 ): Promise<RunningCollection> {
   const started = performance.now();
-  const { kit, hosted, redactor, logger, router, shutdownController } = hostCollection(definition, options);
+  const { kit, hosted, redactor, logger, router, shutdownController, formerNames } = hostCollection(
+    definition,
+    options,
+  );
   const served = await serve({
     kit,
     defaultPort: definition.port,
@@ -153,6 +176,7 @@ export async function startCollection(
     shutdownController,
     started,
   });
+  if (formerNames.length > 0) logger.warn({ formerNames }, formerNamesWarning(formerNames));
   return {
     ...served,
     logger,

@@ -83,6 +83,16 @@ describe('loadEnv', () => {
     expect(secretFieldsOf(SampleEnv)).toEqual(['SAMPLE_TOKEN']);
   });
 
+  it('an env class inherits the secret fields of the class it extends, as it inherits its rules', () => {
+    class ExtendedEnv extends SampleEnv {
+      @Secret()
+      @IsOptional()
+      @IsString()
+      EXTRA_PASSWORD?: string;
+    }
+    expect(secretFieldsOf(ExtendedEnv)).toEqual(['EXTRA_PASSWORD', 'SAMPLE_TOKEN']);
+  });
+
   it('validates the kit settings every plugin shares', () => {
     expect(loadEnv(KitEnv, {})).toMatchObject({
       TOKEN_FILE: '/var/run/argo/token',

@@ -14,8 +14,12 @@ export function Secret(): PropertyDecorator {
   };
 }
 
+/** The secret fields of an env class, those it inherits included (as its rules are). */
 export function secretFieldsOf(cls: new () => object): string[] {
-  return [...(secretFields.get(cls) ?? [])];
+  const fields = new Set<string>();
+  for (let c: object | null = cls; c !== null && c !== Function.prototype; c = Object.getPrototypeOf(c))
+    for (const field of secretFields.get(c) ?? []) fields.add(field);
+  return [...fields];
 }
 
 // The kit's own rather than class-transformer's @Transform: an env class is read at start-up, where
@@ -59,10 +63,27 @@ export function EnvInt(): PropertyDecorator {
   return EnvTransform((value) => (/^-?\d+$/.test(value.trim()) ? Number(value) : value));
 }
 
+/** A credential an env class read, with the user it is sent with (HTTP Basic, SMTP AUTH) when it has one. */
+export interface Credential {
+  secret: string;
+  user?: string;
+}
+
 /** Optional hook on an env class for variables a class cannot declare (`JENKINS_<NAME>_URL`, ...). */
 export interface EnvExtras {
   /** Reads extra variables from the source; returns problems (each naming the variable). */
   loadExtras(source: EnvSource): string[];
+  /**
+   * The credentials the class read, each with its user when it is sent with one: the kit registers them with
+   * the redactor at start-up, which works out every form they are sent in (a named server's token in its Basic
+   * header, an SMTP password in its AUTH line).
+   */
+  credentials?(): Credential[];
+}
+
+/** What an env declares it read: its `credentials()` (none for a class without the hook). */
+export function credentialsOf(env: object): Credential[] {
+  return hasExtras(env) && env.credentials ? env.credentials() : [];
 }
 
 export class EnvValidationError extends Error {

@@ -1,7 +1,7 @@
 import { DEFAULT_TOKEN_FILE } from '@app/contract';
 import { EnvInt } from './env.js';
 import { IsGoDuration, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, Min } from './env-rules.js';
-import { DEFAULT_UPSTREAM_MAX_BODY } from '../upstream/upstream-scope.js';
+import { DEFAULT_UPSTREAM_MAX_BODY, DEFAULT_UPSTREAM_MAX_VALUES } from '../upstream/upstream-scope.js';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 
@@ -39,6 +39,16 @@ export class KitEnv {
   @Max(64 * 1024 * 1024)
   BODY_LIMIT = 1024 * 1024;
 
+  /**
+   * Most JSON values and keys in a request body, counted while it arrives (413 beyond): what a body costs to
+   * hold is its values, not its bytes (1 MiB of `[{},{},…]` is 350,000 objects, ~20 MiB of heap).
+   */
+  @EnvInt()
+  @IsInt()
+  @Min(1000)
+  @Max(1_000_000)
+  BODY_MAX_VALUES = 20_000;
+
   /** Longest graceful shutdown waits for in-flight calls after SIGTERM. */
   @IsGoDuration({ max: '5m' })
   SHUTDOWN_TIMEOUT = '20s';
@@ -55,6 +65,16 @@ export class KitEnv {
   @Min(64 * 1024)
   @Max(64 * 1024 * 1024)
   UPSTREAM_MAX_BODY = DEFAULT_UPSTREAM_MAX_BODY;
+
+  /**
+   * Most JSON values and keys built from one upstream reply, counted before it is parsed; a reply with more
+   * fails the node (4 MiB of `[{},{},…]` would be 1.4 million objects, ~80 MiB of heap).
+   */
+  @EnvInt()
+  @IsInt()
+  @Min(10_000)
+  @Max(10_000_000)
+  UPSTREAM_MAX_VALUES = DEFAULT_UPSTREAM_MAX_VALUES;
 
   /** Most executions the plugin runs at once (including those finishing after the deadline); past it, 503. */
   @EnvInt()

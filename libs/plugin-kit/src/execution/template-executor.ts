@@ -64,6 +64,8 @@ export interface TemplateExecutorOptions {
   maxExecutions: number;
   /** Largest upstream reply body the handler's clients read (the kit's clients find it in the upstream scope). */
   upstreamMaxBodyBytes: number;
+  /** Most JSON values and keys the handler's clients build from one reply. */
+  upstreamMaxValues: number;
 }
 
 const MAX_MESSAGE = 4000;
@@ -92,7 +94,11 @@ export class TemplateExecutor {
   constructor(private readonly options: TemplateExecutorOptions) {
     // One abort listener per execution in flight: not a leak, so no MaxListenersExceededWarning.
     setMaxListeners(0, options.shutdown);
-    this.scope = { maxBodyBytes: options.upstreamMaxBodyBytes, redactor: options.redactor };
+    this.scope = {
+      maxBodyBytes: options.upstreamMaxBodyBytes,
+      maxValues: options.upstreamMaxValues,
+      redactor: options.redactor,
+    };
   }
 
   /** Executions running now, in the handler or in the background. */

@@ -1,5 +1,6 @@
 import { parseDuration } from '@app/contract';
-import { loadEnv, secretFieldsOf, type EnvSource } from '../config/env.js';
+import { credentialsOf, loadEnv, secretFieldsOf, type EnvSource } from '../config/env.js';
+import { formerNamesOf } from '../config/former-names.js';
 import { KitEnv } from '../config/kit-env.js';
 import { TemplateExecutor, type LoadedPlugin } from '../execution/template-executor.js';
 import type { TemplateDispatcher } from '../http/contract-server.js';
@@ -31,6 +32,8 @@ export interface HostedPlugin {
   redactor: Redactor;
   /** The secret values this plugin knows (its env's secret fields and secret-looking variables). */
   secrets: string[];
+  /** Variables its env class read under a former spelling (for the start-up warning). */
+  formerNames: readonly string[];
   logger: PluginLogger;
   ledger: ExecutionLedger;
   /** key → the executor answering it. */
@@ -56,6 +59,9 @@ export function hostPlugin<E extends object>(
     for (const field of secretFieldsOf(definition.env))
       secrets.push(String((env as Record<string, unknown>)[field] ?? ''));
   const redactor = new Redactor().add(...secrets);
+  for (const { secret, user } of env ? credentialsOf(env) : [])
+    if (user === undefined) redactor.add(secret);
+    else redactor.addLogin(user, secret);
 
   const logger = createLogger({
     level: kit.LOG_LEVEL,
@@ -104,6 +110,7 @@ export function hostPlugin<E extends object>(
     shutdown: options.shutdown,
     maxExecutions: definition.limits?.maxExecutions ?? kit.MAX_EXECUTIONS,
     upstreamMaxBodyBytes: definition.limits?.upstreamMaxBody ?? kit.UPSTREAM_MAX_BODY,
+    upstreamMaxValues: kit.UPSTREAM_MAX_VALUES,
   });
   const executors = new Map<string, TemplateDispatcher>(keysOf(definition).map((key) => [key, executor]));
 
@@ -112,6 +119,7 @@ export function hostPlugin<E extends object>(
     kit,
     redactor,
     secrets,
+    formerNames: formerNamesOf(env),
     logger,
     ledger,
     executors,

@@ -5,6 +5,7 @@ import { ContractServer, type TemplateDispatcher } from '../http/contract-server
 import type { PluginLogger } from '../logging/plugin-logger.js';
 import type { Redactor } from '../logging/redactor.js';
 import { stopHostedPlugins, type HostedPlugin } from './hosted-plugin.js';
+import { MAX_JSON_DEPTH } from '../json/json-cost-meter.js';
 
 export interface ServeOptions {
   /** The front's settings: port, host, token file, body limit, connections, shutdown timeout. */
@@ -34,7 +35,7 @@ export async function serve(options: ServeOptions): Promise<Served> {
     guard,
     dispatcher: options.dispatcher,
     logger,
-    bodyLimit: kit.BODY_LIMIT,
+    bodyLimits: { maxBytes: kit.BODY_LIMIT, maxValues: kit.BODY_MAX_VALUES, maxDepth: MAX_JSON_DEPTH },
     maxConnections: kit.MAX_CONNECTIONS,
   });
   const port = await server.listen(kit.PORT ?? options.defaultPort, kit.HOST);

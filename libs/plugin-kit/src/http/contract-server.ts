@@ -4,7 +4,9 @@ import { EXECUTE_TEMPLATE_PATH, type ExecuteTemplateReply } from '@app/contract'
 import type { TokenGuard } from '../auth/token-guard.js';
 import { OverloadedError } from '../execution/overloaded-error.js';
 import type { PluginLogger } from '../logging/plugin-logger.js';
-import { BodyTooLargeError, readBody } from './body-reader.js';
+import { bodyBudgetFor, type BodyBudget } from './body-budget.js';
+import { ConnectionSlots } from './connection-slots.js';
+import { BodyBudgetSpentError, BodyTooLargeError, readBody, type BodyLimits } from './body-reader.js';
 
 export interface TemplateDispatcher {
   execute(body: unknown): Promise<ExecuteTemplateReply>;
@@ -14,8 +16,12 @@ export interface ContractServerOptions {
   guard: TokenGuard;
   dispatcher: TemplateDispatcher;
   logger: PluginLogger;
-  bodyLimit: number;
-  /** Most open connections; further ones are closed at once (the agent retries connection errors). */
+  /** Bytes, JSON values and nesting of a request body (413 beyond). */
+  bodyLimits: BodyLimits;
+  /**
+   * Most open connections; when a new one needs a slot, the oldest connection that has not presented the
+   * agent's token is closed (see ConnectionSlots); with every slot authenticated, the new one is closed at once.
+   */
   maxConnections?: number;
 }
 
@@ -24,7 +30,8 @@ export interface ContractServerOptions {
  * that has sent nothing 10 s after connecting, not its headers within 10 s, or not its body within 15 s, is
  * not the agent; an idle keep-alive connection is closed after 5 s (the agent reconnects); timeouts are
  * checked every second, so idle and half-open connections never pile up, and there are never more than
- * `maxConnections` (further ones are closed at once). Measured in test/reliability/hostile-upstream.e2e-spec.ts.
+ * `maxConnections` (the oldest connection that has not presented the agent's token is closed to make room for
+ * a new one). Measured in test/reliability/hostile-upstream.e2e-spec.ts.
  */
 export const FRONT_LIMITS = {
   maxConnections: 256,
@@ -39,7 +46,8 @@ export const FRONT_LIMITS = {
  *   1. auth on every path and method, before the body is read (403);
  *   2. only POST /api/v1/template.execute exists (404 otherwise);
  *   3. 503 while draining for shutdown;
- *   4. body limit (413) and JSON parsing (400);
+ *   4. body limits, checked while the body arrives: bytes, JSON values and nesting (413), what the bodies in
+ *      flight hold together (503 + Retry-After for a heavy body past it); then JSON parsing (400);
  *   5. dispatch, then 200 with a JSON body (503 + Retry-After when the plugin runs all the executions it may).
  * Plain node:http: it is on the hot path of every call and on the cold-start path of every agent pod.
  */
@@ -48,8 +56,11 @@ export class ContractServer {
   private draining = false;
   private active = 0;
   private readonly idleWaiters: Array<() => void> = [];
+  private readonly bodies: BodyBudget;
+  private readonly slots: ConnectionSlots;
 
   constructor(private readonly options: ContractServerOptions) {
+    this.bodies = bodyBudgetFor(options.bodyLimits);
     const { maxConnections, ...timeouts } = FRONT_LIMITS;
     this.server = createServer(timeouts, (req, res) => {
       this.active++;
@@ -59,9 +70,10 @@ export class ContractServer {
         if (!res.headersSent) reply(res, 400, 'bad request');
       });
     });
-    this.server.maxConnections = options.maxConnections ?? maxConnections;
-    // Node's header timeout only starts with the first byte: a connection that never sends one is closed here.
+    this.slots = new ConnectionSlots(options.maxConnections ?? maxConnections);
     this.server.on('connection', (socket: Socket) => {
+      if (!this.slots.admit(socket)) return;
+      // Node's header timeout only starts with the first byte: a connection that never sends one is closed here.
       const timer = setTimeout(() => {
         if (socket.bytesRead === 0) socket.destroy();
       }, timeouts.headersTimeout);
@@ -125,26 +137,13 @@ export class ContractServer {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!(await this.options.guard.authorize(req.headers.authorization)))
       return refuse(req, res, 403, 'forbidden');
+    this.slots.authenticate(req.socket);
     const path = (req.url ?? '').split('?', 1)[0];
     if (req.method !== 'POST' || path !== EXECUTE_TEMPLATE_PATH) return refuse(req, res, 404, 'not found');
     if (this.draining) return refuse(req, res, 503, 'shutting down');
 
-    let raw: Buffer;
-    try {
-      raw = await readBody(req, this.options.bodyLimit);
-    } catch (err) {
-      if (err instanceof BodyTooLargeError) return refuse(req, res, 413, err.message);
-      return refuse(req, res, 400, 'could not read request body');
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(raw.toString('utf8'));
-    } catch (err) {
-      return reply(res, 400, `invalid JSON: ${(err as Error).message}`);
-    }
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      return reply(res, 400, 'request body must be an ExecuteTemplateArgs object');
-    }
+    const body = await this.readArgs(req, res);
+    if (body === undefined) return;
     let result: ExecuteTemplateReply;
     try {
       result = await this.options.dispatcher.execute(body);
@@ -157,9 +156,39 @@ export class ContractServer {
     res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
     res.end(text);
   }
+
+  /**
+   * The request body as an object, or undefined once the refusal is sent. Only the parsed body outlives this
+   * call (the bytes and the text are dropped before the execution starts); its cost stays taken from the
+   * budget until the reply is sent.
+   */
+  private async readArgs(req: IncomingMessage, res: ServerResponse): Promise<object | undefined> {
+    const share = this.bodies.open();
+    res.once('close', () => share.release());
+    let raw: Buffer;
+    try {
+      raw = await readBody(req, this.options.bodyLimits, share);
+    } catch (err) {
+      if (err instanceof BodyTooLargeError) return refuse(req, res, 413, err.message);
+      if (err instanceof BodyBudgetSpentError) {
+        res.setHeader('Retry-After', '1');
+        return refuse(req, res, 503, err.message);
+      }
+      return refuse(req, res, 400, 'could not read request body');
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch (err) {
+      return reply(res, 400, `invalid JSON: ${(err as Error).message}`);
+    }
+    if (body === null || typeof body !== 'object' || Array.isArray(body))
+      return reply(res, 400, 'request body must be an ExecuteTemplateArgs object');
+    return body;
+  }
 }
 
-function reply(res: ServerResponse, status: number, text: string, close = false): void {
+function reply(res: ServerResponse, status: number, text: string, close = false): undefined {
   res.writeHead(status, {
     'Content-Type': 'text/plain; charset=utf-8',
     'Content-Length': Buffer.byteLength(text),
@@ -172,7 +201,7 @@ function reply(res: ServerResponse, status: number, text: string, close = false)
  * Replies without reading the request body. If a body may still be on the wire, the connection is closed
  * after the reply (Node then stops reading), so a huge unauthenticated upload is never consumed.
  */
-function refuse(req: IncomingMessage, res: ServerResponse, status: number, text: string): void {
+function refuse(req: IncomingMessage, res: ServerResponse, status: number, text: string): undefined {
   const declared = Number(req.headers['content-length'] ?? 0);
   const bodyPending = !req.complete && (declared > 0 || req.headers['transfer-encoding'] !== undefined);
   reply(res, status, text, bodyPending);

@@ -2,9 +2,13 @@ import { createHash } from 'node:crypto';
 import { toAnyString, type ExecuteTemplateArgs } from '@app/contract';
 import { canonicalJson } from './canonical-json.js';
 
-/** Input parameters as a name → value map (value, else default), as the plugin sees them. */
+/**
+ * Input parameters as a name → value map (value, else default), as the plugin sees them. Without a prototype:
+ * the names come from the request, and one named `__proto__` must be kept (in the execution key too), not
+ * swallowed by the setter, and `constructor` must find nothing that was not sent.
+ */
 export function inputParameters(args: ExecuteTemplateArgs): Record<string, string> {
-  const params: Record<string, string> = {};
+  const params = Object.create(null) as Record<string, string>;
   for (const p of args.template.inputs?.parameters ?? []) {
     const value = toAnyString(p.value) ?? toAnyString(p.default);
     if (value !== undefined) params[p.name] = value;

@@ -1,9 +1,16 @@
 /**
  * Replaces secret values wherever they appear in text: log lines, node messages, output parameters.
- * A value is held in every form it may be sent or echoed in: as given, trimmed (a Secret made with
- * `--from-file` ends in a newline, the header carries the trimmed value), URL-encoded (query strings, and form
- * bodies, which encode more) and JSON-escaped (a secret with a quote or backslash inside a JSON log line). `addBasic` adds the
- * `Basic` credentials of a user and password: `base64(user:password)` and the decoded `user:password`.
+ * Every form a credential is sent or echoed in is worked out here, once, from the value alone (`add`) or from a
+ * user and password (`addLogin`):
+ * - as given and trimmed (a Secret made with `--from-file` ends in a newline, the header carries it trimmed);
+ * - percent-encoded (query strings, URL paths) and form-encoded (`+` for a space, `~!'()` encoded), each with
+ *   upper- and lower-case hex;
+ * - base64 and base64url of the value, and of the value inside any longer base64 text at each of the three byte
+ *   alignments (the characters that depend on the value alone): a token in a Basic header or a JWT, a password
+ *   in SMTP `AUTH PLAIN` (`\0user\0password`) or `AUTH LOGIN`, whatever the user or the text around it;
+ * - for a login, `user:password` and its base64 (HTTP Basic) and `\0user\0password` (SMTP AUTH PLAIN) whole;
+ * - for a PEM key, its base64 body in one piece and each line of it (a library quoting part of the key);
+ * - each of these JSON-escaped (a quote or backslash inside a JSON log line).
  */
 export class Redactor {
   static readonly MASK = '[REDACTED]';
@@ -43,11 +50,16 @@ export class Redactor {
     return true;
   }
 
-  /** The credentials of HTTP Basic auth as sent (`base64(user:password)`) and decoded (`user:password`). */
-  addBasic(username: string | undefined, password: string | undefined): this {
+  /**
+   * A password and the user it is sent with: every form of the password, and the login as HTTP Basic
+   * (`user:password`, whose base64 is the header) and SMTP AUTH PLAIN (`\0user\0password`, sent in base64)
+   * carry it, so an echoed header or AUTH line is masked whole, user included.
+   */
+  addLogin(username: string | undefined, password: string | undefined): this {
     if (!password) return this;
-    const pair = `${username ?? ''}:${password}`;
-    return this.add(password, pair, Buffer.from(pair).toString('base64'));
+    const user = username ?? '';
+    const passwords = [...new Set([password, password.trim()])].filter(Boolean);
+    return this.add(password, ...passwords.flatMap((p) => [`${user}:${p}`, `\0${user}\0${p}`]));
   }
 
   /** Replaces the whole set; used when the agent's token file rotates. */
@@ -80,22 +92,51 @@ export class Redactor {
   }
 }
 
-/** A value as given, trimmed, URL-encoded, and each of those JSON-escaped; forms shorter than `minLength` are left out. */
+/** Every form of a value (see the class comment); forms shorter than `minLength` are left out. */
 function secretForms(value: string | undefined, minLength: number): string[] {
   if (!value) return [];
-  const trimmed = value.trim();
-  const plain = [
-    ...new Set([
-      value,
-      trimmed,
-      encodeURIComponent(trimmed),
-      encodeURIComponent(value),
-      formEncoded(trimmed),
-      formEncoded(value),
-    ]),
-  ];
-  const forms = new Set(plain.flatMap((v) => [v, JSON.stringify(v).slice(1, -1)]));
+  // Well-formed: a lone surrogate is sent as U+FFFD (and encodeURIComponent would throw on it).
+  const texts = [...new Set([value, value.trim()])].filter(Boolean).map(wellFormed);
+  const pieces = texts.flatMap((t) => [t, ...pemParts(t)]);
+  const plain = [...new Set(pieces.flatMap((t) => [t, ...urlForms(t)]))];
+  const escaped = plain.flatMap((v) => [v, JSON.stringify(v).slice(1, -1)]);
+  const forms = new Set([...escaped, ...texts.flatMap((t) => base64Forms(Buffer.from(t)))]);
   return [...forms].filter((f) => f.length >= minLength);
+}
+
+/** In a query string or path (percent-encoded) and in a form body, with either case of hex digits. */
+function urlForms(text: string): string[] {
+  return [encodeURIComponent(text), formEncoded(text)].flatMap((f) => [
+    f,
+    f.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
+  ]);
+}
+
+/**
+ * base64 and base64url of `bytes` whole, and, for each of the three alignments it can have inside a longer
+ * base64 text, the characters that depend on `bytes` alone: character c holds bits 6c…6c+5, and `bytes` fill
+ * bits 8·shift … 8·(shift+n)−1 after `shift` unknown bytes.
+ */
+function base64Forms(bytes: Buffer): string[] {
+  const forms = [bytes.toString('base64')];
+  for (let shift = 0; shift < 3; shift++) {
+    const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
+    forms.push(encoded.slice(Math.ceil((4 * shift) / 3), Math.floor((4 * (shift + bytes.length)) / 3)));
+  }
+  return forms.flatMap((f) => [f, f.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')]);
+}
+
+/** The base64 body of each PEM block in `text`, in one piece and line by line (lines shorter than 16 left out). */
+function pemParts(text: string): string[] {
+  const parts: string[] = [];
+  for (const [, body] of text.matchAll(/-----BEGIN [A-Z ]+-----([\s\S]*?)-----END [A-Z ]+-----/g)) {
+    const lines = body
+      .split(/\\n|\r?\n/)
+      .map((l) => l.trim())
+      .filter(Boolean);
+    parts.push(lines.join(''), ...lines.filter((l) => l.length >= 16));
+  }
+  return parts;
 }
 
 /**
@@ -106,13 +147,14 @@ function secretForms(value: string | undefined, minLength: number): string[] {
  */
 export function formEncoded(value: string): string {
   // A lone surrogate is U+FFFD in a form body (encodeURIComponent would throw on it).
-  const text = value.replace(
-    /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
-    '\uFFFD',
-  );
-  return encodeURIComponent(text)
+  return encodeURIComponent(wellFormed(value))
     .replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
     .replace(/%20/g, '+');
+}
+
+/** A lone surrogate replaced by U+FFFD, as a UTF-8 encoder writes it. */
+function wellFormed(text: string): string {
+  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
 const SECRET_NAME = /(TOKEN|SECRET|PASSWORD|PASSWD|KEY|CREDENTIAL|PRIVATE)/i;

@@ -2,8 +2,9 @@ import { redactInScope } from './upstream-scope.js';
 
 /**
  * A short, human-readable detail from an upstream error body: JSON fields, a text line or an HTML title.
- * Secrets are masked before the text is cut, so a credential echoed by the upstream never survives as a
- * prefix (`Bearer ghp_FAKEgithubTO…`).
+ * Secrets are masked in the whole text before any of it is cut (the scan window, then the length), so a
+ * credential echoed across a cut never survives as a prefix (`Bearer ghp_FAKEgithubTO…`), and whitespace
+ * collapsing cannot move the unmasked part of one to the front.
  */
 export function errorDetail(data: unknown, maxLength = 200): string | undefined {
   let detail: string | undefined;
@@ -14,14 +15,25 @@ export function errorDetail(data: unknown, maxLength = 200): string | undefined 
     );
     detail = typeof candidate === 'string' ? candidate : candidate ? JSON.stringify(candidate) : undefined;
   } else if (typeof data === 'string' || Buffer.isBuffer(data)) {
-    detail = textDetail(String(data).slice(0, MAX_SCAN));
+    detail = textDetail(redactInScope(String(data)).slice(0, MAX_SCAN));
   }
   if (!detail) return undefined;
-  const flat = redactInScope(detail.slice(0, MAX_SCAN)).replace(/\s+/g, ' ').trim();
-  return flat.length > maxLength ? `${flat.slice(0, maxLength - 1)}…` : flat || undefined;
+  // Masked whole before the cut, and again (clipMasked) after entities were decoded and whitespace collapsed.
+  const flat = redactInScope(detail).slice(0, MAX_SCAN).replace(/\s+/g, ' ').trim();
+  return clipMasked(flat, maxLength) || undefined;
 }
 
-/** Only the start of a (possibly MiB-sized) error text is looked at. */
+/**
+ * `text` with the current scope's secrets masked, then cut to `max` characters with an ellipsis: the one way
+ * upstream text (error details, log tails, notebook output) is shortened, so a cut never leaves part of a
+ * credential behind.
+ */
+export function clipMasked(text: string, max: number): string {
+  const masked = redactInScope(text);
+  return masked.length > max ? `${masked.slice(0, max - 1)}…` : masked;
+}
+
+/** Only the start of a (possibly MiB-sized) error text is parsed (after it was masked whole). */
 const MAX_SCAN = 64 * 1024;
 
 function textDetail(text: string): string | undefined {

@@ -85,7 +85,7 @@ describe('createUpstreamClient', () => {
   });
 
   describe('against a hostile upstream', () => {
-    const scope = { maxBodyBytes: 64 * 1024, redactor: new Redactor() };
+    const scope = { maxBodyBytes: 64 * 1024, maxValues: 10_000, redactor: new Redactor() };
     const inScope = <T>(fn: () => Promise<T>): Promise<T> => runInUpstreamScope(scope, fn);
 
     it.each([
@@ -102,6 +102,47 @@ describe('createUpstreamClient', () => {
         );
       },
     );
+
+    it.each([
+      [
+        'wide',
+        200,
+        'reply holds more than 10000 JSON values and keys (the sidecar builds at most UPSTREAM_MAX_VALUES values from one upstream reply)',
+      ],
+      [
+        'wide',
+        500,
+        'reply holds more than 10000 JSON values and keys (the sidecar builds at most UPSTREAM_MAX_VALUES values from one upstream reply)',
+      ],
+      [
+        'deep',
+        200,
+        'reply nested deeper than 64 levels (the sidecar parses upstream replies up to that depth)',
+      ],
+    ] as const)(
+      'refuses to parse a %s reply (status %i) dearer than the scope allows, under the byte limit: a permanent error',
+      async (shape, status, message) => {
+        upstream.faults.add({ kind: 'dense', shape, bytes: 60 * 1024, status });
+        const err = await failure(inScope(() => client().get('/ok')));
+        expect(err).toMatchObject({ kind: 'permanent', message: `fake: GET /ok: ${message}` });
+      },
+    );
+
+    it('refuses a dear reply to a request that parses the text itself', async () => {
+      upstream.faults.add({ kind: 'dense', shape: 'wide', bytes: 60 * 1024 });
+      const asText = inScope(() =>
+        client().get('/ok', { responseType: 'text', transformResponse: [(text: unknown) => text] }),
+      );
+      expect(await failure(asText)).toMatchObject({
+        kind: 'permanent',
+        message: expect.stringMatching(/more than 10000 JSON values/),
+      });
+    });
+
+    it('parses a reply within the value limit', async () => {
+      upstream.faults.add({ kind: 'dense', shape: 'wide', bytes: 3 * 9000 });
+      expect((await inScope(() => client().get('/ok'))).data).toHaveLength(8999);
+    });
 
     it('reads a reply within the limit', async () => {
       upstream.faults.add({ kind: 'huge', bytes: 60 * 1024 });

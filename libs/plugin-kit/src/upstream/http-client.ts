@@ -3,6 +3,7 @@ import axios, {
   AxiosHeaders,
   type AxiosInstance,
   type AxiosResponse,
+  type AxiosResponseTransformer,
   type InternalAxiosRequestConfig,
   type RawAxiosRequestHeaders,
 } from 'axios';
@@ -13,7 +14,8 @@ import {
   UpstreamError,
 } from '../errors/upstream-error.js';
 import { errorDetail } from './error-detail.js';
-import { ReplyTooLargeError, redactInScope, upstreamScope } from './upstream-scope.js';
+import { JsonCostMeter, type JsonCostLimits } from '../json/json-cost-meter.js';
+import { ReplyTooLargeError, redactInScope, replyCostLimits, upstreamScope } from './upstream-scope.js';
 
 export interface UpstreamClientOptions {
   /** Name used in messages: `jenkins: POST /job/x/build → 404 Not Found`. */
@@ -74,6 +76,7 @@ function boundRequest(config: InternalAxiosRequestConfig, deadlineMs: number): I
   const limit = scope.maxBodyBytes;
   const own = config.maxContentLength;
   config.maxContentLength = own !== undefined && own > -1 ? Math.min(own, limit) : limit;
+  config.transformResponse = [refuseCostlyJson(replyCostLimits(scope)), ...toArray(config.transformResponse)];
   const deadline = AbortSignal.timeout(deadlineMs);
   const caller = config.signal as AbortSignal | undefined;
   config.signal = caller ? AbortSignal.any([caller, deadline]) : deadline;
@@ -85,9 +88,26 @@ function boundRequest(config: InternalAxiosRequestConfig, deadlineMs: number): I
       const credential = /^\S+\s+(\S.*)$/.exec(value)?.[1];
       scope.redactor.add(value, credential);
     }
-    if (config.auth) scope.redactor.addBasic(config.auth.username, config.auth.password);
+    if (config.auth) scope.redactor.addLogin(config.auth.username, config.auth.password);
   }
   return config;
+}
+
+/**
+ * The first response transform: a reply text whose JSON would build more values or nesting than `limits` is
+ * refused before any later transform (axios' JSON.parse, or a caller's own) parses it, success or error reply.
+ */
+function refuseCostlyJson(limits: JsonCostLimits): AxiosResponseTransformer {
+  return function (this: InternalAxiosRequestConfig, data: unknown) {
+    if (typeof data !== 'string') return data;
+    const excess = new JsonCostMeter(limits).feed(data);
+    if (!excess) return data;
+    throw AxiosError.from(ReplyTooLargeError.cost(excess, limits), AxiosError.ERR_BAD_RESPONSE, this);
+  };
+}
+
+function toArray<T>(value: T | T[] | undefined): T[] {
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
 }
 
 export function toUpstreamError(
@@ -103,8 +123,10 @@ export function toUpstreamError(
   if (deadline?.aborted && (err.code === 'ERR_CANCELED' || err.name === 'CanceledError')) {
     return UpstreamError.transient(`${where}: timed out`, { cause: err });
   }
+  if (err.cause instanceof ReplyTooLargeError)
+    return UpstreamError.permanent(`${where}: ${err.cause.message}`, { cause: err.cause });
   if (err.code === AxiosError.ERR_BAD_RESPONSE && /maxContentLength/.test(err.message)) {
-    const tooLarge = new ReplyTooLargeError(err.config?.maxContentLength ?? upstreamScope().maxBodyBytes);
+    const tooLarge = ReplyTooLargeError.bytes(err.config?.maxContentLength ?? upstreamScope().maxBodyBytes);
     return UpstreamError.permanent(`${where}: ${tooLarge.message}`, { cause: tooLarge });
   }
   const response = err.response;

@@ -80,7 +80,7 @@ function asModelShape(object: Record<string, unknown>): Record<string, unknown> 
 /** Validates one Argo object with the model generated from Argo's CRD schema. */
 export function validateArgoObject(object: Record<string, unknown>, source = 'input'): void {
   const kind = String(object.kind ?? '');
-  const Model = MODELS[kind];
+  const Model = Object.hasOwn(MODELS, kind) ? MODELS[kind] : undefined;
   const name =
     (object.metadata as { name?: string; generateName?: string } | undefined)?.name ??
     (object.metadata as { generateName?: string } | undefined)?.generateName ??

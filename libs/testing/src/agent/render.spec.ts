@@ -95,6 +95,13 @@ describe('renderResult', () => {
     expect(header.indexOf('TEMPLATE')).toBeLessThan(20);
   });
 
+  it('shows a phase it does not know (a plugin may answer any string) as ?', () => {
+    for (const phase of ['constructor', 'toString', 'Bogus']) {
+      const root = node({ id: 'wf', name: 'wf', displayName: 'wf', phase: phase as AgentNode['phase'] });
+      expect(renderResult(result([root])).split('\n')).toContainEqual(expect.stringMatching(/^ \? wf\s/));
+    }
+  });
+
   it('has a JSON form with the same nodes', () => {
     const json = resultJson(tree) as {
       status: { phase: string; nodes: Record<string, { displayName: string }> };

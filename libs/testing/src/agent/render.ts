@@ -28,7 +28,7 @@ export function renderResult(result: WorkflowResult): string {
       .flatMap((c) => (c.type === 'StepGroup' ? c.children.map((id) => byId.get(id)!) : [c]));
     const branch = root ? ' ' : `${prefix}${last ? '└─' : '├─'}`;
     rows.push([
-      `${branch}${ICON[node.phase] ?? '?'} ${root ? node.name : node.displayName}`,
+      `${branch}${Object.hasOwn(ICON, node.phase) ? ICON[node.phase] : '?'} ${root ? node.name : node.displayName}`,
       node.templateName,
       node.phase,
       duration(node),

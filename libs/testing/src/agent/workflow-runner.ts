@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isNodePhase, parseDuration, type NodePhase } from '@app/contract';
 import { executePluginTemplate } from '@app/argo-agent/agent-dispatch.js';
+import type { ArgoNodeResult } from '@app/argo-agent/argo-reply.js';
 import { isFailedPhase, nodeId, type AgentNode, type AgentNodeType } from './agent-node.js';
 import { marshalExecuteTemplateArgs } from '@app/argo-agent/go-json.js';
 import {
@@ -10,6 +11,7 @@ import {
   type AgentPlugin,
   type RpcTiming,
 } from '@app/argo-agent/plugin-rpc-client.js';
+import { patchNodeResult } from './taskset-patch.js';
 import { substituteJson, substituteText, unresolvedTags, type Variables } from './substitute.js';
 import { evaluateWhen } from './when.js';
 import type {
@@ -137,7 +139,8 @@ class WorkflowRun {
 
   async run(): Promise<WorkflowResult> {
     const spec = this.wf.spec;
-    const params: Record<string, string> = {};
+    // Names from the workflow and the command line: a parameter named __proto__ is a parameter.
+    const params = Object.create(null) as Record<string, string>;
     for (const p of spec.arguments?.parameters ?? [])
       if (p.value !== undefined) params[p.name] = String(p.value);
     Object.assign(params, this.options.parameters);
@@ -156,9 +159,11 @@ class WorkflowRun {
         undefined,
         new Map(),
       );
-      phase = root.phase;
-      message = root.phase === 'Succeeded' ? undefined : (root.message ?? this.firstFailure());
-      if (spec.onExit) {
+      // A workflow whose root hangs is Running, without a message, and never reaches its exit handler; a
+      // skipped or omitted root is a success (operator.go maps the root node's phase onto the workflow).
+      phase = root.hung ? 'Running' : SKIPPED_PHASES.has(root.phase) ? 'Succeeded' : root.phase;
+      message = root.hung || phase === 'Succeeded' ? undefined : root.message;
+      if (spec.onExit && !root.hung) {
         this.globals.set('workflow.status', phase);
         this.globals.set('workflow.duration', String((Date.now() - this.startedAt) / 1000));
         const exit = await this.execute(
@@ -168,9 +173,10 @@ class WorkflowRun {
           undefined,
           new Map(),
         );
+        // operator.go: a successful run whose exit handler failed or errored takes its phase and message.
         if (isFailedPhase(exit.phase) && phase === 'Succeeded') {
-          phase = 'Failed';
-          message = `exit handler failed: ${exit.message ?? ''}`;
+          phase = exit.phase;
+          message = exit.message;
         }
       }
     }
@@ -195,11 +201,6 @@ class WorkflowRun {
       rpcCalls,
       node: (displayName: string) => nodes.find((n) => n.displayName === displayName),
     };
-  }
-
-  private firstFailure(): string | undefined {
-    const failed = [...this.nodes.values()].find((n) => n.type === 'Plugin' && isFailedPhase(n.phase));
-    return failed ? `child '${failed.name}' failed: ${failed.message ?? ''}` : undefined;
   }
 
   private setGlobals(params: Record<string, string>, status: string): void {
@@ -290,6 +291,7 @@ class WorkflowRun {
     const limit = Number(retry.limit ?? 0);
     const policy = retry.retryPolicy ?? 'OnFailure';
     let last: AgentNode | undefined;
+    let retryable = false;
     for (let attempt = 0; attempt <= limit; attempt++) {
       if (attempt > 0) await this.sleep(this.retryBackoff(retry, attempt));
       last = await this.executeOnce(
@@ -301,16 +303,26 @@ class WorkflowRun {
         attempt,
         name,
       );
-      const retryable =
-        policy === 'Always' || policy === 'OnFailure'
+      // operator.go: Always retries Failed and Error, OnFailure (the default) Failed only, OnError Error only.
+      retryable =
+        policy === 'Always'
           ? isFailedPhase(last.phase)
-          : policy === 'OnError'
-            ? last.phase === 'Error'
-            : false;
+          : policy === 'OnFailure'
+            ? last.phase === 'Failed'
+            : policy === 'OnError'
+              ? last.phase === 'Error'
+              : false;
       if (!retryable || last.hung) break;
     }
     retryNode.outputs = last?.outputs;
-    return this.finish(retryNode, last!.phase, last!.message);
+    if (last!.hung) {
+      retryNode.hung = true;
+      return this.finish(retryNode, 'Running');
+    }
+    // operator.go processNodeRetries: a success keeps no message; retries used up say so; a failure the policy
+    // does not retry keeps the child's message.
+    if (last!.phase === 'Succeeded') return this.finish(retryNode, 'Succeeded');
+    return this.finish(retryNode, last!.phase, retryable ? 'No more retries left' : last!.message);
   }
 
   private retryBackoff(retry: NonNullable<TemplateSpec['retryStrategy']>, attempt: number): number {
@@ -404,6 +416,7 @@ class WorkflowRun {
     );
     const maxCalls = this.options.maxCallsPerNode ?? 100_000;
     let afterFinal = 0;
+    let reported: ArgoNodeResult | undefined;
     for (;;) {
       if (Date.now() > this.deadline)
         return this.finish(node, 'Failed', 'Step exceeded its deadline (local agent)');
@@ -426,17 +439,16 @@ class WorkflowRun {
           await this.sleep(requeueMs);
           continue;
         }
-        node.hung = true;
-        return this.finish(
+        return this.hang(
           node,
-          node.phase,
-          `${node.message ?? ''} (the reply had no phase: the agent reports nothing and the node stays ${node.phase})`.trim(),
+          `the reply had no phase: Argo's agent reports nothing, so the node stays ${node.phase}`,
         );
       }
-      // reconcileTaskSet copies the result onto the node as a whole: outputs, phase and message.
-      node.outputs = result.outputs;
-      node.message = result.message || undefined;
-      node.phase = result.phase as NodePhase;
+      // reconcileTaskSet copies what the agent's merge patches left in the task set onto the node.
+      reported = patchNodeResult(reported, result);
+      node.outputs = reported.outputs;
+      node.message = reported.message || undefined;
+      node.phase = reported.phase as NodePhase;
       const final = FINAL_PHASES.has(result.phase);
       if (result.phase === 'Succeeded') return this.finish(node, node.phase);
       if (requeueMs > 0 && final) {
@@ -449,14 +461,24 @@ class WorkflowRun {
       }
       if (requeueMs <= 0) {
         if (final) return this.finish(node, node.phase);
-        node.hung = true;
-        node.message =
-          `${node.message ?? ''} (${isNodePhase(result.phase) ? 'no requeue' : `unknown phase "${result.phase}"`}: the agent never calls again and the node hangs)`.trim();
-        return this.finish(node, node.phase);
+        return this.hang(
+          node,
+          `${isNodePhase(result.phase) ? `${result.phase} without a requeue` : `unknown phase "${result.phase}"`}: Argo's agent never calls again, so the node stays ${result.phase}`,
+        );
       }
       this.options.onEvent?.({ node, kind: 'requeue', requeueMs });
       await this.sleep(requeueMs);
     }
+  }
+
+  /**
+   * A node Argo never completes: it keeps the phase and message the plugin gave, and the workflow runs on
+   * until its deadline (the real agent shows exactly that); why is said in a warning.
+   */
+  private hang(node: AgentNode, why: string): AgentNode {
+    node.hung = true;
+    this.warnings.push(`${node.name}: ${why} and the workflow runs until its deadline`);
+    return this.finish(node, node.phase);
   }
 
   // ---- steps ------------------------------------------------------------------------------------------------
@@ -481,11 +503,14 @@ class WorkflowRun {
       }
       const failed = children.find((c, i) => isFailedPhase(c.phase) && !this.continues(group, children[i]));
       const hung = children.find((c) => c.hung);
-      this.finish(groupNode, failed ? failed.phase : hung ? hung.phase : 'Succeeded', failed?.message);
-      if (failed) return this.finish(node, failed.phase, `child '${failed.name}' failed`);
+      // steps.go: a failed or errored child fails its group, naming the child's node id, and the group's
+      // failure fails the steps node with the same message.
+      const failure = failed && `child '${failed.id}' failed`;
+      this.finish(groupNode, failed ? 'Failed' : hung ? 'Running' : 'Succeeded', failure);
+      if (failed) return this.finish(node, 'Failed', failure);
       if (hung) {
         node.hung = true;
-        return this.finish(node, 'Running', `child '${hung.name}' hangs`);
+        return this.finish(node, 'Running');
       }
     }
     this.templateOutputs(template, node, scope);
@@ -623,10 +648,11 @@ class WorkflowRun {
     const all = [...results.values()].flat();
     const failed = all.find((c) => isFailedPhase(c.phase));
     const hung = all.find((c) => c.hung);
-    if (failed) return this.finish(node, failed.phase, `child '${failed.name}' failed`);
+    // dag.go: the DAG takes the phase of a failed branch, without a message of its own.
+    if (failed) return this.finish(node, failed.phase);
     if (hung) {
       node.hung = true;
-      return this.finish(node, 'Running', `child '${hung.name}' hangs`);
+      return this.finish(node, 'Running');
     }
     this.templateOutputs(template, node, scope);
     return this.finish(node, 'Succeeded');
@@ -730,6 +756,9 @@ function shuffle<T>(items: T[], random: () => number): T[] {
   }
   return out;
 }
+
+/** Root node phases that complete a workflow as Succeeded. */
+const SKIPPED_PHASES = new Set<string>(['Skipped', 'Omitted']);
 
 /** Phases the controller treats as completed (NodeStatus.Fulfilled for a plugin node). */
 const FINAL_PHASES = new Set(['Succeeded', 'Failed', 'Error', 'Skipped', 'Omitted']);

@@ -24,7 +24,10 @@ export interface DemoBackgroundRun {
 export interface DemoUpstreams {
   /** Sidecar environment pointing the plugin at its stand-ins. */
   env: Record<string, string>;
-  /** Waits for work the upstream does in the background and lists the workflows it ran (optional). */
+  /**
+   * Waits for work the upstream does in the background and lists every workflow it ran so far (optional; the
+   * demo calls it after each pass).
+   */
   settle?(): Promise<DemoBackgroundRun[]>;
   close(): Promise<void>;
 }

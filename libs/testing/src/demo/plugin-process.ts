@@ -69,7 +69,8 @@ export function startPluginProcess(
         output: () => text,
         stop: (stopTimeout = 25_000) =>
           new Promise((done) => {
-            if (child.exitCode !== null) return done(child.exitCode);
+            // Already gone (an exit, or a signal such as the OOM abort): no exit event will come.
+            if (child.exitCode !== null || child.signalCode !== null) return done(child.exitCode);
             const kill = setTimeout(() => child.kill('SIGKILL'), stopTimeout);
             child.once('exit', (code) => {
               clearTimeout(kill);

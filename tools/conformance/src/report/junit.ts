@@ -47,6 +47,7 @@ export function renderJunit(report: ConformanceReport): string {
       ([severity, n]) => `      <property name="failed.${severity}" value="${n}"/>`,
     ),
     `      <property name="score" value="${xmlEscape(summaryLine(report))}"/>`,
+    ...(report.stopped ? [`      <property name="stopped" value="${xmlEscape(report.stopped)}"/>`] : []),
     '    </properties>',
     ...report.results.map(testcase),
     '  </testsuite>',

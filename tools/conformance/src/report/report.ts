@@ -27,6 +27,8 @@ export interface ConformanceReport {
   results: RuleResult[];
   score: Score;
   notes: string[];
+  /** Why the run stopped before its end (the plugin kept the agent waiting, or the deadline passed). */
+  stopped?: string;
 }
 
 export function scoreOf(results: RuleResult[]): Score {
@@ -46,10 +48,13 @@ export function scoreOf(results: RuleResult[]): Score {
   };
 }
 
-/** 1 when a breaks-workflow rule failed (or, with `strict`, any rule); else 0. */
+/**
+ * 1 when a breaks-workflow rule failed (or, with `strict`, any rule), or the run stopped before its end (a
+ * plugin that keeps the agent waiting breaks workflows whatever rule was running); else 0.
+ */
 export function exitCodeFor(report: ConformanceReport, strict = false): number {
   const f = report.score.failedBySeverity;
-  if (f['breaks-workflow'] > 0) return 1;
+  if (f['breaks-workflow'] > 0 || report.stopped !== undefined) return 1;
   return strict && (f.security > 0 || f.hygiene > 0) ? 1 : 0;
 }
 

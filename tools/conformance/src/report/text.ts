@@ -30,11 +30,17 @@ export function renderText(
   }
   lines.push('');
   for (const note of report.notes) lines.push(`note: ${note}`);
+  if (report.stopped) lines.push(`stopped: ${report.stopped}; the rules after it were not run`);
   lines.push(summaryLine(report));
+  const why =
+    report.score.failedBySeverity['breaks-workflow'] > 0
+      ? 'a rule that breaks workflows in Argo failed'
+      : report.stopped
+        ? 'the run stopped before its end'
+        : 'a finding with --strict';
+  const seconds = `${(report.durationMs / 1000).toFixed(1)} s`;
   lines.push(
-    options.exitCode === 0
-      ? `exit 0 (${(report.durationMs / 1000).toFixed(1)} s)`
-      : `exit ${options.exitCode}: ${report.score.failedBySeverity['breaks-workflow'] > 0 ? 'a rule that breaks workflows in Argo failed' : 'a finding with --strict'} (${(report.durationMs / 1000).toFixed(1)} s)`,
+    options.exitCode === 0 ? `exit 0 (${seconds})` : `exit ${options.exitCode}: ${why} (${seconds})`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -10,7 +10,7 @@ function evidence(e: RawExchange, mask: (s: string) => string): Evidence {
   return {
     what: e.what,
     status: e.status,
-    body: mask(excerpt(e.error ? `${e.error} ${e.text}` : e.text)),
+    body: excerpt(e.error ? `${e.error} ${e.text}` : e.text, mask),
     ms: e.ms,
   };
 }

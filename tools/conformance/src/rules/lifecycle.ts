@@ -9,7 +9,7 @@ import { fail, pass, skip, type Evidence, type Rule } from '../rule.js';
 const describeExit = (e: ExitStatus): string => (e.signal ? `killed by ${e.signal}` : `exit code ${e.code}`);
 
 const outputTail = (text: string, mask: (s: string) => string): string =>
-  mask(excerpt(text.trim().split('\n').slice(-3).join(' | '), 300));
+  excerpt(text.trim().split('\n').slice(-3).join(' | '), mask, 300);
 
 export const coldStart: Rule = {
   id: 'cold-start',
@@ -96,7 +96,7 @@ export const sigterm: Rule = {
       evidence.push({
         what: e.what,
         status: e.status,
-        body: ctx.mask(excerpt(e.error ? `${e.error} ${e.text}` : e.text)),
+        body: excerpt(e.error ? `${e.error} ${e.text}` : e.text, ctx.mask),
         ms: e.ms,
         note: answered ? 'answered before the exit' : 'dropped (the agent would retry it)',
       });

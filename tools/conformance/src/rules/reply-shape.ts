@@ -6,7 +6,7 @@ import { fail, pass, skip, type Evidence, type Rule } from '../rule.js';
 import type { Exchange } from '../wire-tap.js';
 
 export function exchangeEvidence(e: Exchange, mask: (s: string) => string, note?: string): Evidence {
-  return { what: `${e.purpose}: ${e.label}`, status: e.status, body: mask(excerpt(e.text)), ms: e.ms, note };
+  return { what: `${e.purpose}: ${e.label}`, status: e.status, body: excerpt(e.text, mask), ms: e.ms, note };
 }
 
 /** At most a few examples of each problem: the count says the rest. */

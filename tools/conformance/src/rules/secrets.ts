@@ -21,7 +21,7 @@ export const noSecretInReply: Rule = {
         found.push({
           what,
           status: e.status,
-          body: scanner.mask(excerpt(e.text, 200)),
+          body: excerpt(e.text, (t) => scanner.mask(t), 200),
           note: `contains ${names.join(', ')}`,
         });
       }
@@ -34,7 +34,7 @@ export const noSecretInReply: Rule = {
         const line = output.split('\n').find((l) => scanner.find(l).length > 0) ?? '';
         found.push({
           what: "the plugin's output",
-          body: scanner.mask(excerpt(line, 200)),
+          body: excerpt(line, (t) => scanner.mask(t), 200),
           note: `contains ${names.join(', ')}`,
         });
       }

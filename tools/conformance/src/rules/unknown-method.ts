@@ -16,7 +16,7 @@ export const unknownMethod: Rule = {
       body: '{}',
     });
     const evidence = [
-      { what: e.what, status: e.status, body: ctx.mask(excerpt(e.error ?? e.text)), ms: e.ms },
+      { what: e.what, status: e.status, body: excerpt(e.error ?? e.text, ctx.mask), ms: e.ms },
     ];
     if (e.status !== 404) return fail(`got ${e.status ?? e.error} instead of 404`, evidence);
     return pass('404', evidence);

@@ -65,4 +65,13 @@ describe('GitHub run state mapping', () => {
       runFromWorkflowRun({ id: 1, status: 'completed', conclusion: 'mystery', html_url: 'u' }, 's').status,
     ).toBe('running');
   });
+
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])(
+    'a status named like an Object.prototype property (%s) has no waiting reason',
+    (status) => {
+      expect(
+        runFromWorkflowRun({ id: 1, status, conclusion: null, html_url: 'u' }, 's').waitingReason,
+      ).toBeUndefined();
+    },
+  );
 });

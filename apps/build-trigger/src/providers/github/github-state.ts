@@ -43,11 +43,11 @@ export function githubRunStatus(status: string | null, conclusion: string | null
   }
 }
 
-const WAITING: Record<string, string> = {
-  waiting: 'waiting for a deployment review (environment protection rule)',
-  pending: 'pending: waiting for a concurrency group',
-  requested: 'requested',
-};
+const WAITING = new Map<string, string>([
+  ['waiting', 'waiting for a deployment review (environment protection rule)'],
+  ['pending', 'pending: waiting for a concurrency group'],
+  ['requested', 'requested'],
+]);
 
 export function runFromWorkflowRun(run: WorkflowRun, subject: string): BuildRun {
   const status =
@@ -64,6 +64,6 @@ export function runFromWorkflowRun(run: WorkflowRun, subject: string): BuildRun 
     label: `${subject} run ${run.id}`,
     ...(Number.isFinite(startedAt) && { startedAt }),
     ...(Number.isFinite(finishedAt) && { finishedAt }),
-    ...(run.status && WAITING[run.status] && { waitingReason: WAITING[run.status] }),
+    ...(run.status && WAITING.has(run.status) && { waitingReason: WAITING.get(run.status) }),
   };
 }

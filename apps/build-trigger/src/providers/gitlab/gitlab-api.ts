@@ -1,3 +1,5 @@
+import { clipMasked } from '@app/plugin-kit/upstream/error-detail.js';
+
 /** The parts of the GitLab pipelines API the plugin reads. */
 
 export interface GitLabPipeline {
@@ -36,7 +38,7 @@ export function projectId(project: string | number): string {
 
 /** GitLab error bodies: `{"message":"404 Project Not Found"}`, `{"message":{"base":["…"]}}`, `{"error":"ref is missing"}`, or text. */
 export function gitlabErrorDetail(data: unknown): string | undefined {
-  if (typeof data === 'string') return data.trim().slice(0, 200) || undefined;
+  if (typeof data === 'string') return clipMasked(data.trim(), 200) || undefined;
   if (!data || typeof data !== 'object') return undefined;
   const body = data as { message?: unknown; error?: unknown };
   const flatten = (value: unknown): string | undefined => {
@@ -49,5 +51,6 @@ export function gitlabErrorDetail(data: unknown): string | undefined {
     }
     return undefined;
   };
-  return (flatten(body.message) ?? flatten(body.error))?.slice(0, 300);
+  const detail = flatten(body.message) ?? flatten(body.error);
+  return detail === undefined ? undefined : clipMasked(detail, 300);
 }

@@ -53,4 +53,11 @@ describe('GitLab pipeline state mapping', () => {
       'skipped: nothing ran',
     );
   });
+
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])(
+    'a status named like an Object.prototype property (%s) has no waiting reason',
+    (status) => {
+      expect(runFromPipeline({ id: 4, status, web_url: 'u' }, 'g/p').waitingReason).toBeUndefined();
+    },
+  );
 });

@@ -37,16 +37,16 @@ export function gitlabPipelineStatus(status: string): BuildStatus | undefined {
   }
 }
 
-const WAITING: Record<string, string> = {
-  pending: 'waiting for a runner',
-  waiting_for_resource: 'waiting for a resource group',
-  preparing: 'preparing the environment',
-  canceling: 'canceling',
-  waiting_for_callback: 'waiting for an external callback',
-  manual: 'blocked: waiting for a manual action',
-  scheduled: 'blocked: waiting for a delayed job',
-  skipped: 'skipped: nothing ran',
-};
+const WAITING = new Map<string, string>([
+  ['pending', 'waiting for a runner'],
+  ['waiting_for_resource', 'waiting for a resource group'],
+  ['preparing', 'preparing the environment'],
+  ['canceling', 'canceling'],
+  ['waiting_for_callback', 'waiting for an external callback'],
+  ['manual', 'blocked: waiting for a manual action'],
+  ['scheduled', 'blocked: waiting for a delayed job'],
+  ['skipped', 'skipped: nothing ran'],
+]);
 
 const time = (value: string | null | undefined): number | undefined => {
   const ms = Date.parse(value ?? '');
@@ -67,6 +67,6 @@ export function runFromPipeline(pipeline: GitLabPipeline, project: string): Buil
     startedAt: time(pipeline.started_at) ?? time(pipeline.created_at),
     finishedAt: time(pipeline.finished_at),
     ...(typeof pipeline.duration === 'number' && { durationMs: pipeline.duration * 1000 }),
-    ...(WAITING[pipeline.status] && { waitingReason: WAITING[pipeline.status] }),
+    ...(WAITING.has(pipeline.status) && { waitingReason: WAITING.get(pipeline.status) }),
   };
 }

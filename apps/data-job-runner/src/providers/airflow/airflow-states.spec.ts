@@ -18,4 +18,11 @@ describe('mapAirflowState', () => {
     });
     expect(mapAirflowState(null)).toEqual({ state: 'running', upstreamState: 'unknown', unknown: true });
   });
+
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])(
+    'a state named like an Object.prototype property (%s) is unknown',
+    (state) => {
+      expect(mapAirflowState(state)).toEqual({ state: 'running', upstreamState: state, unknown: true });
+    },
+  );
 });

@@ -90,4 +90,24 @@ describe('mapDatabricksState', () => {
       message: 'boom',
     });
   });
+
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])(
+    'states named like an Object.prototype property (%s) are unknown, in every field',
+    (name) => {
+      expect(mapDatabricksState({ life_cycle_state: name }, undefined)).toMatchObject({
+        state: 'running',
+        unknown: true,
+      });
+      expect(
+        mapDatabricksState({ life_cycle_state: 'TERMINATED', result_state: name }, undefined),
+      ).toMatchObject({ state: 'running', unknown: true });
+      expect(mapDatabricksState(undefined, { state: name })).toMatchObject({
+        state: 'running',
+        unknown: true,
+      });
+      expect(
+        mapDatabricksState(undefined, { state: 'TERMINATED', termination_details: { code: name } }),
+      ).toMatchObject({ state: 'failed', upstreamState: `TERMINATED/${name}` });
+    },
+  );
 });

@@ -16,44 +16,44 @@ export interface DatabricksRunStatus {
   queue_details?: { code?: string; message?: string };
 }
 
-const LIFE_CYCLE: Record<string, JobState> = {
-  QUEUED: 'queued',
-  PENDING: 'queued',
-  BLOCKED: 'queued',
-  RUNNING: 'running',
-  TERMINATING: 'running',
-  WAITING_FOR_RETRY: 'running',
-  SKIPPED: 'failed',
-  INTERNAL_ERROR: 'failed',
-};
+const LIFE_CYCLE = new Map<string, JobState>([
+  ['QUEUED', 'queued'],
+  ['PENDING', 'queued'],
+  ['BLOCKED', 'queued'],
+  ['RUNNING', 'running'],
+  ['TERMINATING', 'running'],
+  ['WAITING_FOR_RETRY', 'running'],
+  ['SKIPPED', 'failed'],
+  ['INTERNAL_ERROR', 'failed'],
+]);
 
-const RESULT: Record<string, JobState> = {
-  SUCCESS: 'succeeded',
-  CANCELED: 'cancelled',
-  FAILED: 'failed',
-  TIMEDOUT: 'failed',
-  MAXIMUM_CONCURRENT_RUNS_REACHED: 'failed',
-  EXCLUDED: 'failed',
-  UPSTREAM_FAILED: 'failed',
-  UPSTREAM_CANCELED: 'failed',
-  DISABLED: 'failed',
-};
+const RESULT = new Map<string, JobState>([
+  ['SUCCESS', 'succeeded'],
+  ['CANCELED', 'cancelled'],
+  ['FAILED', 'failed'],
+  ['TIMEDOUT', 'failed'],
+  ['MAXIMUM_CONCURRENT_RUNS_REACHED', 'failed'],
+  ['EXCLUDED', 'failed'],
+  ['UPSTREAM_FAILED', 'failed'],
+  ['UPSTREAM_CANCELED', 'failed'],
+  ['DISABLED', 'failed'],
+]);
 
 /** `status.state` values (API 2.2), used when a reply has no `state`. */
-const STATUS: Record<string, JobState> = {
-  QUEUED: 'queued',
-  PENDING: 'queued',
-  BLOCKED: 'queued',
-  RUNNING: 'running',
-  TERMINATING: 'running',
-  WAITING: 'running',
-};
+const STATUS = new Map<string, JobState>([
+  ['QUEUED', 'queued'],
+  ['PENDING', 'queued'],
+  ['BLOCKED', 'queued'],
+  ['RUNNING', 'running'],
+  ['TERMINATING', 'running'],
+  ['WAITING', 'running'],
+]);
 
-const TERMINATION: Record<string, JobState> = {
-  SUCCESS: 'succeeded',
-  USER_CANCELED: 'cancelled',
-  CANCELED: 'cancelled',
-};
+const TERMINATION = new Map<string, JobState>([
+  ['SUCCESS', 'succeeded'],
+  ['USER_CANCELED', 'cancelled'],
+  ['CANCELED', 'cancelled'],
+]);
 
 /**
  * Databricks run state → normalised state. TERMINATED + SUCCESS_WITH_FAILURES (all leaf tasks succeeded)
@@ -72,10 +72,12 @@ export function mapDatabricksState(
     const message = state.state_message || state.queue_reason || undefined;
     if (lifeCycle === 'TERMINATED') {
       if (result === 'SUCCESS_WITH_FAILURES') return { state: successWithFailures, upstreamState, message };
-      if (result && RESULT[result]) return { state: RESULT[result], upstreamState, message };
+      const finished = result ? RESULT.get(result) : undefined;
+      if (finished) return { state: finished, upstreamState, message };
       return { state: 'running', upstreamState, message, unknown: true };
     }
-    if (LIFE_CYCLE[lifeCycle]) return { state: LIFE_CYCLE[lifeCycle], upstreamState, message };
+    const current = LIFE_CYCLE.get(lifeCycle);
+    if (current) return { state: current, upstreamState, message };
     return { state: 'running', upstreamState, message, unknown: true };
   }
   const v2 = status?.state;
@@ -84,10 +86,11 @@ export function mapDatabricksState(
     const upstreamState = code ? `TERMINATED/${code}` : 'TERMINATED';
     const message = status?.termination_details?.message || undefined;
     if (code === 'SUCCESS_WITH_FAILURES') return { state: successWithFailures, upstreamState, message };
-    if (code && TERMINATION[code]) return { state: TERMINATION[code], upstreamState, message };
+    const ended = code ? TERMINATION.get(code) : undefined;
+    if (ended) return { state: ended, upstreamState, message };
     return { state: code ? 'failed' : 'running', upstreamState, message, ...(code ? {} : { unknown: true }) };
   }
-  if (v2 && STATUS[v2])
-    return { state: STATUS[v2], upstreamState: v2, message: status?.queue_details?.message };
+  const v2State = v2 ? STATUS.get(v2) : undefined;
+  if (v2State) return { state: v2State, upstreamState: v2!, message: status?.queue_details?.message };
   return { state: 'running', upstreamState: v2 ?? 'UNKNOWN', unknown: true };
 }

@@ -7,7 +7,8 @@ import { stringList, stringMap } from '../../dto/validators.js';
 import { isTerminal, parseTime, type JobRun, type RunExtras, type RunRef } from '../../job/job-run.js';
 import { databricksIdempotencyToken } from '../../job/run-keys.js';
 import type { DataJobProvider, PollRequest, StartRequest } from '../data-job-provider.js';
-import { clip, defined, isJson, jsonBody } from '../upstream-reply.js';
+import { clipMasked } from '@app/plugin-kit/upstream/error-detail.js';
+import { defined, isJson, jsonBody } from '../upstream-reply.js';
 import {
   mapDatabricksState,
   type DatabricksRunState,
@@ -118,9 +119,9 @@ export class DatabricksProvider implements DataJobProvider<DatabricksBlock> {
     const notebook = isJson(output.notebook_output) ? output.notebook_output : {};
     const outputs: Record<string, string> = {};
     if (typeof notebook.result === 'string')
-      outputs.notebookOutput = clip(notebook.result, MAX_NOTEBOOK_OUTPUT);
+      outputs.notebookOutput = clipMasked(notebook.result, MAX_NOTEBOOK_OUTPUT);
     const error =
-      typeof output.error === 'string' && output.error !== '' ? clip(output.error, 500) : undefined;
+      typeof output.error === 'string' && output.error !== '' ? clipMasked(output.error, 500) : undefined;
     return { outputs, detail: error };
   }
 }

@@ -20,4 +20,11 @@ describe('mapLivyState', () => {
   it('keeps polling on values it does not know, and says so', () => {
     expect(mapLivyState('zombie')).toEqual({ state: 'running', upstreamState: 'zombie', unknown: true });
   });
+
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])(
+    'a state named like an Object.prototype property (%s) is unknown',
+    (state) => {
+      expect(mapLivyState(state)).toEqual({ state: 'running', upstreamState: state, unknown: true });
+    },
+  );
 });

@@ -7,7 +7,8 @@ import { stringList, stringMap } from '../../dto/validators.js';
 import type { JobRun, RunExtras, RunRef } from '../../job/job-run.js';
 import { livyBatchName } from '../../job/run-keys.js';
 import type { DataJobProvider, PollRequest, StartRequest } from '../data-job-provider.js';
-import { clip, defined, isJson, jsonBody, upstreamStatus, type Json } from '../upstream-reply.js';
+import { clipMasked } from '@app/plugin-kit/upstream/error-detail.js';
+import { defined, isJson, jsonBody, upstreamStatus, type Json } from '../upstream-reply.js';
 import { mapLivyState } from './livy-states.js';
 
 const LOG_LINES = 50;
@@ -118,8 +119,8 @@ export class LivyProvider implements DataJobProvider<LivyBlock> {
       .filter((l) => l !== '' && l !== 'stdout:' && l !== 'stderr:');
     if (meaningful.length === 0) return { outputs: {} };
     return {
-      outputs: { logTail: clip(meaningful.join('\n'), MAX_LOG_TAIL) },
-      detail: clip(meaningful[meaningful.length - 1], 500),
+      outputs: { logTail: clipMasked(meaningful.join('\n'), MAX_LOG_TAIL) },
+      detail: clipMasked(meaningful[meaningful.length - 1], 500),
     };
   }
 

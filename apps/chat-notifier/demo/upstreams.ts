@@ -1,0 +1,72 @@
+import type { DemoContext, DemoUpstreams } from '@app/testing';
+import { SlackApiStandIn } from '../stand-ins/slack/slack-api.stand-in.js';
+import { startDiscordDemo } from './discord.js';
+import { startEmailDemo } from './email.js';
+import { startGoogleChatDemo } from './google-chat.js';
+import { startMattermostDemo } from './mattermost.js';
+import { startPagerDutyDemo } from './pagerduty.js';
+import { startTeamsBotDemo, startTeamsDemo } from './teams.js';
+import type { Bot, Channel, Team } from '../stand-ins/slack/slack-state.js';
+
+/** The bot token of the demo workspace (a stand-in value, not a real Slack token). */
+export const DEMO_BOT_TOKEN = 'xoxb-demo-0000000000-0000000000000-argoexecutorpluginsdemo';
+/** The user group the examples page on failure (`mentions: S0ONCALL01`). */
+export const DEMO_ONCALL_GROUP = 'S0ONCALL01';
+
+export interface SlackDemoWorkspace {
+  slack: SlackApiStandIn;
+  team: Team;
+  bot: Bot;
+  builds: Channel;
+  deploys: Channel;
+  /** Sidecar env pointing at the stand-in. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/**
+ * A local Slack workspace for the demo and the tests: #builds and #deploys with the app as a member, a private
+ * #release-managers it is not in, an archived #old-builds, two people and the @oncall user group.
+ */
+export async function startSlackDemoWorkspace(): Promise<SlackDemoWorkspace> {
+  const slack = await new SlackApiStandIn().start();
+  const team = slack.addTeam('argo-demo');
+  const bot = slack.addBot(team, DEMO_BOT_TOKEN);
+  const alice = team.addUser('alice', 'U0ALICE001');
+  const bob = team.addUser('bob', 'U0BOB00001');
+  team.addUserGroup('oncall', [alice, bob], DEMO_ONCALL_GROUP);
+  const builds = team.addChannel('builds', { members: [bot.userId, alice, bob] });
+  const deploys = team.addChannel('deploys', { members: [bot.userId, alice] });
+  team.addChannel('release-managers', { private: true, members: [alice] });
+  team.addChannel('old-builds', { archived: true, members: [bot.userId] });
+  team.addChannel('general', { members: [alice, bob] });
+  return {
+    slack,
+    team,
+    bot,
+    builds,
+    deploys,
+    env: { SLACK_BOT_TOKEN: DEMO_BOT_TOKEN, SLACK_API_URL: slack.apiUrl },
+    close: () => slack.close(),
+  };
+}
+
+/** Used by `npm run demo`: a stand-in per provider, and the sidecar env that points the plugin at them. */
+export async function startDemoUpstreams(_context?: DemoContext): Promise<DemoUpstreams> {
+  const all = [
+    await startSlackDemoWorkspace(),
+    await startMattermostDemo(),
+    await startDiscordDemo(),
+    await startPagerDutyDemo(),
+    await startGoogleChatDemo(),
+    await startTeamsDemo(),
+    await startTeamsBotDemo(),
+    await startEmailDemo(),
+  ];
+  return {
+    env: Object.assign({}, ...all.map((u) => u.env)) as Record<string, string>,
+    close: async () => {
+      await Promise.all(all.map((u) => u.close()));
+    },
+  };
+}

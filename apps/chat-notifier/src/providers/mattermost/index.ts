@@ -1,0 +1,15 @@
+import { defineProvider } from '../provider-definition.js';
+import { mattermostVariables, readMattermostSettings } from './mattermost-settings.js';
+
+/** Mattermost through its REST API v4 with a bot token. */
+export const mattermost = defineProvider({
+  key: 'mattermost',
+  variables: mattermostVariables,
+  prefixes: ['MATTERMOST_'],
+  enable: 'MATTERMOST_URL + MATTERMOST_TOKEN',
+  scopeKinds: ['mattermost'],
+  read: readMattermostSettings,
+  configured: (s) => s.servers.size > 0,
+  destinations: (s) => ({ mattermost: s.servers.keys() }),
+  load: async () => (await import('./mattermost.module.js')).mattermostModule,
+});

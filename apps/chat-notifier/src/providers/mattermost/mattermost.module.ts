@@ -1,0 +1,8 @@
+import type { ProviderModule } from '../provider-definition.js';
+import { MattermostConfig } from './mattermost-config.dto.js';
+import { MattermostProvider } from './mattermost.provider.js';
+
+export const mattermostModule: ProviderModule<MattermostConfig> = {
+  config: MattermostConfig,
+  provider: MattermostProvider,
+};

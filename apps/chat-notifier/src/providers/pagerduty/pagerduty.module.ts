@@ -1,0 +1,8 @@
+import type { ProviderModule } from '../provider-definition.js';
+import { PagerDutyConfig } from './pagerduty-config.dto.js';
+import { PagerDutyProvider } from './pagerduty.provider.js';
+
+export const pagerDutyModule: ProviderModule<PagerDutyConfig> = {
+  config: PagerDutyConfig,
+  provider: PagerDutyProvider,
+};

@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import type { ExecuteTemplateReply } from '@app/contract';
+import { parseDuration } from '@app/contract';
+import { Redactor, succeeded, UpstreamClients, type ExecutionContext } from '@app/plugin-kit';
+import { NotifierEnv } from '../../config/notifier.env.js';
+import type { PagerDutyConfig, Severity } from './pagerduty-config.dto.js';
+import type { Status } from '../../shared/status-style.js';
+import type { NotifierProvider } from '../notifier-provider.js';
+import { pagerduty } from './index.js';
+import { PagerDutyEvents, type PagerDutyEvent } from './pagerduty-events.js';
+import { PAGERDUTY_SERVICES } from './pagerduty-settings.js';
+
+const SEVERITY_OF: Record<Status, Severity> = {
+  failed: 'error',
+  warning: 'warning',
+  succeeded: 'info',
+  running: 'info',
+  info: 'info',
+};
+
+const SUMMARY_LIMIT = 1024;
+
+/**
+ * PagerDuty Events API v2: trigger, acknowledge or resolve an alert. Idempotent by design: every event of an
+ * execution carries the same `dedup_key` (the author's, or one derived from the execution key), and
+ * PagerDuty folds a repeated trigger into the open alert and ignores a repeated acknowledge or resolve — so
+ * requeues, retries and sidecar restarts never open a second alert.
+ */
+@Injectable()
+export class PagerDutyProvider implements NotifierProvider<PagerDutyConfig> {
+  private readonly clients: UpstreamClients<string, PagerDutyEvents>;
+
+  constructor(
+    private readonly env: NotifierEnv,
+    redactor: Redactor,
+  ) {
+    const timeoutMs = parseDuration(env.NOTIFY_REQUEST_TIMEOUT);
+    const { services, eventsUrl } = env.settingsOf(pagerduty);
+    for (const key of services.values()) redactor.add(key);
+    this.clients = new UpstreamClients(
+      PAGERDUTY_SERVICES,
+      services,
+      (key, name) => new PagerDutyEvents(name, key, eventsUrl, timeoutMs),
+    );
+  }
+
+  async execute(
+    ctx: ExecutionContext<PagerDutyConfig, { dedupKey?: string }>,
+  ): Promise<ExecuteTemplateReply> {
+    const { config } = ctx;
+    const state = ctx.state.get() ?? {};
+    if (!state.dedupKey) {
+      const dedupKey = config.dedupKey ?? `argo-${ctx.key.slice(0, 40)}`;
+      // Checked on every call, cached client or not: NAMESPACE_SCOPES depends on the workflow.
+      const events = this.clients.get(config.service, {
+        scopes: this.env.scopes,
+        namespace: ctx.workflow.namespace,
+      });
+      const sent = await events.send(this.event(ctx, dedupKey));
+      state.dedupKey = sent.dedupKey;
+      await ctx.state.set(state);
+    }
+    const service = config.service ?? 'default';
+    const verb = { trigger: 'triggered', acknowledge: 'acknowledged', resolve: 'resolved' }[config.action];
+    return succeeded(
+      { id: state.dedupKey, dedupKey: state.dedupKey },
+      `${verb} alert ${state.dedupKey} (service ${service})`,
+    );
+  }
+
+  private event(ctx: ExecutionContext<PagerDutyConfig, unknown>, dedupKey: string): PagerDutyEvent {
+    const { config, workflow } = ctx;
+    if (config.action !== 'trigger') return { event_action: config.action, dedup_key: dedupKey };
+    const summary =
+      config.title ?? config.text ?? (config.fields ?? []).map((f) => `${f.name}: ${f.value}`).join(', ');
+    const details = Object.fromEntries([
+      ...(config.title && config.text ? [['text', config.text]] : []),
+      ...(config.fields ?? []).map((f) => [f.name, f.value]),
+      ['workflow', `${workflow.namespace}/${workflow.name}`],
+    ]) as Record<string, string>;
+    return {
+      event_action: 'trigger',
+      dedup_key: dedupKey,
+      client: 'Argo Workflows',
+      payload: {
+        summary: summary.length > SUMMARY_LIMIT ? `${summary.slice(0, SUMMARY_LIMIT - 1)}…` : summary,
+        source: config.source ?? `argo-workflows/${workflow.namespace}/${workflow.name}`,
+        severity: config.severity ?? SEVERITY_OF[config.status ?? 'info'],
+        ...(config.component && { component: config.component }),
+        ...(config.group && { group: config.group }),
+        ...(config.class && { class: config.class }),
+        custom_details: details,
+      },
+    };
+  }
+}

@@ -1,0 +1,23 @@
+import type { AnyProviderDefinition } from './provider-definition.js';
+import { discord } from './discord/index.js';
+import { email } from './email/index.js';
+import { googleChat } from './google-chat/index.js';
+import { mattermost } from './mattermost/index.js';
+import { pagerduty } from './pagerduty/index.js';
+import { slack } from './slack/index.js';
+import { teams } from './teams/index.js';
+
+/**
+ * The notifier's providers, in the order of the docs: a provider is its folder under providers/ and its line
+ * here. The sidecar's variables, the body's `notify` blocks, the handler's table and a collection's families
+ * all come from this list.
+ */
+export const PROVIDERS: readonly AnyProviderDefinition[] = [
+  slack,
+  teams,
+  googleChat,
+  mattermost,
+  discord,
+  email,
+  pagerduty,
+];

@@ -1,0 +1,5 @@
+import type { ProviderModule } from '../provider-definition.js';
+import { TeamsConfig } from './teams-config.dto.js';
+import { TeamsProvider } from './teams.provider.js';
+
+export const teamsModule: ProviderModule<TeamsConfig> = { config: TeamsConfig, provider: TeamsProvider };

@@ -1,0 +1,193 @@
+import { credential, type StandInRequest, type StandInResponse } from '@app/testing';
+import { multipartParts, ProviderStandIn } from '../provider-stand-in.js';
+import type { MethodHandler } from './method-call.js';
+import { chatGetPermalink, chatPostMessage, chatUpdate } from './methods/chat.js';
+import { conversationsHistory, conversationsList, conversationsReplies } from './methods/conversations.js';
+import { filesCompleteUploadExternal, filesGetUploadUrlExternal } from './methods/files.js';
+import { SlackArgs, SlackFailure } from './slack-args.js';
+import {
+  DEFAULT_BOT_SCOPES,
+  slackId,
+  Team,
+  type Bot,
+  type Channel,
+  type Message,
+  type Upload,
+} from './slack-state.js';
+
+/** One Web API call as the stand-in saw it, for exact counts in tests. */
+export interface SlackApiCall {
+  method: string;
+  ok: boolean;
+  error?: string;
+  args: Record<string, unknown>;
+  /** The bot whose token authenticated the call. */
+  userId?: string;
+}
+
+/**
+ * A local Slack Web API (https://docs.slack.dev/reference/methods) for the methods the plugin uses:
+ * `POST /api/<method>` with the token as `Authorization: Bearer` (or a `token` form field), form-encoded or
+ * JSON arguments, HTTP 200 with `{ok:false,error}` for failures (missing_scope with `needed`/`provided`),
+ * 404 `unknown_method`, cursor paging, message metadata, the two-step file upload, and 429 + Retry-After on
+ * demand. Several workspaces can live in one stand-in: a token belongs to one.
+ */
+export class SlackApiStandIn extends ProviderStandIn {
+  readonly apiCalls: SlackApiCall[] = [];
+  readonly uploads = new Map<string, Upload>();
+  private readonly bots = new Map<string, Bot>();
+  /** Largest page conversations.list hands out, whatever `limit` asks (Slack may return fewer than asked). */
+  listPageCap = 1000;
+
+  private readonly methods: Record<string, MethodHandler> = {
+    'auth.test': (call) => ({
+      url: `https://${call.team.domain}.slack.com/`,
+      team: call.team.domain,
+      user: 'argo-bot',
+      team_id: call.team.id,
+      user_id: call.bot.userId,
+      bot_id: call.bot.botId,
+    }),
+    'conversations.list': conversationsList(() => this.listPageCap),
+    'conversations.history': conversationsHistory,
+    'conversations.replies': conversationsReplies,
+    'chat.postMessage': chatPostMessage,
+    'chat.update': chatUpdate,
+    'chat.getPermalink': chatGetPermalink,
+    'files.getUploadURLExternal': filesGetUploadUrlExternal,
+    'files.completeUploadExternal': filesCompleteUploadExternal,
+  };
+
+  constructor() {
+    super('slack', (req) => ({
+      status: 404,
+      body: { ok: false, error: 'unknown_method', req_method: req.path.replace(/^\/api\//, '') },
+    }));
+    for (const method of Object.keys(this.methods)) {
+      const handler = (req: StandInRequest) => this.handle(method, req);
+      this.route('POST', `/api/${method}`, handler).route('GET', `/api/${method}`, handler);
+    }
+    this.route('POST', '/upload/v1/:id', (req) => this.receiveUpload(req));
+  }
+
+  /** The Web API base URL for SLACK_API_URL / the client's slackApiUrl. */
+  get apiUrl(): string {
+    return `${this.server.url}/api/`;
+  }
+
+  addTeam(domain: string): Team {
+    return new Team(domain);
+  }
+
+  /** Installs a bot in `team` with `token`; returns its user ID (add it to channels to make it a member). */
+  addBot(team: Team, token: string, scopes: string[] = DEFAULT_BOT_SCOPES): Bot {
+    const bot: Bot = {
+      token,
+      userId: slackId('U'),
+      botId: slackId('B'),
+      appId: slackId('A'),
+      team,
+      scopes: new Set(scopes),
+      revoked: false,
+    };
+    this.bots.set(token, bot);
+    return bot;
+  }
+
+  /** The next `times` calls of `method` get 429 with Retry-After, as Slack's rate limiter answers. */
+  rateLimit(method: string, retryAfterSeconds: number, times = 1): void {
+    this.rateLimitRoute(
+      'POST',
+      `/api/${method}`,
+      retryAfterSeconds,
+      { ok: false, error: 'ratelimited' },
+      times,
+    );
+  }
+
+  /** The next `times` calls of `method` get this HTTP status (Slack's 5xx pages are not JSON). */
+  httpError(method: string, status: number, times = 1): void {
+    this.httpErrorRoute('POST', `/api/${method}`, status, times);
+  }
+
+  /** Successful calls of `method`. */
+  okCalls(method: string): SlackApiCall[] {
+    return this.apiCalls.filter((c) => c.method === method && c.ok);
+  }
+
+  /** Messages in a channel (thread replies included), as stored. */
+  messages(channel: Channel): Message[] {
+    return channel.messages;
+  }
+
+  /** Messages the bots posted with chat.postMessage in `channel`. */
+  posts(channel: Channel): Message[] {
+    return channel.messages.filter((m) => m.origin === 'chat.postMessage');
+  }
+
+  /** File-share messages in `channel`. */
+  fileShares(channel: Channel): Message[] {
+    return channel.messages.filter((m) => m.origin === 'files.completeUploadExternal');
+  }
+
+  private handle(method: string, req: StandInRequest): StandInResponse {
+    const values = { ...Object.fromEntries(req.query), ...(isRecord(req.body) ? req.body : {}) };
+    const record: SlackApiCall = { method, ok: false, args: withoutToken(values) };
+    this.apiCalls.push(record);
+    const isJson = (req.headers['content-type'] ?? '').startsWith('application/json');
+    // Slack reads a token from the body only in form posts; JSON bodies must use the header.
+    const token =
+      credential(req, 'Bearer') ??
+      (isJson ? undefined : typeof values.token === 'string' ? values.token : undefined);
+    const bot = token ? this.bots.get(token) : undefined;
+    const fail = (
+      error: string,
+      extra: Record<string, unknown> = {},
+      headers: Record<string, string> = {},
+    ): StandInResponse => {
+      record.error = error;
+      return { status: 200, headers, body: { ok: false, error, ...extra } };
+    };
+    if (!token) return fail('not_authed');
+    if (!bot) return fail('invalid_auth');
+    if (bot.revoked) return fail('token_revoked');
+    record.userId = bot.userId;
+    const scopes = { 'x-oauth-scopes': [...bot.scopes].join(',') };
+    try {
+      const result = this.methods[method]({
+        args: new SlackArgs(values),
+        bot,
+        team: bot.team,
+        uploads: this.uploads,
+        baseUrl: this.server.url,
+      });
+      record.ok = true;
+      return { status: 200, headers: scopes, body: { ok: true, ...result } };
+    } catch (err) {
+      if (err instanceof SlackFailure) return fail(err.error, err.extra, scopes);
+      throw err;
+    }
+  }
+
+  /** Step 2 of the upload: the bytes, raw or multipart (Slack takes both). No token needed: the URL is pre-signed. */
+  private receiveUpload(req: StandInRequest): StandInResponse {
+    const upload = this.uploads.get(req.params.id);
+    if (!upload) return { status: 404, body: 'Not Found' };
+    upload.content = multipartParts(req)?.[0]?.content ?? req.text;
+    upload.sentAuthorization = req.headers.authorization !== undefined;
+    return {
+      status: 200,
+      headers: { 'Content-Type': 'text/plain' },
+      body: `OK - ${Buffer.byteLength(upload.content)}`,
+    };
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function withoutToken(values: Record<string, unknown>): Record<string, unknown> {
+  const { token: _token, ...rest } = values;
+  return rest;
+}

@@ -1,2 +1,0 @@
-export * from './slack-api.stand-in.js';
-export * from './slack-state.js';

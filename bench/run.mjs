@@ -28,11 +28,15 @@ const bundleOptions = {
 
 function candidateApps(only) {
   const dir = join(root, 'apps');
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isDirectory())
-    .map((e) => e.name)
-    .filter((app) => only.length === 0 || only.includes(app))
-    .sort();
+  return (
+    readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      // Executor plugins only (the shared agent has no manifests/<app>/plugin.yaml).
+      .filter((app) => existsSync(join(root, 'manifests', app, 'plugin.yaml')))
+      .filter((app) => only.length === 0 || only.includes(app))
+      .sort()
+  );
 }
 
 /** Builds every complete app (or only `only`) and returns the plan the benchmark measures. */

@@ -53,6 +53,13 @@ const COVERAGE: Array<[RegExp, Coverage]> = [
     { skip: 'needs a Kubernetes cluster (the manifests are checked by test/distribution-manifests)' },
   ],
   [
+    /^helm install /,
+    {
+      test: 'test/argo/shared-agent-install.argo-spec.ts',
+      contains: "run('template', 'shared-agent', CHART",
+    },
+  ],
+  [
     /^docker build /,
     { skip: 'needs a container engine (test/image.e2e-spec.ts runs the image build when one is there)' },
   ],

@@ -1,8 +1,12 @@
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { executeArgs, startPluginProcess, type StartDemoUpstreams } from '@app/testing';
+import { startDemoUpstreams as startCollectionUpstreams } from '../apps/collection/demo/upstreams.js';
+import { FakeApi } from '../apps/shared-agent/test/support/fake-api.js';
 
 const root = join(import.meta.dirname, '..');
 const dockerfile = readFileSync(join(root, 'docker/Dockerfile'), 'utf8');
@@ -57,8 +61,11 @@ describe('docker/Dockerfile (no engine here: checked statically, and its build s
   });
 });
 
-const apps = readdirSync(join(root, 'apps')).filter((app) =>
-  existsSync(join(root, 'apps', app, 'src/main.ts')),
+// The executor plugins (an app with manifests/<app>/plugin.yaml); the shared agent has its own test below.
+const apps = readdirSync(join(root, 'apps')).filter(
+  (app) =>
+    existsSync(join(root, 'apps', app, 'src/main.ts')) &&
+    existsSync(join(root, 'manifests', app, 'plugin.yaml')),
 );
 
 for (const app of apps) {
@@ -111,3 +118,63 @@ for (const app of apps) {
     });
   });
 }
+
+describe('the shared-agent bundle, as the image ships it', () => {
+  it('starts without node_modules, works a TaskSet with the collection in process, is healthy and stops cleanly on SIGTERM', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'image-shared-agent-'));
+    cpSync(join(root, 'dist/apps/shared-agent'), join(dir, 'app'), { recursive: true });
+    const api = await FakeApi.start();
+    writeFileSync(join(dir, 'kubeconfig'), api.kubeconfig());
+    const upstreams = await startCollectionUpstreams({ plugins: [], timeScale: 1 });
+    const conformance = JSON.parse(
+      readFileSync(join(root, 'apps/collection/test/conformance.json'), 'utf8'),
+    ) as {
+      key: string;
+      config: unknown;
+    };
+    const child = spawn(process.execPath, [join(dir, 'app/main.js')], {
+      cwd: dir,
+      env: {
+        PATH: process.env.PATH,
+        ...upstreams.env,
+        KUBECONFIG: join(dir, 'kubeconfig'),
+        AGENT_PORT: '0',
+        AGENT_HOST: '127.0.0.1',
+        ARGO_AGENT_PATCH_RATE: '200ms',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    try {
+      const started = await new Promise<{ port: number }>((resolve, reject) => {
+        createInterface({ input: child.stdout! }).on('line', (line) => {
+          const entry = JSON.parse(line) as { msg?: string; port?: number };
+          if (entry.msg === 'shared agent started') resolve({ port: entry.port! });
+        });
+        void exited.then((code) => reject(new Error(`the agent exited (${code})`)));
+      });
+      const base = `http://127.0.0.1:${started.port}`;
+      expect((await fetch(`${base}/healthz`)).status).toBe(200);
+      api.createTaskSet('ns', 'wf', {
+        'wf-1': {
+          name: 's',
+          inputs: {},
+          outputs: {},
+          metadata: {},
+          plugin: { [conformance.key]: conformance.config },
+        },
+      });
+      for (let i = 0; i < 200 && !api.nodes('ns', 'wf')['wf-1']; i++)
+        await new Promise((r) => setTimeout(r, 100));
+      expect(api.nodes('ns', 'wf')['wf-1']?.phase).toBe('Succeeded');
+      expect((await fetch(`${base}/readyz`)).status).toBe(200);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+      await upstreams.close();
+      await api.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

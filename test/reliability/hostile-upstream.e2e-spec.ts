@@ -1,7 +1,8 @@
 import { connect, type Socket } from 'node:net';
 import { EXECUTE_TEMPLATE_PATH } from '@app/contract';
 import { FRONT_LIMITS, looksSecret } from '@app/plugin-kit';
-import { PluginRpcClient, StandInServer } from '@app/testing';
+import { PluginRpcClient } from '@app/argo-agent';
+import { StandInServer } from '@app/testing';
 import { validRequest } from './support/bad-requests.js';
 import type { ProxyAttack } from './support/fault-proxy.js';
 import { keepAliveAgent, sendRaw } from './support/raw-http.js';

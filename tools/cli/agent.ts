@@ -2,7 +2,8 @@
 //   npm run agent -- run <workflow.yaml> --plugin chat-notifier=http://127.0.0.1:10420 --token-file /tmp/token
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentPlugin, WorkflowShape } from '@app/testing';
+import type { WorkflowShape } from '@app/testing';
+import type { AgentPlugin } from '@app/argo-agent';
 import { checkInput, exitWith, runSubCommands, subCommand, UsageError } from './kit/args.js';
 
 const USAGE = `usage: npm run agent -- run <workflow.yaml> --plugin <name>=<url> [--plugin ...] --token-file <file>

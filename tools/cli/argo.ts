@@ -1,12 +1,13 @@
 // npm run argo -- up|down|status|env: the real Argo Workflows (controller, agent, server) and a real Kubernetes
 // API server as local processes, for the real-Argo suite (npm run test:argo) and for trying a plugin by hand.
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { exitWith, runCommand, UsageError, type CommandSpec, type ParsedCommand } from './kit/args.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
 const USAGE = `usage: npm run argo -- <up|down|status|env> [--dir <folder>] [--patch-rate <duration>]
+                                    [--agent pod|shared] [--replicas <n>]
 
 Runs the real Argo Workflows v4.1 stack on this machine, with no Docker and no kubelet: etcd, kube-apiserver
 and kube-controller-manager (Kubernetes v1.35), Argo's CRDs, workflow-controller, argo server, and a pod runner
@@ -22,13 +23,20 @@ cached afterwards). Needs root.
 
   --dir <folder>           the stack's folder (default: one per checkout, under ~/.cache/executor-plugins)
   --patch-rate <duration>  the controller's DEFAULT_REQUEUE_TIME, which agents use as their status patch rate
-                           (default 2s; Argo's default is 10s)`;
+                           (default 2s; Argo's default is 10s)
+  --agent pod|shared       pod (default): Argo's agent pod per workflow; shared: the controller with
+                           disableAgentPodCreation "true" and the shared agent (dist/apps/shared-agent,
+                           npm run build first) as processes of the stack, configured as manifests/shared-agent's
+                           Deployment (its ServiceAccount's token, the plugins' Secrets of namespace argo)
+  --replicas <n>           replicas of the shared agent (default 2)`;
 
 const SPEC = {
   usage: USAGE,
   options: {
     dir: { type: 'string' },
     'patch-rate': { type: 'string', default: '2s' },
+    agent: { type: 'string', default: 'pod' },
+    replicas: { type: 'string', default: '2' },
   },
   positionals: [{ name: '<up|down|status|env>', required: true }],
 } as const satisfies CommandSpec;
@@ -40,6 +48,11 @@ async function main({ values, positionals: [command] }: ParsedCommand<typeof SPE
     throw new UsageError(`unknown command '${command}' (up, down, status or env)`);
   if (!/^\d+(ms|s|m)$/.test(values['patch-rate']))
     throw new UsageError(`--patch-rate must be a duration such as 2s, got '${values['patch-rate']}'`);
+  if (!['pod', 'shared'].includes(values.agent))
+    throw new UsageError(`--agent must be pod or shared, got '${values.agent}'`);
+  const replicas = Number(values.replicas);
+  if (!/^\d+$/.test(values.replicas) || replicas < 1 || replicas > 16)
+    throw new UsageError(`--replicas must be a number from 1 to 16, got '${values.replicas}'`);
   const stack = await import('../argo-stack/src/stack.js');
   const dir = values.dir ? resolve(values.dir) : stack.defaultStackDir(root);
   const log = (line: string) => console.error(`argo: ${line}`);
@@ -47,13 +60,31 @@ async function main({ values, positionals: [command] }: ParsedCommand<typeof SPE
     case 'up': {
       if (process.getuid?.() !== 0)
         throw new UsageError('up needs root (network namespaces and bind mounts for the pods)');
+      const shared = values.agent === 'shared';
+      if (shared && !existsSync(join(root, 'dist/apps/shared-agent/main.js')))
+        throw new UsageError('--agent shared runs dist/apps/shared-agent: npm run build first');
+      const running = stack.readState(dir);
+      if (running?.processes.some((p) => stack.alive(p)) && Boolean(running.sharedAgent) !== shared)
+        throw new UsageError(
+          `the stack in ${dir} is up with ${running.sharedAgent ? 'the shared agent' : 'agent pods'}: npm run argo -- down first`,
+        );
       const state = await stack.up({
         repoRoot: root,
         dir,
         patchRate: values['patch-rate'],
         log,
         podRunner: [process.execPath, process.argv[1], 'run-pods', '--dir', dir],
+        controllerConfig: shared ? { disableAgentPodCreation: 'true' } : {},
       });
+      if (shared && !state.sharedAgent) {
+        const { startSharedAgents } = await import('../argo-stack/src/shared-agents.js');
+        try {
+          await startSharedAgents(state, { replicas, patchRate: values['patch-rate'], log });
+        } catch (err) {
+          await stack.down(dir, () => undefined, { keepFiles: true });
+          throw err;
+        }
+      }
       console.log(stack.envLines(state).join('\n'));
       return 0;
     }

@@ -3,7 +3,7 @@
 //   npm run events -- test --bindings <dir> --payload event.json [-H 'X-Name: v' ...] [--discriminator d]
 import { readFileSync } from 'node:fs';
 import type { LogEntry } from '@app/events';
-import type { AgentPlugin } from '@app/testing';
+import type { AgentPlugin } from '@app/argo-agent';
 import { exitWith, runSubCommands, stopOnSignalOrOrphan, subCommand, UsageError } from './kit/args.js';
 
 const SERVE_USAGE = `usage: npm run events -- serve --bindings <dir> --token-file <tokens.yaml> [--port 2746]

@@ -1,10 +1,5 @@
-import {
-  marshalExecuteTemplateArgs,
-  PluginRpcClient,
-  runWorkflow,
-  type AgentPlugin,
-  type WorkflowShape,
-} from '@app/testing';
+import { runWorkflow, type WorkflowShape } from '@app/testing';
+import { marshalExecuteTemplateArgs, PluginRpcClient, type AgentPlugin } from '@app/argo-agent';
 import { slack, startSlackFixture, type SlackFixture } from './support.js';
 
 /** A workflow with one plugin template; `steps` decides how it is called. */

@@ -5,9 +5,9 @@ import {
   loadManifestFile,
   runWorkflow,
   schemaProblems,
-  type AgentPlugin,
   type WorkflowResult,
 } from '@app/testing';
+import { type AgentPlugin } from '@app/argo-agent';
 import { parse } from 'yaml';
 import { readFileSync } from 'node:fs';
 import { DEMO_ONCALL_GROUP } from '../demo/upstreams.js';

@@ -1,11 +1,5 @@
-import {
-  marshalExecuteTemplateArgs,
-  PluginRpcClient,
-  runWorkflow,
-  type AgentPlugin,
-  type WorkflowResult,
-  type WorkflowShape,
-} from '@app/testing';
+import { runWorkflow, type WorkflowResult, type WorkflowShape } from '@app/testing';
+import { marshalExecuteTemplateArgs, PluginRpcClient, type AgentPlugin } from '@app/argo-agent';
 import { notify as notifyRequest, startNotifier, type PluginFixture } from './support.js';
 
 /** One provider's stand-in, as the shared e2e suite drives it. */

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { DemoBackgroundRun, DemoContext, DemoUpstreams, WorkflowResult } from '@app/testing';
-import { renderResult } from '@app/testing';
+import { renderResult, standInHost } from '@app/testing';
 import {
   startEventEndpoint,
   type EventEndpoint,
@@ -37,7 +37,10 @@ export interface EventEmitterDemo {
 export async function startArgoDemoServer(
   options: Partial<EventEndpointOptions> = {},
 ): Promise<EventEmitterDemo> {
+  // Where the other stand-ins listen (the real-Argo suites' pods reach this machine at the stack's HOST_ADDR).
+  const host = standInHost();
   const endpoint = await startEventEndpoint({
+    host,
     bindingsDir: EXAMPLES_DIR,
     tokens: {
       tokens: [{ token: DEMO_ARGO_TOKEN, subject: DEMO_SUBJECT, permissions: ['*'] }],
@@ -50,7 +53,7 @@ export async function startArgoDemoServer(
   return {
     endpoint,
     env: {
-      ARGO_SERVER: `127.0.0.1:${endpoint.port}`,
+      ARGO_SERVER: `${host}:${endpoint.port}`,
       ARGO_TOKEN: `Bearer ${DEMO_ARGO_TOKEN}`,
       ARGO_SECURE: 'false',
     },

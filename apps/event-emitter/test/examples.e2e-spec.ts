@@ -9,9 +9,9 @@ import {
   runWorkflow,
   schemaProblems,
   startHarness,
-  type AgentPlugin,
   type PluginHarness,
 } from '@app/testing';
+import { type AgentPlugin } from '@app/argo-agent';
 import { loadManifestFolder, testBindings } from '@app/events';
 import { EXAMPLES_DIR, startArgoDemoServer, type EventEmitterDemo } from '../demo/upstreams.js';
 import { eventEmitterPlugin } from '../src/event-emitter.plugin.js';

@@ -1,10 +1,6 @@
 import { Template } from '@kubernetes-models/argo-workflows/argoproj.io/v1alpha1/Template';
-import {
-  argoSchemaValidator,
-  marshalExecuteTemplateArgs,
-  pluginSwaggerValidator,
-  schemaProblems,
-} from '@app/testing';
+import { argoSchemaValidator, pluginSwaggerValidator, schemaProblems } from '@app/testing';
+import { marshalExecuteTemplateArgs } from '@app/argo-agent';
 import { failed, running, succeeded } from '@app/plugin-kit';
 import type { ExecuteTemplateArgs } from '@app/contract';
 

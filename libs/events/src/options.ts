@@ -1,4 +1,5 @@
-import type { AgentPlugin, WorkflowResult } from '@app/testing/agent/index.js';
+import type { WorkflowResult } from '@app/testing/agent/index.js';
+import type { AgentPlugin } from '@app/argo-agent';
 import type { TokensConfig } from './auth/tokens-file.js';
 import type { ExpressionLimits } from './evaluation/limits.js';
 import type { WorkflowObject } from './manifests/argo-objects.js';

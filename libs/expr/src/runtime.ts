@@ -196,8 +196,12 @@ export function fetch(from: ExprValue, key: ExprValue): ExprValue {
   if (from instanceof Map) {
     const value = from.get(mapKey(from, key));
     if (value !== undefined) return value;
-    // the zero value of the element type: groupBy's map gives a nil []interface {}
-    return goTypeName(from) === 'map[interface {}][]interface {}' ? nilSlice() : null;
+    // the zero value of the element type: a nil []interface {} from groupBy's map, a nil []string from an
+    // http.Header (an HTTP template's request and response headers)
+    const type = goTypeName(from);
+    if (type === 'map[interface {}][]interface {}') return nilSlice();
+    if (type === 'http.Header') return nilSlice('[]string');
+    return null;
   }
   return fail(`cannot fetch ${formatValue(key)} from ${goTypeName(from)}`);
 }

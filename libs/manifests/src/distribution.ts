@@ -18,6 +18,7 @@ import {
 import { refuseLinks, writeNoFollow } from './no-follow-write.js';
 import { lintNaming } from './naming.js';
 import { buildPluginDir } from './plugin-build.js';
+import { sharedAgentFiles, sharedAgentVersionProblems } from './shared-agent.js';
 import { lintVersioning, type CollectionContext } from './versioning.js';
 import { workflowLevelExampleFile } from './workflow-level.js';
 
@@ -198,6 +199,9 @@ export function planCollection(ctx: CollectionContext): CollectionPlan {
       },
     );
   }
+  const collection = packages.find((p) => p.app === 'collection');
+  if (collection) files.push(...sharedAgentFiles(ctx.root, collection.plugin));
+  problems.push(...sharedAgentVersionProblems(ctx.root, ctx.version));
   return { packages, files, problems, warnings };
 }
 

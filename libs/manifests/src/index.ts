@@ -15,3 +15,4 @@ export * from './agent-rbac.js';
 export * from './workflow-level.js';
 export * from './distribution.js';
 export * from './release.js';
+export * from './shared-agent.js';

@@ -1,5 +1,5 @@
 import { runWorkflow, type RunOptions } from '@app/testing';
-import { keyed, ScriptedPlugin, type ScriptedReply } from './scripted-plugin.js';
+import { keyed, ScriptedPlugin, type ScriptedReply } from '../src/scripted-plugin.js';
 
 const TOKEN = 'bcdfghjklmnpqrstvwxz2456789bcdfg';
 const fast: Partial<RunOptions> = { rpc: { timeoutMs: 400, backoffMs: 20, attempts: 5 }, timeScale: 0.01 };

@@ -1,6 +1,8 @@
 // Bundles the suite's own test images (test/argo/support/<name>/main.ts → dist/test/<name>/main.js, see
-// test-images.ts), then starts one real Argo stack for the whole run (or uses the one ARGO_STACK_DIR names,
-// when it is up already), and the file each suite appends its workflow lines to for the summary.
+// test-images.ts), then starts the run's two real Argo stacks side by side (or uses those ARGO_STACK_DIR and
+// ARGO_SHARED_STACK_DIR name, when they are up already): one with Argo's agent pod per workflow, one with
+// disableAgentPodCreation and the shared agent. A variable set to `none` leaves its stack out (for a run of
+// suites that need only the other one). Also the file each suite appends its workflow lines to for the summary.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,12 +34,24 @@ export default async function globalSetup(): Promise<void> {
   process.env.ARGO_SUITE_STARTED = String(Date.now());
   const run = mkdtempSync(join(tmpdir(), 'argo-suite-'));
   process.env.ARGO_SUITE_RESULTS = join(run, 'workflows.jsonl');
-  if (!process.env.ARGO_STACK_DIR) {
-    process.env.ARGO_STACK_DIR = join(run, 'stack');
-    process.env.ARGO_SUITE_OWNS_STACK = '1';
+  const stacks = [
+    { variable: 'ARGO_STACK_DIR', owner: 'ARGO_SUITE_OWNS_STACK', dir: 'stack', args: [] as string[] },
+    {
+      variable: 'ARGO_SHARED_STACK_DIR',
+      owner: 'ARGO_SUITE_OWNS_SHARED_STACK',
+      dir: 'shared-stack',
+      args: ['--agent', 'shared'],
+    },
+  ];
+  for (const { variable, owner, dir, args } of stacks) {
+    if (process.env[variable] === 'none') continue;
+    if (!process.env[variable]) {
+      process.env[variable] = join(run, dir);
+      process.env[owner] = '1';
+    }
+    execFileSync('node', ['tools/run-cli.mjs', 'argo', 'up', '--dir', process.env[variable]!, ...args], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
   }
-  execFileSync('node', ['tools/run-cli.mjs', 'argo', 'up', '--dir', process.env.ARGO_STACK_DIR], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
 }

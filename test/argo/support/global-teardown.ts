@@ -1,4 +1,4 @@
-// Prints the run's summary line, then stops the stack the setup started (unless ARGO_KEEP_STACK=1).
+// Prints the run's summary line, then stops the stacks the setup started (unless ARGO_KEEP_STACK=1).
 // Jest loads this file without the suites' module mapping: it imports nothing of theirs but types.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -22,13 +22,16 @@ function summaryLine(file: string, startedAt: number): string {
 export default async function globalTeardown(): Promise<void> {
   const results = process.env.ARGO_SUITE_RESULTS!;
   process.stdout.write(`\n${summaryLine(results, Number(process.env.ARGO_SUITE_STARTED))}\n`);
-  const owned = process.env.ARGO_SUITE_OWNS_STACK === '1';
-  if (owned && process.env.ARGO_KEEP_STACK === '1') {
+  const owned = [
+    ['ARGO_STACK_DIR', 'ARGO_SUITE_OWNS_STACK'],
+    ['ARGO_SHARED_STACK_DIR', 'ARGO_SUITE_OWNS_SHARED_STACK'],
+  ].filter(([, owner]) => process.env[owner!] === '1');
+  if (owned.length > 0 && process.env.ARGO_KEEP_STACK === '1') {
     rmSync(results, { force: true });
     return;
   }
-  if (owned)
-    execFileSync('node', ['tools/run-cli.mjs', 'argo', 'down', '--dir', process.env.ARGO_STACK_DIR!], {
+  for (const [variable] of owned)
+    execFileSync('node', ['tools/run-cli.mjs', 'argo', 'down', '--dir', process.env[variable!]!], {
       cwd: resolve(import.meta.dirname, '../../..'),
       stdio: ['ignore', 'ignore', 'inherit'],
     });

@@ -1,5 +1,5 @@
 import { isFinalPhase, isNodePhase } from '@app/contract';
-import { decodeReply, PluginCallError } from '@app/testing';
+import { decodeReply, PluginCallError } from '@app/argo-agent';
 import type { RawOutcome } from './raw-http.js';
 
 /** The statuses a plugin may answer a bad request with (everything else fails the node or is a bug). */

@@ -50,7 +50,7 @@ export interface Discovery {
 }
 
 /**
- * The complete apps, by convention: apps/<app>/src/main.ts, demo/upstreams.ts, test/conformance.json and a
+ * The complete plugin apps (manifests/<app>/plugin.yaml), by convention: apps/<app>/src/main.ts, demo/upstreams.ts, test/conformance.json and a
  * built bundle dist/apps/<app>/main.js (`npm test` builds first). Apps lacking one are listed with the reason.
  */
 export function discoverApps(): Discovery {
@@ -59,7 +59,9 @@ export function discoverApps(): Discovery {
   const skipped: string[] = [];
   for (const app of readdirSync(appsDir).sort()) {
     const dir = join(appsDir, app);
-    if (!statSync(dir).isDirectory()) continue;
+    // Executor plugins only: an app without manifests/<app>/plugin.yaml (the shared agent) is not one.
+    if (!statSync(dir).isDirectory() || !existsSync(join(repoRoot, 'manifests', app, 'plugin.yaml')))
+      continue;
     const parts = {
       'src/main.ts': join(dir, 'src/main.ts'),
       'demo/upstreams.ts': join(dir, 'demo/upstreams.ts'),

@@ -27,6 +27,8 @@ export interface BinarySet {
 export const BINARIES = {
   argo: ['workflow-controller', 'argoexec', 'argo'],
   kube: ['kube-apiserver', 'kube-controller-manager', 'kubectl', 'etcd', 'certs'],
+  // Not part of the stack: the suites that lint and render the Helm chart build it (ensureBinarySet).
+  helm: ['helm'],
 } as const;
 
 const ARGO_MODULE = 'github.com/argoproj/argo-workflows/v4';
@@ -152,29 +154,36 @@ const PACKAGES: Record<keyof typeof BINARIES, string[]> = {
     './etcd',
     './certs',
   ],
+  helm: ['helm.sh/helm/v4/cmd/helm'],
 };
 
-/** Builds what is missing; returns the folder of each set. Logs a line per set it builds, with its time. */
+/** Builds what is missing of the stack's sets; returns the folder of each. */
 export async function ensureBinaries(
   root: string,
   log: (line: string) => void,
-): Promise<Record<keyof typeof BINARIES, string>> {
-  const dirs = { argo: binDir(root, 'argo'), kube: binDir(root, 'kube') };
-  for (const set of ['kube', 'argo'] as const) {
-    const dir = dirs[set];
-    if (BINARIES[set].every((b) => existsSync(join(dir, b)))) continue;
-    const started = Date.now();
-    log(
-      `building ${BINARIES[set].join(', ')} (the first build of both sets takes about 12 minutes on 2 cores, up to an hour on a busy machine; later ones are cached)`,
-    );
-    const out = `${dir}.tmp`;
-    rmSync(out, { recursive: true, force: true });
-    const module = join(root, 'tools/argo-stack/go', set);
-    const extra = set === 'argo' ? [`-modfile=${await argoModfile(root, join(cacheRoot(), 'src'))}`] : [];
-    await run('go', ['build', ...extra, '-ldflags=-s -w', '-o', `${out}/`, ...PACKAGES[set]], module, log);
-    rmSync(dir, { recursive: true, force: true });
-    renameSync(out, dir);
-    log(`built ${set} binaries in ${Math.round((Date.now() - started) / 1000)} s`);
-  }
-  return dirs;
+): Promise<Record<'argo' | 'kube', string>> {
+  return { kube: await ensureBinarySet(root, 'kube', log), argo: await ensureBinarySet(root, 'argo', log) };
+}
+
+/** Builds one set if it is missing (logging a line with its time); returns its folder. */
+export async function ensureBinarySet(
+  root: string,
+  set: keyof typeof BINARIES,
+  log: (line: string) => void,
+): Promise<string> {
+  const dir = binDir(root, set);
+  if (BINARIES[set].every((b) => existsSync(join(dir, b)))) return dir;
+  const started = Date.now();
+  log(
+    `building ${BINARIES[set].join(', ')} (the first build of both sets takes about 12 minutes on 2 cores, up to an hour on a busy machine; later ones are cached)`,
+  );
+  const out = `${dir}.tmp`;
+  rmSync(out, { recursive: true, force: true });
+  const module = join(root, 'tools/argo-stack/go', set);
+  const extra = set === 'argo' ? [`-modfile=${await argoModfile(root, join(cacheRoot(), 'src'))}`] : [];
+  await run('go', ['build', ...extra, '-ldflags=-s -w', '-o', `${out}/`, ...PACKAGES[set]], module, log);
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(out, dir);
+  log(`built ${set} binaries in ${Math.round((Date.now() - started) / 1000)} s`);
+  return dir;
 }

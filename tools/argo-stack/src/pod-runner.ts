@@ -7,15 +7,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { KubeClient, KubeError, type WatchEvent } from './kube-client.js';
+import { KubeClient, KubeError, type WatchEvent } from '@app/argo-agent/kube/kube-client.js';
 import { createPodNetwork, deletePodNetwork, hostAddress, type PodNetwork } from './network.js';
+import { containerEnv, Missing } from './container-env.js';
 import { resolveImage, type ImageRoot, type ImageTable } from './images.js';
 import { MOUNT_STAGE, mountScript, quote, type BindMount } from './mount-script.js';
 import type {
   Container,
   ContainerStatus,
   DataObject,
-  EnvVar,
   KeyToPath,
   Pod,
   ProjectionSource,
@@ -554,8 +554,9 @@ class RunningPod {
     }
   }
 
-  private async resolveEnv(container: Container): Promise<Record<string, string>> {
-    const env: Record<string, string> = {
+  private resolveEnv(container: Container): Promise<Record<string, string>> {
+    const image = [...this.init, ...this.main].find((r) => r.spec === container)?.image;
+    const base: Record<string, string> = {
       PATH: [
         ...resolveImagePath(container, this.main, this.init),
         process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
@@ -565,54 +566,14 @@ class RunningPod {
       KUBERNETES_SERVICE_HOST: hostAddress(this.options.index),
       KUBERNETES_SERVICE_PORT: String(this.options.apiServerPort),
       KUBERNETES_SERVICE_PORT_HTTPS: String(this.options.apiServerPort),
+      ...(image?.env ?? {}),
     };
-    const image = [...this.init, ...this.main].find((r) => r.spec === container)?.image;
-    Object.assign(env, image?.env ?? {});
     const reads: Reads = new Map();
-    for (const from of container.envFrom ?? []) {
-      const ref = from.secretRef ?? from.configMapRef;
-      if (!ref) continue;
-      const data = await this.data(from.secretRef ? 'secrets' : 'configmaps', ref.name, ref.optional, reads);
-      for (const [k, v] of Object.entries(data)) env[`${from.prefix ?? ''}${k}`] = v;
-    }
-    for (const variable of container.env ?? []) {
-      const value = await this.envValue(variable, container, env, reads);
-      if (value !== undefined) env[variable.name] = value;
-    }
-    return env;
-  }
-
-  private async envValue(
-    variable: EnvVar,
-    container: Container,
-    env: Record<string, string>,
-    reads: Reads,
-  ): Promise<string | undefined> {
-    if (variable.value !== undefined) {
-      return variable.value.replace(
-        /\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g,
-        (m, name: string | undefined) => (name === undefined ? '$' : (env[name] ?? m)),
-      );
-    }
-    const from = variable.valueFrom;
-    if (!from) return '';
-    const ref = from.secretKeyRef ?? from.configMapKeyRef;
-    if (ref) {
-      const data = await this.data(
-        from.secretKeyRef ? 'secrets' : 'configmaps',
-        ref.name,
-        ref.optional,
-        reads,
-      );
-      if (ref.key in data) return data[ref.key];
-      if (ref.optional) return undefined;
-      throw new Missing(
-        `couldn't find key ${ref.key} in ${from.secretKeyRef ? 'Secret' : 'ConfigMap'} ${this.pod.metadata.namespace}/${ref.name}`,
-      );
-    }
-    if (from.fieldRef) return this.field(from.fieldRef.fieldPath);
-    if (from.resourceFieldRef) return resourceValue(container, from.resourceFieldRef);
-    return '';
+    return containerEnv(container, base, {
+      data: (kind, name, optional) => this.data(kind, name, optional, reads),
+      field: (path) => this.field(path),
+      namespace: this.pod.metadata.namespace,
+    });
   }
 
   private async report(): Promise<void> {
@@ -698,8 +659,6 @@ class RunningPod {
   }
 }
 
-class Missing extends Error {}
-
 type StoredData = DataObject & { type?: string };
 /** The Secrets and ConfigMaps read for one container's env, by API path. */
 type Reads = Map<string, Promise<StoredData | undefined>>;
@@ -736,23 +695,3 @@ function signalNumber(signal: NodeJS.Signals): number {
 }
 
 /** `resourceFieldRef`: the container's limit (or request), in the divisor's unit. */
-function resourceValue(container: Container, ref: { resource: string; divisor?: string }): string {
-  const [kind, name] = ref.resource.split('.') as ['limits' | 'requests', string];
-  const raw = container.resources?.[kind]?.[name];
-  if (raw === undefined) return name === 'cpu' ? '2' : String(24 * 1024 ** 3);
-  const units: Record<string, number> = {
-    '': 1,
-    m: 1e-3,
-    k: 1e3,
-    M: 1e6,
-    G: 1e9,
-    Ki: 1024,
-    Mi: 1024 ** 2,
-    Gi: 1024 ** 3,
-  };
-  const parse = (q: string) => {
-    const m = /^([0-9.]+)([a-zA-Z]*)$/.exec(q);
-    return m ? Number(m[1]) * (units[m[2]] ?? 1) : Number(q);
-  };
-  return String(Math.ceil(parse(raw) / parse(ref.divisor ?? '1')));
-}

@@ -16,7 +16,7 @@ import {
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { BINARIES, cacheRoot, ensureBinaries } from './binaries.js';
-import { KubeClient } from './kube-client.js';
+import { KubeClient } from '@app/argo-agent/kube/kube-client.js';
 import { EXECUTOR_IMAGE } from './images.js';
 import {
   bridgeName,
@@ -48,6 +48,8 @@ export interface StackState {
   adminToken: string;
   processes: StackProcess[];
   startedAt: string;
+  /** Set when the stack runs the shared agent in place of agent pods (up --agent shared). */
+  sharedAgent?: { replicas: number; patchRate: string; ports: number[] };
 }
 
 export interface UpOptions {
@@ -77,7 +79,7 @@ export function readState(dir: string): StackState | undefined {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as StackState) : undefined;
 }
 
-function writeState(state: StackState): void {
+export function writeState(state: StackState): void {
   writeFileSync(join(state.dir, 'state.json'), `${JSON.stringify(state, null, 2)}\n`);
 }
 
@@ -134,7 +136,7 @@ export function kubeClient(state: StackState): KubeClient {
   });
 }
 
-async function freePort(host: string): Promise<number> {
+export async function freePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -145,7 +147,7 @@ async function freePort(host: string): Promise<number> {
   });
 }
 
-async function until<T>(
+export async function until<T>(
   what: string,
   seconds: number,
   check: () => Promise<T | undefined>,
@@ -168,7 +170,7 @@ async function until<T>(
   }
 }
 
-function startProcess(
+export function startProcess(
   state: StackState,
   name: string,
   argv: string[],
@@ -190,7 +192,7 @@ function startProcess(
   return proc;
 }
 
-function exitedLine(proc: StackProcess): string | undefined {
+export function exitedLine(proc: StackProcess): string | undefined {
   if (alive(proc)) return undefined;
   const tail = existsSync(proc.log)
     ? readFileSync(proc.log, 'utf8').trim().split('\n').slice(-3).join(' | ')

@@ -171,6 +171,11 @@ const CASES: CliCase[] = [
     more: [
       { args: ['start'], message: "unknown command 'start' (up, down, status or env)" },
       { args: ['up', '--patch-rate', 'x'], message: "--patch-rate must be a duration such as 2s, got 'x'" },
+      { args: ['up', '--agent', 'many'], message: "--agent must be pod or shared, got 'many'" },
+      {
+        args: ['up', '--agent', 'shared', '--replicas', '0'],
+        message: "--replicas must be a number from 1 to 16, got '0'",
+      },
     ],
   },
   { script: 'release:check', missing: { args: ['--tag', 'v1.0.0'], message: '--owner is required' } },

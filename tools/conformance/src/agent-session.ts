@@ -1,11 +1,11 @@
-import type { ArgoNodeResult } from '@app/testing/agent/argo-reply.js';
+import type { ArgoNodeResult } from '@app/argo-agent/argo-reply.js';
 import {
   PluginCallError,
   PluginRpcClient,
   type CallRecord,
   type DecodedReply,
   type RpcTiming,
-} from '@app/testing/agent/plugin-rpc-client.js';
+} from '@app/argo-agent/plugin-rpc-client.js';
 import { excerpt } from './excerpt.js';
 import type { Evidence } from './rule.js';
 import type { Exchange, Purpose, WireTap } from './wire-tap.js';

@@ -1,4 +1,4 @@
-import type { RpcTiming } from '@app/testing/agent/plugin-rpc-client.js';
+import type { RpcTiming } from '@app/argo-agent/plugin-rpc-client.js';
 import { AgentSession, callEvidence, timedOut, type CallOutcome } from './agent-session.js';
 import { readCount } from './count-url.js';
 import { sleep } from './excerpt.js';

@@ -1,5 +1,5 @@
 import { isFinalPhase, isNodePhase } from '@app/contract';
-import type { ArgoNodeResult } from '@app/testing/agent/argo-reply.js';
+import type { ArgoNodeResult } from '@app/argo-agent/argo-reply.js';
 import { lastStatus, type AgentSession, type CallOutcome } from './agent-session.js';
 import { sleep } from './excerpt.js';
 import type { Purpose } from './wire-tap.js';

@@ -1,5 +1,5 @@
-import type { ArgoNodeResult } from '@app/testing/agent/argo-reply.js';
-import { decodeReply, type DecodedReply } from '@app/testing/agent/plugin-rpc-client.js';
+import type { ArgoNodeResult } from '@app/argo-agent/argo-reply.js';
+import { decodeReply, type DecodedReply } from '@app/argo-agent/plugin-rpc-client.js';
 import type { Exchange } from './wire-tap.js';
 
 /** How a 200 body fares in the agent's decoder, split by the rule that owns each kind of problem. */

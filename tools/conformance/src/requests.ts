@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { goEscape, marshalExecuteTemplateArgs } from '@app/testing/agent/go-json.js';
+import { goEscape, marshalExecuteTemplateArgs } from '@app/argo-agent/go-json.js';
 
 export interface WorkflowMeta {
   name: string;

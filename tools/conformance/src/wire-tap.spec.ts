@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PluginRpcClient } from '@app/testing/agent/plugin-rpc-client.js';
+import { PluginRpcClient } from '@app/argo-agent/plugin-rpc-client.js';
 import { WireTap } from './wire-tap.js';
 
 /** A plugin that sends a complete reply, then holds the connection open before ending the body. */

@@ -1,7 +1,7 @@
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { gunzipSync } from 'node:zlib';
-import { MAX_REPLY_BYTES, replyTooLarge } from '@app/testing/agent/go-http-client.js';
+import { MAX_REPLY_BYTES, replyTooLarge } from '@app/argo-agent/go-http-client.js';
 
 /** Why a call was made; the judging rules pick the exchanges they own by purpose. */
 export type Purpose = 'own' | 'bad-config' | 'foreign' | 'cold-start';

@@ -25,7 +25,13 @@ interface AppConformance {
 
 const appsDir = join(repoRoot, 'apps');
 const apps = readdirSync(appsDir, { withFileTypes: true })
-  .filter((d) => d.isDirectory() && existsSync(join(appsDir, d.name, 'src/main.ts')))
+  // Executor plugins: an app with a manifests/<app>/plugin.yaml (the shared agent is none).
+  .filter(
+    (d) =>
+      d.isDirectory() &&
+      existsSync(join(appsDir, d.name, 'src/main.ts')) &&
+      existsSync(join(repoRoot, 'manifests', d.name, 'plugin.yaml')),
+  )
   .map((d) => d.name)
   .sort();
 const withDemo = apps.filter((app) => existsSync(join(appsDir, app, 'demo/upstreams.ts')));

@@ -1,5 +1,4 @@
 import { dnsFriendly } from './dns-friendly.js';
-import { sprintS } from './go-sprintf.js';
 import { invalidMessage, objectMetaProblems } from './kubernetes-validation.js';
 
 describe('dnsFriendly (creator labels)', () => {
@@ -11,23 +10,6 @@ describe('dnsFriendly (creator labels)', () => {
     ['--x--', 'x'],
     ['@@', ''],
   ])('%s → %s', (input, output) => expect(dnsFriendly(input)).toBe(output));
-});
-
-describe('Go %s of expression results', () => {
-  it.each([
-    ['garbage', 'garbage'],
-    [null, '%!s(<nil>)'],
-    [1.5, '%!s(float64=1.5)'],
-    [3n, '%!s(int=3)'],
-    [['a', 1], '[a %!s(float64=1)]'],
-    [
-      new Map<string, unknown>([
-        ['b', 'x'],
-        ['a', true],
-      ]),
-      'map[a:%!s(bool=true) b:x]',
-    ],
-  ])('%p → %s', (value, text) => expect(sprintS(value as never)).toBe(text));
 });
 
 describe('Kubernetes object-meta validation at create', () => {

@@ -7,6 +7,7 @@ import {
   ExprError,
   goTypeOf,
   metadataEnv,
+  sprintS,
   toParameterValue,
   type Environment,
   type ExprValue,
@@ -19,7 +20,6 @@ import {
 } from '../manifests/argo-objects.js';
 import { dnsFriendly } from './dns-friendly.js';
 import { compileFailure, parameterSite, runFailure, type ExpressionSite } from './expression-site.js';
-import { sprintS } from './go-sprintf.js';
 
 export interface CreatorClaims {
   subject?: string;

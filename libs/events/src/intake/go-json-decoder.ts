@@ -1,7 +1,7 @@
 // Go's json.NewDecoder(body).Decode(&payload): reads the FIRST JSON value and ignores what follows it.
 // Syntax errors carry encoding/json's scanner messages, which the Argo Server returns in its 400 reply.
 // The scanner is the local agent's (the same Go decoder reads plugin replies there).
-import { FirstValueReader, GoDecodeError } from '@app/testing/agent/json-decode.js';
+import { FirstValueReader, GoDecodeError } from '@app/argo-agent/json-decode.js';
 
 /** A decode failure with Go's message (`invalid character '!' looking for beginning of value`, `unexpected EOF`). */
 export class GoJsonSyntaxError extends Error {

@@ -70,18 +70,31 @@ export function enabledPlugins(
   return definition.plugins.filter((p) => keysOf(p).some((k) => wanted.includes(k)));
 }
 
+/** The enabled plugins of a collection, hosted side by side, with what a front needs to dispatch to them. */
+export interface HostedCollection {
+  /** The kit settings of the front (one value for the whole sidecar). */
+  kit: KitEnv;
+  hosted: HostedPlugin[];
+  /** Masks every hosted plugin's secrets and every secret-looking variable. */
+  redactor: Redactor;
+  logger: PluginLogger;
+  /** template.plugin.<key> → the plugin answering it; `{}` for a key none of them answers. */
+  router: TemplateRouter;
+  /** Aborted when the sidecar stops; the hosted plugins' handlers see it. */
+  shutdownController: AbortController;
+  /** Variables read under a former spelling (for the start-up warning). */
+  formerNames: string[];
+}
+
 /**
- * Starts several plugins behind one contract front: one token guard and HTTP server, and per plugin its own
- * settings (its share of the environment only), redactor, logger, ledger, executors and execution bound
- * (MAX_EXECUTIONS, UPSTREAM_MAX_BODY: past its bound a plugin's new executions are answered 503, the
- * others' are not).
- * Throws one EnvValidationError naming every plugin and variable at fault.
+ * Hosts the plugins `PLUGINS` enables, each with its own settings (its share of the environment only),
+ * redactor, logger, ledger, executors and execution bound (MAX_EXECUTIONS, UPSTREAM_MAX_BODY). Loads none of
+ * their modules. Throws one EnvValidationError naming every plugin and variable at fault.
  */
-export async function startCollection(
+export function hostCollection(
   definition: CollectionDefinition,
-  options: StartOptions = {},
-): Promise<RunningCollection> {
-  const started = performance.now();
+  options: StartOptions & { logBase?: Record<string, unknown> } = {},
+): HostedCollection {
   // One copy: process.env reads go through the C library each time, and scoping reads it once per plugin.
   const { source, used } = resolveFormerNames(options.env ?? { ...process.env }, definition.plugins);
   const clashes = structuralClashes(definition.plugins);
@@ -116,26 +129,53 @@ export async function startCollection(
   const logger = createLogger({
     level: kit.LOG_LEVEL,
     redactor,
-    base: { plugin: definition.name, version: process.env.EXECUTOR_PLUGINS_VERSION ?? 'dev' },
+    base: options.logBase ?? {
+      plugin: definition.name,
+      version: process.env.EXECUTOR_PLUGINS_VERSION ?? 'dev',
+    },
     destination: options.logDestination,
   });
   const routes = new Map<string, TemplateDispatcher>();
   for (const plugin of hosted) for (const [key, executor] of plugin.executors) routes.set(key, executor);
+  const formerNames = [
+    ...used,
+    ...hosted.flatMap((h) => h.formerNames.map((name) => `${name} (${h.definition.name})`)),
+  ];
+  return {
+    kit,
+    hosted,
+    redactor,
+    logger,
+    router: new TemplateRouter(routes),
+    shutdownController,
+    formerNames,
+  };
+}
 
+/**
+ * Starts several plugins behind one contract front: one token guard and HTTP server in front of the hosted
+ * plugins (past its bound a plugin's new executions are answered 503, the others' are not).
+ * Throws one EnvValidationError naming every plugin and variable at fault.
+ */
+export async function startCollection(
+  definition: CollectionDefinition,
+  options: StartOptions = {},
+): Promise<RunningCollection> {
+  const started = performance.now();
+  const { kit, hosted, redactor, logger, router, shutdownController, formerNames } = hostCollection(
+    definition,
+    options,
+  );
   const served = await serve({
     kit,
     defaultPort: definition.port,
     logger,
     redactor,
-    dispatcher: new TemplateRouter(routes),
+    dispatcher: router,
     hosted,
     shutdownController,
     started,
   });
-  const formerNames = [
-    ...used,
-    ...hosted.flatMap((h) => h.formerNames.map((name) => `${name} (${h.definition.name})`)),
-  ];
   if (formerNames.length > 0) logger.warn({ formerNames }, formerNamesWarning(formerNames));
   return {
     ...served,

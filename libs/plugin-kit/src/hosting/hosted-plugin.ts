@@ -131,3 +131,21 @@ export function hostPlugin<E extends object>(
     },
   };
 }
+
+/**
+ * The hosted plugins' part of a graceful stop: wait until `deadline` for their background executions, then
+ * abort their shutdown signal and close their modules. Answers whether every execution finished.
+ */
+export async function stopHostedPlugins(
+  hosted: HostedPlugin[],
+  shutdownController: AbortController,
+  reason: string,
+  deadline: number,
+): Promise<boolean> {
+  const drained = (
+    await Promise.all(hosted.map((h) => h.ledger.drain(Math.max(0, deadline - Date.now()))))
+  ).every(Boolean);
+  shutdownController.abort(new Error(reason));
+  await Promise.all(hosted.map((h) => h.close()));
+  return drained;
+}

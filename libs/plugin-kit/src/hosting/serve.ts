@@ -4,7 +4,7 @@ import type { KitEnv } from '../config/kit-env.js';
 import { ContractServer, type TemplateDispatcher } from '../http/contract-server.js';
 import type { PluginLogger } from '../logging/plugin-logger.js';
 import type { Redactor } from '../logging/redactor.js';
-import type { HostedPlugin } from './hosted-plugin.js';
+import { stopHostedPlugins, type HostedPlugin } from './hosted-plugin.js';
 import { MAX_JSON_DEPTH } from '../json/json-cost-meter.js';
 
 export interface ServeOptions {
@@ -59,12 +59,8 @@ export async function serve(options: ServeOptions): Promise<Served> {
       server.startDraining();
       const deadline = Date.now() + timeoutMs;
       const idle = await server.idle(timeoutMs);
-      const drained = (
-        await Promise.all(hosted.map((h) => h.ledger.drain(Math.max(0, deadline - Date.now()))))
-      ).every(Boolean);
-      options.shutdownController.abort(new Error(reason));
+      const drained = await stopHostedPlugins(hosted, options.shutdownController, reason, deadline);
       server.close();
-      await Promise.all(hosted.map((h) => h.close()));
       logger.info({ clean: idle && drained }, 'stopped');
       for (const h of hosted) if (h.logger !== logger) h.logger.flush();
       logger.flush();

@@ -1,5 +1,6 @@
 import type { NodePhase } from '@app/contract';
-import type { ArgoOutputs } from './argo-reply.js';
+import type { ArgoOutputs } from '@app/argo-agent/argo-reply.js';
+import { fnv32a } from '@app/argo-agent/fnv32a.js';
 
 export type AgentNodeType = 'Workflow' | 'Steps' | 'StepGroup' | 'DAG' | 'Plugin' | 'Retry' | 'Skipped';
 
@@ -24,16 +25,6 @@ export interface AgentNode {
   plugin?: string;
   /** Set when the node will never be called again although it is not finished (Running without requeue). */
   hung?: boolean;
-}
-
-/** fnv32a, as the controller uses for node ids (`<wf>-<fnv32a(nodeName)>`). */
-export function fnv32a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (const byte of Buffer.from(text, 'utf8')) {
-    hash ^= byte;
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash >>> 0;
 }
 
 export function nodeId(workflowName: string, nodeName: string): string {

@@ -1,4 +1,4 @@
-import type { ArgoNodeResult, ArgoOutputs } from './argo-reply.js';
+import type { ArgoNodeResult, ArgoOutputs } from '@app/argo-agent/argo-reply.js';
 
 /**
  * What the controller reads back for a plugin node (controller/taskset.go reconcileTaskSet copies it onto the

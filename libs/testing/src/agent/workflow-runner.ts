@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { isNodePhase, parseDuration, type NodePhase } from '@app/contract';
-import { executePluginTemplate } from './agent-dispatch.js';
-import type { ArgoNodeResult } from './argo-reply.js';
+import { executePluginTemplate } from '@app/argo-agent/agent-dispatch.js';
+import type { ArgoNodeResult } from '@app/argo-agent/argo-reply.js';
 import { isFailedPhase, nodeId, type AgentNode, type AgentNodeType } from './agent-node.js';
-import { marshalExecuteTemplateArgs } from './go-json.js';
+import { marshalExecuteTemplateArgs } from '@app/argo-agent/go-json.js';
 import {
   ARGO_RPC_TIMING,
   PluginCallError,
   PluginRpcClient,
   type AgentPlugin,
   type RpcTiming,
-} from './plugin-rpc-client.js';
+} from '@app/argo-agent/plugin-rpc-client.js';
 import { patchNodeResult } from './taskset-patch.js';
 import { substituteJson, substituteText, unresolvedTags, type Variables } from './substitute.js';
 import { evaluateWhen } from './when.js';

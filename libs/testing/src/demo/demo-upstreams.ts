@@ -1,4 +1,4 @@
-import type { AgentPlugin } from '../agent/plugin-rpc-client.js';
+import type { AgentPlugin } from '@app/argo-agent/plugin-rpc-client.js';
 
 /** What the demo gives an app's upstream starter: the plugins of the "agent pod", filled in once they run. */
 export interface DemoContext {

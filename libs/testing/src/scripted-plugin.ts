@@ -10,7 +10,7 @@ export interface ScriptedReply {
 }
 
 /**
- * A minimal plugin for testing the local agent: it checks the token, records every request and answers
+ * A minimal plugin for testing an agent (the local one, the shared one): it checks the token, records every request and answers
  * from a script (the last entry repeats), or from a function of the request.
  */
 export class ScriptedPlugin {

@@ -1,5 +1,5 @@
 import type { ArgoNodeResult, ArgoReply } from './argo-reply.js';
-import { PluginCallError, type PluginRpcClient } from './plugin-rpc-client.js';
+import { PluginCallError, type PluginCaller } from './plugin-rpc-client.js';
 
 export interface DispatchResult {
   node: ArgoNodeResult;
@@ -17,7 +17,7 @@ export interface DispatchResult {
  * object holds a node, that plugin wins; an error from any plugin ends the dispatch at once.
  */
 export async function executePluginTemplate(
-  clients: PluginRpcClient[],
+  clients: readonly PluginCaller[],
   body: string,
 ): Promise<DispatchResult> {
   const shared: ArgoReply = {};
@@ -25,7 +25,7 @@ export async function executePluginTemplate(
     await client.call(body, shared);
     if (shared.node) {
       const requeueMs = shared.node.phase === 'Succeeded' ? 0 : (shared.requeue?.ms ?? 0);
-      return { node: shared.node, requeueMs, requeue: shared.requeue?.text, plugin: client.plugin.name };
+      return { node: shared.node, requeueMs, requeue: shared.requeue?.text, plugin: client.name };
     }
   }
   throw new PluginCallError('no plugin executed the template', false);

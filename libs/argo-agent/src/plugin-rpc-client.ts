@@ -20,6 +20,15 @@ export interface RpcTiming {
 
 export const ARGO_RPC_TIMING: RpcTiming = { timeoutMs: 30_000, backoffMs: 1000, attempts: 5 };
 
+/**
+ * One plugin as the agent's dispatch sees it: `call` decodes the plugin's reply INTO `reply` (the agent shares
+ * one across its plugins) and answers it, or null when the plugin does not implement the method.
+ */
+export interface PluginCaller {
+  readonly name: string;
+  call(body: string, reply: ArgoReply): Promise<ArgoReply | null>;
+}
+
 /** A failed plugin call; `transient` errors were already retried by the client. */
 export class PluginCallError extends Error {
   constructor(
@@ -46,15 +55,48 @@ export interface CallRecord {
 }
 
 /**
+ * Client.Call's retry.OnError: `attempt` again while it fails with a transient PluginCallError, after 1, 2, 4,
+ * 8 s (+0–20 % jitter), `timing.attempts` times in all; the last error when every attempt failed.
+ */
+export async function retryTransient<T>(
+  timing: RpcTiming,
+  random: () => number,
+  attempt: (n: number) => Promise<T>,
+  /** Abandons the retries (not the attempt on the wire): a caller that has stopped waiting. */
+  signal?: AbortSignal,
+): Promise<T> {
+  let lastError: PluginCallError | undefined;
+  for (let n = 1; n <= timing.attempts; n++) {
+    if (signal?.aborted) throw lastError ?? new PluginCallError('the call was abandoned', false);
+    try {
+      return await attempt(n);
+    } catch (err) {
+      const e = err instanceof PluginCallError ? err : new PluginCallError(String(err), false);
+      if (!e.transient) throw e;
+      lastError = e;
+      if (n < timing.attempts) {
+        const delay = timing.backoffMs * 2 ** (n - 1) * (1 + 0.2 * random());
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, delay);
+          signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+        });
+      }
+    }
+  }
+  throw lastError!;
+}
+
+/**
  * Argo's RPC client for one plugin (workflow/util/plugin/plugin.go Client.Call): POST with
  * `Authorization: Bearer <token>` through Go's http.Client (one 30 s timeout, redirects followed), retried
  * with backoff while the error is transient (connection refused or reset, a close without a reply, timeouts,
  * a body cut short inside the JSON value, 503). 200 is decoded with json.Decoder into the reply; 404 marks
  * the method unsupported for the rest of the run; any other status fails with `<status line>: <body>`.
  */
-export class PluginRpcClient {
+export class PluginRpcClient implements PluginCaller {
   /** Set by a 404: later calls return null at once, like the agent's invalid-method cache. */
   unsupported = false;
+  /** Every HTTP attempt, unless the client was made with `record: false` (a long-lived agent). */
   readonly calls: CallRecord[] = [];
 
   constructor(
@@ -63,7 +105,12 @@ export class PluginRpcClient {
     private readonly random: () => number = Math.random,
     /** Abandons the retries (not the attempt on the wire): a caller that has stopped waiting. */
     private readonly signal?: AbortSignal,
+    private readonly record = true,
   ) {}
+
+  get name(): string {
+    return this.plugin.name;
+  }
 
   /**
    * Decodes the reply INTO `reply` (the agent shares one across its plugins) and returns it, or null when
@@ -71,26 +118,12 @@ export class PluginRpcClient {
    */
   async call(body: string, reply: ArgoReply = {}): Promise<ArgoReply | null> {
     if (this.unsupported) return null;
-    let lastError: PluginCallError | undefined;
-    for (let attempt = 1; attempt <= this.timing.attempts; attempt++) {
-      if (this.signal?.aborted) throw lastError ?? new PluginCallError('the call was abandoned', false);
-      const started = performance.now();
-      try {
-        return await this.once(body, reply, attempt, started);
-      } catch (err) {
-        const e = err instanceof PluginCallError ? err : new PluginCallError(String(err), false);
-        if (!e.transient) throw e;
-        lastError = e;
-        if (attempt < this.timing.attempts) {
-          const delay = this.timing.backoffMs * 2 ** (attempt - 1) * (1 + 0.2 * this.random());
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, delay);
-            this.signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-          });
-        }
-      }
-    }
-    throw lastError!;
+    return retryTransient(
+      this.timing,
+      this.random,
+      (attempt) => this.once(body, reply, attempt, performance.now()),
+      this.signal,
+    );
   }
 
   /** One plugin alone: the decoded reply, null for a 404, `{}` or `null` (nothing decoded). */
@@ -106,7 +139,7 @@ export class PluginRpcClient {
     started: number,
   ): Promise<ArgoReply | null> {
     const record: CallRecord = { plugin: this.plugin.name, attempt, ms: 0 };
-    this.calls.push(record);
+    if (this.record) this.calls.push(record);
     try {
       const res = await goPost(
         new URL(EXECUTE_TEMPLATE_PATH, this.plugin.url).href,
@@ -114,8 +147,6 @@ export class PluginRpcClient {
         {
           'Content-Type': 'application/json',
           Authorization: `Bearer ${this.plugin.token}`,
-          'User-Agent': 'Go-http-client/1.1',
-          'Accept-Encoding': 'gzip',
         },
         this.timing.timeoutMs,
       );

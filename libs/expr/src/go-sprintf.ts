@@ -1,9 +1,10 @@
-import { goFormat, GoInt, GoLocation, GoTime, goTypeOf, type ExprValue } from '@app/expr';
+import { goFormat } from './go-format.js';
+import { GoInt, GoLocation, GoTime, goTypeName, type ExprValue } from './values.js';
 
 /**
  * Go's `fmt.Sprintf("%s", v)` for an expression result: strings as they are, lists and maps element-wise, any
  * other value as `%!s(<type>=<value>)` and nil as `%!s(<nil>)`. Argo uses it in
- * `unable to cast expression result '%s' to bool`.
+ * `unable to cast expression result '%s' to bool` (event selectors, HTTP templates' successCondition).
  */
 export function sprintS(value: ExprValue): string {
   if (typeof value === 'string') return value;
@@ -18,5 +19,5 @@ export function sprintS(value: ExprValue): string {
     );
     return `map[${entries.map(([k, v]) => `${sprintS(k)}:${sprintS(v)}`).join(' ')}]`;
   }
-  return `%!s(${goTypeOf(value)}=${goFormat(value)})`;
+  return `%!s(${goTypeName(value)}=${goFormat(value)})`;
 }

@@ -1,0 +1,44 @@
+import { EnvValidationError, loadEnv } from '@app/plugin-kit';
+import { AgentEnv } from './agent.env.js';
+
+describe('the shared agent settings', () => {
+  it('defaults as Argo agent where it has one (patch rate 10s), every namespace, no external plugin', () => {
+    const env = loadEnv(AgentEnv, {});
+    expect([env.ARGO_AGENT_PATCH_RATE, env.namespaces, env.externalPlugins]).toEqual(['10s', [], []]);
+  });
+
+  it('reads namespaces and external plugins in order', () => {
+    const env = loadEnv(AgentEnv, {
+      AGENT_NAMESPACES: 'team-a, team-b',
+      AGENT_EXTERNAL_PLUGINS: 'hello=http://localhost:4355/;\nother=https://plugins.example/x',
+    });
+    expect(env.namespaces).toEqual(['team-a', 'team-b']);
+    expect(env.externalPlugins).toEqual([
+      { name: 'hello', url: 'http://localhost:4355' },
+      { name: 'other', url: 'https://plugins.example/x' },
+    ]);
+  });
+
+  it('names every bad variable in one error', () => {
+    let err: unknown;
+    try {
+      loadEnv(AgentEnv, {
+        AGENT_NAMESPACES: 'Team_A',
+        AGENT_EXTERNAL_PLUGINS: 'hello=ftp://x,hello=http://a,Bad=http://b,nothing',
+        ARGO_AGENT_PATCH_RATE: '10',
+        AGENT_MAX_TASKS_IN_FLIGHT: '0',
+      });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(EnvValidationError);
+    expect((err as EnvValidationError).problems).toEqual([
+      expect.stringMatching(/^ARGO_AGENT_PATCH_RATE: /),
+      'AGENT_MAX_TASKS_IN_FLIGHT: must not be less than 1',
+      'AGENT_NAMESPACES: "Team_A" is not a namespace name',
+      'AGENT_EXTERNAL_PLUGINS: "hello=ftp://x": the URL must be http(s)',
+      'AGENT_EXTERNAL_PLUGINS: "Bad=http://b": "Bad" is not a plugin name (lower-case letters, digits and -)',
+      'AGENT_EXTERNAL_PLUGINS: "nothing": expected <name>=<url>',
+    ]);
+  });
+});

@@ -1,0 +1,134 @@
+import { EnvInt, type EnvExtras, type EnvSource } from '@app/plugin-kit';
+import {
+  IsGoDuration,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Max,
+  Min,
+} from '@app/plugin-kit/config/env-rules.js';
+import { parseExternalPlugins, type ExternalPluginSpec } from './external-plugins.js';
+
+/** DNS-1123 label: a namespace name. */
+const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+/**
+ * The shared agent's own settings. Its names start with AGENT_ (and Argo's ARGO_AGENT_PATCH_RATE), so they
+ * never meet the hosted plugins' variables, which the same environment carries.
+ */
+export class AgentEnv implements EnvExtras {
+  /** Namespaces whose WorkflowTaskSets the agent works, comma-separated; unset means every namespace. */
+  @IsOptional()
+  @IsString()
+  AGENT_NAMESPACES?: string;
+
+  /** How often results are written to the TaskSets' status (Argo's agent: ARGO_AGENT_PATCH_RATE, 10s). */
+  @IsGoDuration({ min: '100ms', max: '10m' })
+  ARGO_AGENT_PATCH_RATE = '10s';
+
+  /** Most tasks executing at once over all workflows; further ones wait their turn. */
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  AGENT_MAX_TASKS_IN_FLIGHT = 256;
+
+  /** Bytes of TaskSets held in memory; past it, further TaskSets wait (read again once room is made). */
+  @EnvInt()
+  @IsInt()
+  @Min(1024 * 1024)
+  AGENT_WATCH_MEMORY = 128 * 1024 * 1024;
+
+  /** The namespace of the shard Leases (default: the agent's own, from its service account or kubeconfig). */
+  @IsOptional()
+  @IsString()
+  AGENT_LEASE_NAMESPACE?: string;
+
+  /** Name prefix of the shard Leases (`<prefix>-<n>`) and of the members' Leases. */
+  @IsString()
+  @IsNotEmpty()
+  AGENT_LEASE_PREFIX = 'shared-agent';
+
+  /**
+   * Works only the TaskSets of the controller with this instance ID (the controller's `instanceID`); unset:
+   * only those of a controller without one, as such a controller does.
+   */
+  @IsOptional()
+  @IsString()
+  AGENT_INSTANCE_ID?: string;
+
+  /** Number of shards the TaskSets are spread over (one Lease each); the same on every replica. */
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(1024)
+  AGENT_SHARDS = 32;
+
+  /** How long a Lease holds without renewal: the longest a dead replica's shards wait for a new owner. */
+  @IsGoDuration({ min: '2s', max: '5m' })
+  AGENT_LEASE_DURATION = '15s';
+
+  /** This replica's name in the Leases (default: the pod name, HOSTNAME). */
+  @IsOptional()
+  @IsString()
+  AGENT_IDENTITY?: string;
+
+  /** Port of /healthz, /readyz and /metrics. */
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  AGENT_PORT = 9090;
+
+  @IsString()
+  @IsNotEmpty()
+  AGENT_HOST = '0.0.0.0';
+
+  /** Longest a graceful stop waits for in-flight tasks before handing them back. */
+  @IsGoDuration({ max: '5m' })
+  AGENT_SHUTDOWN_TIMEOUT = '20s';
+
+  /**
+   * Executor plugin servers called over HTTP, in order, after the in-process ones: `<name>=<url>` entries
+   * separated by commas, semicolons or line breaks. Each one's token is read from
+   * `<AGENT_PLUGIN_TOKEN_DIR>/<name>/token`.
+   */
+  @IsOptional()
+  @IsString()
+  AGENT_EXTERNAL_PLUGINS?: string;
+
+  /** Where the external plugins' token files are (Argo's agent: /var/run/argo/<name>/token). */
+  @IsString()
+  @IsNotEmpty()
+  AGENT_PLUGIN_TOKEN_DIR = '/var/run/argo';
+
+  /** Largest HTTP-template response body read; a larger one fails the node. */
+  @EnvInt()
+  @IsInt()
+  @Min(1024)
+  @Max(64 * 1024 * 1024)
+  AGENT_HTTP_MAX_BODY = 1024 * 1024;
+
+  /** Deadline of an HTTP template without timeoutSeconds (Argo's agent has none; `0s` for none). */
+  @IsGoDuration({ max: '24h' })
+  AGENT_HTTP_DEFAULT_TIMEOUT = '10m';
+
+  /** Filled by loadExtras. */
+  namespaces: string[] = [];
+  externalPlugins: ExternalPluginSpec[] = [];
+
+  loadExtras(_source: EnvSource): string[] {
+    const problems: string[] = [];
+    this.namespaces = (this.AGENT_NAMESPACES ?? '')
+      .split(',')
+      .map((n) => n.trim())
+      .filter(Boolean);
+    for (const n of this.namespaces)
+      if (!NAMESPACE.test(n)) problems.push(`AGENT_NAMESPACES: "${n}" is not a namespace name`);
+    const external = parseExternalPlugins(this.AGENT_EXTERNAL_PLUGINS);
+    this.externalPlugins = external.plugins;
+    problems.push(...external.problems);
+    return problems;
+  }
+}

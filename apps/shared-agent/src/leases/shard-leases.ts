@@ -1,0 +1,344 @@
+// Which replica works which TaskSets: the TaskSets are spread over a fixed number of shards (a hash of
+// namespace/name), and each shard belongs to the replica holding its Lease (coordination.k8s.io/v1). A replica
+// proves it is alive by renewing its own member Lease; a shard Lease needs no renewal of its own, it is valid
+// while its holder's member Lease is. A holder whose member Lease has not changed for a lease period (by this
+// replica's clock, as client-go's leader election judges it, so clocks need not agree) is dead and its shards
+// are taken with a compare-and-swap on the Lease's resourceVersion: one owner per shard at a time. Each replica
+// holds about shards / live replicas, releasing extras (after finishing their tasks) when others join.
+import { fnv32a, KubeError, type KubeClient } from '@app/argo-agent';
+import type { PluginLogger } from '@app/plugin-kit';
+import type { AgentMetrics } from '../observe/metrics.js';
+
+export interface LeaseSettings {
+  namespace: string;
+  prefix: string;
+  shards: number;
+  identity: string;
+  durationMs: number;
+}
+
+/** The agent's side of shard ownership. */
+export interface ShardOwner {
+  acquired(shards: number[]): void;
+  lost(shards: number[]): void;
+  /** Before a shard is handed to another replica: stop its new tasks, finish its in-flight ones, write them. */
+  releasing(shard: number): Promise<void>;
+}
+
+interface Lease {
+  metadata: { name: string; resourceVersion?: string; labels?: Record<string, string> };
+  spec?: {
+    holderIdentity?: string;
+    leaseDurationSeconds?: number;
+    acquireTime?: string;
+    renewTime?: string;
+    leaseTransitions?: number;
+  };
+}
+
+const LEASE_LABEL = 'executor-plugins.dev/shared-agent';
+const KIND_LABEL = 'executor-plugins.dev/lease';
+
+/** metav1.MicroTime's layout: RFC 3339 with exactly six fractional digits. */
+const microTime = (ms: number) => new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+
+/** A DNS-1123 subdomain made of an identity (a pod name already is one). */
+export function leaseName(text: string): string {
+  const name = text
+    .toLowerCase()
+    .replace(/[^a-z0-9.-]+/g, '-')
+    .replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, '');
+  return name.slice(0, 200) || 'agent';
+}
+
+/** The shard of a TaskSet. */
+export function shardOf(namespace: string, name: string, shards: number): number {
+  return fnv32a(`${namespace}/${name}`) % shards;
+}
+
+export class ShardLeases {
+  private readonly held = new Map<number, Lease>();
+  private readonly releasingShards = new Set<number>();
+  /** Lease name → what it said last time and when that was first seen here. */
+  private readonly observed = new Map<string, { record: string; since: number }>();
+  private lastRenew = 0;
+  private liveMembers = 1;
+  private timer: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> | undefined;
+  private stopped = false;
+  private ticked = false;
+
+  constructor(
+    private readonly client: KubeClient,
+    private readonly settings: LeaseSettings,
+    private readonly owner: ShardOwner,
+    private readonly metrics: AgentMetrics,
+    private readonly logger: PluginLogger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private get collection(): string {
+    return `/apis/coordination.k8s.io/v1/namespaces/${this.settings.namespace}/leases`;
+  }
+
+  private get memberName(): string {
+    return leaseName(`${this.settings.prefix}-member-${this.settings.identity}`);
+  }
+
+  private shardName(shard: number): string {
+    return `${this.settings.prefix}-shard-${shard}`;
+  }
+
+  /** How often the member Lease is renewed and the shards looked at. */
+  get periodMs(): number {
+    return Math.max(500, Math.floor(this.settings.durationMs / 5));
+  }
+
+  /** Whether this replica works the shard now. */
+  owns(shard: number): boolean {
+    return this.held.has(shard) && !this.releasingShards.has(shard);
+  }
+
+  heldShards(): number[] {
+    return [...this.held.keys()].sort((a, b) => a - b);
+  }
+
+  get members(): number {
+    return this.liveMembers;
+  }
+
+  /** Whether one round has run (the replica knows what it holds). */
+  get ready(): boolean {
+    return this.ticked;
+  }
+
+  start(): void {
+    const loop = () => {
+      if (this.stopped) return;
+      this.ticking = this.tick()
+        .catch((err: unknown) => this.logger.warn({ err }, 'lease round failed'))
+        .finally(() => {
+          if (!this.stopped) this.timer = setTimeout(loop, this.periodMs);
+        });
+    };
+    loop();
+  }
+
+  /** One round: renew the member Lease, see who is alive, keep, release or take shards. */
+  async tick(): Promise<void> {
+    const now = this.now();
+    const renewed = await this.renewMember(now);
+    if (!renewed && this.held.size > 0 && now - this.lastRenew > (this.settings.durationMs * 2) / 3) {
+      // Others will take our shards once our member Lease looks dead to them: stop before they may.
+      this.lose(this.heldShards(), 'member Lease not renewed in time');
+    }
+    const leases = await this.client.get<{ items: Lease[] }>(
+      `${this.collection}?labelSelector=${encodeURIComponent(`${LEASE_LABEL}=${this.settings.prefix}`)}`,
+    );
+    const members = new Map<string, Lease>();
+    const shards = new Map<number, Lease>();
+    for (const lease of leases.items) {
+      this.observe(lease, now);
+      const kind = lease.metadata.labels?.[KIND_LABEL];
+      if (kind === 'member' && lease.spec?.holderIdentity) members.set(lease.spec.holderIdentity, lease);
+      if (kind === 'shard') {
+        const n = Number(lease.metadata.name.slice(`${this.settings.prefix}-shard-`.length));
+        if (Number.isInteger(n) && n >= 0 && n < this.settings.shards) shards.set(n, lease);
+      }
+    }
+    const alive = (identity: string): boolean => {
+      if (identity === this.settings.identity)
+        return renewed || now - this.lastRenew <= this.settings.durationMs;
+      const member = members.get(identity);
+      return member !== undefined && !this.expired(member, now);
+    };
+    this.liveMembers = Math.max(
+      1,
+      [...members.keys()].filter(alive).length + (members.has(this.settings.identity) ? 0 : 1),
+    );
+
+    // A shard taken from us (we looked dead to another replica) is no longer ours.
+    const taken = this.heldShards().filter((n) => {
+      const holder = shards.get(n)?.spec?.holderIdentity;
+      return holder !== undefined && holder !== this.settings.identity;
+    });
+    if (taken.length) this.lose(taken, 'held by another replica');
+    if (!renewed || this.stopped) {
+      this.ticked = true;
+      return;
+    }
+
+    const target = Math.ceil(this.settings.shards / this.liveMembers);
+    const extra = this.held.size - this.releasingShards.size - target;
+    if (extra > 0) {
+      const extras = this.heldShards()
+        .filter((n) => !this.releasingShards.has(n))
+        .slice(-extra);
+      for (const n of extras) void this.releaseGracefully(n);
+    }
+    const wanted = target - this.held.size;
+    if (wanted > 0) {
+      const offset = fnv32a(this.settings.identity) % this.settings.shards;
+      const free: number[] = [];
+      for (let i = 0; i < this.settings.shards && free.length < wanted; i++) {
+        const n = (offset + i) % this.settings.shards;
+        if (this.held.has(n)) continue;
+        const lease = shards.get(n);
+        const holder = lease?.spec?.holderIdentity ?? '';
+        if (!lease || holder === '' || holder === this.settings.identity || !alive(holder)) {
+          // A holder without a member Lease may be starting: its shard is free only once it has not moved
+          // for a lease period.
+          if (lease && holder && !members.has(holder) && !this.expired(lease, now)) continue;
+          free.push(n);
+        }
+      }
+      const acquired: number[] = [];
+      for (const n of free) if (await this.acquire(n, shards.get(n), now)) acquired.push(n);
+      if (acquired.length) {
+        this.logger.info(
+          { shards: acquired, holding: this.held.size, members: this.liveMembers },
+          'shards acquired',
+        );
+        this.owner.acquired(acquired);
+      }
+    }
+    this.ticked = true;
+  }
+
+  /** Graceful stop: no more rounds; every shard Lease released and the member Lease deleted. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.ticking;
+    const shards = this.heldShards();
+    await Promise.all(shards.map((n) => this.release(n)));
+    if (shards.length) this.logger.info({ shards }, 'shards released');
+    await this.client
+      .call('DELETE', `${this.collection}/${this.memberName}`)
+      .catch((err: unknown) => this.logger.warn({ err }, 'could not delete the member Lease'));
+  }
+
+  private expired(lease: Lease, now: number): boolean {
+    const since = this.observed.get(lease.metadata.name)?.since ?? now;
+    const seconds = lease.spec?.leaseDurationSeconds ?? this.settings.durationMs / 1000;
+    return now - since > seconds * 1000;
+  }
+
+  private observe(lease: Lease, now: number): void {
+    const record = `${lease.spec?.holderIdentity ?? ''}|${lease.spec?.renewTime ?? ''}|${lease.metadata.resourceVersion ?? ''}`;
+    const last = this.observed.get(lease.metadata.name);
+    if (last?.record !== record) this.observed.set(lease.metadata.name, { record, since: now });
+  }
+
+  private lease(
+    name: string,
+    kind: 'member' | 'shard',
+    spec: Lease['spec'],
+    resourceVersion?: string,
+  ): Lease {
+    return {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: {
+        name,
+        labels: { [LEASE_LABEL]: this.settings.prefix, [KIND_LABEL]: kind },
+        ...(resourceVersion && { resourceVersion }),
+      },
+      spec,
+    } as Lease;
+  }
+
+  private async renewMember(now: number): Promise<boolean> {
+    const spec = {
+      holderIdentity: this.settings.identity,
+      leaseDurationSeconds: Math.ceil(this.settings.durationMs / 1000),
+      renewTime: microTime(now),
+    };
+    try {
+      await this.client
+        .mergePatch(`${this.collection}/${this.memberName}`, { spec })
+        .catch(async (err: unknown) => {
+          if (!(err instanceof KubeError && err.status === 404)) throw err;
+          const lease = this.lease(this.memberName, 'member', { ...spec, acquireTime: spec.renewTime });
+          await this.client.call('POST', this.collection, lease);
+        });
+      this.lastRenew = now;
+      return true;
+    } catch (err) {
+      this.logger.warn({ err }, 'could not renew the member Lease');
+      return false;
+    }
+  }
+
+  private async acquire(shard: number, current: Lease | undefined, now: number): Promise<boolean> {
+    const name = this.shardName(shard);
+    const previous = current?.spec?.holderIdentity ?? '';
+    const spec = {
+      holderIdentity: this.settings.identity,
+      leaseDurationSeconds: Math.ceil(this.settings.durationMs / 1000),
+      acquireTime: microTime(now),
+      renewTime: microTime(now),
+      leaseTransitions:
+        (current?.spec?.leaseTransitions ?? 0) + (previous && previous !== this.settings.identity ? 1 : 0),
+    };
+    try {
+      const written = current
+        ? await this.client.call<Lease>(
+            'PUT',
+            `${this.collection}/${name}`,
+            this.lease(name, 'shard', spec, current.metadata.resourceVersion),
+          )
+        : await this.client.call<Lease>('POST', this.collection, this.lease(name, 'shard', spec));
+      this.held.set(shard, written);
+      this.metrics.leaseChanges.inc({ change: 'acquired' });
+      if (previous && previous !== this.settings.identity)
+        this.logger.info({ shard, from: previous }, 'shard taken over');
+      return true;
+    } catch (err) {
+      // 409: another replica was quicker.
+      if (!(err instanceof KubeError && err.status === 409))
+        this.logger.warn({ err, shard }, 'could not take a shard');
+      return false;
+    }
+  }
+
+  private async releaseGracefully(shard: number): Promise<void> {
+    this.releasingShards.add(shard);
+    try {
+      await this.owner.releasing(shard);
+      await this.release(shard);
+      this.logger.info({ shard, members: this.liveMembers }, 'shard handed over');
+    } finally {
+      this.releasingShards.delete(shard);
+    }
+  }
+
+  /** Writes the Lease free (holder ""): whoever looks next takes it at once. */
+  private async release(shard: number): Promise<void> {
+    const lease = this.held.get(shard);
+    if (!lease) return;
+    this.held.delete(shard);
+    this.metrics.leaseChanges.inc({ change: 'released' });
+    const name = this.shardName(shard);
+    try {
+      await this.client.call(
+        'PUT',
+        `${this.collection}/${name}`,
+        this.lease(name, 'shard', { ...lease.spec, holderIdentity: '' }, lease.metadata.resourceVersion),
+      );
+    } catch (err) {
+      // Someone took it meanwhile, or the API is away: either way it frees itself once we stop renewing.
+      this.logger.warn({ err, shard }, 'could not release a shard Lease');
+    }
+  }
+
+  private lose(shards: number[], why: string): void {
+    for (const n of shards) {
+      this.held.delete(n);
+      this.releasingShards.delete(n);
+      this.metrics.leaseChanges.inc({ change: 'lost' });
+    }
+    this.logger.warn({ shards, why }, 'shards lost');
+    this.owner.lost(shards);
+  }
+}

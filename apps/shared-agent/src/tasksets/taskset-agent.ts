@@ -1,0 +1,245 @@
+// The agent's core: Argo's agent loop (workflow/executor/agent.go Agent and taskWorker) for every TaskSet of
+// the shards this replica holds. Each task of spec.tasks not final in status.nodes is offered once ("considered",
+// as Argo's agent keeps it), again only after the requeue its plugin asked for; results go to the patcher.
+import { processTask, type KubeClient, type PluginCaller, type WatchEvent } from '@app/argo-agent';
+import type { PluginLogger } from '@app/plugin-kit';
+import type { ShardOwner } from '../leases/shard-leases.js';
+import { shardOf } from '../leases/shard-leases.js';
+import type { AgentMetrics } from '../observe/metrics.js';
+import type { PluginSet } from '../plugins/plugin-set.js';
+import { namespaceSecrets } from '../tasks/namespace-secrets.js';
+import type { ResultPatcher } from '../tasks/result-patcher.js';
+import { TaskQueue } from '../tasks/task-queue.js';
+import { holdTaskSet, isCompleted, taskSetKey, type TaskSetObject } from './taskset.js';
+import type { TaskSetStore } from './taskset-store.js';
+
+export interface TaskSetAgentOptions {
+  client: KubeClient;
+  store: TaskSetStore;
+  patcher: ResultPatcher;
+  plugins: PluginSet;
+  /** Whether this replica works the shard now (its Lease). */
+  owns: (shard: number) => boolean;
+  shards: number;
+  maxInFlight: number;
+  http: { maxBodyBytes: number; defaultTimeoutMs?: number };
+  /** The TaskSet collections watched (one per namespace, or the cluster's). */
+  collections: string[];
+  /** The label selector of the watch and the lists (query form). */
+  query: string;
+  /** Longest a shard handover waits for the shard's running tasks. */
+  handoverTimeoutMs: number;
+  logger: PluginLogger;
+  metrics: AgentMetrics;
+}
+
+/** What the agent remembers of one workflow's tasks (Argo's agent: one process per workflow). */
+interface WorkflowRun {
+  uid: string;
+  considered: Set<string>;
+  /** When each task was first seen here. */
+  seen: Map<string, number>;
+  requeues: Map<string, NodeJS.Timeout>;
+  plugins: PluginCaller[];
+}
+
+export class TaskSetAgent implements ShardOwner {
+  readonly queue: TaskQueue;
+  private readonly runs = new Map<string, WorkflowRun>();
+  private promoting = false;
+  private stopping = false;
+
+  constructor(private readonly options: TaskSetAgentOptions) {
+    this.queue = new TaskQueue(options.maxInFlight, (key, nodeId) => this.runTask(key, nodeId));
+  }
+
+  /** A watch event of a TaskSet, from any shard. */
+  onEvent(event: WatchEvent<TaskSetObject>): void {
+    const object = event.object;
+    const namespace = object.metadata.namespace ?? '';
+    const name = object.metadata.name ?? '';
+    const key = taskSetKey(namespace, name);
+    if (event.type === 'DELETED' || isCompleted(object)) return this.forget(key);
+    const shard = shardOf(namespace, name, this.options.shards);
+    if (!this.options.owns(shard)) return;
+    this.take(object, shard);
+  }
+
+  /** Shards just taken: their TaskSets are read now (the watch only brings changes). */
+  acquired(shards: number[]): void {
+    void this.readShards(new Set(shards));
+  }
+
+  lost(shards: number[]): void {
+    for (const key of this.options.store.dropShards(new Set(shards))) this.forget(key, false);
+  }
+
+  /** A shard handed to another replica: no new tasks, the running ones finish and their results are written. */
+  async releasing(shard: number): Promise<void> {
+    const keys = this.options.store.keysOfShard(shard);
+    for (const key of keys) this.queue.drop(key);
+    await this.queue.settle(keys, this.options.handoverTimeoutMs);
+    await this.options.patcher.flush(keys);
+    this.options.store.dropShards(new Set([shard]));
+    for (const key of keys) this.forget(key, false);
+  }
+
+  /** Graceful stop: no new task starts; answers whether every running one finished in time. */
+  async stop(timeoutMs: number): Promise<boolean> {
+    this.stopping = true;
+    this.queue.pause();
+    for (const run of this.runs.values()) for (const timer of run.requeues.values()) clearTimeout(timer);
+    return this.queue.settle(this.queue.runningKeys(), timeoutMs);
+  }
+
+  private take(object: TaskSetObject, shard: number): void {
+    const { store, logger } = this.options;
+    const held = holdTaskSet(object, shard);
+    if (store.put(held) === 'deferred') {
+      logger.debug(
+        { namespace: held.namespace, workflow: held.name, bytes: store.bytes },
+        'TaskSet waits for memory',
+      );
+      return;
+    }
+    let run = this.runs.get(held.key);
+    if (run && run.uid !== held.uid) {
+      // Same name, another workflow.
+      this.forget(held.key, false);
+      store.put(held);
+      run = undefined;
+    }
+    if (!run) {
+      run = {
+        uid: held.uid,
+        considered: new Set(),
+        seen: new Map(),
+        requeues: new Map(),
+        plugins: this.options.plugins.forWorkflow(),
+      };
+      this.runs.set(held.key, run);
+    }
+    // Tasks the controller removed (their results reached the workflow) are forgotten.
+    for (const nodeId of run.seen.keys())
+      if (!(nodeId in held.tasks)) {
+        run.seen.delete(nodeId);
+        run.considered.delete(nodeId);
+        clearTimeout(run.requeues.get(nodeId));
+        run.requeues.delete(nodeId);
+      }
+    const now = Date.now();
+    for (const nodeId of Object.keys(held.tasks)) {
+      if (!run.seen.has(nodeId)) run.seen.set(nodeId, now);
+      if (!held.finals.has(nodeId) && !run.considered.has(nodeId)) this.queue.push(held.key, nodeId);
+    }
+  }
+
+  private forget(key: string, fromStore = true): void {
+    const run = this.runs.get(key);
+    if (run) for (const timer of run.requeues.values()) clearTimeout(timer);
+    this.runs.delete(key);
+    this.queue.drop(key);
+    this.options.patcher.forget(key);
+    if (fromStore && this.options.store.remove(key)) void this.promote();
+  }
+
+  /** One task, as Argo's taskWorker runs it. */
+  private async runTask(key: string, nodeId: string): Promise<void> {
+    const taskSet = this.options.store.get(key);
+    const run = this.runs.get(key);
+    if (this.stopping || !taskSet || !run || !this.options.owns(taskSet.shard)) return;
+    const template = taskSet.tasks[nodeId];
+    if (!template || taskSet.finals.has(nodeId) || run.considered.has(nodeId)) return;
+    run.considered.add(nodeId);
+    const log = this.options.logger.child({
+      namespace: taskSet.namespace,
+      workflow: taskSet.name,
+      node: nodeId,
+    });
+    const started = performance.now();
+    const outcome = await processTask(
+      template,
+      { name: taskSet.name, namespace: taskSet.namespace, uid: taskSet.workflowUid },
+      run.plugins,
+      { ...this.options.http, secret: namespaceSecrets(this.options.client, taskSet.namespace) },
+    );
+    const { result, requeueMs } = outcome;
+    log.info(
+      {
+        phase: result.phase,
+        ...(result.message && { message: result.message }),
+        ...(requeueMs > 0 && { requeueMs }),
+        ...(outcome.plugin && { plugin: outcome.plugin }),
+        ms: Math.round(performance.now() - started),
+      },
+      'task done',
+    );
+    if (this.runs.get(key) !== run) return; // the TaskSet went meanwhile
+    if (result.phase)
+      this.options.patcher.add(key, taskSet.namespace, taskSet.name, nodeId, result, run.seen.get(nodeId));
+    if (requeueMs > 0) {
+      run.requeues.set(
+        nodeId,
+        setTimeout(() => {
+          run.requeues.delete(nodeId);
+          run.considered.delete(nodeId);
+          if (this.runs.get(key) === run) this.queue.push(key, nodeId);
+        }, requeueMs),
+      );
+    }
+  }
+
+  /** Reads the TaskSets of the given shards from the API and takes those not completed. */
+  private async readShards(shards: Set<number>): Promise<void> {
+    for (const collection of this.options.collections) {
+      try {
+        const { items } = await this.options.client.list<TaskSetObject>(collection, this.options.query);
+        for (const object of items) {
+          const shard = shardOf(
+            object.metadata.namespace ?? '',
+            object.metadata.name ?? '',
+            this.options.shards,
+          );
+          if (shards.has(shard) && this.options.owns(shard) && !isCompleted(object)) this.take(object, shard);
+        }
+      } catch (err) {
+        this.options.logger.warn({ err, collection }, 'could not read the TaskSets of new shards');
+      }
+    }
+  }
+
+  /** Reads TaskSets that waited for memory, oldest first, while there is room. */
+  private async promote(): Promise<void> {
+    if (this.promoting) return;
+    this.promoting = true;
+    try {
+      for (let next = this.options.store.nextDeferred(); next; next = this.options.store.nextDeferred()) {
+        const object = await this.options.client.find<TaskSetObject>(
+          `/apis/argoproj.io/v1alpha1/namespaces/${next.namespace}/workflowtasksets/${next.name}`,
+        );
+        const key = taskSetKey(next.namespace, next.name);
+        if (!object || isCompleted(object) || !this.options.owns(next.shard)) {
+          this.options.store.remove(key);
+          continue;
+        }
+        this.take(object, next.shard);
+        if (!this.options.store.get(key)) break; // still no room
+      }
+    } catch (err) {
+      this.options.logger.warn({ err }, 'could not read a waiting TaskSet');
+    } finally {
+      this.promoting = false;
+    }
+  }
+
+  /** Held TaskSets, their tasks waiting and running, for the metrics. */
+  stats(): { taskSets: number; deferred: number; waiting: number; inFlight: number; bytes: number } {
+    return {
+      taskSets: this.options.store.size,
+      deferred: this.options.store.waiting,
+      waiting: this.queue.queued,
+      inFlight: this.queue.inFlight,
+      bytes: this.options.store.bytes,
+    };
+  }
+}

@@ -1,0 +1,71 @@
+import type { KubeObject } from '@app/argo-agent';
+
+/** The label the controller sets on a TaskSet once its workflow is fulfilled (Argo's agent then stops). */
+export const COMPLETED_LABEL = 'workflows.argoproj.io/completed';
+export const INSTANCE_ID_LABEL = 'workflows.argoproj.io/controller-instanceid';
+
+/** wfv1.WorkflowTaskSet as the API serves it. */
+export interface TaskSetObject extends KubeObject {
+  metadata: {
+    name?: string;
+    namespace?: string;
+    uid?: string;
+    resourceVersion?: string;
+    labels?: Record<string, string>;
+    ownerReferences?: Array<{ kind?: string; uid?: string; name?: string }>;
+  };
+  spec?: { tasks?: Record<string, Record<string, unknown>> };
+  status?: { nodes?: Record<string, { phase?: string }> };
+}
+
+/** NodeStatus.Fulfilled(): a node in one of these phases is never worked again. */
+export const FINAL_PHASES = new Set(['Succeeded', 'Failed', 'Error', 'Skipped', 'Omitted']);
+
+/** What the agent keeps of a TaskSet it works. */
+export interface HeldTaskSet {
+  key: string;
+  namespace: string;
+  name: string;
+  uid: string;
+  /** The workflow's uid (its owner reference), which the plugins key their work on. */
+  workflowUid: string;
+  shard: number;
+  tasks: Record<string, Record<string, unknown>>;
+  /** Nodes whose status already holds a final phase. */
+  finals: Set<string>;
+  /** Roughly what it costs in memory. */
+  bytes: number;
+}
+
+export const taskSetKey = (namespace: string, name: string) => `${namespace}/${name}`;
+
+export function isCompleted(object: TaskSetObject): boolean {
+  return object.metadata.labels?.[COMPLETED_LABEL] === 'true';
+}
+
+/** The held form of a TaskSet object. */
+export function holdTaskSet(object: TaskSetObject, shard: number): HeldTaskSet {
+  const namespace = object.metadata.namespace ?? '';
+  const name = object.metadata.name ?? '';
+  const tasks = object.spec?.tasks ?? {};
+  const nodes = object.status?.nodes ?? {};
+  const finals = new Set(
+    Object.entries(nodes)
+      .filter(([, node]) => FINAL_PHASES.has(node?.phase ?? ''))
+      .map(([id]) => id),
+  );
+  const owner =
+    object.metadata.ownerReferences?.find((o) => o.kind === 'Workflow') ??
+    object.metadata.ownerReferences?.[0];
+  return {
+    key: taskSetKey(namespace, name),
+    namespace,
+    name,
+    uid: object.metadata.uid ?? '',
+    workflowUid: owner?.uid ?? '',
+    shard,
+    tasks,
+    finals,
+    bytes: 512 + JSON.stringify(tasks).length * 2 + Object.keys(nodes).length * 96,
+  };
+}

@@ -1,0 +1,336 @@
+// The shared agent against an API server in memory: Argo's agent rules, one test each.
+import { mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { ScriptedPlugin, type ScriptedReply } from '@app/testing';
+import { probeStats } from '../../../libs/plugin-kit/test/fixtures/probe-plugin.js';
+import { FakeApi } from './support/fake-api.js';
+import { pluginTask, startAgent, until, writeToken, type AgentHarness } from './support/agent-harness.js';
+
+const NS = 'team-a';
+
+/** A folder with `tokens/<name>/token` = `token-<name>` for each external plugin. */
+function tokenDir(names: string[]): string {
+  const dir = mkdtempSync(join(tmpdir(), 'shared-agent-ext-'));
+  for (const n of names) writeToken(dir, n, `token-${n}`);
+  return dir;
+}
+
+describe('the shared agent', () => {
+  let api: FakeApi;
+  let h: AgentHarness | undefined;
+  const plugins: ScriptedPlugin[] = [];
+
+  beforeEach(async () => {
+    api = await FakeApi.start();
+    probeStats.reset();
+  });
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+    await Promise.all(plugins.splice(0).map((p) => p.close()));
+    await api.close();
+  });
+
+  /** External plugins by URL, their tokens filed where the agent reads them. */
+  async function external(
+    names: string[],
+    scripts: Array<ScriptedReply[] | ((body: Record<string, unknown>, call: number) => ScriptedReply)>,
+    env: Record<string, string> = {},
+  ): Promise<ScriptedPlugin[]> {
+    const started = await Promise.all(
+      scripts.map((s, i) => new ScriptedPlugin(`token-${names[i]}`, s).start()),
+    );
+    plugins.push(...started);
+    const dir = tokenDir(names);
+    h = await startAgent(
+      api,
+      {
+        PLUGINS: 'none',
+        AGENT_EXTERNAL_PLUGINS: names.map((n, i) => `${n}=${started[i]!.url}`).join(','),
+        ...env,
+      },
+      { dir },
+    );
+    return started;
+  }
+
+  const phases = (name: string) =>
+    Object.fromEntries(Object.entries(api.nodes(NS, name)).map(([id, n]) => [id, n.phase]));
+
+  it('works each task not final in status.nodes, in process, and writes results by merge patch of the status', async () => {
+    api.createTaskSet(
+      NS,
+      'wf',
+      {
+        'wf-1': pluginTask({ probe: { message: 'one' } }),
+        'wf-2': pluginTask({ probe: { message: 'two' } }),
+        'wf-3': pluginTask({ probe: {} }),
+      },
+      { 'wf-3': { phase: 'Succeeded' } },
+    );
+    h = await startAgent(api);
+    await until(
+      'both results written',
+      () => phases('wf')['wf-1'] === 'Succeeded' && phases('wf')['wf-2'] === 'Succeeded',
+    );
+    expect(probeStats.executions).toBe(2);
+    expect(api.nodes(NS, 'wf')['wf-1']).toMatchObject({
+      phase: 'Succeeded',
+      message: 'done',
+      outputs: { parameters: expect.arrayContaining([{ name: 'greeting', value: 'one' }]) },
+    });
+    expect(api.patches.every((p) => !('wf-3' in p.nodes))).toBe(true);
+    expect(api.requests.filter((r) => r.startsWith('PATCH /apis/argoproj.io'))).toEqual(
+      api.patches.map(() => `PATCH /apis/argoproj.io/v1alpha1/namespaces/${NS}/workflowtasksets/wf/status`),
+    );
+    expect(h.logs().find((l) => l.msg === 'task done' && l.node === 'wf-1')).toMatchObject({
+      namespace: NS,
+      workflow: 'wf',
+      phase: 'Succeeded',
+    });
+  });
+
+  it('tells each plugin the workflow of the task: name, namespace and the uid of its owner', async () => {
+    const [plugin] = await external(['hello'], [[{ body: '{"node":{"phase":"Succeeded"}}' }]]);
+    api.createTaskSet(NS, 'named', { 'named-1': pluginTask({ hello: {} }) });
+    await until('called', () => plugin!.calls === 1);
+    expect(JSON.parse(plugin!.requests[0]!.body).workflow).toEqual({
+      metadata: { name: 'named', namespace: NS, uid: 'wf-named-uid' },
+    });
+    expect(plugin!.requests[0]!.path).toBe('/api/v1/template.execute');
+  });
+
+  it('offers a template to every plugin until one answers, and a 404 disables that plugin for that workflow only', async () => {
+    const [first, second] = await external(
+      ['first', 'second'],
+      [[{ status: 404, body: 'not found' }], [{ body: '{"node":{"phase":"Succeeded"}}' }]],
+    );
+    // One task after the other: tasks called at once may all meet the 404 (Argo's agent too). The workflow
+    // is not over between them.
+    api.autoComplete = false;
+    for (const wf of ['w1', 'w2']) api.createTaskSet(NS, wf, { [`${wf}-a`]: pluginTask({ x: {} }) });
+    await until('first tasks', () => ['w1', 'w2'].every((w) => phases(w)[`${w}-a`] === 'Succeeded'));
+    for (const wf of ['w1', 'w2']) api.addTasks(NS, wf, { [`${wf}-b`]: pluginTask({ x: {} }) });
+    await until('second tasks', () => ['w1', 'w2'].every((w) => phases(w)[`${w}-b`] === 'Succeeded'));
+    expect(first!.calls).toBe(2); // once per workflow
+    expect(second!.calls).toBe(4);
+  });
+
+  it('decodes every reply into one shared reply: a requeue from one plugin with the node of the next', async () => {
+    const [, second] = await external(
+      ['first', 'second'],
+      [
+        [{ body: '{"requeue":"400ms"}' }],
+        [
+          { body: '{"node":{"phase":"Running","message":"working"}}' },
+          { body: '{"node":{"phase":"Succeeded"}}' },
+        ],
+      ],
+    );
+    api.createTaskSet(NS, 'shared', { 'shared-1': pluginTask({ x: {} }) });
+    await until('succeeded', () => phases('shared')['shared-1'] === 'Succeeded');
+    expect(second!.calls).toBe(2);
+    expect(api.patches.map((p) => (p.nodes['shared-1'] as { phase: string }).phase)).toEqual([
+      'Running',
+      'Succeeded',
+    ]);
+  });
+
+  it('calls again after the requeue; Succeeded ignores a requeue; Running without one is never called again', async () => {
+    const [plugin] = await external(
+      ['hello'],
+      [
+        (body) => {
+          const name = (body.template as { name: string }).name;
+          if (name === 'poll') return { body: '{"node":{"phase":"Running"},"requeue":"300ms"}' };
+          if (name === 'done') return { body: '{"node":{"phase":"Succeeded"},"requeue":"200ms"}' };
+          return { body: '{"node":{"phase":"Running","message":"no requeue"}}' };
+        },
+      ],
+    );
+    api.createTaskSet(NS, 'rq', {
+      'rq-poll': pluginTask({ hello: {} }, 'poll'),
+      'rq-done': pluginTask({ hello: {} }, 'done'),
+      'rq-hang': pluginTask({ hello: {} }, 'hang'),
+    });
+    await until(
+      'polled three times',
+      () => plugin!.requests.filter((r) => r.body.includes('"name":"poll"')).length >= 3,
+    );
+    await new Promise((r) => setTimeout(r, 600));
+    const calls = (name: string) =>
+      plugin!.requests.filter((r) => r.body.includes(`"name":"${name}"`)).length;
+    expect([calls('done'), calls('hang')]).toEqual([1, 1]);
+    expect(phases('rq')).toMatchObject({
+      'rq-done': 'Succeeded',
+      'rq-hang': 'Running',
+      'rq-poll': 'Running',
+    });
+  });
+
+  it("fails a task no plugin answers, and a task of a kind it cannot run with Argo's agent error", async () => {
+    await external(['hello'], [[{ body: '{}' }]]);
+    api.createTaskSet(NS, 'odd', {
+      'odd-1': pluginTask({ nobody: {} }),
+      'odd-2': { name: 'c', inputs: {}, outputs: {}, metadata: {}, container: { image: 'x' } },
+    });
+    await until('both written', () => Object.keys(api.nodes(NS, 'odd')).length === 2);
+    expect(api.nodes(NS, 'odd')).toEqual({
+      'odd-1': { phase: 'Failed', message: 'no plugin executed the template' },
+      'odd-2': {
+        phase: 'Error',
+        message: 'error processing task: agent cannot execute: unknown task type: Container',
+      },
+    });
+  });
+
+  describe('HTTP templates', () => {
+    let server: Server;
+    let url: string;
+    const seen: Array<Record<string, string | string[] | undefined>> = [];
+    beforeAll(async () => {
+      server = createServer((req, res) => {
+        seen.push(req.headers);
+        res.writeHead(200).end('pong');
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/ping`;
+    });
+    afterAll(() => server.close());
+
+    const httpTask = (name: string) => ({
+      name,
+      inputs: {},
+      outputs: {},
+      metadata: {},
+      http: {
+        url,
+        headers: [{ name: 'X-Token', valueFrom: { secretKeyRef: { name: 'creds', key: 'token' } } }],
+      },
+    });
+
+    it("reads a header's secret from the task's own namespace only", async () => {
+      api.setSecret('team-b', 'creds', { token: 'b-secret' });
+      h = await startAgent(api);
+      api.createTaskSet(NS, 'h1', { 'h1-1': httpTask('call') });
+      await until('written', () => api.nodes(NS, 'h1')['h1-1']);
+      expect(api.nodes(NS, 'h1')['h1-1']).toEqual({ phase: 'Failed', message: 'secrets "creds" not found' });
+      expect(seen).toHaveLength(0);
+      api.setSecret(NS, 'creds', { token: 'a-secret' });
+      api.createTaskSet(NS, 'h2', { 'h2-1': httpTask('call') });
+      await until('written', () => api.nodes(NS, 'h2')['h2-1']);
+      expect(api.nodes(NS, 'h2')['h2-1']).toEqual({ phase: 'Succeeded', outputs: { result: 'pong' } });
+      expect(seen[0]!['x-token']).toBe('a-secret');
+      expect(h.lines.join('')).not.toContain('a-secret');
+    });
+  });
+
+  it('retries a transient patch failure, and turns the results of a refused patch into Error nodes', async () => {
+    api.patchFaults.push({ status: 503, reason: 'ServiceUnavailable', message: 'busy' });
+    h = await startAgent(api);
+    api.createTaskSet(NS, 'p1', { 'p1-1': pluginTask({ probe: {} }) });
+    await until('written after the retry', () => phases('p1')['p1-1'] === 'Succeeded', 15_000);
+    const invalid = 'WorkflowTaskSet.argoproj.io "p2" is invalid: status.nodes: Too long';
+    api.patchFaults.push({ status: 422, reason: 'Invalid', message: invalid });
+    api.createTaskSet(NS, 'p2', { 'p2-1': pluginTask({ probe: {} }) });
+    await until('written', () => api.nodes(NS, 'p2')['p2-1']);
+    expect(api.nodes(NS, 'p2')['p2-1']).toEqual({
+      phase: 'Error',
+      message: `HTTP request completed successfully but an error occurred when patching its result: ${invalid}`,
+    });
+    expect(h.agent.metrics.patchErrors.get({ transient: 'true' })).toBe(1);
+    expect(h.agent.metrics.patchErrors.get({ transient: 'false' })).toBe(1);
+  });
+
+  it('runs at most AGENT_MAX_TASKS_IN_FLIGHT tasks at once; the others wait and all end', async () => {
+    let running = 0;
+    let peak = 0;
+    const slow = new ScriptedPlugin('token-slow', () => {
+      running++;
+      peak = Math.max(peak, running);
+      setTimeout(() => running--, 250);
+      return { body: '{"node":{"phase":"Succeeded"}}', delayMs: 250 };
+    });
+    await slow.start();
+    plugins.push(slow);
+    const dir = tokenDir(['slow']);
+    h = await startAgent(
+      api,
+      { PLUGINS: 'none', AGENT_EXTERNAL_PLUGINS: `slow=${slow.url}`, AGENT_MAX_TASKS_IN_FLIGHT: '2' },
+      { dir },
+    );
+    for (const wf of ['b1', 'b2', 'b3'])
+      api.createTaskSet(NS, wf, { [`${wf}-1`]: pluginTask({ x: {} }), [`${wf}-2`]: pluginTask({ x: {} }) });
+    await until(
+      'all six',
+      () => slow.calls === 6 && ['b1', 'b2', 'b3'].every((w) => Object.keys(phases(w)).length === 2),
+      15_000,
+    );
+    expect(peak).toBe(2);
+  });
+
+  it('holds TaskSets within AGENT_WATCH_MEMORY: the others wait, are read again later, and all end', async () => {
+    const big = 'x'.repeat(300_000);
+    const [plugin] = await external(['hello'], [[{ body: '{"node":{"phase":"Succeeded"}}', delayMs: 100 }]], {
+      AGENT_WATCH_MEMORY: String(1024 * 1024),
+    });
+    for (const wf of ['m1', 'm2', 'm3', 'm4'])
+      api.createTaskSet(NS, wf, { [`${wf}-1`]: pluginTask({ hello: { big } }) });
+    await until(
+      'all four',
+      () => ['m1', 'm2', 'm3', 'm4'].every((w) => phases(w)[`${w}-1`] === 'Succeeded'),
+      20_000,
+    );
+    expect(plugin!.calls).toBe(4);
+    expect(h!.logs().filter((l) => l.msg === 'TaskSet waits for memory').length).toBeGreaterThan(0);
+    expect(
+      api.requests.filter((r) =>
+        /^GET \/apis\/argoproj.io\/v1alpha1\/namespaces\/team-a\/workflowtasksets\/m\d$/.test(r),
+      ).length,
+    ).toBeGreaterThan(0);
+  });
+
+  it('on SIGTERM stops taking tasks, finishes those in flight, writes them and releases its Leases', async () => {
+    const [plugin] = await external(['hello'], [[{ body: '{"node":{"phase":"Succeeded"}}', delayMs: 800 }]]);
+    api.createTaskSet(NS, 'g', { 'g-1': pluginTask({ hello: {} }) });
+    await until('in flight', () => plugin!.calls === 1);
+    const stopping = h!.agent.shutdown('SIGTERM');
+    api.addTasks(NS, 'g', { 'g-2': pluginTask({ hello: {} }) });
+    await stopping;
+    expect(phases('g')).toEqual({ 'g-1': 'Succeeded' });
+    expect(plugin!.calls).toBe(1);
+    const leases = api.leaseList();
+    expect(leases.filter((l) => l.metadata.labels?.['executor-plugins.dev/lease'] === 'member')).toEqual([]);
+    expect(leases.map((l) => (l.spec as { holderIdentity: string }).holderIdentity)).toEqual([
+      '',
+      '',
+      '',
+      '',
+    ]);
+    h = undefined;
+  });
+
+  it('answers /healthz, /readyz and /metrics', async () => {
+    h = await startAgent(api);
+    api.createTaskSet(NS, 'm', { 'm-1': pluginTask({ probe: {} }) });
+    await until('written', () => phases('m')['m-1'] === 'Succeeded');
+    const harness = h;
+    expect(await harness.get('/healthz')).toEqual({ status: 200, text: 'ok\n' });
+    await until('ready', () => harness.agent.leases.ready);
+    expect((await harness.get('/readyz')).status).toBe(200);
+    const metrics = (await harness.get('/metrics')).text;
+    for (const line of [
+      'shared_agent_tasks_total{phase="Succeeded"} 1',
+      'shared_agent_task_to_patch_seconds_count 1',
+      'shared_agent_tasks_in_flight 0',
+      'shared_agent_patch_errors_total',
+      'shared_agent_lease_changes_total{change="acquired"} 4',
+      'shared_agent_shards_held 4',
+    ])
+      expect(metrics).toContain(line);
+    expect((await harness.get('/other')).status).toBe(404);
+  });
+});

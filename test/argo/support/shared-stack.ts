@@ -1,0 +1,62 @@
+// The suite's second stack: disableAgentPodCreation and the shared agent (up --agent shared), set up the way
+// manifests/shared-agent's Deployment reads the plugins' settings.
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { restartSharedAgents } from '../../../tools/argo-stack/src/shared-agents.js';
+import { readState, type StackState } from '../../../tools/argo-stack/src/stack.js';
+import { kubectl, repoRoot } from './cluster.js';
+import { apply, settingsObjects, type SidecarContainer } from './plugins.js';
+
+export function sharedStack(): StackState {
+  const state = readState(process.env.ARGO_SHARED_STACK_DIR ?? '');
+  if (!state?.sharedAgent)
+    throw new Error(
+      `no Argo stack with the shared agent in ${process.env.ARGO_SHARED_STACK_DIR}: run through npm run test:argo`,
+    );
+  return state;
+}
+
+/** The container of manifests/shared-agent's Deployment, as kustomize renders it. */
+export function sharedAgentContainer(state: StackState): SidecarContainer {
+  const docs = parseAllDocuments(kubectl(state, ['kustomize', join(repoRoot, 'manifests/shared-agent')])).map(
+    (d) =>
+      d.toJS() as {
+        kind: string;
+        spec?: { template?: { spec?: { containers?: SidecarContainer[] } } };
+      },
+  );
+  const container = docs.find((d) => d.kind === 'Deployment')?.spec?.template?.spec?.containers?.[0];
+  if (!container) throw new Error('manifests/shared-agent renders no Deployment container');
+  return container;
+}
+
+/**
+ * The plugins' settings where the shared agent's Deployment reads them (Secrets and ConfigMaps of namespace
+ * argo), filled from `env`, and the rest of `env` in plain (as installPlugin sets a sidecar's); then the
+ * replicas restart to read them, as a rollout would.
+ */
+export async function configureSharedAgent(
+  state: StackState,
+  env: Record<string, string>,
+  agentEnv: Record<string, string> = {},
+): Promise<void> {
+  const container = sharedAgentContainer(state);
+  await apply(state, 'argo', settingsObjects(container, env));
+  const fromObjects = new Set((container.env ?? []).filter((v) => v.valueFrom).map((v) => v.name));
+  const plain = Object.fromEntries(Object.entries(env).filter(([name]) => !fromObjects.has(name)));
+  await restartSharedAgents(state, () => undefined, { ...plain, ...agentEnv });
+}
+
+/** Agent pods of the stack (Argo labels them component=agent). */
+export function agentPods(state: StackState): string[] {
+  const out = kubectl(state, [
+    'get',
+    'pods',
+    '--all-namespaces',
+    '-l',
+    'workflows.argoproj.io/component=agent',
+    '-o',
+    'jsonpath={range .items[*]}{.metadata.namespace}/{.metadata.name}{"\\n"}{end}',
+  ]);
+  return out.split('\n').filter(Boolean);
+}

@@ -1,0 +1,225 @@
+// The shared agent in the stack (`npm run argo -- up --agent shared [--replicas N]`): N replicas of the built
+// dist/apps/shared-agent as processes of the stack, each configured as a pod of manifests/shared-agent's
+// Deployment would be: its env resolved from the Deployment (the plugins' Secrets and ConfigMaps of Argo's
+// namespace, the AGENT_ settings, fieldRefs), and its own kubeconfig holding a TokenRequest token of the
+// Deployment's ServiceAccount, so the API grants it exactly what manifests/shared-agent's RBAC grants.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments, stringify } from 'yaml';
+import { EnvValidationError, enabledPlugins, loadEnv, scopedSource } from '@app/plugin-kit';
+import { collection } from '../../../apps/collection/src/collection.definition.js';
+import { containerEnv, Missing } from './container-env.js';
+import type { Container } from './pod-types.js';
+import {
+  alive,
+  exitedLine,
+  freePort,
+  kubeClient,
+  kubectl,
+  startProcess,
+  until,
+  writeState,
+  type StackProcess,
+  type StackState,
+} from './stack.js';
+
+export const SHARED_AGENT = 'shared-agent';
+
+export interface SharedAgentsOptions {
+  replicas: number;
+  /** ARGO_AGENT_PATCH_RATE, the same as the controller's requeue time. */
+  patchRate: string;
+  log: (line: string) => void;
+  /** Variables set over the Deployment's (e.g. AGENT_EXTERNAL_PLUGINS for a plugin server by URL). */
+  env?: Record<string, string>;
+}
+
+interface Manifest {
+  kind: string;
+  metadata: { name: string; namespace?: string };
+  spec?: { template?: { spec?: { serviceAccountName?: string; containers?: Container[] } } };
+}
+
+/** The shared-agent processes of a stack. */
+export function sharedAgentProcesses(state: StackState): StackProcess[] {
+  return state.processes.filter((p) => p.name.startsWith(SHARED_AGENT));
+}
+
+/**
+ * Installs what manifests/shared-agent installs except the Deployment (its ServiceAccount, RBAC, PDB, Service),
+ * and starts the replicas; answers once each is ready (/readyz), or fails naming the replica and its log.
+ */
+export async function startSharedAgents(
+  state: StackState,
+  options: SharedAgentsOptions,
+): Promise<StackProcess[]> {
+  const docs = parseAllDocuments(
+    kubectl(state, ['kustomize', join(state.repoRoot, 'manifests', SHARED_AGENT)]),
+  )
+    .map((d) => d.toJS() as Manifest)
+    .filter(Boolean);
+  const deployment = docs.find((d) => d.kind === 'Deployment');
+  const pod = deployment?.spec?.template?.spec;
+  const container = pod?.containers?.[0];
+  if (!deployment || !pod || !container)
+    throw new Error(`manifests/${SHARED_AGENT}: no Deployment with a container`);
+  kubectl(
+    state,
+    ['apply', '-f', '-'],
+    docs
+      .filter((d) => d.kind !== 'Deployment')
+      .map((d) => stringify(d))
+      .join('---\n'),
+  );
+  const namespace = deployment.metadata.namespace ?? 'default';
+  const account = pod.serviceAccountName ?? 'default';
+  const client = kubeClient(state);
+
+  const dir = join(state.dir, SHARED_AGENT);
+  mkdirSync(dir, { recursive: true });
+  const token = await client.call<{ status: { token: string } }>(
+    'POST',
+    `/api/v1/namespaces/${namespace}/serviceaccounts/${account}/token`,
+    { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 86_400 } },
+  );
+  writeFileSync(join(dir, 'token'), token.status.token, { mode: 0o600 });
+  writeFileSync(join(dir, 'kubeconfig'), kubeconfig(state, join(dir, 'token'), namespace), { mode: 0o600 });
+
+  const data = async (kind: 'secrets' | 'configmaps', name: string, optional?: boolean) => {
+    const object = await client.find<{ data?: Record<string, string> }>(
+      `/api/v1/namespaces/${namespace}/${kind}/${name}`,
+    );
+    if (!object) {
+      if (optional) return {};
+      throw new Missing(`${kind === 'secrets' ? 'secret' : 'configmap'} "${name}" not found`);
+    }
+    return Object.fromEntries(
+      Object.entries(object.data ?? {}).map(([k, v]) => [
+        k,
+        kind === 'secrets' ? Buffer.from(v, 'base64').toString('utf8') : v,
+      ]),
+    );
+  };
+
+  const started: Array<{ proc: StackProcess; port: number }> = [];
+  for (let i = 0; i < options.replicas; i++) {
+    const name = `${SHARED_AGENT}-${i}`;
+    const env = await containerEnv(
+      container,
+      { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, HOSTNAME: name },
+      {
+        data,
+        field: (path) => ({ 'metadata.name': name, 'metadata.namespace': namespace })[path] ?? '',
+        namespace,
+      },
+    );
+    const plugins = usablePlugins(env);
+    if (i === 0)
+      options.log(
+        `shared agents: PLUGINS=${plugins.keys}${plugins.leftOut.length ? ` (left out: ${plugins.leftOut.join('; ')})` : ''}`,
+      );
+    const port = await freePort('127.0.0.1');
+    const tokenDir = join(dir, String(i), 'argo');
+    mkdirSync(tokenDir, { recursive: true });
+    const proc = startProcess(
+      state,
+      name,
+      [process.execPath, join(state.repoRoot, 'dist/apps', SHARED_AGENT, 'main.js')],
+      {
+        ...env,
+        PLUGINS: plugins.keys,
+        KUBECONFIG: join(dir, 'kubeconfig'),
+        AGENT_PORT: String(port),
+        AGENT_HOST: '127.0.0.1',
+        ARGO_AGENT_PATCH_RATE: options.patchRate,
+        AGENT_PLUGIN_TOKEN_DIR: tokenDir,
+        ...options.env,
+      },
+    );
+    started.push({ proc, port });
+  }
+  for (const { proc, port } of started)
+    await until(
+      proc.name,
+      60,
+      async () => ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok ? true : undefined),
+      () => exitedLine(proc),
+    );
+  state.sharedAgent = {
+    replicas: options.replicas,
+    patchRate: options.patchRate,
+    ports: started.map((s) => s.port),
+  };
+  writeState(state);
+  return started.map((s) => s.proc);
+}
+
+/** Stops the replicas gracefully (SIGTERM: they finish their tasks, write them and release their Leases). */
+export async function stopSharedAgents(state: StackState): Promise<void> {
+  const procs = sharedAgentProcesses(state);
+  // Only processes that are still the ones the stack started: a stale pid may be another process's now.
+  for (const proc of procs.filter((p) => alive(p))) {
+    try {
+      process.kill(-proc.pid, 'SIGTERM');
+    } catch {
+      // gone already
+    }
+  }
+  const deadline = Date.now() + 40_000;
+  while (procs.some((p) => alive(p)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  for (const proc of procs.filter((p) => alive(p))) process.kill(-proc.pid, 'SIGKILL');
+  state.processes = state.processes.filter((p) => !procs.includes(p));
+  writeState(state);
+}
+
+/** Stops and starts the replicas again, e.g. once the plugins' Secrets are in place (as a rollout would). */
+export async function restartSharedAgents(
+  state: StackState,
+  log: (line: string) => void,
+  env?: Record<string, string>,
+): Promise<StackProcess[]> {
+  const settings = state.sharedAgent;
+  if (!settings)
+    throw new Error(`the stack in ${state.dir} runs no shared agent (npm run argo -- up --agent shared)`);
+  await stopSharedAgents(state);
+  return startSharedAgents(state, { replicas: settings.replicas, patchRate: settings.patchRate, log, env });
+}
+
+/**
+ * The plugins of PLUGINS whose settings are complete in `env`: a plugin whose Secret is not there yet is left
+ * out (`none` if none is left), where the Deployment's pod would stop at start naming what it misses.
+ */
+function usablePlugins(env: Record<string, string>): { keys: string; leftOut: string[] } {
+  const enabled = enabledPlugins(collection, env.PLUGINS);
+  const usable: string[] = [];
+  const leftOut: string[] = [];
+  for (const plugin of enabled) {
+    try {
+      if (plugin.env) loadEnv(plugin.env, scopedSource(plugin, enabled, env));
+      usable.push(plugin.key);
+    } catch (err) {
+      if (!(err instanceof EnvValidationError)) throw err;
+      leftOut.push(`${plugin.key}: ${err.problems[0]}`);
+    }
+  }
+  return { keys: usable.join(',') || 'none', leftOut };
+}
+
+function kubeconfig(state: StackState, tokenFile: string, namespace: string): string {
+  return stringify({
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [
+      {
+        name: 'argo-stack',
+        cluster: {
+          server: `https://${state.hostAddr}:${state.ports.apiServer}`,
+          'certificate-authority': join(state.dir, 'pki/ca.crt'),
+        },
+      },
+    ],
+    users: [{ name: SHARED_AGENT, user: { tokenFile } }],
+    contexts: [{ name: SHARED_AGENT, context: { cluster: 'argo-stack', user: SHARED_AGENT, namespace } }],
+    'current-context': SHARED_AGENT,
+  });
+}

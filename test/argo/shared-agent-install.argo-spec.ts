@@ -83,10 +83,11 @@ describe('the shared agent install files under the real tools', () => {
       can('watch', 'workflowtasksets.argoproj.io', '-n', 'team-x'),
       can('get', 'workflowtasksets.argoproj.io', '-n', 'team-x'),
       can('patch', 'workflowtasksets.argoproj.io', '--subresource=status', '-n', 'team-x'),
+      can('get', 'workflows.argoproj.io', '-n', 'team-x'),
       can('get', 'secrets', '-n', 'team-x'),
       can('create', 'leases.coordination.k8s.io', '-n', NAMESPACE),
       can('update', 'leases.coordination.k8s.io', '-n', NAMESPACE),
-    ]).toEqual([true, true, true, true, true, true, true]);
+    ]).toEqual([true, true, true, true, true, true, true, true]);
     expect([
       cannot('patch', 'workflowtasksets.argoproj.io', '-n', 'team-x'),
       cannot('delete', 'workflowtasksets.argoproj.io', '-n', 'team-x'),

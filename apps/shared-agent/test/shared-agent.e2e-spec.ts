@@ -93,6 +93,28 @@ describe('the shared agent', () => {
     });
   });
 
+  it("a TaskSet first seen with tasks in it: those the Workflow holds as fulfilled are not offered (the controller clears the TaskSet's status one patch before its tasks)", async () => {
+    api.createTaskSet(NS, 'taken', {
+      'taken-1': pluginTask({ probe: { message: 'done before' } }),
+      'taken-2': pluginTask({ probe: { message: 'still to do' } }),
+    });
+    api.setWorkflowNodes(NS, 'taken', { 'taken-1': { phase: 'Succeeded' }, 'taken-2': { phase: 'Pending' } });
+    api.createTaskSet(NS, 'unreadable', {
+      'unreadable-1': pluginTask({ probe: { message: 'no workflow' } }),
+    });
+    h = await startAgent(api);
+    await until(
+      'the open tasks written',
+      () =>
+        phases('taken')['taken-2'] === 'Succeeded' && phases('unreadable')['unreadable-1'] === 'Succeeded',
+    );
+    expect(probeStats.executions).toBe(2);
+    expect(phases('taken')['taken-1']).toBeUndefined();
+    expect(h.logs().find((l) => l.workflow === 'taken' && Array.isArray(l.nodes))).toMatchObject({
+      nodes: ['taken-1'],
+    });
+  });
+
   it('tells each plugin the workflow of the task: name, namespace and the uid of its owner', async () => {
     const [plugin] = await external(['hello'], [[{ body: '{"node":{"phase":"Succeeded"}}' }]]);
     api.createTaskSet(NS, 'named', { 'named-1': pluginTask({ hello: {} }) });

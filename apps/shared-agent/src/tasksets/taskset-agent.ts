@@ -1,6 +1,9 @@
 // The agent's core: Argo's agent loop (workflow/executor/agent.go Agent and taskWorker) for every TaskSet of
 // the shards this replica holds. Each task of spec.tasks not final in status.nodes is offered once ("considered",
 // as Argo's agent keeps it), again only after the requeue its plugin asked for; results go to the patcher.
+// A replica that comes to a TaskSet with tasks already in it (a shard taken over, a restart) first asks the
+// Workflow which of them are fulfilled: the controller clears a result from the TaskSet's status one patch before
+// it removes the task from its spec, and a new owner has no memory of having run it.
 import { processTask, type KubeClient, type PluginCaller, type WatchEvent } from '@app/argo-agent';
 import type { PluginLogger } from '@app/plugin-kit';
 import type { ShardOwner } from '../leases/shard-leases.js';
@@ -10,7 +13,14 @@ import type { PluginSet } from '../plugins/plugin-set.js';
 import { namespaceSecrets } from '../tasks/namespace-secrets.js';
 import type { ResultPatcher } from '../tasks/result-patcher.js';
 import { TaskQueue } from '../tasks/task-queue.js';
-import { holdTaskSet, isCompleted, taskSetKey, type TaskSetObject } from './taskset.js';
+import {
+  FINAL_PHASES,
+  holdTaskSet,
+  isCompleted,
+  olderResourceVersion,
+  taskSetKey,
+  type TaskSetObject,
+} from './taskset.js';
 import type { TaskSetStore } from './taskset-store.js';
 
 export interface TaskSetAgentOptions {
@@ -41,6 +51,12 @@ interface WorkflowRun {
   seen: Map<string, number>;
   requeues: Map<string, NodeJS.Timeout>;
   plugins: PluginCaller[];
+  /** Until the Workflow has said which of the tasks found at first sight are fulfilled, nothing is offered. */
+  checked: boolean;
+}
+
+interface WorkflowNodes {
+  status?: { nodes?: Record<string, { phase?: string } | undefined> };
 }
 
 export class TaskSetAgent implements ShardOwner {
@@ -95,6 +111,9 @@ export class TaskSetAgent implements ShardOwner {
   private take(object: TaskSetObject, shard: number): void {
     const { store, logger } = this.options;
     const held = holdTaskSet(object, shard);
+    const current = store.get(held.key);
+    if (current?.uid === held.uid && olderResourceVersion(held.resourceVersion, current.resourceVersion))
+      return;
     if (store.put(held) === 'deferred') {
       logger.debug(
         { namespace: held.namespace, workflow: held.name, bytes: store.bytes },
@@ -116,8 +135,15 @@ export class TaskSetAgent implements ShardOwner {
         seen: new Map(),
         requeues: new Map(),
         plugins: this.options.plugins.forWorkflow(),
+        checked: false,
       };
       this.runs.set(held.key, run);
+      const pending = Object.keys(held.tasks).filter((nodeId) => !held.finals.has(nodeId));
+      if (pending.length > 0) {
+        void this.skipFulfilled(held.namespace, held.name, pending, run).then(() =>
+          this.offer(held.key, run!),
+        );
+      } else run.checked = true;
     }
     // Tasks the controller removed (their results reached the workflow) are forgotten.
     for (const nodeId of run.seen.keys())
@@ -128,9 +154,47 @@ export class TaskSetAgent implements ShardOwner {
         run.requeues.delete(nodeId);
       }
     const now = Date.now();
-    for (const nodeId of Object.keys(held.tasks)) {
-      if (!run.seen.has(nodeId)) run.seen.set(nodeId, now);
-      if (!held.finals.has(nodeId) && !run.considered.has(nodeId)) this.queue.push(held.key, nodeId);
+    for (const nodeId of Object.keys(held.tasks)) if (!run.seen.has(nodeId)) run.seen.set(nodeId, now);
+    if (run.checked) this.offer(held.key, run);
+  }
+
+  /** Queues the TaskSet's tasks that are neither final nor considered. */
+  private offer(key: string, run: WorkflowRun): void {
+    const held = this.options.store.get(key);
+    if (!held || this.runs.get(key) !== run) return;
+    for (const nodeId of Object.keys(held.tasks))
+      if (!held.finals.has(nodeId) && !run.considered.has(nodeId)) this.queue.push(key, nodeId);
+  }
+
+  /**
+   * Marks as considered the tasks the Workflow already holds as fulfilled. When the Workflow cannot tell (not
+   * readable, its nodes offloaded to a database), every task is offered: the plugins are idempotent.
+   */
+  private async skipFulfilled(
+    namespace: string,
+    name: string,
+    nodeIds: string[],
+    run: WorkflowRun,
+  ): Promise<void> {
+    try {
+      const workflow = await this.options.client.get<WorkflowNodes>(
+        `/apis/argoproj.io/v1alpha1/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(name)}`,
+      );
+      const nodes = workflow.status?.nodes ?? {};
+      const fulfilled = nodeIds.filter((nodeId) => FINAL_PHASES.has(nodes[nodeId]?.phase ?? ''));
+      for (const nodeId of fulfilled) run.considered.add(nodeId);
+      if (fulfilled.length > 0)
+        this.options.logger.info(
+          { namespace, workflow: name, nodes: fulfilled },
+          'tasks fulfilled in the Workflow before this replica took the TaskSet: not offered again',
+        );
+    } catch (err) {
+      this.options.logger.debug(
+        { namespace, workflow: name, err },
+        'Workflow not read; every task is offered',
+      );
+    } finally {
+      run.checked = true;
     }
   }
 

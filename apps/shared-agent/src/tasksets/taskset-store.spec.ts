@@ -6,6 +6,7 @@ const taskSet = (name: string, bytes: number, shard = 0): HeldTaskSet => ({
   namespace: 'ns',
   name,
   uid: name,
+  resourceVersion: '1',
   workflowUid: name,
   shard,
   tasks: {},

@@ -27,6 +27,7 @@ export interface HeldTaskSet {
   namespace: string;
   name: string;
   uid: string;
+  resourceVersion: string;
   /** The workflow's uid (its owner reference), which the plugins key their work on. */
   workflowUid: string;
   shard: number;
@@ -35,6 +36,15 @@ export interface HeldTaskSet {
   finals: Set<string>;
   /** Roughly what it costs in memory. */
   bytes: number;
+}
+
+/**
+ * Whether resourceVersion `a` is older than `b`. Kubernetes calls them opaque; the API server's are etcd revisions
+ * (integers), and a watch that lags behind a fresh list can still bring an older copy of an object: it must not
+ * replace the newer one. Anything that is not two integers counts as not older.
+ */
+export function olderResourceVersion(a: string, b: string): boolean {
+  return /^\d+$/.test(a) && /^\d+$/.test(b) && BigInt(a) < BigInt(b);
 }
 
 export const taskSetKey = (namespace: string, name: string) => `${namespace}/${name}`;
@@ -62,6 +72,7 @@ export function holdTaskSet(object: TaskSetObject, shard: number): HeldTaskSet {
     namespace,
     name,
     uid: object.metadata.uid ?? '',
+    resourceVersion: object.metadata.resourceVersion ?? '',
     workflowUid: owner?.uid ?? '',
     shard,
     tasks,

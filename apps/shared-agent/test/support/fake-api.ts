@@ -41,6 +41,8 @@ export class FakeApi {
   private readonly taskSets = new Map<string, Obj>();
   private readonly leases = new Map<string, Obj>();
   private readonly secrets = new Map<string, Obj>();
+  /** Workflows by namespace/name: only their node phases, which a new owner of a TaskSet reads. */
+  private readonly workflows = new Map<string, Obj>();
   private readonly events: Event[] = [];
   private readonly watchers = new Set<{ res: ServerResponse; ns?: string; match: (o: Obj) => boolean }>();
   /** Status patches answered with these faults, in order, before any is applied. */
@@ -149,6 +151,16 @@ export class FakeApi {
     });
   }
 
+  /** The Workflow's node phases, as the controller persists them before it clears the TaskSet. */
+  setWorkflowNodes(namespace: string, name: string, nodes: Record<string, { phase: string }>): void {
+    this.workflows.set(`${namespace}/${name}`, {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Workflow',
+      metadata: { name, namespace },
+      status: { nodes },
+    });
+  }
+
   leaseList(): Obj[] {
     return [...this.leases.values()];
   }
@@ -205,6 +217,12 @@ export class FakeApi {
     if (p[0] === 'apis' && p[1] === 'argoproj.io') {
       const ns = p[3] === 'namespaces' ? p[4] : undefined;
       const rest = ns ? p.slice(5) : p.slice(3);
+      if (rest[0] === 'workflows' && method === 'GET' && rest[1] && !rest[2]) {
+        const workflow = this.workflows.get(`${ns}/${rest[1]}`);
+        return workflow
+          ? reply(res, 200, workflow)
+          : reply(res, 404, status(404, 'NotFound', `workflows.argoproj.io "${rest[1]}" not found`));
+      }
       if (rest[0] !== 'workflowtasksets') return reply(res, 404, status(404, 'NotFound', 'no such resource'));
       const name = rest[1];
       if (!name && method === 'GET') {

@@ -29,7 +29,14 @@ import {
   type AgentOutcome,
   type SeenRequest,
 } from './support/agent-comparison.js';
-import { create, prepareNamespace, repoRoot, stack, type ManifestDoc } from './support/cluster.js';
+import {
+  create,
+  prepareNamespace,
+  quickPolls,
+  repoRoot,
+  stack,
+  type ManifestDoc,
+} from './support/cluster.js';
 import { apply, installPlugin, pluginApps, pluginManifest } from './support/plugins.js';
 import { argoServerEnv, EVENT_APP, standInsOnStack, startStandIns } from './support/upstreams.js';
 
@@ -57,8 +64,8 @@ function allExamples(): Example[] {
         return loaded.workflows.map((workflow, i) => ({
           app,
           file: `manifests/${app}/examples/${f}`,
-          workflow,
-          templates: loaded.templates,
+          workflow: quickPolls(workflow) as WorkflowShape,
+          templates: loaded.templates.map((t) => quickPolls(t) as WorkflowShape),
           namespace: `cmp-${f.replace(/\.ya?ml$/, '')}-${i}`.slice(0, 63),
         }));
       });

@@ -70,7 +70,7 @@ async function runPass(state: StackState, pass: Pass): Promise<PassResult> {
   try {
     const env = await appEnv(state, pass.namespace, standIns);
     await pass.install(state, env);
-    const all = apps.flatMap((app) => examples(app));
+    const all = apps.flatMap((app) => examples(app, { quick: true }));
     // Bindings and templates first: an event finds them when its workflow runs.
     await apply(
       state,

@@ -97,7 +97,7 @@ describe('the shared agent: every example workflow ends as with Argo agent pods'
   it('same phases and messages on both stacks, as the demo expects, and no agent pod with the shared agent', async () => {
     const agentPodsShared = watchAgentPods(shared, watching.signal);
     const agentPodsArgo = watchAgentPods(pods, watching.signal);
-    const docs = pluginApps().flatMap((app) => examples(app));
+    const docs = pluginApps().flatMap((app) => examples(app, { quick: true }));
     const others = docs.filter((d) => d.doc.kind !== 'Workflow').map((d) => JSON.stringify(d.doc));
     for (const state of [pods, shared])
       kubectl(state, ['apply', '-n', NAMESPACE, '-f', '-'], others.join('\n'));

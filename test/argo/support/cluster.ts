@@ -2,6 +2,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
+import { parseDuration } from '@app/contract';
 import type { WorkflowShape } from '@app/testing';
 import {
   kubeClient,
@@ -49,7 +50,32 @@ export interface ManifestDoc {
 }
 
 /** Every document of every example of an app, with the file it came from. */
-export function examples(app: string): Array<{ file: string; doc: ManifestDoc }> {
+/** The longest poll interval of the examples as the suites run them (the stand-ins' jobs move on a state per poll). */
+const EXAMPLE_POLL = '5s';
+
+/** `pollInterval` values above EXAMPLE_POLL lowered to it, at any depth of the document. */
+export function quickPolls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(quickPolls);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [
+      k,
+      k === 'pollInterval' && typeof v === 'string' && parseDuration(v) > parseDuration(EXAMPLE_POLL)
+        ? EXAMPLE_POLL
+        : quickPolls(v),
+    ]),
+  );
+}
+
+/**
+ * The documents of an app's examples. `quick`: as the suites that run every example use them, the plugins'
+ * `pollInterval` at most 5s, so that a data job takes seconds, not minutes: the stand-ins' jobs move on one state
+ * per poll, so the calls and outcomes are those of the 30s polls the examples show.
+ */
+export function examples(
+  app: string,
+  options: { quick?: boolean } = {},
+): Array<{ file: string; doc: ManifestDoc }> {
   const dir = join(repoRoot, 'manifests', app, 'examples');
   return readdirSync(dir)
     .filter((f) => /\.ya?ml$/.test(f))
@@ -58,6 +84,7 @@ export function examples(app: string): Array<{ file: string; doc: ManifestDoc }>
       parseAllDocuments(readFileSync(join(dir, f), 'utf8'))
         .map((d) => d.toJS() as ManifestDoc)
         .filter(Boolean)
+        .map((doc) => (options.quick ? (quickPolls(doc) as ManifestDoc) : doc))
         .map((doc) => ({ file: `manifests/${app}/examples/${f}`, doc })),
     );
 }

@@ -1,4 +1,4 @@
-// npm run argo -- up|down|status|env: the real Argo Workflows (controller, agent, server) and a real Kubernetes
+// npm run argo -- up|down|status|env|build: the real Argo Workflows (controller, agent, server) and a real Kubernetes
 // API server as local processes, for the real-Argo suite (npm run test:argo) and for trying a plugin by hand.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -6,8 +6,8 @@ import { exitWith, runCommand, UsageError, type CommandSpec, type ParsedCommand 
 
 const root = resolve(import.meta.dirname, '../..');
 
-const USAGE = `usage: npm run argo -- <up|down|status|env> [--dir <folder>] [--patch-rate <duration>]
-                                    [--agent pod|shared] [--replicas <n>]
+const USAGE = `usage: npm run argo -- <up|down|status|env|build> [--dir <folder>] [--patch-rate <duration>]
+                                          [--agent pod|shared] [--replicas <n>]
 
 Runs the real Argo Workflows v4.1 stack on this machine, with no Docker and no kubelet: etcd, kube-apiserver
 and kube-controller-manager (Kubernetes v1.35), Argo's CRDs, workflow-controller, argo server, and a pod runner
@@ -20,6 +20,7 @@ cached afterwards). Needs root.
   down      stop every process the stack started and remove its network and folder
   status    what runs
   env       KUBECONFIG, KUBECTL, ARGO, ARGO_SERVER, HOST_ADDR (and more) for scripts: eval "$(npm run -s argo -- env)"
+  build     only build what is missing (Kubernetes, Argo and helm binaries; no root needed), e.g. ahead of a run
 
   --dir <folder>           the stack's folder (default: one per checkout, under ~/.cache/executor-plugins)
   --patch-rate <duration>  the controller's DEFAULT_REQUEUE_TIME, which agents use as their status patch rate
@@ -38,14 +39,14 @@ const SPEC = {
     agent: { type: 'string', default: 'pod' },
     replicas: { type: 'string', default: '2' },
   },
-  positionals: [{ name: '<up|down|status|env>', required: true }],
+  positionals: [{ name: '<up|down|status|env|build>', required: true }],
 } as const satisfies CommandSpec;
 
-const COMMANDS = ['up', 'down', 'status', 'env', 'run-pods'];
+const COMMANDS = ['up', 'down', 'status', 'env', 'build', 'run-pods'];
 
 async function main({ values, positionals: [command] }: ParsedCommand<typeof SPEC.options>): Promise<number> {
   if (!COMMANDS.includes(command))
-    throw new UsageError(`unknown command '${command}' (up, down, status or env)`);
+    throw new UsageError(`unknown command '${command}' (up, down, status, env or build)`);
   if (!/^\d+(ms|s|m)$/.test(values['patch-rate']))
     throw new UsageError(`--patch-rate must be a duration such as 2s, got '${values['patch-rate']}'`);
   if (!['pod', 'shared'].includes(values.agent))
@@ -94,6 +95,12 @@ async function main({ values, positionals: [command] }: ParsedCommand<typeof SPE
     case 'status':
       console.log(stack.status(dir).join('\n'));
       return stack.readState(dir) ? 0 : 1;
+    case 'build': {
+      const { BINARIES, ensureBinarySet } = await import('../argo-stack/src/binaries.js');
+      for (const set of Object.keys(BINARIES) as Array<keyof typeof BINARIES>)
+        console.log(`${set}: ${await ensureBinarySet(root, set, log)}`);
+      return 0;
+    }
     case 'env': {
       const state = stack.readState(dir);
       if (!state) {

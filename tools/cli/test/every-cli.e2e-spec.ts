@@ -167,9 +167,9 @@ const CASES: CliCase[] = [
   },
   {
     script: 'argo',
-    missing: { args: [], message: 'missing <up|down|status|env>' },
+    missing: { args: [], message: 'missing <up|down|status|env|build>' },
     more: [
-      { args: ['start'], message: "unknown command 'start' (up, down, status or env)" },
+      { args: ['start'], message: "unknown command 'start' (up, down, status, env or build)" },
       { args: ['up', '--patch-rate', 'x'], message: "--patch-rate must be a duration such as 2s, got 'x'" },
       { args: ['up', '--agent', 'many'], message: "--agent must be pod or shared, got 'many'" },
       {

@@ -107,13 +107,21 @@ function calls(lines: Array<Record<string, unknown>>, workflow: string): SeenReq
     }));
 }
 
+/** The event emitter's env by namespace. */
+const eventEnvs = new Map<string, Promise<Record<string, string>>>();
+
 /** The app's upstream env for one agent: its own demo stand-ins, or the stack's argo server (event emitter). */
 async function upstreamEnv(
   state: StackState,
   example: Example,
   opened: Array<{ close(): Promise<void> }>,
 ): Promise<Record<string, string>> {
-  if (example.app === EVENT_APP) return argoServerEnv(state, example.namespace);
+  if (example.app === EVENT_APP) {
+    // Both agents' runs of the example ask at once: one event sender per namespace, not two racing applies.
+    let env = eventEnvs.get(example.namespace);
+    if (!env) eventEnvs.set(example.namespace, (env = argoServerEnv(state, example.namespace)));
+    return env;
+  }
   const standIns = await startStandIns([example.app]);
   opened.push(standIns);
   return standIns.env[example.app];

@@ -64,6 +64,12 @@ export class TaskSetAgent implements ShardOwner {
   private readonly runs = new Map<string, WorkflowRun>();
   private promoting = false;
   private stopping = false;
+  /**
+   * Shards just taken whose TaskSets are being listed: their watch events wait for the list. A watch that lags
+   * behind brings copies older than the list's (a task the previous owner finished, without its result), and
+   * offered from such a copy before the list arrives, the task ran twice.
+   */
+  private readonly listing = new Map<number, Array<WatchEvent<TaskSetObject>>>();
 
   constructor(private readonly options: TaskSetAgentOptions) {
     this.queue = new TaskQueue(options.maxInFlight, (key, nodeId) => this.runTask(key, nodeId));
@@ -78,12 +84,22 @@ export class TaskSetAgent implements ShardOwner {
     if (event.type === 'DELETED' || isCompleted(object)) return this.forget(key);
     const shard = shardOf(namespace, name, this.options.shards);
     if (!this.options.owns(shard)) return;
-    this.take(object, shard);
+    const waiting = this.listing.get(shard);
+    if (waiting) waiting.push(event);
+    else this.take(object, shard);
   }
 
-  /** Shards just taken: their TaskSets are read now (the watch only brings changes). */
+  /** Shards just taken: their TaskSets are read now (the watch only brings changes), then what the watch brought meanwhile, if newer. */
   acquired(shards: number[]): void {
-    void this.readShards(new Set(shards));
+    const taken = shards.filter((shard) => !this.listing.has(shard));
+    for (const shard of taken) this.listing.set(shard, []);
+    void this.readShards(new Set(shards)).finally(() => {
+      for (const shard of taken) {
+        const events = this.listing.get(shard) ?? [];
+        this.listing.delete(shard);
+        for (const event of events) this.onEvent(event);
+      }
+    });
   }
 
   lost(shards: number[]): void {

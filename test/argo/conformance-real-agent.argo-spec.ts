@@ -14,6 +14,7 @@ import {
   fixturesDir,
   startEffectsUpstream,
 } from '../../tools/conformance/test/support/fixtures.js';
+import { reportText } from './support/report.js';
 import { repoRoot, stack } from './support/cluster.js';
 import { standInsOnStack } from './support/upstreams.js';
 
@@ -115,11 +116,11 @@ describe('conformance --agent real', () => {
           r.status,
         ]),
       );
-    console.log(
-      `correct plugin: exit ${correct.code} ${JSON.stringify(statuses(correct))}\n` +
+    reportText([
+      `conformance-real-agent: correct plugin: exit ${correct.code} ${JSON.stringify(statuses(correct))}\n` +
         `broken plugin: exit ${broken.code} ${JSON.stringify(statuses(broken))}\n` +
         `404 for another plugin's template: exit ${disabled.code} ${JSON.stringify(statuses(disabled))}`,
-    );
+    ]);
     expect({ code: correct.code, results: statuses(correct) }).toEqual({
       code: 0,
       results: {

@@ -18,6 +18,7 @@ import {
   type WorkflowShape,
 } from '@app/testing';
 import type { StackState } from '../../tools/argo-stack/src/stack.js';
+import { reportText } from './support/report.js';
 import {
   agentContainerLines,
   comparisonLine,
@@ -191,12 +192,10 @@ describe('examples: the local agent and the real agent', () => {
       return { label: example.file, local, real };
     });
     const differing = results.filter((r) => differences(r.local, r.real, maskMinted).length > 0);
-    console.log(
-      [
-        ...results.map((r) => comparisonLine(r.label, r.local, r.real, maskMinted)),
-        `${results.length} examples, ${differing.length} with different outcomes, in ${Math.round((Date.now() - started) / 1000)} s`,
-      ].join('\n'),
-    );
+    reportText([
+      ...differing.map((r) => comparisonLine(r.label, r.local, r.real, maskMinted)),
+      `examples-agents: ${results.length} examples under the local and the real agent, ${differing.length} with different outcomes, in ${Math.round((Date.now() - started) / 1000)} s`,
+    ]);
     expect(differing.map((r) => r.label)).toEqual([]);
   });
 });

@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { StackState } from '../../tools/argo-stack/src/stack.js';
+import { reportText } from './support/report.js';
 import {
   create,
   kubectl,
@@ -219,14 +220,14 @@ describe('HTTP templates: Argo agent and the shared agent give the same phase, m
       const [argo, ours] = outcomes[i]!.map(node);
       return { row: row.name, argo, ours };
     });
-    console.log(
-      table
-        .map(
-          (t) =>
-            `${t.row}: ${t.ours.phase}${t.ours.message ? ` (${t.ours.message})` : ''}${t.argo.message === t.ours.message && t.argo.phase === t.ours.phase ? '' : ` ≠ Argo: ${t.argo.phase} (${t.argo.message})`}`,
-        )
-        .join('\n'),
-    );
+    const unlike = table.filter((t) => JSON.stringify(t.ours) !== JSON.stringify(t.argo));
+    reportText([
+      ...unlike.map(
+        (t) =>
+          `${t.row}: ${t.ours.phase}${t.ours.message ? ` (${t.ours.message})` : ''} ≠ Argo: ${t.argo.phase} (${t.argo.message})`,
+      ),
+      `http-templates: ${table.length} HTTP templates under the shared agent and Argo's agent, ${unlike.length} ending otherwise`,
+    ]);
     expect(table.map((t) => ({ row: t.row, ...t.ours }))).toEqual(
       table.map((t) => ({ row: t.row, ...t.argo })),
     );

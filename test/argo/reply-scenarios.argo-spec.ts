@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { toConfigMap, type ExecutorPlugin } from '@app/manifests';
 import { runWorkflowSpec, type WorkflowShape } from '@app/testing';
 import { replyScripts } from '../../libs/testing/test/reply-scenarios.js';
+import { reportText } from './support/report.js';
 import {
   agentContainerLines,
   comparisonLine,
@@ -135,14 +136,11 @@ describe('reply scenarios: the local agent and the real agent', () => {
         return { label, local, real };
       }),
     );
-    const lines = results.map((r) => comparisonLine(r.label, r.local, r.real));
     const differing = results.filter((r) => differences(r.local, r.real).length > 0);
-    console.log(
-      [
-        ...lines,
-        `${results.length} reply scenarios and workflow shapes, ${differing.length} with different outcomes, in ${Math.round((Date.now() - started) / 1000)} s`,
-      ].join('\n'),
-    );
+    reportText([
+      ...differing.map((r) => comparisonLine(r.label, r.local, r.real)),
+      `reply-scenarios: ${results.length} reply scenarios and workflow shapes under the local and the real agent, ${differing.length} with different outcomes, in ${Math.round((Date.now() - started) / 1000)} s`,
+    ]);
     expect(differing.map((r) => r.label)).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { setStandInHost, type DemoUpstreams } from '@app/testing';
 import { startDemoUpstreams } from '../../apps/collection/demo/upstreams.js';
 import type { StackState } from '../../tools/argo-stack/src/stack.js';
+import { reportText } from './support/report.js';
 import {
   create,
   examples,
@@ -122,7 +123,10 @@ describe('the shared agent: every example workflow ends as with Argo agent pods'
       const [argo, ours] = outcomes[i]!;
       return `${r.file}: Argo's agent ${argo.phase}, shared agent ${ours.phase}${ours.message ? ` (${ours.message})` : ''}`;
     });
-    console.log(lines.join('\n'));
+    reportText([
+      ...lines.filter((_, i) => outcomes[i]![0].phase !== outcomes[i]![1].phase),
+      `shared-agent-examples: ${lines.length} examples with agent pods and with the shared agent, ${lines.filter((_, i) => outcomes[i]![0].phase !== outcomes[i]![1].phase).length} ending in another phase`,
+    ]);
     const withoutPods = runs.map((r, i) => ({ r, i })).filter(({ r }) => !r.podSteps);
     expect(withoutPods.map(({ i }) => outcomes[i]![1].phase)).toEqual(withoutPods.map(({ r }) => r.expected));
     expect(outcomes.map(([, ours]) => summary(ours))).toEqual(outcomes.map(([argo]) => summary(argo)));

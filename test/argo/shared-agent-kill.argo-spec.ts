@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { setStandInHost } from '@app/testing';
 import { startSlackDemoWorkspace, type SlackDemoWorkspace } from '../../apps/chat-notifier/demo/upstreams.js';
 import { sharedAgentProcesses } from '../../tools/argo-stack/src/shared-agents.js';
+import { reportText } from './support/report.js';
 import { kubeClient, prepareNamespace, waitForWorkflow } from './support/cluster.js';
 import { configureSharedAgent, sharedStack } from './support/shared-stack.js';
 
@@ -85,9 +86,9 @@ describe('the shared agent: 300 workflows, one replica killed with SIGKILL', () 
       await new Promise((r) => setTimeout(r, 200));
     }
     const handoverMs = Date.now() - killed;
-    console.log(
-      `lease handover after SIGKILL of ${victim.name}: ${(handoverMs / 1000).toFixed(1)} s (lease duration 15 s)`,
-    );
+    reportText([
+      `shared-agent-kill: lease handover after SIGKILL of ${victim.name}: ${(handoverMs / 1000).toFixed(1)} s (lease duration 15 s)`,
+    ]);
 
     const outcomes = await Promise.all(names.map((n) => waitForWorkflow(state, NAMESPACE, n, 15 * 60_000)));
     const phases = outcomes.reduce<Record<string, number>>(
@@ -105,9 +106,9 @@ describe('the shared agent: 300 workflows, one replica killed with SIGKILL', () 
         executedBy.set(entry.node, (executedBy.get(entry.node) ?? new Set()).add(entry.identity));
       }
     const again = [...executedBy.values()].filter((who) => who.size > 1).length;
-    console.log(
-      `${WORKFLOWS} workflows: ${JSON.stringify(phases)}; ${again} tasks offered again by the new owner; messages posted: ${posted()}`,
-    );
+    reportText([
+      `shared-agent-kill: ${WORKFLOWS} workflows: ${JSON.stringify(phases)}; ${again} tasks offered again by the new owner; messages posted: ${posted()}`,
+    ]);
     expect(phases).toEqual({ Succeeded: WORKFLOWS });
     expect(outcomes.flatMap((o) => Object.values(o.nodes)).filter((n) => n.phase === 'Pending')).toEqual([]);
     // One message per workflow: none lost, none twice.

@@ -22,3 +22,8 @@ export function reportWorkflow(line: WorkflowLine): void {
   const file = process.env.ARGO_SUITE_RESULTS;
   if (file) appendFileSync(file, `${JSON.stringify(line)}\n`);
 }
+
+/** Lines of a suite's own report, unframed (a green run prints its summary and what differs, not every row). */
+export function reportText(lines: string[]): void {
+  if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
+}

@@ -61,6 +61,20 @@ describe('comparing the local agent and the real one', () => {
     ]);
   });
 
+  it('cut short, a call more or less in the window is the same decision when both called as their replies asked', () => {
+    // A Failed reply that asks for a requeue of 1 s: the local agent (on a busy machine) came back every 1.2 s.
+    const failed = (times: number[]) => times.map((t) => call(t, 'a', 'Failed', 1000));
+    const local = outcome(failed([0, 1200, 2400, 3700]), { cutShort: true });
+    expect(differences(local, outcome(failed([0, 1000, 2000, 3000, 4000, 5000])))).toEqual([]);
+    // Asked for 5 s and called again every second: a different decision.
+    const early = [0, 1000, 2000, 3000, 4000, 5000].map((t) => call(t, 'a', 'Failed', 5000));
+    expect(differences(local, outcome(early))).toEqual([
+      'plugin requests within 4.2 s of the first: local 4 / real 5',
+      'template.execute calls within 4.2 s of the first: local 4 / real 5',
+      'calls: local [+0.0s, +1.2s, +2.4s, +3.7s] / real [+0.0s, +1.0s, +2.0s, +3.0s, +4.0s, +5.0s]',
+    ]);
+  });
+
   it('phases, messages and outputs are compared (outputs whatever their key order)', () => {
     const local = outcome([], {
       nodes: { build: { phase: 'Succeeded', outputs: { result: 'r', exitCode: '0' } } },

@@ -70,6 +70,11 @@ export class TaskSetAgent implements ShardOwner {
    * offered from such a copy before the list arrives, the task ran twice.
    */
   private readonly listing = new Map<number, Array<WatchEvent<TaskSetObject>>>();
+  /**
+   * Shards this agent was told it holds. The Leases are taken one after the other and announced together: a
+   * shard's events before its announcement are left to the list that follows it.
+   */
+  private readonly announced = new Set<number>();
 
   constructor(private readonly options: TaskSetAgentOptions) {
     this.queue = new TaskQueue(options.maxInFlight, (key, nodeId) => this.runTask(key, nodeId));
@@ -83,7 +88,7 @@ export class TaskSetAgent implements ShardOwner {
     const key = taskSetKey(namespace, name);
     if (event.type === 'DELETED' || isCompleted(object)) return this.forget(key);
     const shard = shardOf(namespace, name, this.options.shards);
-    if (!this.options.owns(shard)) return;
+    if (!this.options.owns(shard) || !this.announced.has(shard)) return;
     const waiting = this.listing.get(shard);
     if (waiting) waiting.push(event);
     else this.take(object, shard);
@@ -91,6 +96,7 @@ export class TaskSetAgent implements ShardOwner {
 
   /** Shards just taken: their TaskSets are read now (the watch only brings changes), then what the watch brought meanwhile, if newer. */
   acquired(shards: number[]): void {
+    for (const shard of shards) this.announced.add(shard);
     const taken = shards.filter((shard) => !this.listing.has(shard));
     for (const shard of taken) this.listing.set(shard, []);
     void this.readShards(new Set(shards)).finally(() => {
@@ -103,11 +109,13 @@ export class TaskSetAgent implements ShardOwner {
   }
 
   lost(shards: number[]): void {
+    for (const shard of shards) this.announced.delete(shard);
     for (const key of this.options.store.dropShards(new Set(shards))) this.forget(key, false);
   }
 
   /** A shard handed to another replica: no new tasks, the running ones finish and their results are written. */
   async releasing(shard: number): Promise<void> {
+    this.announced.delete(shard);
     const keys = this.options.store.keysOfShard(shard);
     for (const key of keys) this.queue.drop(key);
     await this.queue.settle(keys, this.options.handoverTimeoutMs);

@@ -3,7 +3,7 @@
 // plugin steps (the collection's chat notifier, posting to the Slack stand-in) and one HTTP step (a GET to a
 // server of this process). See docs/performance.md, "Agent pods and the shared agent".
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -171,7 +171,20 @@ async function runSize(
   };
   console.error(`bench:agents: ${mode} N=${n}: ${JSON.stringify(result)}`);
   // The next size starts from an empty namespace (and, with pods, no agent pod left).
-  await kubectlAsync(state, ['delete', 'workflows', '--all', '-n', NAMESPACE, '--wait=true', '--timeout=5m']);
+  try {
+    await kubectlAsync(state, [
+      'delete',
+      'workflows',
+      '--all',
+      '-n',
+      NAMESPACE,
+      '--wait=true',
+      '--timeout=5m',
+    ]);
+  } catch (err) {
+    // The figures stand; the next size (if any) starts with the leftovers still going.
+    console.error(`bench:agents: deleting the workflows of N=${n}: ${(err as Error).message.split('\n')[0]}`);
+  }
   return result;
 }
 
@@ -256,6 +269,28 @@ function table(results: SizeResult[]): string {
   );
 }
 
+function memAvailableMiB(): number {
+  const line = /^MemAvailable:\s+(\d+)/m.exec(readFileSync('/proc/meminfo', 'utf8'));
+  return Math.round(Number(line?.[1] ?? 0) / 1024);
+}
+
+/**
+ * Where a pod per workflow stops fitting: the sizes that did not finish, and what this machine's free memory
+ * holds at the memory per agent pod measured at the largest size (an estimate, said so).
+ */
+function podsFit(results: SizeResult[], availableMiB: number): string | undefined {
+  const pods = results.filter((r) => r.mode === 'pods');
+  if (pods.length === 0) return undefined;
+  const unfinished = pods.filter((r) => !r.finished).map((r) => r.workflows);
+  const largest = pods.reduce((a, b) => (b.peakAgents > a.peakAgents ? b : a));
+  const perPod = largest.peakRssMiB / Math.max(1, largest.peakAgents);
+  return (
+    `agent pods: ${unfinished.length ? `N = ${unfinished.join(', ')} did not finish; ` : 'every size finished; '}` +
+    `${Math.round(perPod)} MiB per pod (agent + sidecar) at N = ${largest.workflows}, ${availableMiB} MiB available ` +
+    `at the start: about ${Math.floor(availableMiB / perPod)} agent pods at once before memory runs out (estimate)`
+  );
+}
+
 export async function runAgentsBench(argv: string[]): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
   try {
@@ -300,14 +335,21 @@ export async function runAgentsBench(argv: string[]): Promise<number> {
   }
   const base = mkdtempSync(join(tmpdir(), 'bench-agents-'));
   const loadBefore = loadavg()[0]!;
+  const availableMiB = memAvailableMiB();
   const results = [
     ...(await runMode(root, 'pods', podSizes, timeoutMs, base)),
     ...(await runMode(root, 'shared', sharedSizes, timeoutMs, base)),
   ];
   const machine = `${cpus().length} vCPU (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}, load average ${loadBefore.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after`;
-  console.log(`${table(results)}\n${machine}; patch rate ${PATCH_RATE} on both stacks`);
+  const fit = podsFit(results, availableMiB);
+  console.log(
+    `${table(results)}\n${fit ? `${fit}\n` : ''}${machine}; patch rate ${PATCH_RATE} on both stacks`,
+  );
   const out = (values.out as string | undefined) ?? join(root, 'bench/.work/agents.json');
   mkdirSync(join(out, '..'), { recursive: true });
-  writeFileSync(out, `${JSON.stringify({ at: new Date().toISOString(), machine, results }, null, 2)}\n`);
+  writeFileSync(
+    out,
+    `${JSON.stringify({ at: new Date().toISOString(), machine, availableMiB, fit, results }, null, 2)}\n`,
+  );
   return 0;
 }

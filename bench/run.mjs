@@ -8,23 +8,13 @@ import { build } from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { artefactBytes, buildApp, bundleEntry, swcTypeScript } from '../tools/build.mjs';
+import { artefactBytes, buildApp, bundleEntry } from '../tools/build.mjs';
+import { benchBundleOptions } from './bundle-options.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const work = join(root, 'bench/.work');
 
-const bundleOptions = {
-  absWorkingDir: root,
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  packages: 'external',
-  tsconfig: join(root, 'tsconfig.json'),
-  plugins: [swcTypeScript],
-  sourcemap: 'inline',
-  logLevel: 'warning',
-};
+const bundleOptions = benchBundleOptions(root);
 
 function candidateApps(only) {
   const dir = join(root, 'apps');

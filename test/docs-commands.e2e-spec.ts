@@ -105,6 +105,13 @@ const COVERAGE: Array<[RegExp, Coverage]> = [
   ],
   [/^npm run bench -- --help$/, { run: 'help' }],
   [
+    /^npm run bench:agents$|^npm run bench:agents -- --pods /,
+    {
+      skip: 'two real Argo stacks (root) and up to an hour of measurements (docs/performance.md): the figures come from such a run',
+    },
+  ],
+  [/^npm run bench:agents -- --help$/, { run: 'help' }],
+  [
     /^node --experimental-vm-modules .* test\/reliability$/,
     { skip: 'the reliability suites: part of this very run' },
   ],

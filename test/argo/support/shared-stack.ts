@@ -2,9 +2,9 @@
 // manifests/shared-agent's Deployment reads the plugins' settings.
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { restartSharedAgents } from '../../../tools/argo-stack/src/shared-agents.js';
+import { restartSharedAgents, sharedAgentProcesses } from '../../../tools/argo-stack/src/shared-agents.js';
 import { readState, type StackState } from '../../../tools/argo-stack/src/stack.js';
-import { kubectl, repoRoot } from './cluster.js';
+import { kubeClient, kubectl, repoRoot } from './cluster.js';
 import { apply, settingsObjects, type SidecarContainer } from './plugins.js';
 
 export function sharedStack(): StackState {
@@ -45,6 +45,41 @@ export async function configureSharedAgent(
   const fromObjects = new Set((container.env ?? []).filter((v) => v.valueFrom).map((v) => v.name));
   const plain = Object.fromEntries(Object.entries(env).filter(([name]) => !fromObjects.has(name)));
   await restartSharedAgents(state, () => undefined, { ...plain, ...agentEnv });
+  await shardsSettled(state);
+}
+
+/**
+ * Waits until the replicas share the shard Leases evenly (each holds its share, none is free): replicas that
+ * start one after the other hand shards over for a few seconds, and a suite comparing the agents' replies wants
+ * them settled (the handover itself is the kill test's).
+ */
+export async function shardsSettled(state: StackState, timeoutMs = 120_000): Promise<void> {
+  const replicas = sharedAgentProcesses(state).length;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { items } = await kubeClient(state).get<{
+      items: Array<{ metadata: { name: string }; spec?: { holderIdentity?: string } }>;
+    }>('/apis/coordination.k8s.io/v1/namespaces/argo/leases');
+    const holders = new Map<string, number>();
+    const shards = items.filter((l) => l.metadata.name.includes('-shard-'));
+    for (const lease of shards) {
+      const holder = lease.spec?.holderIdentity ?? '';
+      holders.set(holder, (holders.get(holder) ?? 0) + 1);
+    }
+    const counts = [...holders.values()];
+    if (
+      shards.length > 0 &&
+      !holders.has('') &&
+      holders.size === replicas &&
+      Math.max(...counts) - Math.min(...counts) <= 1
+    )
+      return;
+    if (Date.now() > deadline)
+      throw new Error(
+        `the shard Leases did not settle in ${timeoutMs / 1000} s: ${JSON.stringify([...holders])}`,
+      );
+    await new Promise((r) => setTimeout(r, 500));
+  }
 }
 
 /** Agent pods of the stack (Argo labels them component=agent). */

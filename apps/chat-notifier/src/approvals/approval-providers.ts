@@ -1,0 +1,14 @@
+import type { ApprovalModule, ApprovalProvider } from './approval-provider.js';
+
+/**
+ * The providers an `approve` block may name, one row each (the docs' table lists them with the ones that
+ * cannot be supported). A row's module loads with the plugin's module on the first call.
+ */
+export const APPROVAL_PROVIDERS: readonly ApprovalProvider[] = [
+  {
+    key: 'slack',
+    load: async () =>
+      (await import('../providers/slack/approvals/slack-approvals.module.js'))
+        .slackApprovals as ApprovalModule,
+  },
+];

@@ -10,18 +10,20 @@ interface Upstream {
   gates: Map<string, number>;
   /** A 429's Retry-After: no gate of the upstream looks before then. */
   pausedUntil: number;
+  /** The earliest time the next poll may be given: polls are handed out this far apart. */
+  nextSlot: number;
 }
 
 /**
  * Spreads the reads of every open gate of this sidecar over an upstream's published budget. Each poll of a gate
- * makes one call of each read method, so with N gates open on an upstream whose methods allow R calls a minute,
- * every gate is requeued after
+ * makes one call of each read method; with an upstream whose methods allow R calls a minute, the polls of its
+ * gates are handed out in slots 60 s / (0.8 × R) apart (1.5 s for Slack's 50), each gate taking the next free
+ * slot at least 10 s ahead. With N gates open every gate so comes round after
  *
  *     requeue = max(10 s, 60 s × N / (0.8 × R))
  *
- * which keeps the summed rate at 0.8 × R per method. N grows as gates open (the 500th gate of a burst waits 500
- * shares, the first one one share), so a burst of gates is staggered rather than read all at once; a 429 pauses
- * every gate of the upstream for its Retry-After.
+ * and the summed rate stays at 0.8 × R per method. A burst of gates is staggered (the 500th gate of a burst takes
+ * the 500th slot) rather than read all at once; a 429 pauses every gate of the upstream for its Retry-After.
  */
 @Injectable()
 export class PollSchedule {
@@ -32,12 +34,9 @@ export class PollSchedule {
     const u = this.upstream(upstream);
     for (const [key, forgetAt] of u.gates) if (forgetAt <= now) u.gates.delete(key);
     u.gates.delete(gate);
-    const open = u.gates.size + 1;
-    const requeue = Math.max(
-      MIN_POLL_MS,
-      Math.ceil((60_000 * open) / (POLL_SHARE * callsPerMinute)),
-      u.pausedUntil - now,
-    );
+    const slot = Math.max(u.nextSlot, now + MIN_POLL_MS, u.pausedUntil);
+    u.nextSlot = slot + 60_000 / (POLL_SHARE * callsPerMinute);
+    const requeue = Math.ceil(slot - now);
     // A gate that misses three of its polls (its workflow was stopped or deleted) no longer holds a share.
     u.gates.set(gate, now + 3 * requeue + 60_000);
     return requeue;
@@ -61,7 +60,7 @@ export class PollSchedule {
 
   private upstream(name: string): Upstream {
     let u = this.upstreams.get(name);
-    if (!u) this.upstreams.set(name, (u = { gates: new Map(), pausedUntil: 0 }));
+    if (!u) this.upstreams.set(name, (u = { gates: new Map(), pausedUntil: 0, nextSlot: 0 }));
     return u;
   }
 }

@@ -1,6 +1,5 @@
 import type { DemoContext, DemoUpstreams } from '@app/testing';
 import { APPROVAL_SCOPES, SlackApiStandIn } from '../stand-ins/slack/slack-api.stand-in.js';
-import { DEFAULT_BOT_SCOPES } from '../stand-ins/slack/slack-state.js';
 import { startDiscordDemo } from './discord.js';
 import { startEmailDemo } from './email.js';
 import { startGoogleChatDemo } from './google-chat.js';
@@ -30,12 +29,12 @@ export interface SlackDemoWorkspace {
 /**
  * A local Slack workspace for the demo and the tests: #builds and #deploys with the app as a member, a private
  * #release-managers it is not in, an archived #old-builds, two people, the @oncall and @release-managers user
- * groups. The app has the notifier's scopes and an approval gate's (reactions, user groups, users).
+ * groups. The app has the notifier's scopes; `withApprovalScopes` adds an approval gate's.
  */
 export async function startSlackDemoWorkspace(): Promise<SlackDemoWorkspace> {
   const slack = await new SlackApiStandIn().start();
   const team = slack.addTeam('argo-demo');
-  const bot = slack.addBot(team, DEMO_BOT_TOKEN, [...DEFAULT_BOT_SCOPES, ...APPROVAL_SCOPES]);
+  const bot = slack.addBot(team, DEMO_BOT_TOKEN);
   const alice = team.addUser('alice', 'U0ALICE001');
   const bob = team.addUser('bob', 'U0BOB00001');
   team.addUserGroup('oncall', [alice, bob], DEMO_ONCALL_GROUP);
@@ -56,9 +55,15 @@ export async function startSlackDemoWorkspace(): Promise<SlackDemoWorkspace> {
   };
 }
 
+/** The workspace's app also gets the scopes an approval gate needs (reactions, user groups, users). */
+export function withApprovalScopes(ws: SlackDemoWorkspace): SlackDemoWorkspace {
+  for (const scope of APPROVAL_SCOPES) ws.bot.scopes.add(scope);
+  return ws;
+}
+
 /** Used by `npm run demo`: a stand-in per provider, and the sidecar env that points the plugin at them. */
 export async function startDemoUpstreams(_context?: DemoContext): Promise<DemoUpstreams> {
-  const slackWorkspace = await startSlackDemoWorkspace();
+  const slackWorkspace = withApprovalScopes(await startSlackDemoWorkspace());
   // The approval examples' approver: alice approves each request on its second poll.
   slackWorkspace.slack.approverScript = [{ afterPolls: 2, user: 'U0ALICE001', react: 'white_check_mark' }];
   const all = [

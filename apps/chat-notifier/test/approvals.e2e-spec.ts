@@ -1,5 +1,6 @@
 import { runWorkflow, type AgentPlugin, type WorkflowShape } from '@app/testing';
 import type { ApproverStep } from '../stand-ins/slack/slack-api.stand-in.js';
+import { withApprovalScopes } from '../demo/upstreams.js';
 import { startSlackFixture, type SlackFixture } from './support.js';
 
 const ALICE = 'U0ALICE001';
@@ -222,6 +223,7 @@ describe('approval gates through the local agent (Slack)', () => {
   let plugin: AgentPlugin;
   beforeEach(async () => {
     f = await startSlackFixture();
+    withApprovalScopes(f.ws);
     f.ws.team.addUser('deploy-bot', 'U0DEPLOYBOT', { bot: true });
     plugin = { name: 'chat-notifier', url: f.h.url, token: f.h.token };
   });

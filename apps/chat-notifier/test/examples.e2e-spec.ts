@@ -10,7 +10,7 @@ import {
 } from '@app/testing';
 import { parse } from 'yaml';
 import { readFileSync } from 'node:fs';
-import { DEMO_ONCALL_GROUP } from '../demo/upstreams.js';
+import { DEMO_ONCALL_GROUP, withApprovalScopes } from '../demo/upstreams.js';
 import { startDiscordDemo } from '../demo/discord.js';
 import { startEmailDemo } from '../demo/email.js';
 import { startGoogleChatDemo } from '../demo/google-chat.js';
@@ -63,6 +63,7 @@ describe('examples: the approval gate end to end, through the local agent and th
   it('slack-approval-gate: the scripted release manager approves on the second poll; the deploy step names her', async () => {
     const f = await startSlackFixture();
     try {
+      withApprovalScopes(f.ws);
       f.ws.slack.approverScript = [{ afterPolls: 2, user: 'U0ALICE001', react: 'white_check_mark' }];
       const result = await runWorkflow(load('slack-approval-gate.yaml'), {
         plugins: [{ name: 'notifier', url: f.h.url, token: f.h.token }],

@@ -1,0 +1,45 @@
+// apps/chat-notifier/src/approvals/approval-reader.ts — the seam between the gate engine (helper h27) and the
+// providers (Slack: h27; Mattermost, Discord, GitHub: h27b). Both branches create this file with exactly this content.
+
+/** One answer read from the chat: a reaction on the request or a reply in its thread / a comment on its issue. */
+export interface ApprovalAnswer {
+  /** The provider's stable user id (Slack U…/W…, Mattermost user id, Discord snowflake, GitHub login lower-cased). */
+  user: string;
+  vote: 'approve' | 'reject';
+  /** When the answer was given, ms since the epoch; for a reaction whose API gives no time, when first seen (0 = unknown). */
+  at: number;
+  /** A bot or app account: never counted. */
+  bot: boolean;
+}
+
+/** The request as posted: enough to read its answers and show the decision on any later call. */
+export interface PostedRequest {
+  /** Provider ids of the request (channel, ts / post id / message id / issue number), plain strings. */
+  ref: Record<string, string>;
+  /** A link people can open. */
+  url: string;
+  /** The account that posted it: its own answers are ignored. */
+  author: string;
+}
+
+export type RequestState =
+  | { kind: 'present'; answers: ApprovalAnswer[] }
+  | { kind: 'deleted' }
+  /** Edited by someone other than the author (the gate fails safely, never approves). */
+  | { kind: 'tampered'; detail: string };
+
+export interface ApprovalReader {
+  /** The provider's published read budget the poll scheduler shares among all open gates of this sidecar. */
+  readonly callsPerMinute: number;
+  /**
+   * Posts the request once per execution: first looks for an earlier post carrying `marker` (a restart, another
+   * replica) and returns that one instead of posting again.
+   */
+  post(request: { text: string; marker: string }, signal: AbortSignal): Promise<PostedRequest>;
+  /** The request's current answers (every page of reactions and replies). */
+  read(posted: PostedRequest, signal: AbortSignal): Promise<RequestState>;
+  /** The user ids the listed approvers stand for (user groups / teams expanded; plain users as they are). */
+  members(approvers: string[], signal: AbortSignal): Promise<Set<string>>;
+  /** Shows the decision on the request: edited in place ("Approved by @x at …"); GitHub: a comment, issue closed. */
+  conclude(posted: PostedRequest, text: string, signal: AbortSignal): Promise<void>;
+}

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { Redactor, UpstreamClients, UpstreamError, type UpstreamAccess } from '@app/plugin-kit';
 import type {
   ApprovalAnswer,
@@ -63,7 +62,7 @@ export class MattermostApprovals implements ApprovalReader {
           message: request.text,
           props: { [APPROVAL_MARKER_PROP]: request.marker },
           // Two replicas posting within Mattermost's 30 s window get the same post back.
-          pending_post_id: `argo-approval-${createHash('sha256').update(request.marker).digest('hex').slice(0, 40)}`,
+          pending_post_id: `argo-approval-${textDigest(request.marker).slice(0, 40)}`,
         },
         signal,
       ));

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { applyDecorators } from '@nestjs/common';
-import { Transform } from 'class-transformer';
-import { IsString, Length, ValidateBy } from 'class-validator';
-import { splitList } from './body-fields.js';
+import { IsString, Length } from 'class-validator';
+import { NameList, type MentionRules } from './body-fields.js';
 import type { ApprovalAnswer } from '../approvals/approval-reader.js';
 
 // What the approval readers of Mattermost, Discord and GitHub share: their blocks' `text` and `approvers`
@@ -12,31 +11,8 @@ import type { ApprovalAnswer } from '../approvals/approval-reader.js';
 export const ApprovalText = (max: number): PropertyDecorator =>
   applyDecorators(IsString(), Length(1, max, { message: `must be 1 to ${max} characters` }));
 
-export interface ApproverRules {
-  name: string;
-  /** One entry, after `normalise`. */
-  pattern: RegExp;
-  normalise: (entry: string) => string;
-  message: string;
-}
-
 /** A required list of approvers (or a comma/space separated string), each normalised and valid, 1 to 50 of them. */
-export function Approvers(rules: ApproverRules): PropertyDecorator {
-  return applyDecorators(
-    Transform(({ value }) => splitList(value, rules.normalise)),
-    ValidateBy({
-      name: rules.name,
-      validator: {
-        validate: (value: unknown) =>
-          Array.isArray(value) &&
-          value.length >= 1 &&
-          value.length <= 50 &&
-          value.every((a) => typeof a === 'string' && rules.pattern.test(a)),
-        defaultMessage: () => rules.message,
-      },
-    }),
-  );
-}
+export const Approvers = (rules: MentionRules): PropertyDecorator => NameList(rules, 1);
 
 export type Vote = ApprovalAnswer['vote'];
 

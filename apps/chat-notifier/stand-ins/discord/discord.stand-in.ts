@@ -183,8 +183,25 @@ export class DiscordStandIn extends ProviderStandIn {
     this.reactions.delete(messageId);
   }
 
-  /** 429 as Discord answers a bot: JSON with retry_after, Retry-After and the X-RateLimit-* headers. */
+  /** 429 as Discord answers a bot's calls of `method` on a channel. */
   rateLimitBot(method: string, retryAfterSeconds: number, times = 1): void {
+    this.rateLimit(
+      retryAfterSeconds,
+      times,
+      'channel-messages',
+      'user',
+      (r) => r.method === method && /\/channels\//.test(r.path),
+    );
+  }
+
+  /** Discord's 429: `{message, retry_after, global}`, Retry-After and the X-RateLimit-* headers of the bucket. */
+  private rateLimit(
+    retryAfterSeconds: number,
+    times: number,
+    bucket: string,
+    scope: string,
+    match: (r: StandInRequest) => boolean,
+  ): void {
     this.server.faults.add(
       {
         kind: 'rate-limit',
@@ -194,11 +211,11 @@ export class DiscordStandIn extends ProviderStandIn {
           'X-RateLimit-Limit': '5',
           'X-RateLimit-Remaining': '0',
           'X-RateLimit-Reset-After': String(retryAfterSeconds),
-          'X-RateLimit-Bucket': 'channel-messages',
-          'X-RateLimit-Scope': 'user',
+          'X-RateLimit-Bucket': bucket,
+          'X-RateLimit-Scope': scope,
         },
       },
-      { times, match: (r) => r.method === method && /\/channels\//.test(r.path) },
+      { times, match },
     );
   }
 
@@ -354,22 +371,14 @@ export class DiscordStandIn extends ProviderStandIn {
     return this.messages.filter((m) => m.channel_id === channelId);
   }
 
-  /** 429 as Discord answers it: JSON with retry_after, Retry-After and the X-RateLimit-* headers. */
+  /** 429 as Discord answers a webhook's execute: JSON with retry_after, Retry-After and X-RateLimit-* headers. */
   rateLimitExecute(retryAfterSeconds: number, times = 1): void {
-    this.server.faults.add(
-      {
-        kind: 'rate-limit',
-        retryAfterSeconds,
-        body: { message: 'You are being rate limited.', retry_after: retryAfterSeconds, global: false },
-        headers: {
-          'X-RateLimit-Limit': '5',
-          'X-RateLimit-Remaining': '0',
-          'X-RateLimit-Reset-After': String(retryAfterSeconds),
-          'X-RateLimit-Bucket': 'webhook-execute',
-          'X-RateLimit-Scope': 'shared',
-        },
-      },
-      { times, match: (r) => r.method === 'POST' && /\/webhooks\/\d+\/[^/]+$/.test(r.path) },
+    this.rateLimit(
+      retryAfterSeconds,
+      times,
+      'webhook-execute',
+      'shared',
+      (r) => r.method === 'POST' && /\/webhooks\/\d+\/[^/]+$/.test(r.path),
     );
   }
 

@@ -101,24 +101,35 @@ export class MattermostStandIn extends ProviderStandIn {
   /** `user` replies in the post's thread; returns the reply. */
   reply(postId: string, user: MmUser, message: string, props: Record<string, unknown> = {}): MmPost {
     const root = this.state.posts.get(postId)!;
+    return this.addPost(user, root.channel_id, message, { root_id: postId, props });
+  }
+
+  /** A new post of `user`, stored. */
+  private addPost(
+    user: MmUser,
+    channelId: string,
+    message: string,
+    fields: Partial<Pick<MmPost, 'root_id' | 'props' | 'file_ids' | 'pending_post_id'>>,
+  ): MmPost {
     const now = this.now();
-    const reply: MmPost = {
+    const post: MmPost = {
       id: randomId(),
       create_at: now,
       update_at: now,
       edit_at: 0,
       delete_at: 0,
       user_id: user.id,
-      channel_id: root.channel_id,
-      root_id: postId,
+      channel_id: channelId,
+      root_id: '',
       message,
       type: '',
-      props,
+      props: {},
       file_ids: [],
       pending_post_id: '',
+      ...fields,
     };
-    this.state.posts.set(reply.id, reply);
-    return reply;
+    this.state.posts.set(post.id, post);
+    return post;
   }
 
   /** Someone (an admin, the author) edits a post: Mattermost records when, not who. */
@@ -209,7 +220,6 @@ export class MattermostStandIn extends ProviderStandIn {
       return INVALID_BODY('channel_id');
     const channel = this.state.channels.get(body.channel_id);
     if (!channel || !channel.members.has(user.id)) return PERMISSIONS();
-    const now = this.now();
     const pendingId = typeof body.pending_post_id === 'string' ? body.pending_post_id : '';
     if (pendingId) {
       const seen = this.pending.get(pendingId);
@@ -230,23 +240,13 @@ export class MattermostStandIn extends ProviderStandIn {
       if (!file || file.user_id !== user.id || file.channel_id !== channel.id || file.post_id !== '')
         return appError(400, 'api.post.create_post.file_ids.app_error', 'Invalid file IDs.');
     }
-    const post: MmPost = {
-      id: randomId(),
-      create_at: now,
-      update_at: now,
-      edit_at: 0,
-      delete_at: 0,
-      user_id: user.id,
-      channel_id: channel.id,
+    const post = this.addPost(user, channel.id, typeof body.message === 'string' ? body.message : '', {
       root_id: rootId,
-      message: typeof body.message === 'string' ? body.message : '',
-      type: '',
       props: typeof body.props === 'object' && body.props !== null ? body.props : {},
       file_ids: fileIds,
       pending_post_id: pendingId,
-    };
+    });
     for (const id of fileIds) this.state.files.get(id)!.post_id = post.id;
-    this.state.posts.set(post.id, post);
     if (pendingId) this.pending.set(pendingId, { postId: post.id, at: Date.now() });
     return { status: 201, body: post };
   }

@@ -1,6 +1,6 @@
 import { definePlugin } from '@app/plugin-kit';
 import { NotifierEnv } from './config/notifier.env.js';
-import { PROVIDERS } from './providers/provider-table.js';
+import { PROVIDER_SETTINGS } from './providers/provider-table.js';
 
 /**
  * The chat notifier: `plugin: {notify: {<provider>: {...}}}` posts, threads and edits one message per
@@ -15,6 +15,6 @@ export const chatNotifierPlugin = definePlugin({
   port: 10420,
   env: NotifierEnv,
   // Each provider's family: its named destinations (SLACK_<NAME>_BOT_TOKEN, SMTP_<NAME>_URL, ...).
-  envPrefixes: PROVIDERS.flatMap((p) => p.prefixes),
+  envPrefixes: PROVIDER_SETTINGS.flatMap((p) => p.prefixes),
   load: async () => (await import('./chat-notifier.module.js')).chatNotifierModule(),
 });

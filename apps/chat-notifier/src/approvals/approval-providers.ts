@@ -11,4 +11,20 @@ export const APPROVAL_PROVIDERS: readonly ApprovalProvider[] = [
       (await import('../providers/slack/approvals/slack-approvals.module.js'))
         .slackApprovals as ApprovalModule,
   },
+  {
+    key: 'mattermost',
+    load: async () =>
+      (await import('../providers/mattermost/mattermost-approvals.module.js'))
+        .mattermostApprovals as ApprovalModule,
+  },
+  {
+    key: 'discord',
+    load: async () =>
+      (await import('../providers/discord/discord-approvals.module.js')).discordApprovals as ApprovalModule,
+  },
+  {
+    key: 'github',
+    load: async () =>
+      (await import('../providers/github/github-approvals.module.js')).githubApprovals as ApprovalModule,
+  },
 ];

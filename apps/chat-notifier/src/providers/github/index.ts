@@ -1,0 +1,35 @@
+import { OptionalCredential, OptionalSetting } from '../../shared/destination-settings.js';
+import { defineProviderSettings, type EnvClass } from '../provider-definition.js';
+import { readGithubAccounts } from './github-settings.js';
+
+export const githubVariables = (Base: EnvClass) => {
+  class GithubVariables extends Base {
+    /** A token with Issues read and write on the repositories (and Members read for teams). */
+    @OptionalCredential()
+    GITHUB_TOKEN?: string;
+
+    /** The repositories approval issues may be opened in (owner/name, comma- or space-separated). */
+    @OptionalSetting()
+    GITHUB_REPOSITORIES?: string;
+
+    /** The REST API's root: https://api.github.com unless set (GitHub Enterprise Server: https://<host>/api/v3). */
+    @OptionalSetting()
+    GITHUB_API_URL?: string;
+  }
+  return GithubVariables;
+};
+
+/** GitHub: approval gates only (an issue per request); nothing to `notify`. */
+export const github = defineProviderSettings({
+  key: 'github',
+  variables: githubVariables,
+  prefixes: ['GITHUB_'],
+  enable: 'GITHUB_TOKEN and GITHUB_REPOSITORIES',
+  scopeKinds: ['github'],
+  read: (_env, source) => {
+    const { accounts, problems } = readGithubAccounts(source);
+    return { settings: accounts, problems };
+  },
+  configured: (accounts) => accounts.size > 0,
+  destinations: (accounts) => ({ github: accounts.keys() }),
+});

@@ -85,7 +85,11 @@ export class ApprovalGate {
 
     const timeoutMs = parseDuration(config.timeout ?? DEFAULT_TIMEOUT);
     const deadline = state.openedAt + timeoutMs;
+    // Every call to the upstream waits for room in its budget (shared by every gate of this sidecar on it).
+    const granted = () => this.schedule.take(side.upstream, side.reader.callsPerRead, side.budget);
+    const noSlot = `waiting for a read slot (${side.upstream}: ${side.budget} calls a minute)`;
     if (!state.posted) {
+      if (!granted()) return this.wait(ctx, side, state, deadline, noSlot);
       // Approvers who stand for nobody (an unknown or empty group) fail the gate before anything is posted.
       if ((await side.reader.members(block.approvers, ctx.signal)).size === 0)
         throw new PluginConfigError('approvers: stand for no one (every group listed is empty)');
@@ -97,6 +101,10 @@ export class ApprovalGate {
     }
 
     const posted = state.posted;
+    if (!granted()) {
+      if (Date.now() >= deadline) return this.decideTimeout(ctx, side, state, save, config, timeoutMs);
+      return this.wait(ctx, side, state, deadline, noSlot);
+    }
     let found;
     let eligible: Set<string>;
     try {
@@ -236,7 +244,7 @@ export class ApprovalGate {
     deadline: number,
     progress: string,
   ): ExecuteTemplateReply {
-    const requeue = this.schedule.next(side.upstream, ctx.key, side.reader.callsPerMinute);
+    const requeue = this.schedule.next(side.upstream, ctx.key, side.reader.callsPerRead, side.budget);
     // Looking again at the deadline is enough to time out on time.
     const untilDeadline = Math.max(1000, deadline - Date.now());
     return running(

@@ -17,6 +17,11 @@ export interface BlockReader {
    * `callsPerMinute`. The same upstream gives the same name.
    */
   upstream: string;
+  /**
+   * The calls a minute every gate of this sidecar on `upstream` may make together: the admin's
+   * `<PROVIDER>_APPROVAL_CALLS_PER_MINUTE`, else 0.8 × the reader's `callsPerMinute` (approvalBudget).
+   */
+  budget: number;
   /** How a user id is written so the chat shows the person (`<@U0123>` in Slack); the id as it is otherwise. */
   mention(user: string): string;
   /** The request's last sentence: how to answer (which reactions, which replies). */

@@ -1,6 +1,3 @@
-// apps/chat-notifier/src/approvals/approval-reader.ts — the seam between the gate engine (helper h27) and the
-// providers (Slack: h27; Mattermost, Discord, GitHub: h27b). Both branches create this file with exactly this content.
-
 /** One answer read from the chat: a reaction on the request or a reply in its thread / a comment on its issue. */
 export interface ApprovalAnswer {
   /** The provider's stable user id (Slack U…/W…, Mattermost user id, Discord snowflake, GitHub login lower-cased). */
@@ -31,6 +28,12 @@ export type RequestState =
 export interface ApprovalReader {
   /** The provider's published read budget the poll scheduler shares among all open gates of this sidecar. */
   readonly callsPerMinute: number;
+  /**
+   * The HTTP calls one read() makes against that budget (at most, but for further pages); the first call of a
+   * gate (the search for an earlier request, then the post) costs no more. Of a provider whose limit counts
+   * each method apart (Slack), the calls of one method.
+   */
+  readonly callsPerRead: number;
   /**
    * Posts the request once per execution: first looks for an earlier post carrying `marker` (a restart, another
    * replica) and returns that one instead of posting again.

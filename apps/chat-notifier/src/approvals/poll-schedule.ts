@@ -1,9 +1,23 @@
 import { Injectable } from '@nestjs/common';
 
-/** The share of an upstream's read budget the gates may use: the rest is left to the notifier and other apps. */
+/** The share of an upstream's published limit the gates use unless the admin sets their budget. */
 export const POLL_SHARE = 0.8;
 /** No gate looks more often than this, however few are open. */
 export const MIN_POLL_MS = 10_000;
+/**
+ * The window the limiter counts calls in: a minute, and a little more, because a read's HTTP calls follow its
+ * grant by the time the read takes: counting grants over 63 s keeps the calls of every 60 s within the budget.
+ */
+export const LIMIT_WINDOW_MS = 63_000;
+
+/**
+ * The gates' budget on an upstream of a provider (its variables' `prefix`, `SLACK`): the admin's
+ * `<PREFIX>_APPROVAL_CALLS_PER_MINUTE` (checked at start-up), else 0.8 × the reader's published calls a minute.
+ */
+export function approvalBudget(env: object, prefix: string, callsPerMinute: number): number {
+  const setting = (env as Record<string, unknown>)[`${prefix}_APPROVAL_CALLS_PER_MINUTE`];
+  return typeof setting === 'number' ? setting : Math.max(1, Math.floor(POLL_SHARE * callsPerMinute));
+}
 
 interface Upstream {
   /** Open gate → when it is forgotten if it does not call again (its workflow was stopped). */
@@ -12,30 +26,50 @@ interface Upstream {
   pausedUntil: number;
   /** The earliest time the next poll may be given: polls are handed out this far apart. */
   nextSlot: number;
+  /** The grants of the last LIMIT_WINDOW_MS, oldest first: when, and how many calls each. */
+  granted: Array<{ at: number; calls: number }>;
+  /** The calls of `granted`, summed. */
+  calls: number;
 }
 
 /**
- * Spreads the reads of every open gate of this sidecar over an upstream's published budget. Each poll of a gate
- * makes one call of each read method; with an upstream whose methods allow R calls a minute, the polls of its
- * gates are handed out in slots 60 s / (0.8 × R) apart (1.5 s for Slack's 50), each gate taking the next free
- * slot at least 10 s ahead. With N gates open every gate so comes round after
+ * Shares an upstream's budget of B calls a minute among every open gate of this sidecar, two ways:
  *
- *     requeue = max(10 s, 60 s × N / (0.8 × R))
+ * - The schedule: a read costs C calls (every HTTP call it makes; a gate's first call, the search for an
+ *   earlier request and the post, costs one read), so polls are handed out in slots 60 s × C / B apart, each
+ *   gate taking the next free slot at least 10 s ahead. With N gates open every gate comes round after
  *
- * and the summed rate stays at 0.8 × R per method. A burst of gates is staggered (the 500th gate of a burst takes
- * the 500th slot) rather than read all at once; a 429 pauses every gate of the upstream for its Retry-After.
+ *       requeue = max(10 s, 60 s × N × C / B)
+ *
+ * - The limiter, in real time: a poll that arrives early (the agent held it, a retry, another gate's burst)
+ *   and would take the upstream's calls over B in the window does not call the upstream; it waits for its
+ *   next slot. A 429 pauses every gate of the upstream for its Retry-After.
  */
 @Injectable()
 export class PollSchedule {
   private readonly upstreams = new Map<string, Upstream>();
 
+  /**
+   * Grants `calls` calls on `upstream` now if the window has room for them within `budget` (and no 429 holds
+   * the upstream back); true if granted (they are counted), false if the poll must not call the upstream.
+   */
+  take(upstream: string, calls: number, budget: number, now = Date.now()): boolean {
+    const u = this.upstream(upstream);
+    while (u.granted.length > 0 && u.granted[0]!.at <= now - LIMIT_WINDOW_MS)
+      u.calls -= u.granted.shift()!.calls;
+    if (now < u.pausedUntil || u.calls + calls > budget) return false;
+    u.granted.push({ at: now, calls });
+    u.calls += calls;
+    return true;
+  }
+
   /** Registers the gate's poll now and returns when it should look again, in ms. */
-  next(upstream: string, gate: string, callsPerMinute: number, now = Date.now()): number {
+  next(upstream: string, gate: string, calls: number, budget: number, now = Date.now()): number {
     const u = this.upstream(upstream);
     for (const [key, forgetAt] of u.gates) if (forgetAt <= now) u.gates.delete(key);
     u.gates.delete(gate);
     const slot = Math.max(u.nextSlot, now + MIN_POLL_MS, u.pausedUntil);
-    u.nextSlot = slot + 60_000 / (POLL_SHARE * callsPerMinute);
+    u.nextSlot = slot + (60_000 * calls) / budget;
     const requeue = Math.ceil(slot - now);
     // A gate that misses three of its polls (its workflow was stopped or deleted) no longer holds a share.
     u.gates.set(gate, now + 3 * requeue + 60_000);
@@ -60,7 +94,11 @@ export class PollSchedule {
 
   private upstream(name: string): Upstream {
     let u = this.upstreams.get(name);
-    if (!u) this.upstreams.set(name, (u = { gates: new Map(), pausedUntil: 0, nextSlot: 0 }));
+    if (!u)
+      this.upstreams.set(
+        name,
+        (u = { gates: new Map(), pausedUntil: 0, nextSlot: 0, granted: [], calls: 0 }),
+      );
     return u;
   }
 }

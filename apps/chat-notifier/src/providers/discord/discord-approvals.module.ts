@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { parseDuration } from '@app/contract';
 import { Redactor, upstreamId } from '@app/plugin-kit';
 import type { ApprovalModule, ApprovalReaders, BlockReader } from '../../approvals/approval-provider.js';
+import { approvalBudget } from '../../approvals/poll-schedule.js';
 import { NotifierEnv } from '../../config/notifier.env.js';
 import { DiscordApprovalConfig } from './discord-approval-config.dto.js';
 import { DiscordApprovalReaders } from './discord-approvals.js';
@@ -22,8 +23,10 @@ export class DiscordApprovalBlocks implements ApprovalReaders<DiscordApprovalCon
   }
 
   readerFor(block: DiscordApprovalConfig, where: { namespace: string }): BlockReader {
+    const reader = this.readers.reader(block, { scopes: this.env.scopes, namespace: where.namespace });
     return {
-      reader: this.readers.reader(block, { scopes: this.env.scopes, namespace: where.namespace }),
+      reader,
+      budget: approvalBudget(this.env, 'DISCORD', reader.callsPerMinute),
       upstream: `discord/${upstreamId(block.bot)}`,
       mention: (user) => `<@${user.replace(/[<@>]/g, '')}>`,
       howToAnswer: 'React with ✅ or 👍 to approve, ❌ or 👎 to reject.',

@@ -49,6 +49,8 @@ export function requestTag(marker: string): string {
  */
 export class DiscordApprovals implements ApprovalReader {
   readonly callsPerMinute = CALLS_PER_MINUTE;
+  /** The message, then the users of each of the four voting emoji in use. */
+  readonly callsPerRead = 5;
 
   constructor(
     private readonly api: DiscordBotApi,

@@ -1,5 +1,10 @@
 import { httpUrlProblem, type EnvSource, type UpstreamKind } from '@app/plugin-kit';
-import { OptionalCredential, OptionalSetting, readDestinations } from '../../shared/destination-settings.js';
+import {
+  ApprovalCallsPerMinute,
+  OptionalCredential,
+  OptionalSetting,
+  readDestinations,
+} from '../../shared/destination-settings.js';
 import type { EnvClass, SettingsRead } from '../provider-definition.js';
 import { readDiscordBots, type DiscordBot } from './discord-bot-settings.js';
 
@@ -16,6 +21,10 @@ export const discordVariables = (Base: EnvClass) => {
     /** The bot's API root: https://discord.com/api/v10 unless set. */
     @OptionalSetting()
     DISCORD_API_URL?: string;
+
+    /** Calls a minute the approval gates may make on each bot (unset: 0.8 × its published limit). */
+    @ApprovalCallsPerMinute()
+    DISCORD_APPROVAL_CALLS_PER_MINUTE?: number;
   }
   return DiscordVariables;
 };

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { parseDuration } from '@app/contract';
 import { Redactor, upstreamId } from '@app/plugin-kit';
 import type { ApprovalModule, ApprovalReaders, BlockReader } from '../../approvals/approval-provider.js';
+import { approvalBudget } from '../../approvals/poll-schedule.js';
 import { NotifierEnv } from '../../config/notifier.env.js';
 import { GithubApprovalConfig } from './github-approval-config.dto.js';
 import { GithubApprovalReaders } from './github-approvals.js';
@@ -21,8 +22,10 @@ export class GithubApprovalBlocks implements ApprovalReaders<GithubApprovalConfi
   }
 
   readerFor(block: GithubApprovalConfig, where: { namespace: string }): BlockReader {
+    const reader = this.readers.reader(block, { scopes: this.env.scopes, namespace: where.namespace });
     return {
-      reader: this.readers.reader(block, { scopes: this.env.scopes, namespace: where.namespace }),
+      reader,
+      budget: approvalBudget(this.env, 'GITHUB', reader.callsPerMinute),
       upstream: `github/${upstreamId(block.account)}`,
       mention: (login) => `@${login.replace(/^@/, '')}`,
       howToAnswer: 'Comment `/approve` or `/deny` (an edited comment does not count).',

@@ -49,6 +49,8 @@ export function markerLine(marker: string): string {
  */
 export class GithubApprovals implements ApprovalReader {
   readonly callsPerMinute = CALLS_PER_MINUTE;
+  /** The issue, its comments (100 a page), one team's members. */
+  readonly callsPerRead = 3;
 
   constructor(
     private readonly api: GithubApi,

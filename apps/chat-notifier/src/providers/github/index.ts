@@ -1,4 +1,8 @@
-import { OptionalCredential, OptionalSetting } from '../../shared/destination-settings.js';
+import {
+  ApprovalCallsPerMinute,
+  OptionalCredential,
+  OptionalSetting,
+} from '../../shared/destination-settings.js';
 import { defineProviderSettings, type EnvClass } from '../provider-definition.js';
 import { readGithubAccounts } from './github-settings.js';
 
@@ -15,6 +19,10 @@ export const githubVariables = (Base: EnvClass) => {
     /** The REST API's root: https://api.github.com unless set (GitHub Enterprise Server: https://<host>/api/v3). */
     @OptionalSetting()
     GITHUB_API_URL?: string;
+
+    /** Calls a minute the approval gates may make on each account (unset: 0.8 × its published limit). */
+    @ApprovalCallsPerMinute()
+    GITHUB_APPROVAL_CALLS_PER_MINUTE?: number;
   }
   return GithubVariables;
 };

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { parseDuration } from '@app/contract';
 import { Redactor, upstreamId } from '@app/plugin-kit';
 import type { ApprovalModule, ApprovalReaders, BlockReader } from '../../approvals/approval-provider.js';
+import { approvalBudget } from '../../approvals/poll-schedule.js';
 import { NotifierEnv } from '../../config/notifier.env.js';
 import { MattermostApprovalConfig } from './mattermost-approval-config.dto.js';
 import { MattermostApprovalReaders } from './mattermost-approvals.js';
@@ -29,8 +30,10 @@ export class MattermostApprovalBlocks implements ApprovalReaders<MattermostAppro
   }
 
   readerFor(block: MattermostApprovalConfig, where: { namespace: string }): BlockReader {
+    const reader = this.readers.reader(block, { scopes: this.env.scopes, namespace: where.namespace });
     return {
-      reader: this.readers.reader(block, { scopes: this.env.scopes, namespace: where.namespace }),
+      reader,
+      budget: approvalBudget(this.env, 'MATTERMOST', reader.callsPerMinute),
       upstream: `mattermost/${upstreamId(block.server)}`,
       mention: mattermostMention,
       howToAnswer:

@@ -39,6 +39,8 @@ const CALLS_PER_MINUTE = 10 * 60;
  */
 export class MattermostApprovals implements ApprovalReader {
   readonly callsPerMinute = CALLS_PER_MINUTE;
+  /** The post, its reactions, its thread, the answerers' bot flags, the approvers' usernames or one group. */
+  readonly callsPerRead = 5;
 
   constructor(
     private readonly api: MattermostApi,

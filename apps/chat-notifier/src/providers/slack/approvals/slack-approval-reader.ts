@@ -36,6 +36,8 @@ interface SlackMessage {
 /** The request of one `approve: {slack: …}` block: posted in its channel, answered by reactions and thread replies. */
 export class SlackApprovalReader implements ApprovalReader {
   readonly callsPerMinute = SLACK_READS_PER_MINUTE;
+  /** Slack counts each method apart: a read calls reactions.get and conversations.replies once each (a page). */
+  readonly callsPerRead = 1;
 
   constructor(
     private readonly client: WorkspaceClient,

@@ -19,7 +19,7 @@ export interface BlockReader {
   upstream: string;
   /**
    * The calls a minute every gate of this sidecar on `upstream` may make together: the admin's
-   * `<PROVIDER>_APPROVAL_CALLS_PER_MINUTE`, else 0.8 × the reader's `callsPerMinute` (approvalBudget).
+   * `<PROVIDER>_APPROVAL_CALLS_PER_MINUTE` (GitHub's: `APPROVALS_GITHUB_CALLS_PER_MINUTE`), else 0.8 × the reader's `callsPerMinute` (approvalBudget).
    */
   budget: number;
   /** How a user id is written so the chat shows the person (`<@U0123>` in Slack); the id as it is otherwise. */

@@ -62,8 +62,10 @@ describe('PollSchedule: the open gates of an upstream share its read budget', ()
   });
 
   it("the budget: the admin's <PROVIDER>_APPROVAL_CALLS_PER_MINUTE, else 0.8 × the published limit", () => {
-    expect(approvalBudget({}, 'SLACK', 50)).toBe(40);
-    expect(approvalBudget({ SLACK_APPROVAL_CALLS_PER_MINUTE: 10 }, 'SLACK', 50)).toBe(10);
-    expect(approvalBudget({}, 'GITHUB', 83)).toBe(66);
+    expect(approvalBudget({}, 'SLACK_APPROVAL_CALLS_PER_MINUTE', 50)).toBe(40);
+    expect(
+      approvalBudget({ SLACK_APPROVAL_CALLS_PER_MINUTE: 10 }, 'SLACK_APPROVAL_CALLS_PER_MINUTE', 50),
+    ).toBe(10);
+    expect(approvalBudget({}, 'APPROVALS_GITHUB_CALLS_PER_MINUTE', 83)).toBe(66);
   });
 });

@@ -11,11 +11,11 @@ export const MIN_POLL_MS = 10_000;
 export const LIMIT_WINDOW_MS = 63_000;
 
 /**
- * The gates' budget on an upstream of a provider (its variables' `prefix`, `SLACK`): the admin's
- * `<PREFIX>_APPROVAL_CALLS_PER_MINUTE` (checked at start-up), else 0.8 × the reader's published calls a minute.
+ * The gates' budget on an upstream of a provider: the admin's `variable` (`SLACK_APPROVAL_CALLS_PER_MINUTE`,
+ * checked at start-up), else 0.8 × the reader's published calls a minute.
  */
-export function approvalBudget(env: object, prefix: string, callsPerMinute: number): number {
-  const setting = (env as Record<string, unknown>)[`${prefix}_APPROVAL_CALLS_PER_MINUTE`];
+export function approvalBudget(env: object, variable: string, callsPerMinute: number): number {
+  const setting = (env as Record<string, unknown>)[variable];
   return typeof setting === 'number' ? setting : Math.max(1, Math.floor(POLL_SHARE * callsPerMinute));
 }
 

@@ -25,7 +25,7 @@ export const OptionalSetting = (): PropertyDecorator => all(IsString(), IsOption
 export const OptionalCredential = (): PropertyDecorator => all(OptionalSetting(), Secret());
 
 /**
- * `<PROVIDER>_APPROVAL_CALLS_PER_MINUTE`: the calls a minute the approval gates of the sidecar may make on each
+ * `<PROVIDER>_APPROVAL_CALLS_PER_MINUTE` (GitHub's: `APPROVALS_GITHUB_CALLS_PER_MINUTE`): the calls a minute the approval gates of the sidecar may make on each
  * upstream of the provider (unset: 0.8 × its published limit). Lower it when other apps share the budget.
  */
 export const ApprovalCallsPerMinute = (): PropertyDecorator =>

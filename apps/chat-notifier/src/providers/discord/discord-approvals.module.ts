@@ -26,7 +26,7 @@ export class DiscordApprovalBlocks implements ApprovalReaders<DiscordApprovalCon
     const reader = this.readers.reader(block, { scopes: this.env.scopes, namespace: where.namespace });
     return {
       reader,
-      budget: approvalBudget(this.env, 'DISCORD', reader.callsPerMinute),
+      budget: approvalBudget(this.env, 'DISCORD_APPROVAL_CALLS_PER_MINUTE', reader.callsPerMinute),
       upstream: `discord/${upstreamId(block.bot)}`,
       mention: (user) => `<@${user.replace(/[<@>]/g, '')}>`,
       howToAnswer: 'React with ✅ or 👍 to approve, ❌ or 👎 to reject.',

@@ -3,7 +3,7 @@ import { UpstreamError, upstreamVariable } from '@app/plugin-kit';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
 import { withHint } from '../../shared/upstream-hints.js';
 import { replyFields } from '../../shared/reply-fields.js';
-import type { GithubAccount } from './github-settings.js';
+import { GITHUB_FAMILY, type GithubAccount } from './github-settings.js';
 
 /** A user as issues and comments show it: `type` is `Bot` for apps' accounts (`name[bot]`). */
 export interface GithubUser {
@@ -83,7 +83,7 @@ export class GithubApi {
   }
 
   private get hints() {
-    const variable = upstreamVariable({ prefix: 'GITHUB' }, this.account, 'TOKEN');
+    const variable = upstreamVariable(GITHUB_FAMILY, this.account, 'TOKEN');
     return {
       401: `the token of account "${this.account}" is invalid, expired or revoked: the admin renews ${variable}`,
       403: `the token of account "${this.account}" lacks a permission: Issues (read and write) on the repository, Members (read) for teams`,

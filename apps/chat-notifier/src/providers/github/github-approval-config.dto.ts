@@ -11,7 +11,7 @@ const TEXT_LIMIT = 60_000;
 
 /** `approve: {github: {...}}`: an issue in a repository the admin allows, answered by `/approve` and `/deny` comments. */
 export class GithubApprovalConfig {
-  /** `owner/name`: one of the repositories the admin allows (GITHUB_REPOSITORIES). */
+  /** `owner/name`: one of the repositories the admin allows (APPROVALS_GITHUB_REPOSITORIES). */
   @Matches(GITHUB_REPOSITORY, { message: 'must be a repository as owner/name' })
   repository!: string;
 
@@ -28,7 +28,10 @@ export class GithubApprovalConfig {
   })
   approvers!: string[];
 
-  /** An account configured by the admin (GITHUB_<NAME>_TOKEN + GITHUB_<NAME>_REPOSITORIES); the default one when absent. */
+  /**
+   * An account configured by the admin (APPROVALS_GITHUB_<NAME>_TOKEN + APPROVALS_GITHUB_<NAME>_REPOSITORIES);
+   * the default one when absent.
+   */
   @AdminChoice('account', 'ops')
   account?: string;
 }

@@ -25,7 +25,7 @@ export class GithubApprovalBlocks implements ApprovalReaders<GithubApprovalConfi
     const reader = this.readers.reader(block, { scopes: this.env.scopes, namespace: where.namespace });
     return {
       reader,
-      budget: approvalBudget(this.env, 'GITHUB', reader.callsPerMinute),
+      budget: approvalBudget(this.env, 'APPROVALS_GITHUB_CALLS_PER_MINUTE', reader.callsPerMinute),
       upstream: `github/${upstreamId(block.account)}`,
       mention: (login) => `@${login.replace(/^@/, '')}`,
       howToAnswer: 'Comment `/approve` or `/deny` (an edited comment does not count).',

@@ -36,8 +36,11 @@ describe('GithubApprovals against the GitHub stand-in', () => {
 
   const readers = (token = TOKEN) =>
     new GithubApprovalReaders(
-      readGithubAccounts({ GITHUB_TOKEN: token, GITHUB_REPOSITORIES: 'acme/deploys', GITHUB_API_URL: gh.url })
-        .accounts,
+      readGithubAccounts({
+        APPROVALS_GITHUB_TOKEN: token,
+        APPROVALS_GITHUB_REPOSITORIES: 'acme/deploys',
+        APPROVALS_GITHUB_API_URL: gh.url,
+      }).accounts,
       new Redactor(),
       2000,
     );
@@ -175,7 +178,7 @@ describe('GithubApprovals against the GitHub stand-in', () => {
       retryAfterMs: 60_000,
     });
     await expect(reader('ghp_wrong0000000000000000000000000000').read(posted, signal)).rejects.toThrow(
-      /401 Unauthorized: Bad credentials: the token of account "default" is invalid, expired or revoked: the admin renews GITHUB_TOKEN$/,
+      /401 Unauthorized: Bad credentials: the token of account "default" is invalid, expired or revoked: the admin renews APPROVALS_GITHUB_TOKEN$/,
     );
   });
 
@@ -195,14 +198,14 @@ describe('GithubApprovals against the GitHub stand-in', () => {
 describe('GitHub approval settings and config', () => {
   it('accounts need a token and repositories; the API is GitHub unless set', () => {
     const read = readGithubAccounts({
-      GITHUB_TOKEN: 'ghp_default',
-      GITHUB_REPOSITORIES: 'Acme/Deploys, acme/infra',
-      GITHUB_GHES_TOKEN: 'ghp_ghes',
-      GITHUB_GHES_REPOSITORIES: 'ops/deploys',
-      GITHUB_GHES_API_URL: 'https://git.example.com/api/v3/',
-      GITHUB_QA_TOKEN: 'ghp_qa',
-      GITHUB_BAD_TOKEN: 'x',
-      GITHUB_BAD_REPOSITORIES: 'not a repo/',
+      APPROVALS_GITHUB_TOKEN: 'ghp_default',
+      APPROVALS_GITHUB_REPOSITORIES: 'Acme/Deploys, acme/infra',
+      APPROVALS_GITHUB_GHES_TOKEN: 'ghp_ghes',
+      APPROVALS_GITHUB_GHES_REPOSITORIES: 'ops/deploys',
+      APPROVALS_GITHUB_GHES_API_URL: 'https://git.example.com/api/v3/',
+      APPROVALS_GITHUB_QA_TOKEN: 'ghp_qa',
+      APPROVALS_GITHUB_BAD_TOKEN: 'x',
+      APPROVALS_GITHUB_BAD_REPOSITORIES: 'not a repo/',
     });
     expect([...read.accounts]).toEqual([
       [
@@ -223,8 +226,8 @@ describe('GitHub approval settings and config', () => {
       ],
     ]);
     expect(read.problems).toEqual([
-      'GITHUB_BAD_REPOSITORIES: must be repositories as owner/name, separated by commas or spaces',
-      'GITHUB_QA_REPOSITORIES: is required with GITHUB_QA_TOKEN',
+      'APPROVALS_GITHUB_BAD_REPOSITORIES: must be repositories as owner/name, separated by commas or spaces',
+      'APPROVALS_GITHUB_QA_REPOSITORIES: is required with APPROVALS_GITHUB_QA_TOKEN',
     ]);
   });
 

@@ -152,9 +152,9 @@ function title(text: string): string {
 }
 
 /**
- * The GitHub approval readers of a sidecar: one API client per configured account (GITHUB_TOKEN,
- * GITHUB_<NAME>_TOKEN), a reader per gate for the account its block names, in a repository that account's
- * GITHUB_REPOSITORIES allows.
+ * The GitHub approval readers of a sidecar: one API client per configured account (APPROVALS_GITHUB_TOKEN,
+ * APPROVALS_GITHUB_<NAME>_TOKEN), a reader per gate for the account its block names, in a repository that
+ * account's APPROVALS_GITHUB_REPOSITORIES allows.
  */
 export class GithubApprovalReaders {
   private readonly apis: UpstreamClients<GithubAccount, GithubApi>;

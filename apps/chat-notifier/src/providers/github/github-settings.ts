@@ -16,17 +16,18 @@ export interface GithubAccount {
 }
 
 /**
- * Accounts: `GITHUB_TOKEN` + `GITHUB_REPOSITORIES` (+ optional `GITHUB_API_URL`) for the default one,
- * `GITHUB_<NAME>_TOKEN`, `GITHUB_<NAME>_REPOSITORIES`, `GITHUB_<NAME>_API_URL` for named ones, chosen with `account:`.
+ * Accounts: `APPROVALS_GITHUB_TOKEN` + `APPROVALS_GITHUB_REPOSITORIES` (+ optional `APPROVALS_GITHUB_API_URL`)
+ * for the default one, `APPROVALS_GITHUB_<NAME>_TOKEN`, `_REPOSITORIES`, `_API_URL` for named ones, chosen with
+ * `account:`. Not `GITHUB_*`: a collection's build trigger owns that family.
  */
-const FAMILY = { prefix: 'GITHUB', settings: ['TOKEN', 'REPOSITORIES', 'API_URL'] };
+export const GITHUB_FAMILY = { prefix: 'APPROVALS_GITHUB', settings: ['TOKEN', 'REPOSITORIES', 'API_URL'] };
 
 export const GITHUB_ACCOUNTS: UpstreamKind = {
   provider: 'GitHub',
   scope: 'github',
   field: 'account',
-  enable: 'GITHUB_TOKEN and GITHUB_REPOSITORIES',
-  variablesFor: (name) => `GITHUB_${name}_TOKEN and GITHUB_${name}_REPOSITORIES`,
+  enable: 'APPROVALS_GITHUB_TOKEN and APPROVALS_GITHUB_REPOSITORIES',
+  variablesFor: (name) => `APPROVALS_GITHUB_${name}_TOKEN and APPROVALS_GITHUB_${name}_REPOSITORIES`,
 };
 
 const repositoriesProblem = (value: string) =>
@@ -41,7 +42,7 @@ export interface GithubAccountsRead {
 }
 
 export function readGithubAccounts(source: EnvSource): GithubAccountsRead {
-  const { upstreams, problems } = readUpstreams(source, FAMILY);
+  const { upstreams, problems } = readUpstreams(source, GITHUB_FAMILY);
   const accounts = new Map<string, GithubAccount>();
   for (const [name, given] of upstreams) {
     const checked = checkSettings(given, {
@@ -51,7 +52,7 @@ export function readGithubAccounts(source: EnvSource): GithubAccountsRead {
     });
     problems.push(...checked.problems);
     const { TOKEN: token, REPOSITORIES: repositories, API_URL: apiUrl } = given.values;
-    const set = FAMILY.settings.find((s) => given.values[s] !== undefined)!;
+    const set = GITHUB_FAMILY.settings.find((s) => given.values[s] !== undefined)!;
     for (const required of ['TOKEN', 'REPOSITORIES'])
       if (given.values[required] === undefined)
         problems.push(`${given.variable(required)}: is required with ${given.variable(set)}`);

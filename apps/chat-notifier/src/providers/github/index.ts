@@ -10,19 +10,19 @@ export const githubVariables = (Base: EnvClass) => {
   class GithubVariables extends Base {
     /** A token with Issues read and write on the repositories (and Members read for teams). */
     @OptionalCredential()
-    GITHUB_TOKEN?: string;
+    APPROVALS_GITHUB_TOKEN?: string;
 
     /** The repositories approval issues may be opened in (owner/name, comma- or space-separated). */
     @OptionalSetting()
-    GITHUB_REPOSITORIES?: string;
+    APPROVALS_GITHUB_REPOSITORIES?: string;
 
     /** The REST API's root: https://api.github.com unless set (GitHub Enterprise Server: https://<host>/api/v3). */
     @OptionalSetting()
-    GITHUB_API_URL?: string;
+    APPROVALS_GITHUB_API_URL?: string;
 
     /** Calls a minute the approval gates may make on each account (unset: 0.8 × its published limit). */
     @ApprovalCallsPerMinute()
-    GITHUB_APPROVAL_CALLS_PER_MINUTE?: number;
+    APPROVALS_GITHUB_CALLS_PER_MINUTE?: number;
   }
   return GithubVariables;
 };
@@ -31,8 +31,8 @@ export const githubVariables = (Base: EnvClass) => {
 export const github = defineProviderSettings({
   key: 'github',
   variables: githubVariables,
-  prefixes: ['GITHUB_'],
-  enable: 'GITHUB_TOKEN and GITHUB_REPOSITORIES',
+  prefixes: ['APPROVALS_GITHUB_'],
+  enable: 'APPROVALS_GITHUB_TOKEN and APPROVALS_GITHUB_REPOSITORIES',
   scopeKinds: ['github'],
   read: (_env, source) => {
     const { accounts, problems } = readGithubAccounts(source);

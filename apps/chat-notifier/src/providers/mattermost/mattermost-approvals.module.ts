@@ -33,7 +33,7 @@ export class MattermostApprovalBlocks implements ApprovalReaders<MattermostAppro
     const reader = this.readers.reader(block, { scopes: this.env.scopes, namespace: where.namespace });
     return {
       reader,
-      budget: approvalBudget(this.env, 'MATTERMOST', reader.callsPerMinute),
+      budget: approvalBudget(this.env, 'MATTERMOST_APPROVAL_CALLS_PER_MINUTE', reader.callsPerMinute),
       upstream: `mattermost/${upstreamId(block.server)}`,
       mention: mattermostMention,
       howToAnswer:

@@ -38,7 +38,7 @@ export class SlackApprovals implements ApprovalReaders<SlackApprovalConfig> {
         this.directory,
       ),
       upstream: `slack/${client.workspace}`,
-      budget: approvalBudget(this.env, 'SLACK', SLACK_READS_PER_MINUTE),
+      budget: approvalBudget(this.env, 'SLACK_APPROVAL_CALLS_PER_MINUTE', SLACK_READS_PER_MINUTE),
       mention: slackMention,
       howToAnswer:
         'React with :white_check_mark: to approve or :x: to reject, or reply `approve` or `reject` in the thread.',

@@ -1,7 +1,8 @@
 import { runWorkflow, type AgentPlugin, type WorkflowShape } from '@app/testing';
 import type { ApproverStep } from '../stand-ins/slack/slack-api.stand-in.js';
 import { withApprovalScopes } from '../demo/upstreams.js';
-import { startSlackFixture, type SlackFixture } from './support.js';
+import { startApprovalWorld, type ApprovalWorld, type Person } from './approval-worlds.js';
+import { startNotifier, startSlackFixture, type PluginFixture, type SlackFixture } from './support.js';
 
 const ALICE = 'U0ALICE001';
 const BOB = 'U0BOB00001';
@@ -310,3 +311,146 @@ describe('approval gates through the local agent (Slack)', () => {
     expect(f.ws.slack.okCalls('chat.postMessage')).toHaveLength(0);
   });
 });
+
+/** What people do once the request has been read `after` times. */
+interface WorldStep {
+  after: number;
+  act: 'approve' | 'reject' | 'withdraw' | 'delete';
+  who?: Person;
+}
+
+interface WorldCase {
+  name: string;
+  body?: Record<string, unknown>;
+  approvers?: Person[];
+  steps: WorldStep[];
+  restart?: boolean;
+  phase: 'Succeeded' | 'Failed';
+  decision: string;
+  decidedBy?: Person;
+  message: RegExp;
+}
+
+const worldCases: WorldCase[] = [
+  {
+    name: 'approve',
+    steps: [{ after: 2, act: 'approve', who: 'alice' }],
+    phase: 'Succeeded',
+    decision: 'approved',
+    decidedBy: 'alice',
+    message: /^approved by \S+ at /,
+  },
+  {
+    name: 'reject',
+    steps: [{ after: 2, act: 'reject', who: 'bob' }],
+    phase: 'Failed',
+    decision: 'rejected',
+    decidedBy: 'bob',
+    message: /^rejected by \S+ at /,
+  },
+  {
+    name: "a non-approver's answer is ignored",
+    approvers: ['alice'],
+    steps: [
+      { after: 1, act: 'approve', who: 'bob' },
+      { after: 3, act: 'approve', who: 'alice' },
+    ],
+    phase: 'Succeeded',
+    decision: 'approved',
+    decidedBy: 'alice',
+    message: /^approved by \S+ at /,
+  },
+  {
+    name: 'a withdrawn answer no longer counts (minApprovals 2)',
+    body: { minApprovals: 2, timeout: '3s' },
+    steps: [
+      { after: 1, act: 'approve', who: 'alice' },
+      { after: 2, act: 'withdraw', who: 'alice' },
+      { after: 3, act: 'approve', who: 'bob' },
+    ],
+    phase: 'Failed',
+    decision: 'timeout',
+    message: /^no decision within 3s; the gate failed/,
+  },
+  {
+    name: 'a deleted request fails the gate safely',
+    steps: [{ after: 2, act: 'delete' }],
+    phase: 'Failed',
+    decision: 'deleted',
+    message: /^the approval request was deleted before a decision; failing safely: /,
+  },
+  {
+    name: 'the sidecar restarts between the post and the decision: the request is found again, not reposted',
+    steps: [{ after: 2, act: 'approve', who: 'alice' }],
+    restart: true,
+    phase: 'Succeeded',
+    decision: 'approved',
+    decidedBy: 'alice',
+    message: /^approved by \S+ at /,
+  },
+];
+
+describe.each(['mattermost', 'discord', 'github'] as const)(
+  'approval gates through the local agent (%s)',
+  (key) => {
+    let world: ApprovalWorld;
+    let fixture: PluginFixture;
+    let plugin: AgentPlugin;
+    beforeEach(async () => {
+      world = await startApprovalWorld(key);
+      fixture = await startNotifier(world.env);
+      plugin = { name: 'chat-notifier', url: fixture.h.url, token: fixture.h.token };
+    });
+    afterEach(async () => {
+      await fixture.close();
+      await world.close();
+    });
+
+    it.each(worldCases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+      for (const step of c.steps)
+        world.script.after(step.after, (request) =>
+          step.act === 'delete' ? world.remove(request) : world[step.act](request, step.who!),
+        );
+      let restarted: Promise<void> | undefined;
+      const result = await runWorkflow(
+        gateWorkflow({
+          [key]: world.block((c.approvers ?? ['alice', 'bob']).map((p) => world.people[p].ref)),
+          ...c.body,
+        }),
+        {
+          plugins: [plugin],
+          timeScale: 0.01,
+          rpc: { backoffMs: 50 },
+          onEvent: (event) => {
+            if (!c.restart || event.kind !== 'requeue' || restarted) return;
+            plugin.url = 'http://127.0.0.1:9'; // the old container is gone until the new one listens
+            restarted = fixture.restart().then((h) => {
+              plugin.url = h.url;
+            });
+          },
+        },
+      );
+      await restarted;
+      const gate = result.node('gate')!;
+      const out = Object.fromEntries((gate.outputs?.parameters ?? []).map((p) => [p.name, p.value]));
+      expect({
+        phase: gate.phase,
+        decision: out.decision,
+        approvers: out.approvers,
+        posted: world.posted(),
+        restarted: restarted !== undefined,
+      }).toEqual({
+        phase: c.phase,
+        decision: c.decision,
+        approvers: c.decidedBy ? world.people[c.decidedBy].id : '',
+        posted: 1,
+        restarted: c.restart === true,
+      });
+      expect(gate.message).toMatch(c.message);
+      expect(out.url).toMatch(world.url);
+      expect(new Date(out.decidedAt!).getTime()).toBeGreaterThan(result.startedAt - 1000);
+      // After a restart the new sidecar looked for its request (and found it: one post).
+      if (c.restart) expect(world.searches()).toBeGreaterThanOrEqual(2);
+    });
+  },
+);

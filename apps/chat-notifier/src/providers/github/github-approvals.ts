@@ -36,7 +36,24 @@ const CALLS_PER_MINUTE = Math.floor(5000 / 60);
 
 /** The hidden line of the request's body that carries its marker (hashed: a marker cannot close the comment). */
 export function markerLine(marker: string): string {
-  return `<!-- argo-approval: ${textDigest(marker)} -->`;
+  return `<!-- argo-approval: ${textDigest(marker)}`;
+}
+
+/**
+ * The issue's body: the request, then a hidden line with the gate's marker and the digest of what is above it,
+ * so a restarted sidecar that finds the issue again checks the body against the text it was opened with (its
+ * own request text differs: the deadline moves with the restart).
+ */
+function issueBody(text: string, marker: string): string {
+  const content = `${text}\n\n_Approvers: comment \`/approve\` or \`/deny\`._`;
+  return `${content}\n${markerLine(marker)} ${textDigest(content)} -->`;
+}
+
+/** The digest the body was opened with, and the digest of its content now (undefined: not one of ours). */
+function bodyDigests(body: string): { posted: string; now: string } | undefined {
+  const at = body.lastIndexOf('\n<!-- argo-approval: ');
+  const posted = /^\n<!-- argo-approval: \w+ (\w+) -->$/.exec(body.slice(at))?.[1];
+  return at < 0 || !posted ? undefined : { posted, now: textDigest(body.slice(0, at)) };
 }
 
 /**
@@ -59,7 +76,7 @@ export class GithubApprovals implements ApprovalReader {
 
   async post(request: { text: string; marker: string }, signal: AbortSignal): Promise<PostedRequest> {
     const repo = this.config.repository;
-    const body = `${request.text}\n\n_Approvers: comment \`/approve\` or \`/deny\`._\n${markerLine(request.marker)}`;
+    const body = issueBody(request.text, request.marker);
     const earlier = (await this.api.labelled(repo, APPROVAL_LABEL, signal)).find((i) =>
       (i.body ?? '').includes(markerLine(request.marker)),
     );
@@ -71,7 +88,11 @@ export class GithubApprovals implements ApprovalReader {
         signal,
       ));
     return {
-      ref: { repository: repo, issue: String(issue.number), digest: textDigest(body) },
+      ref: {
+        repository: repo,
+        issue: String(issue.number),
+        digest: earlier ? (bodyDigests(earlier.body ?? '')?.posted ?? '') : bodyDigests(body)!.posted,
+      },
       url: issue.html_url,
       author: issue.user.login.toLowerCase(),
     };
@@ -82,7 +103,7 @@ export class GithubApprovals implements ApprovalReader {
     if (issue === 'deleted') return { kind: 'deleted' };
     if (issue === 'moved')
       return { kind: 'tampered', detail: `issue ${posted.url} was transferred to another repository` };
-    if (textDigest(issue.body ?? '') !== posted.ref.digest)
+    if (bodyDigests(issue.body ?? '')?.now !== posted.ref.digest)
       return {
         kind: 'tampered',
         detail: `the body of ${posted.url} was edited (last change ${issue.updated_at})`,

@@ -13,6 +13,8 @@ import { MATTERMOST_SERVERS, type MattermostServer, type MattermostSettings } fr
 
 /** The post prop that carries the request's marker: how the request is found again after a restart. */
 export const APPROVAL_MARKER_PROP = 'argo_approval_marker';
+/** The post prop that carries the digest of the text posted: what a restarted sidecar checks the post against. */
+export const APPROVAL_DIGEST_PROP = 'argo_approval_digest';
 
 /** Reactions that vote (Mattermost's emoji names: 👍 `+1`, ✅ `white_check_mark`, 👎 `-1`, ❌ `x`). */
 const REACTION_VOTES: Readonly<Record<string, Vote>> = {
@@ -62,14 +64,20 @@ export class MattermostApprovals implements ApprovalReader {
         {
           channel_id: channel,
           message: request.text,
-          props: { [APPROVAL_MARKER_PROP]: request.marker },
+          // The digest comes back with the post when a restarted sidecar finds it (its own text differs: the
+          // deadline moves with the restart); another user's edit changes the message, never the props.
+          props: { [APPROVAL_MARKER_PROP]: request.marker, [APPROVAL_DIGEST_PROP]: textDigest(request.text) },
           // Two replicas posting within Mattermost's 30 s window get the same post back.
           pending_post_id: `argo-approval-${textDigest(request.marker).slice(0, 40)}`,
         },
         signal,
       ));
     return {
-      ref: { channel: post.channel_id, post: post.id, digest: textDigest(request.text) },
+      ref: {
+        channel: post.channel_id,
+        post: post.id,
+        digest: String(post.props?.[APPROVAL_DIGEST_PROP] ?? textDigest(request.text)),
+      },
       url: `${this.serverUrl}/_redirect/pl/${post.id}`,
       author: post.user_id,
     };

@@ -1,12 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { parseDuration } from '@app/contract';
-import { Redactor, upstreamId } from '@app/plugin-kit';
+import { Redactor } from '@app/plugin-kit';
 import type { ApprovalModule, ApprovalReaders, BlockReader } from '../../approvals/approval-provider.js';
-import { approvalBudget } from '../../approvals/poll-schedule.js';
+import { blockReader, type BlockTraits } from '../../approvals/block-reader.js';
 import { NotifierEnv } from '../../config/notifier.env.js';
 import { DiscordApprovalConfig } from './discord-approval-config.dto.js';
 import { DiscordApprovalReaders } from './discord-approvals.js';
 import { discord } from './index.js';
+
+const TRAITS: BlockTraits<DiscordApprovalConfig> = {
+  key: 'discord',
+  budgetVariable: 'DISCORD_APPROVAL_CALLS_PER_MINUTE',
+  destination: (block) => block.bot,
+  mention: (user) => `<@${user.replace(/[<@>]/g, '')}>`,
+  howToAnswer: 'React with ✅ or 👍 to approve, ❌ or 👎 to reject.',
+};
 
 /** Makes the reader of an `approve: {discord: …}` block, on the notifier's bots. */
 @Injectable()
@@ -23,14 +31,7 @@ export class DiscordApprovalBlocks implements ApprovalReaders<DiscordApprovalCon
   }
 
   readerFor(block: DiscordApprovalConfig, where: { namespace: string }): BlockReader {
-    const reader = this.readers.reader(block, { scopes: this.env.scopes, namespace: where.namespace });
-    return {
-      reader,
-      budget: approvalBudget(this.env, 'DISCORD_APPROVAL_CALLS_PER_MINUTE', reader.callsPerMinute),
-      upstream: `discord/${upstreamId(block.bot)}`,
-      mention: (user) => `<@${user.replace(/[<@>]/g, '')}>`,
-      howToAnswer: 'React with ✅ or 👍 to approve, ❌ or 👎 to reject.',
-    };
+    return blockReader(this.env, this.readers, TRAITS, block, where.namespace);
   }
 }
 

@@ -1,12 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { parseDuration } from '@app/contract';
-import { Redactor, upstreamId } from '@app/plugin-kit';
+import { Redactor } from '@app/plugin-kit';
 import type { ApprovalModule, ApprovalReaders, BlockReader } from '../../approvals/approval-provider.js';
-import { approvalBudget } from '../../approvals/poll-schedule.js';
+import { blockReader, type BlockTraits } from '../../approvals/block-reader.js';
 import { NotifierEnv } from '../../config/notifier.env.js';
 import { GithubApprovalConfig } from './github-approval-config.dto.js';
 import { GithubApprovalReaders } from './github-approvals.js';
 import { github } from './index.js';
+
+const TRAITS: BlockTraits<GithubApprovalConfig> = {
+  key: 'github',
+  budgetVariable: 'APPROVALS_GITHUB_CALLS_PER_MINUTE',
+  destination: (block) => block.account,
+  mention: (login) => `@${login.replace(/^@/, '')}`,
+  howToAnswer: 'Comment `/approve` or `/deny` (an edited comment does not count).',
+};
 
 /** Makes the reader of an `approve: {github: …}` block, on the admin's accounts and repositories. */
 @Injectable()
@@ -22,14 +30,7 @@ export class GithubApprovalBlocks implements ApprovalReaders<GithubApprovalConfi
   }
 
   readerFor(block: GithubApprovalConfig, where: { namespace: string }): BlockReader {
-    const reader = this.readers.reader(block, { scopes: this.env.scopes, namespace: where.namespace });
-    return {
-      reader,
-      budget: approvalBudget(this.env, 'APPROVALS_GITHUB_CALLS_PER_MINUTE', reader.callsPerMinute),
-      upstream: `github/${upstreamId(block.account)}`,
-      mention: (login) => `@${login.replace(/^@/, '')}`,
-      howToAnswer: 'Comment `/approve` or `/deny` (an edited comment does not count).',
-    };
+    return blockReader(this.env, this.readers, TRAITS, block, where.namespace);
   }
 }
 

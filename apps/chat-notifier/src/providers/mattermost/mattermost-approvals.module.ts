@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { parseDuration } from '@app/contract';
-import { Redactor, upstreamId } from '@app/plugin-kit';
+import { Redactor } from '@app/plugin-kit';
 import type { ApprovalModule, ApprovalReaders, BlockReader } from '../../approvals/approval-provider.js';
-import { approvalBudget } from '../../approvals/poll-schedule.js';
+import { blockReader, type BlockTraits } from '../../approvals/block-reader.js';
 import { NotifierEnv } from '../../config/notifier.env.js';
 import { MattermostApprovalConfig } from './mattermost-approval-config.dto.js';
 import { MattermostApprovalReaders } from './mattermost-approvals.js';
@@ -15,6 +15,15 @@ function mattermostMention(approver: string): string {
     ? approver
     : `@${approver}`;
 }
+
+const TRAITS: BlockTraits<MattermostApprovalConfig> = {
+  key: 'mattermost',
+  budgetVariable: 'MATTERMOST_APPROVAL_CALLS_PER_MINUTE',
+  destination: (block) => block.server,
+  mention: mattermostMention,
+  howToAnswer:
+    'React with :white_check_mark: or :+1: to approve, :x: or :-1: to reject, or reply `approve` or `reject` in the thread.',
+};
 
 /** Makes the reader of an `approve: {mattermost: …}` block, on the notifier's servers. */
 @Injectable()
@@ -30,15 +39,7 @@ export class MattermostApprovalBlocks implements ApprovalReaders<MattermostAppro
   }
 
   readerFor(block: MattermostApprovalConfig, where: { namespace: string }): BlockReader {
-    const reader = this.readers.reader(block, { scopes: this.env.scopes, namespace: where.namespace });
-    return {
-      reader,
-      budget: approvalBudget(this.env, 'MATTERMOST_APPROVAL_CALLS_PER_MINUTE', reader.callsPerMinute),
-      upstream: `mattermost/${upstreamId(block.server)}`,
-      mention: mattermostMention,
-      howToAnswer:
-        'React with :white_check_mark: or :+1: to approve, :x: or :-1: to reject, or reply `approve` or `reject` in the thread.',
-    };
+    return blockReader(this.env, this.readers, TRAITS, block, where.namespace);
   }
 }
 

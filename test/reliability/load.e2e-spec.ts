@@ -165,7 +165,8 @@ describe('abandoned executions: first calls only, never polled again', () => {
               },
               { timeoutMs: 30_000, agent },
             );
-            const label = outcome.kind === 'reply' ? replyLabel(outcome.status, outcome.text) : (outcome.code ?? 'error');
+            const label =
+              outcome.kind === 'reply' ? replyLabel(outcome.status, outcome.text) : (outcome.code ?? 'error');
             statuses.set(label, (statuses.get(label) ?? 0) + 1);
           }
         };

@@ -331,14 +331,19 @@ interface WorldCase {
   message: RegExp;
 }
 
+/** The outcome of a case that alice approves. */
+const aliceApproves = {
+  phase: 'Succeeded',
+  decision: 'approved',
+  decidedBy: 'alice',
+  message: /^approved by \S+ at /,
+} as const;
+
 const worldCases: WorldCase[] = [
   {
     name: 'approve',
     steps: [{ after: 2, act: 'approve', who: 'alice' }],
-    phase: 'Succeeded',
-    decision: 'approved',
-    decidedBy: 'alice',
-    message: /^approved by \S+ at /,
+    ...aliceApproves,
   },
   {
     name: 'reject',
@@ -355,10 +360,7 @@ const worldCases: WorldCase[] = [
       { after: 1, act: 'approve', who: 'bob' },
       { after: 3, act: 'approve', who: 'alice' },
     ],
-    phase: 'Succeeded',
-    decision: 'approved',
-    decidedBy: 'alice',
-    message: /^approved by \S+ at /,
+    ...aliceApproves,
   },
   {
     name: 'a withdrawn answer no longer counts (minApprovals 2)',
@@ -383,10 +385,7 @@ const worldCases: WorldCase[] = [
     name: 'the sidecar restarts between the post and the decision: the request is found again, not reposted',
     steps: [{ after: 2, act: 'approve', who: 'alice' }],
     restart: true,
-    phase: 'Succeeded',
-    decision: 'approved',
-    decidedBy: 'alice',
-    message: /^approved by \S+ at /,
+    ...aliceApproves,
   },
 ];
 

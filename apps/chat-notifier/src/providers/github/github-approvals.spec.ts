@@ -103,6 +103,21 @@ describe('GithubApprovals against the GitHub stand-in', () => {
     expect(gh.server.count('GET', `/repos/acme/deploys/issues/${posted.ref.issue}/comments`)).toBe(2);
   });
 
+  it('after a restart (its own text differs: the deadline moved) the issue found reads as posted; one edited meanwhile as tampered', async () => {
+    const posted = (marker: string, until: string) =>
+      reader().post({ text: `Deploy 1.4.2 to prod?\nUntil ${until}.`, marker }, signal);
+    const first = await posted('gate-restart', '10:00');
+    const found = await posted('gate-restart', '10:05');
+    expect(found).toEqual(first);
+    expect((await reader().read(found, signal)).kind).toBe('present');
+
+    const edited = await posted('gate-restart-edited', '10:00');
+    const issue = issueOf(edited);
+    gh.editBody(issue, issue.body.replace('to prod', 'to staging'));
+    const refound = await posted('gate-restart-edited', '10:05');
+    expect(await reader().read(refound, signal)).toMatchObject({ kind: 'tampered' });
+  });
+
   it('a deleted issue reads as deleted; an edited body, a transfer or a close by someone else as tampered', async () => {
     const deleted = await request('gate-deleted');
     gh.remove(issueOf(deleted));

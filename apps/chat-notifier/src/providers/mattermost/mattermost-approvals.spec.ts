@@ -91,6 +91,18 @@ describe('MattermostApprovals against the Mattermost stand-in', () => {
     expect(await answers(posted)).toEqual([]);
   });
 
+  it('after a restart (its own text differs: the deadline moved) the post found reads as posted; one edited meanwhile as tampered', async () => {
+    const first = await request('gate-restart', 'Deploy 1.4.2?\nUntil 10:00.');
+    const found = await request('gate-restart', 'Deploy 1.4.2?\nUntil 10:05.');
+    expect(found).toEqual(first);
+    expect((await reader().read(found, signal)).kind).toBe('present');
+
+    const edited = await request('gate-restart-edited', 'Deploy 1.4.2?\nUntil 10:00.');
+    mm.edit(edited.ref.post!, 'Deploy 1.4.2 to staging?\nUntil 10:00.');
+    const refound = await request('gate-restart-edited', 'Deploy 1.4.2?\nUntil 10:05.');
+    expect(await reader().read(refound, signal)).toMatchObject({ kind: 'tampered' });
+  });
+
   it('a deleted request reads as deleted; an edited one as tampered, never as answers', async () => {
     const deleted = await request('gate-deleted');
     mm.script.after(1, (id) => mm.deletePost(id), deleted.ref.post);

@@ -200,25 +200,60 @@ const cases: Case[] = [
   {
     name: 'the sidecar restarts between the post and the decision: the request is found again, not reposted',
     script: () => [react(2, ALICE)],
+    setup: (f, plugin) => restartAfterPost(f, plugin, 0),
+    ...approvedByAlice,
+  },
+  {
+    name: 'a restart after the post keeps the deadline: the timeout counts from the post, not from the restart',
+    body: { timeout: '3s' },
+    script: () => [],
     setup: (f, plugin) => {
-      let restarted: Promise<void> | undefined;
+      // The new sidecar comes up 1.5 s into the 3 s: a fresh timeout would end at 4.5 s or later.
+      const restart = restartAfterPost(f, plugin, 1500);
       return {
-        onEvent: (event) => {
-          if (event.kind !== 'requeue' || restarted) return;
-          plugin.url = 'http://127.0.0.1:9'; // the old container is gone until the new one listens
-          restarted = f.restart().then((h) => {
-            plugin.url = h.url;
-          });
-        },
+        ...restart,
         done: async () => {
-          await restarted;
-          expect(f.h.logs.some((l) => String(l.msg).includes('already posted its request'))).toBe(true);
+          await restart.done();
+          const postedAt = slackMillis(f.ws.slack.posts(f.ws.builds)[0]!.ts);
+          const concludedAt = f.ws.slack.okCalls('chat.update')[0]!.at;
+          expect(concludedAt - postedAt).toBeGreaterThanOrEqual(3000);
+          expect(concludedAt - postedAt).toBeLessThan(4000);
         },
       };
     },
-    ...approvedByAlice,
+    phase: 'Failed',
+    decision: 'timeout',
+    approvers_: '',
+    concluded: /:hourglass: No decision within 3s; the gate failed/,
+    message: /^no decision within 3s; the gate failed: https:/,
   },
 ];
+
+/** A Slack `ts` (seconds.microseconds) in ms since the epoch. */
+const slackMillis = (ts: string) => Math.round(Number(ts) * 1000);
+
+/**
+ * Restarts the sidecar `delayMs` after the gate's first requeue (the request is posted by then); `done` waits
+ * for the new sidecar and checks that it found the request instead of posting again.
+ */
+function restartAfterPost(f: SlackFixture, plugin: AgentPlugin, delayMs: number) {
+  let restarted: Promise<void> | undefined;
+  return {
+    onEvent: (event: { kind: string }) => {
+      if (event.kind !== 'requeue' || restarted) return;
+      restarted = new Promise((resolve) => setTimeout(resolve, delayMs)).then(() => {
+        plugin.url = 'http://127.0.0.1:9'; // the old container is gone until the new one listens
+        return f.restart().then((h) => {
+          plugin.url = h.url;
+        });
+      });
+    },
+    done: async () => {
+      await restarted;
+      expect(f.h.logs.some((l) => String(l.msg).includes('already posted its request'))).toBe(true);
+    },
+  };
+}
 
 describe('approval gates through the local agent (Slack)', () => {
   let f: SlackFixture;

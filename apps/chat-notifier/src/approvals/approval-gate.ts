@@ -37,7 +37,10 @@ export interface Decision {
 
 /** What the gate keeps between calls (the kit's ledger state of the execution). */
 export interface GateState {
-  /** When this process first saw the gate: its timeout counts from here. */
+  /**
+   * When this process first saw the gate: the timeout counts from here, but for a request found again (see
+   * timeoutStart).
+   */
   openedAt: number;
   posted?: PostedRequest;
   /** The request's text as posted: the decision is added below it. */
@@ -84,7 +87,7 @@ export class ApprovalGate {
     if (state.decision) return this.answer(ctx, side, state, save);
 
     const timeoutMs = parseDuration(config.timeout ?? DEFAULT_TIMEOUT);
-    const deadline = state.openedAt + timeoutMs;
+    let deadline = timeoutStart(state) + timeoutMs;
     // Every call to the upstream waits for room in its budget (shared by every gate of this sidecar on it).
     const granted = () => this.schedule.take(side.upstream, side.reader.callsPerRead, side.budget);
     const noSlot = `waiting for a read slot (${side.upstream}: ${side.budget} calls a minute)`;
@@ -95,7 +98,11 @@ export class ApprovalGate {
         throw new PluginConfigError('approvers: stand for no one (every group listed is empty)');
       const text = requestText(block, config, side, deadline);
       const posted = await side.reader.post({ text, marker: ctx.key }, ctx.signal);
-      await save({ posted, text });
+      // A request found again after a restart keeps the deadline it was posted with (and shows the decision
+      // below a text that says so).
+      const since = timeoutStart({ ...state, posted }) + timeoutMs;
+      await save({ posted, text: since === deadline ? text : requestText(block, config, side, since) });
+      deadline = since;
       ctx.logger.info({ url: posted.url }, 'approval requested');
       return this.wait(ctx, side, state, deadline, 'requested');
     }
@@ -252,6 +259,19 @@ export class ApprovalGate {
       Math.min(requeue, untilDeadline),
     );
   }
+}
+
+/**
+ * Where the gate's timeout starts: when this process first saw it, or, for a request found again (posted before
+ * a sidecar restart, whose in-memory ledger and so `openedAt` are new; or by another replica), the post's time
+ * as the provider recorded it: the deadline stays the one the request was posted with.
+ */
+function timeoutStart(state: GateState): number {
+  const posted = state.posted;
+  // A provider's time that cannot be read never moves the deadline (NaN would keep the gate open for good).
+  return posted?.found && Number.isFinite(posted.postedAt)
+    ? Math.min(state.openedAt, posted.postedAt)
+    : state.openedAt;
 }
 
 /** The request as posted: the author's text, who may answer and how, and until when. */

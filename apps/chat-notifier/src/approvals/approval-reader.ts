@@ -17,6 +17,16 @@ export interface PostedRequest {
   url: string;
   /** The account that posted it: its own answers are ignored. */
   author: string;
+  /**
+   * When it was posted, ms since the epoch, as the provider recorded it (also for a post found again after a
+   * restart).
+   */
+  postedAt: number;
+  /**
+   * Found again: posted by an earlier call (before a sidecar restart, by another replica), not by this one. The
+   * gate, which then has no record of its own from before the post, counts the timeout from `postedAt`.
+   */
+  found: boolean;
 }
 
 export type RequestState =
@@ -36,7 +46,7 @@ export interface ApprovalReader {
   readonly callsPerRead: number;
   /**
    * Posts the request once per execution: first looks for an earlier post carrying `marker` (a restart, another
-   * replica) and returns that one instead of posting again.
+   * replica) and returns that one, with the time it was posted then, instead of posting again.
    */
   post(request: { text: string; marker: string }, signal: AbortSignal): Promise<PostedRequest>;
   /** The request's current answers (every page of reactions and replies). */

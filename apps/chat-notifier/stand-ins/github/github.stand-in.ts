@@ -60,8 +60,8 @@ const MAX_PER_PAGE = 100;
  * credentials"; a repository or team the token's user cannot see is 404 "Not Found"; a write without write
  * access 403; a deleted issue 410 "This issue was deleted"; a transferred one 301. Errors are
  * `{message, documentation_url}`. Lists page with `page`/`per_page` (≤ 100, default 30) and a Link header.
- * Times are whole seconds, as GitHub's: the stand-in's clock moves one second per change, so an edit is always
- * later than the creation. A scripted approver (`script`) comments, edits, deletes after the issue has been read
+ * Times are whole seconds, as GitHub's: the stand-in's clock follows the real time and moves at least one second
+ * per change, so an edit is always later than the creation. A scripted approver (`script`) comments, edits, deletes after the issue has been read
  * (GET …/issues/{n}) a number of times.
  */
 export class GithubStandIn extends ProviderStandIn {
@@ -70,7 +70,7 @@ export class GithubStandIn extends ProviderStandIn {
   /** `org/slug` → member logins. */
   readonly teams = new Map<string, string[]>();
   readonly script = new ApprovalScript();
-  private clock = Date.parse('2024-05-01T09:00:00Z');
+  private clock = 0;
   private ids = 1000;
 
   constructor() {
@@ -355,9 +355,9 @@ export class GithubStandIn extends ProviderStandIn {
     };
   }
 
-  /** GitHub's times: ISO 8601 in whole seconds; one second per change. */
+  /** GitHub's times: ISO 8601 in whole seconds, now or (changes in the same second) one second per change. */
   private tick(): string {
-    this.clock += 1000;
+    this.clock = Math.max(this.clock + 1000, Math.floor(Date.now() / 1000) * 1000);
     return new Date(this.clock).toISOString().replace(/\.\d{3}Z$/, 'Z');
   }
 }

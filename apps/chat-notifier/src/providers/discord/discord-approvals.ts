@@ -36,6 +36,14 @@ const CONTENT_LIMIT = 2000;
  */
 const CALLS_PER_MINUTE = 5 * 60;
 
+/** Discord's epoch (the first second of 2015): a snowflake's top 42 bits are ms since then. */
+const DISCORD_EPOCH = 1_420_070_400_000;
+
+/** When a message was sent, from its id (https://discord.com/developers/docs/reference#snowflakes); NaN if not one. */
+function snowflakeTime(id: string): number {
+  return /^\d+$/.test(id) ? Number(BigInt(id) >> 22n) + DISCORD_EPOCH : NaN;
+}
+
 /** The tag line that marks the request in its content, so it is found again after a restart. */
 export function requestTag(marker: string): string {
   return `-# approval ${textDigest(marker).slice(0, 16)}`;
@@ -77,6 +85,8 @@ export class DiscordApprovals implements ApprovalReader {
       ref: { channel, message: message.id },
       url: `https://discord.com/channels/${guild}/${channel}/${message.id}`,
       author: message.author.id,
+      postedAt: snowflakeTime(message.id),
+      found: earlier !== undefined,
     };
   }
 

@@ -19,6 +19,7 @@ export interface GithubIssue {
   body: string | null;
   user: GithubUser;
   closed_by?: GithubUser | null;
+  created_at: string;
   updated_at: string;
   pull_request?: unknown;
 }
@@ -196,7 +197,12 @@ function listOf(request: string, data: unknown): unknown[] {
 }
 
 function issueOf(request: string, data: unknown): GithubIssue {
-  replyFields('github', request, data, { number: 'number', html_url: 'string', state: 'string' });
+  replyFields('github', request, data, {
+    number: 'number',
+    html_url: 'string',
+    state: 'string',
+    created_at: 'string',
+  });
   const issue = data as GithubIssue;
   if (typeof issue.user?.login !== 'string')
     throw UpstreamError.permanent(`github: ${request}: no user in the reply`);

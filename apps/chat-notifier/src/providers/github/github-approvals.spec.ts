@@ -60,13 +60,14 @@ describe('GithubApprovals against the GitHub stand-in', () => {
 
   it('opens one labelled issue per marker: a restarted reader finds it instead of opening another', async () => {
     const first = await request('gate-once');
-    expect(await request('gate-once')).toEqual(first);
+    expect(await request('gate-once')).toEqual({ ...first, found: true });
     expect(first).toMatchObject({
       url: `https://github.com/acme/deploys/issues/${first.ref.issue}`,
       author: 'argo-deployer',
     });
     const mine = repo.issues.filter((i) => i.body.includes(markerLine('gate-once')));
     expect(mine).toHaveLength(1);
+    expect(first).toMatchObject({ postedAt: Date.parse(mine[0]!.created_at), found: false });
     expect(mine[0]).toMatchObject({ title: 'Deploy 1.4.2 to prod?', labels: [APPROVAL_LABEL] });
   });
 
@@ -108,7 +109,7 @@ describe('GithubApprovals against the GitHub stand-in', () => {
       reader().post({ text: `Deploy 1.4.2 to prod?\nUntil ${until}.`, marker }, signal);
     const first = await posted('gate-restart', '10:00');
     const found = await posted('gate-restart', '10:05');
-    expect(found).toEqual(first);
+    expect(found).toEqual({ ...first, found: true });
     expect((await reader().read(found, signal)).kind).toBe('present');
 
     const edited = await posted('gate-restart-edited', '10:00');

@@ -42,7 +42,7 @@ export function markerLine(marker: string): string {
 /**
  * The issue's body: the request, then a hidden line with the gate's marker and the digest of what is above it,
  * so a restarted sidecar that finds the issue again checks the body against the text it was opened with (its
- * own request text differs: the deadline moves with the restart).
+ * own request text differs: it is written, with a new deadline, before the earlier request is found).
  */
 function issueBody(text: string, marker: string): string {
   const content = `${text}\n\n_Approvers: comment \`/approve\` or \`/deny\`._`;
@@ -95,6 +95,8 @@ export class GithubApprovals implements ApprovalReader {
       },
       url: issue.html_url,
       author: issue.user.login.toLowerCase(),
+      postedAt: Date.parse(issue.created_at),
+      found: earlier !== undefined,
     };
   }
 

@@ -51,11 +51,12 @@ describe('MattermostApprovals against the Mattermost stand-in', () => {
   it('posts the request once: a restarted reader finds it by its marker instead of posting again', async () => {
     const first = await request('gate-once');
     const again = await request('gate-once');
-    expect(again).toEqual(first);
+    expect(again).toEqual({ ...first, found: true });
     expect(first.author).toBe(bot.id);
     expect(first.url).toBe(`${mm.url}/_redirect/pl/${first.ref.post}`);
     const mine = mm.posts(deploys).filter((p) => p.props[APPROVAL_MARKER_PROP] === 'gate-once');
     expect(mine).toHaveLength(1);
+    expect(first).toMatchObject({ postedAt: mine[0]!.create_at, found: false });
   });
 
   it('an approver who reacts after two reads is seen from the second read on', async () => {
@@ -94,7 +95,7 @@ describe('MattermostApprovals against the Mattermost stand-in', () => {
   it('after a restart (its own text differs: the deadline moved) the post found reads as posted; one edited meanwhile as tampered', async () => {
     const first = await request('gate-restart', 'Deploy 1.4.2?\nUntil 10:00.');
     const found = await request('gate-restart', 'Deploy 1.4.2?\nUntil 10:05.');
-    expect(found).toEqual(first);
+    expect(found).toEqual({ ...first, found: true });
     expect((await reader().read(found, signal)).kind).toBe('present');
 
     const edited = await request('gate-restart-edited', 'Deploy 1.4.2?\nUntil 10:00.');

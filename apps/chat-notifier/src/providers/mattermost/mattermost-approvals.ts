@@ -6,6 +6,7 @@ import type {
   RequestState,
 } from '../../approvals/approval-reader.js';
 import { replyVote, textDigest, withDecision, type Vote } from '../../shared/approval-fields.js';
+import { replyFields } from '../../shared/reply-fields.js';
 import { MattermostApi, type MattermostPost } from './mattermost-api.js';
 import { MATTERMOST_GROUP, type MattermostApprovalConfig } from './mattermost-approval-config.dto.js';
 import { MATTERMOST_ID } from './mattermost-config.dto.js';
@@ -64,8 +65,8 @@ export class MattermostApprovals implements ApprovalReader {
         {
           channel_id: channel,
           message: request.text,
-          // The digest comes back with the post when a restarted sidecar finds it (its own text differs: the
-          // deadline moves with the restart); another user's edit changes the message, never the props.
+          // The digest comes back with the post when a restarted sidecar finds it (its own text differs: it is
+          // written before the earlier post is found); another user's edit changes the message, never the props.
           props: { [APPROVAL_MARKER_PROP]: request.marker, [APPROVAL_DIGEST_PROP]: textDigest(request.text) },
           // Two replicas posting within Mattermost's 30 s window get the same post back.
           pending_post_id: `argo-approval-${textDigest(request.marker).slice(0, 40)}`,
@@ -80,6 +81,8 @@ export class MattermostApprovals implements ApprovalReader {
       },
       url: `${this.serverUrl}/_redirect/pl/${post.id}`,
       author: post.user_id,
+      postedAt: replyFields('mattermost', 'the request post', post, { create_at: 'number' }).create_at,
+      found: earlier !== undefined,
     };
   }
 

@@ -33,6 +33,11 @@ interface SlackMessage {
   reactions?: Array<{ name?: string; users?: string[] }>;
 }
 
+/** A message's `ts` (seconds.microseconds, Slack's time of the post) as ms since the epoch. */
+function tsMillis(ts: string): number {
+  return Math.round(Number(ts) * 1000);
+}
+
 /** The request of one `approve: {slack: …}` block: posted in its channel, answered by reactions and thread replies. */
 export class SlackApprovalReader implements ApprovalReader {
   readonly callsPerMinute = SLACK_READS_PER_MINUTE;
@@ -78,7 +83,13 @@ export class SlackApprovalReader implements ApprovalReader {
       client.reads.chat.getPermalink({ channel: channel.id, message_ts: ts }),
     );
     const { permalink } = replyFields('slack', 'chat.getPermalink', link, { permalink: 'string' });
-    return { ref: { channel: channel.id, ts }, url: permalink, author };
+    return {
+      ref: { channel: channel.id, ts },
+      url: permalink,
+      author,
+      postedAt: tsMillis(ts),
+      found: earlier !== undefined,
+    };
   }
 
   async read(posted: PostedRequest, signal: AbortSignal): Promise<RequestState> {
@@ -118,7 +129,7 @@ export class SlackApprovalReader implements ApprovalReader {
         const vote = reply.ts === ts ? undefined : replyVote(reply.text);
         if (!vote || !reply.user) continue;
         const bot = reply.bot_id !== undefined || reply.subtype === 'bot_message';
-        answers.push({ user: reply.user, vote, at: Math.round(Number(reply.ts) * 1000), bot });
+        answers.push({ user: reply.user, vote, at: tsMillis(reply.ts!), bot });
       }
       cursor = page.response_metadata?.next_cursor || undefined;
     } while (cursor);

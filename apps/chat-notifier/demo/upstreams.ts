@@ -1,5 +1,5 @@
 import type { DemoContext, DemoUpstreams } from '@app/testing';
-import { SlackApiStandIn } from '../stand-ins/slack/slack-api.stand-in.js';
+import { APPROVAL_SCOPES, SlackApiStandIn } from '../stand-ins/slack/slack-api.stand-in.js';
 import { startDiscordDemo } from './discord.js';
 import { startEmailDemo } from './email.js';
 import { startGoogleChatDemo } from './google-chat.js';
@@ -12,6 +12,8 @@ import type { Bot, Channel, Team } from '../stand-ins/slack/slack-state.js';
 export const DEMO_BOT_TOKEN = 'xoxb-demo-0000000000-0000000000000-argoexecutorpluginsdemo';
 /** The user group the examples page on failure (`mentions: S0ONCALL01`). */
 export const DEMO_ONCALL_GROUP = 'S0ONCALL01';
+/** The user group of the approval examples (`approvers: ['@release-managers']`): alice. */
+export const DEMO_RELEASE_MANAGERS = 'S0RELEASE1';
 
 export interface SlackDemoWorkspace {
   slack: SlackApiStandIn;
@@ -26,7 +28,8 @@ export interface SlackDemoWorkspace {
 
 /**
  * A local Slack workspace for the demo and the tests: #builds and #deploys with the app as a member, a private
- * #release-managers it is not in, an archived #old-builds, two people and the @oncall user group.
+ * #release-managers it is not in, an archived #old-builds, two people, the @oncall and @release-managers user
+ * groups. The app has the notifier's scopes; `withApprovalScopes` adds an approval gate's.
  */
 export async function startSlackDemoWorkspace(): Promise<SlackDemoWorkspace> {
   const slack = await new SlackApiStandIn().start();
@@ -35,6 +38,7 @@ export async function startSlackDemoWorkspace(): Promise<SlackDemoWorkspace> {
   const alice = team.addUser('alice', 'U0ALICE001');
   const bob = team.addUser('bob', 'U0BOB00001');
   team.addUserGroup('oncall', [alice, bob], DEMO_ONCALL_GROUP);
+  team.addUserGroup('release-managers', [alice], DEMO_RELEASE_MANAGERS);
   const builds = team.addChannel('builds', { members: [bot.userId, alice, bob] });
   const deploys = team.addChannel('deploys', { members: [bot.userId, alice] });
   team.addChannel('release-managers', { private: true, members: [alice] });
@@ -51,10 +55,19 @@ export async function startSlackDemoWorkspace(): Promise<SlackDemoWorkspace> {
   };
 }
 
+/** The workspace's app also gets the scopes an approval gate needs (reactions, user groups, users). */
+export function withApprovalScopes(ws: SlackDemoWorkspace): SlackDemoWorkspace {
+  for (const scope of APPROVAL_SCOPES) ws.bot.scopes.add(scope);
+  return ws;
+}
+
 /** Used by `npm run demo`: a stand-in per provider, and the sidecar env that points the plugin at them. */
 export async function startDemoUpstreams(_context?: DemoContext): Promise<DemoUpstreams> {
+  const slackWorkspace = withApprovalScopes(await startSlackDemoWorkspace());
+  // The approval examples' approver: alice approves each request on its second poll.
+  slackWorkspace.slack.approverScript = [{ afterPolls: 2, user: 'U0ALICE001', react: 'white_check_mark' }];
   const all = [
-    await startSlackDemoWorkspace(),
+    slackWorkspace,
     await startMattermostDemo(),
     await startDiscordDemo(),
     await startPagerDutyDemo(),

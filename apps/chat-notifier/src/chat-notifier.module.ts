@@ -5,6 +5,7 @@ import { notifyConfigClass } from './notify-config.dto.js';
 import type { NotifierProvider } from './providers/notifier-provider.js';
 import type { ProviderModule } from './providers/provider-definition.js';
 import { PROVIDERS } from './providers/provider-table.js';
+import { approvalParts } from './approvals/approvals.module-parts.js';
 
 @Module({})
 export class ChatNotifierModule {}
@@ -19,9 +20,13 @@ export function loadProviderModules(): Promise<Array<ProviderModule & { key: str
   return loading;
 }
 
-/** The notifier's module: each provider (and what only it injects), the table of them, the body class, the handler. */
+/**
+ * The notifier's module: each provider (and what only it injects), the table of them, the approval gate and its
+ * readers, the body class, the handler.
+ */
 export async function chatNotifierModule(): Promise<DynamicModule> {
   const providers = await loadProviderModules();
+  const approvals = await approvalParts();
   return {
     module: ChatNotifierModule,
     providers: [
@@ -32,7 +37,8 @@ export async function chatNotifierModule(): Promise<DynamicModule> {
           new Map(providers.map((p, i) => [p.key, instances[i]!])),
         inject: providers.map((p) => p.provider),
       },
-      { provide: NOTIFY_CONFIG, useValue: notifyConfigClass(providers) },
+      ...approvals.providers,
+      { provide: NOTIFY_CONFIG, useValue: notifyConfigClass(providers, approvals.configClass) },
       NotifierHandler,
       provideHandler(NotifierHandler),
     ],

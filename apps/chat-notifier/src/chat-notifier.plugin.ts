@@ -1,19 +1,20 @@
 import { definePlugin } from '@app/plugin-kit';
 import { NotifierEnv } from './config/notifier.env.js';
-import { PROVIDERS } from './providers/provider-table.js';
+import { PROVIDER_SETTINGS } from './providers/provider-table.js';
 
 /**
  * The chat notifier: `plugin: {notify: {<provider>: {...}}}` posts, threads and edits one message per
- * execution. The 0.1.0 key `slack` still works: `plugin: {slack: X}` is `plugin: {notify: {slack: X}}`.
+ * execution; `plugin: {approve: {<provider>: {...}}}` is an approval gate (read as `notify: {approve: …}`).
+ * The 0.1.0 key `slack` still works: `plugin: {slack: X}` is `plugin: {notify: {slack: X}}`.
  */
 export const chatNotifierPlugin = definePlugin({
   name: 'chat-notifier',
   formerName: 'slack-notifier',
   key: 'notify',
-  aliases: { slack: 'slack' },
+  aliases: { slack: 'slack', approve: 'approve' },
   port: 10420,
   env: NotifierEnv,
   // Each provider's family: its named destinations (SLACK_<NAME>_BOT_TOKEN, SMTP_<NAME>_URL, ...).
-  envPrefixes: PROVIDERS.flatMap((p) => p.prefixes),
+  envPrefixes: PROVIDER_SETTINGS.flatMap((p) => p.prefixes),
   load: async () => (await import('./chat-notifier.module.js')).chatNotifierModule(),
 });

@@ -8,6 +8,8 @@ import {
   type PluginHandler,
 } from '@app/plugin-kit';
 import type { NotifierProvider } from './providers/notifier-provider.js';
+import { ApprovalGate } from './approvals/approval-gate.js';
+import { inBlock } from './shared/block-errors.js';
 
 /** The providers by key, in the order of the table: what the handler dispatches to. */
 export const NOTIFIER_PROVIDERS = Symbol.for('chat-notifier.providers');
@@ -16,25 +18,30 @@ export type NotifierProviders = ReadonlyMap<string, NotifierProvider>;
 /** The class of the `notify` body, made from the providers' body classes. */
 export const NOTIFY_CONFIG = Symbol.for('chat-notifier.notify-config');
 
-const FIELD_PROBLEM = /^[A-Za-z_][\w.]*: /;
-
-/** Hands the body's one provider block to that provider; config errors name the field from the body's root. */
+/**
+ * Hands the body's one provider block to that provider, and an `approve` body to the approval gate; config
+ * errors name the field from the body's root.
+ */
 @Injectable()
 export class NotifierHandler implements PluginHandler<Record<string, object>> {
   constructor(
     @Inject(NOTIFIER_PROVIDERS) private readonly providers: NotifierProviders,
     @Inject(NOTIFY_CONFIG) readonly configClass: ConfigClass<Record<string, object>>,
+    private readonly gate: ApprovalGate,
   ) {}
 
   async execute(ctx: ExecutionContext<Record<string, object>>): Promise<ExecuteTemplateReply> {
-    const name = exactlyOneProviderBlock(ctx.config, [...this.providers.keys()]);
-    try {
-      return await this.providers.get(name)!.execute({ ...ctx, config: ctx.config[name]! });
-    } catch (err) {
-      // `channel: …` from the Slack block is `slack.channel: …` from the body's root.
-      if (err instanceof PluginConfigError && FIELD_PROBLEM.test(err.message))
-        throw new PluginConfigError(`${name}.${err.message}`);
-      throw err;
+    if (ctx.config.approve !== undefined) {
+      // The gate's body is read as `notify: {approve: …}`; written that way by hand it is not a notification.
+      const plugin = ctx.template.plugin as Record<string, unknown> | undefined;
+      if (plugin?.approve === undefined)
+        throw new PluginConfigError(
+          'approve: is a key of its own (plugin: {approve: {...}}), not a block of notify',
+        );
+      return this.gate.execute({ ...ctx, config: ctx.config.approve } as never);
     }
+    const name = exactlyOneProviderBlock(ctx.config, [...this.providers.keys()]);
+    // `channel: …` from the Slack block is `slack.channel: …` from the body's root.
+    return inBlock(name, () => this.providers.get(name)!.execute({ ...ctx, config: ctx.config[name]! }));
   }
 }

@@ -10,7 +10,7 @@ import {
 import { type AgentPlugin } from '@app/argo-agent';
 import { parse } from 'yaml';
 import { readFileSync } from 'node:fs';
-import { DEMO_ONCALL_GROUP } from '../demo/upstreams.js';
+import { DEMO_ONCALL_GROUP, withApprovalScopes } from '../demo/upstreams.js';
 import { startDiscordDemo } from '../demo/discord.js';
 import { startEmailDemo } from '../demo/email.js';
 import { startGoogleChatDemo } from '../demo/google-chat.js';
@@ -28,7 +28,7 @@ const out = (result: WorkflowResult, node: string, name: string) =>
   result.node(node)?.outputs?.parameters?.find((p) => p.name === name)?.value;
 
 describe('examples: valid Argo workflows', () => {
-  it('there are the eleven documented examples', () => {
+  it('there are the thirteen documented examples', () => {
     expect(files).toEqual([
       'discord-status-in-place.yaml',
       'exit-handler-report.yaml',
@@ -37,6 +37,7 @@ describe('examples: valid Argo workflows', () => {
       'mattermost-deploy.yaml',
       'notify-on-start.yaml',
       'pagerduty-exit-handler.yaml',
+      'slack-approval-gate.yaml',
       'teams-and-email-report.yaml',
       'teams-bot-thread.yaml',
       'thread-progress.yaml',
@@ -54,6 +55,33 @@ describe('examples: valid Argo workflows', () => {
     for (const template of load(file).spec.templates ?? []) {
       if (!template.plugin) continue;
       for (const p of template.outputs?.parameters ?? []) expect(p.valueFrom).toEqual({ supplied: {} });
+    }
+  });
+});
+
+describe('examples: the approval gate end to end, through the local agent and the Slack stand-in', () => {
+  it('slack-approval-gate: the scripted release manager approves on the second poll; the deploy step names her', async () => {
+    const f = await startSlackFixture();
+    try {
+      withApprovalScopes(f.ws);
+      f.ws.slack.approverScript = [{ afterPolls: 2, user: 'U0ALICE001', react: 'white_check_mark' }];
+      const result = await runWorkflow(load('slack-approval-gate.yaml'), {
+        plugins: [{ name: 'notifier', url: f.h.url, token: f.h.token }],
+        timeScale: 0.01,
+      });
+      expect(result.phase).toBe('Succeeded');
+      expect(out(result, 'approve-prod', 'decision')).toBe('approved');
+      expect(out(result, 'approve-prod', 'approvers')).toBe('U0ALICE001');
+      const [request, deploy] = f.ws.slack.posts(f.ws.deploys);
+      expect(f.ws.slack.posts(f.ws.deploys)).toHaveLength(2);
+      expect(request!.text).toMatch(
+        /^Deploy 1\.4\.2 to prod\?\n\nNeeds one approval from @release-managers, until .*\n\n:white_check_mark: Approved by <@U0ALICE001> at /s,
+      );
+      expect(deploy!.text).toBe(
+        ':hourglass_flowing_sand: Deploying 1.4.2 to prod (approved by <@U0ALICE001>)',
+      );
+    } finally {
+      await f.close();
     }
   });
 });

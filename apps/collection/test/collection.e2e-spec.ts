@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   executeArgs,
+  loadManifestFile,
+  runWorkflow,
   startPluginProcess,
   type DemoContext,
   type DemoUpstreams,
@@ -77,6 +79,17 @@ describe('the collection sidecar as a process', () => {
       expect(loaded()).toEqual(expected);
     }
   }, 30_000);
+
+  it("serves approve (the notifier's approval gates): the gate example is approved by the stand-in's scripted approver", async () => {
+    const example = join(root, 'manifests/chat-notifier/examples/slack-approval-gate.yaml');
+    const result = await runWorkflow(loadManifestFile(example).workflows[0]!, {
+      plugins: [{ name: 'collection', url: proc.url, token: TOKEN }],
+      timeScale: 0.05,
+    });
+    expect(result.phase).toBe('Succeeded');
+    const decision = result.node('approve-prod')?.outputs?.parameters?.find((p) => p.name === 'decision');
+    expect(decision?.value).toBe('approved');
+  }, 60_000);
 });
 
 describe('the collection sidecar with a PLUGINS that names no plugin', () => {

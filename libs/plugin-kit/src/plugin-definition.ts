@@ -10,8 +10,9 @@ export interface PluginDefinition<E extends object = object> {
   /** The key under `template.plugin` that addresses this plugin, e.g. `slack`. */
   key: string;
   /**
-   * Other keys the plugin answers too (a former key kept working), each mapped to the field of the `key` body
-   * that holds it: `{ slack: 'slack' }` reads `plugin: {slack: X}` as `plugin: {notify: {slack: X}}`.
+   * Other keys the plugin answers too (a former key kept working, or a second entry point such as the
+   * notifier's `approve`), each mapped to the field of the `key` body that holds it: `{ slack: 'slack' }` reads
+   * `plugin: {slack: X}` as `plugin: {notify: {slack: X}}`. An alias's body keeps its own execution key.
    */
   aliases?: PluginAliases;
   /** Default port: the containerPort of the plugin's manifest. */

@@ -6,11 +6,14 @@ import {
   type ReadsFormerNames,
 } from '@app/plugin-kit';
 import { IsGoDuration, IsOptional, IsString } from '@app/plugin-kit/config/env-rules.js';
-import type { EnvClass, ProviderDefinition } from '../providers/provider-definition.js';
-import { PROVIDERS } from '../providers/provider-table.js';
+import type { EnvClass, ProviderSettings } from '../providers/provider-definition.js';
+import { PROVIDER_SETTINGS } from '../providers/provider-table.js';
 
 /** Every provider's variables, one on top of the other. */
-const ProviderVariables = PROVIDERS.reduce<EnvClass>((base, provider) => provider.variables(base), class {});
+const ProviderVariables = PROVIDER_SETTINGS.reduce<EnvClass>(
+  (base, provider) => provider.variables(base),
+  class {},
+);
 
 /**
  * Admin configuration of the notifier sidecar (from the pod env; credentials only through secretKeyRef): each
@@ -42,19 +45,19 @@ export class NotifierEnv extends ProviderVariables implements EnvExtras, ReadsFo
   private readonly settings = new Map<string, unknown>();
 
   /** A provider's settings (read at start-up). */
-  settingsOf<S>(provider: Pick<ProviderDefinition<object, S>, 'key' | 'configured'>): S {
+  settingsOf<S>(provider: Pick<ProviderSettings<object, S>, 'key' | 'configured'>): S {
     return this.settings.get(provider.key) as S;
   }
 
-  /** The providers this sidecar can send to. */
+  /** The providers this sidecar can send to or ask approvals in. */
   configuredProviders(): string[] {
-    return PROVIDERS.filter((p) => p.configured(this.settings.get(p.key))).map((p) => p.key);
+    return PROVIDER_SETTINGS.filter((p) => p.configured(this.settings.get(p.key))).map((p) => p.key);
   }
 
   loadExtras(source: EnvSource): string[] {
     const problems: string[] = [];
     const destinations: Record<string, Iterable<string>> = {};
-    for (const provider of PROVIDERS) {
+    for (const provider of PROVIDER_SETTINGS) {
       const read = provider.read(this, source);
       this.settings.set(provider.key, read.settings);
       problems.push(...read.problems);
@@ -63,7 +66,7 @@ export class NotifierEnv extends ProviderVariables implements EnvExtras, ReadsFo
     }
     if (problems.length === 0 && this.configuredProviders().length === 0)
       problems.push(
-        `no provider is configured: set one of: ${PROVIDERS.map((p) => `${p.enable} (${p.key})`).join('; ')}`,
+        `no provider is configured: set one of: ${PROVIDER_SETTINGS.map((p) => `${p.enable} (${p.key})`).join('; ')}`,
       );
     const scoped = NamespaceScopes.parse(this.NAMESPACE_SCOPES, {
       noun: 'destination',

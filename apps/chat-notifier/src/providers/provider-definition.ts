@@ -26,11 +26,10 @@ export interface ProviderModule<C extends object = object> {
 }
 
 /**
- * One provider of the notifier: everything the rest of the plugin knows of it. Its start-up part (variables,
- * settings) loads with the sidecar; its Nest part (`load`) with the first own call, so an idle sidecar holds no
- * provider SDK. The table of them is providers/provider-table.ts.
+ * A provider's start-up part: its variables and settings, read with the sidecar. GitHub has only this part
+ * (it answers approval gates, not `notify`); the notifier's providers add their Nest part.
  */
-export interface ProviderDefinition<V extends object = object, S = unknown> {
+export interface ProviderSettings<V extends object = object, S = unknown> {
   /** Its key under `notify` (`googleChat`); its folder is the key in kebab case (`providers/google-chat`). */
   key: string;
   /** Adds its variables (rules, secrets, defaults) to the sidecar's env class. */
@@ -47,12 +46,22 @@ export interface ProviderDefinition<V extends object = object, S = unknown> {
   configured(settings: S): boolean;
   /** Its destinations' names, by NAMESPACE_SCOPES kind. */
   destinations(settings: S): Record<string, Iterable<string>>;
+}
+
+/**
+ * One provider of the notifier: everything the rest of the plugin knows of it. Its start-up part (variables,
+ * settings) loads with the sidecar; its Nest part (`load`) with the first own call, so an idle sidecar holds no
+ * provider SDK. The table of them is providers/provider-table.ts.
+ */
+export interface ProviderDefinition<V extends object = object, S = unknown> extends ProviderSettings<V, S> {
   load(): Promise<ProviderModule>;
 }
 
 /** A provider definition of any variables and settings, as the table holds them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each entry has its own types
 export type AnyProviderDefinition = ProviderDefinition<any, any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each entry has its own types
+export type AnyProviderSettings = ProviderSettings<any, any>;
 
 export function defineProvider<V extends object, S>(
   definition: ProviderDefinition<V, S>,
@@ -63,4 +72,10 @@ export function defineProvider<V extends object, S>(
 /** `googleChat` → `google-chat`: the provider's folder under providers/ and stand-ins/. */
 export function providerFolder(key: string): string {
   return key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+export function defineProviderSettings<V extends object, S>(
+  definition: ProviderSettings<V, S>,
+): ProviderSettings<V, S> {
+  return definition;
 }

@@ -1,6 +1,7 @@
-import type { AnyProviderDefinition } from './provider-definition.js';
+import type { AnyProviderDefinition, AnyProviderSettings } from './provider-definition.js';
 import { discord } from './discord/index.js';
 import { email } from './email/index.js';
+import { github } from './github/index.js';
 import { googleChat } from './google-chat/index.js';
 import { mattermost } from './mattermost/index.js';
 import { pagerduty } from './pagerduty/index.js';
@@ -21,3 +22,6 @@ export const PROVIDERS: readonly AnyProviderDefinition[] = [
   email,
   pagerduty,
 ];
+
+/** Every provider whose variables the sidecar reads: the notifier's, and GitHub's (approval gates only). */
+export const PROVIDER_SETTINGS: readonly AnyProviderSettings[] = [...PROVIDERS, github];

@@ -56,14 +56,19 @@ export interface MentionRules {
 
 /** An optional `mentions` field: a list or a separated string, each entry normalised, at most 50, each valid. */
 export function Mentions(rules: MentionRules): PropertyDecorator {
+  return applyDecorators(IsOptional(), NameList(rules, 0));
+}
+
+/** A list of names (or a separated string of them), each normalised and valid, `min` to 50 of them. */
+export function NameList(rules: MentionRules, min: number): PropertyDecorator {
   return applyDecorators(
     Transform(({ value }) => splitList(value, rules.normalise)),
-    IsOptional(),
     ValidateBy({
       name: rules.name,
       validator: {
         validate: (value: unknown) =>
           Array.isArray(value) &&
+          value.length >= min &&
           value.length <= 50 &&
           value.every((m) => typeof m === 'string' && rules.pattern.test(m)),
         defaultMessage: () => rules.message,

@@ -1,4 +1,5 @@
 import {
+  EnvInt,
   EnvTrim,
   readUpstreams,
   Secret,
@@ -6,7 +7,7 @@ import {
   type UpstreamFamily,
   type UpstreamSettings,
 } from '@app/plugin-kit';
-import { IsOptional, IsString } from '@app/plugin-kit/config/env-rules.js';
+import { IsInt, IsOptional, IsString, Max, Min } from '@app/plugin-kit/config/env-rules.js';
 
 // What every provider's settings reader uses: the rules of its variables, and the checks of its destinations.
 
@@ -22,6 +23,13 @@ export const OptionalSetting = (): PropertyDecorator => all(IsString(), IsOption
 
 /** An optional credential: an optional setting, masked in every log line, node message and output. */
 export const OptionalCredential = (): PropertyDecorator => all(OptionalSetting(), Secret());
+
+/**
+ * `<PROVIDER>_APPROVAL_CALLS_PER_MINUTE` (GitHub's: `APPROVALS_GITHUB_CALLS_PER_MINUTE`): the calls a minute the approval gates of the sidecar may make on each
+ * upstream of the provider (unset: 0.8 × its published limit). Lower it when other apps share the budget.
+ */
+export const ApprovalCallsPerMinute = (): PropertyDecorator =>
+  all(EnvInt(), IsOptional(), IsInt(), Min(1), Max(100_000));
 
 /** What is wrong with a value, or undefined. */
 export type ValueCheck = (value: string) => string | undefined;

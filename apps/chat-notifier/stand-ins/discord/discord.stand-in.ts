@@ -1,10 +1,21 @@
 import { randomInt } from 'node:crypto';
-import type { StandInRequest, StandInResponse } from '@app/testing';
+import { credential, type StandInRequest, type StandInResponse } from '@app/testing';
 import { multipartParts, ProviderStandIn } from '../provider-stand-in.js';
+import { ApprovalScript } from '../approval-script.js';
 
 export interface DiscordChannel {
   id: string;
   type: 'text' | 'forum';
+  guild_id: string;
+}
+
+/** A person or a bot account; a bot has a token and the channels it may read and write. */
+export interface DiscordUserEntry {
+  id: string;
+  username: string;
+  bot: boolean;
+  token?: string;
+  channels: Set<string>;
 }
 
 export interface DiscordThread {
@@ -23,8 +34,10 @@ export interface DiscordStoredMessage {
   id: string;
   type: 0;
   channel_id: string;
-  webhook_id: string;
-  author: { id: string; username: string; bot: true };
+  /** Set for a webhook's message; a bot's message has none. */
+  webhook_id?: string;
+  author: { id: string; username: string; bot: boolean };
+  nonce?: string;
   content: string;
   embeds: Array<Record<string, unknown>>;
   attachments: Array<{ id: string; filename: string; size: number; url: string; content: string }>;
@@ -58,6 +71,12 @@ function snowflake(): string {
   return ((ms << 22n) | BigInt(randomInt(1 << 10) << 12) | BigInt(sequence++ & 0xfff)).toString();
 }
 
+/** The one guild the stand-in's channels belong to. */
+const GUILD = '1100000000000000001';
+
+/** A bot's repeated nonce returns its earlier message for this long (Discord: "the past few minutes"). */
+const NONCE_TTL_MS = 5 * 60_000;
+
 /**
  * Discord webhooks (https://discord.com/developers/docs/resources/webhook), for the calls the notifier makes:
  * execute (`POST /api/webhooks/{id}/{token}`, JSON or multipart with `payload_json` and `files[n]`; 204
@@ -65,12 +84,24 @@ function snowflake(): string {
  * for a new forum post), get and edit a message the webhook sent (`/messages/{id}`). The URL's token is the
  * only credential: a wrong one is 401 code 50027, an unknown webhook 404 code 10015, an unknown message 404
  * code 10008, a bad body 400 code 50035/50006. `/api/v10/…` works as well as `/api/…`.
+ *
+ * For approval gates, a bot's calls (`Authorization: Bot <token>`; a wrong or missing one is 401 code 0, a
+ * channel the bot has no access to 403 code 50001): get a channel, send a message (`nonce` + `enforce_nonce`
+ * return the bot's earlier message), list a channel's messages (newest first, `limit` 1–100), get a message (with
+ * its `reactions` counts), edit it (its author only: 403 code 50005), and list who reacted with an emoji (by user
+ * id, `after` + `limit` 1–100, default 25). A scripted approver (`script`) reacts, withdraws or deletes after the
+ * request has been read (GET …/messages/{id}) a number of times.
  */
 export class DiscordStandIn extends ProviderStandIn {
   readonly channels = new Map<string, DiscordChannel>();
   readonly threads = new Map<string, DiscordThread>();
   readonly webhooks = new Map<string, DiscordWebhookEntry>();
   readonly messages: DiscordStoredMessage[] = [];
+  readonly users = new Map<string, DiscordUserEntry>();
+  /** Message id → emoji → the ids of who reacted, in order. */
+  readonly reactions = new Map<string, Map<string, string[]>>();
+  /** What people do to a request after it has been read a number of times. */
+  readonly script = new ApprovalScript();
 
   constructor() {
     super('discord', () => error(404, 0, '404: Not Found'));
@@ -83,12 +114,237 @@ export class DiscordStandIn extends ProviderStandIn {
         )
         .route('PATCH', `${root}/webhooks/:id/:token/messages/:mid`, (req) =>
           this.withWebhook(req, (w) => this.edit(w, req)),
+        )
+        .route('GET', `${root}/channels/:c`, (req) =>
+          this.asBot(req, (_bot, channel) => ({ body: { id: channel, type: 0, guild_id: GUILD } })),
+        )
+        .route('POST', `${root}/channels/:c/messages`, (req) =>
+          this.asBot(req, (bot, c) => this.botSend(bot, c, req)),
+        )
+        .route('GET', `${root}/channels/:c/messages`, (req) =>
+          this.asBot(req, (_b, c) => this.botList(c, req)),
+        )
+        .route('GET', `${root}/channels/:c/messages/:mid`, (req) =>
+          this.asBot(req, (_bot, c) => {
+            this.script.read(req.params.mid);
+            return this.botMessage(c, req.params.mid, (m) => ({ body: this.botView(m) }));
+          }),
+        )
+        .route('PATCH', `${root}/channels/:c/messages/:mid`, (req) =>
+          this.asBot(req, (bot, c) => this.botMessage(c, req.params.mid, (m) => this.botEdit(bot, m, req))),
+        )
+        .route('GET', `${root}/channels/:c/messages/:mid/reactions/:emoji`, (req) =>
+          this.asBot(req, (_bot, c) => this.botMessage(c, req.params.mid, (m) => this.reactors(m, req))),
         );
     }
   }
 
+  /** A bot account with a token, allowed into `channels`. */
+  addBot(username: string, token: string, channels: DiscordChannel[]): DiscordUserEntry {
+    return this.addUser(username, { bot: true, token, channels });
+  }
+
+  addUser(
+    username: string,
+    options: { bot?: boolean; token?: string; channels?: DiscordChannel[] } = {},
+  ): DiscordUserEntry {
+    const user = {
+      id: snowflake(),
+      username,
+      bot: options.bot ?? false,
+      token: options.token,
+      channels: new Set((options.channels ?? []).map((c) => c.id)),
+    };
+    this.users.set(user.id, user);
+    return user;
+  }
+
+  /** `user` reacts to a message with `emoji`; again changes nothing. */
+  react(messageId: string, user: DiscordUserEntry, emoji: string): void {
+    const byEmoji = this.reactions.get(messageId) ?? new Map<string, string[]>();
+    this.reactions.set(messageId, byEmoji);
+    const users = byEmoji.get(emoji) ?? [];
+    byEmoji.set(emoji, users);
+    if (!users.includes(user.id)) users.push(user.id);
+  }
+
+  /** `user` takes a reaction back; the emoji disappears with its last reaction. */
+  unreact(messageId: string, user: DiscordUserEntry, emoji: string): void {
+    const byEmoji = this.reactions.get(messageId);
+    const users = byEmoji?.get(emoji)?.filter((id) => id !== user.id) ?? [];
+    if (users.length > 0) byEmoji!.set(emoji, users);
+    else byEmoji?.delete(emoji);
+  }
+
+  /** A moderator deletes a message. */
+  deleteMessage(messageId: string): void {
+    const i = this.messages.findIndex((m) => m.id === messageId);
+    if (i >= 0) this.messages.splice(i, 1);
+    this.reactions.delete(messageId);
+  }
+
+  /** 429 as Discord answers a bot's calls of `method` on a channel. */
+  rateLimitBot(method: string, retryAfterSeconds: number, times = 1): void {
+    this.rateLimit(
+      retryAfterSeconds,
+      times,
+      'channel-messages',
+      'user',
+      (r) => r.method === method && /\/channels\//.test(r.path),
+    );
+  }
+
+  /** Discord's 429: `{message, retry_after, global}`, Retry-After and the X-RateLimit-* headers of the bucket. */
+  private rateLimit(
+    retryAfterSeconds: number,
+    times: number,
+    bucket: string,
+    scope: string,
+    match: (r: StandInRequest) => boolean,
+  ): void {
+    this.server.faults.add(
+      {
+        kind: 'rate-limit',
+        retryAfterSeconds,
+        body: { message: 'You are being rate limited.', retry_after: retryAfterSeconds, global: false },
+        headers: {
+          'X-RateLimit-Limit': '5',
+          'X-RateLimit-Remaining': '0',
+          'X-RateLimit-Reset-After': String(retryAfterSeconds),
+          'X-RateLimit-Bucket': bucket,
+          'X-RateLimit-Scope': scope,
+        },
+      },
+      { times, match },
+    );
+  }
+
+  /** The bot a call is made as, and the channel it addresses (which must exist and be open to the bot). */
+  private asBot(
+    req: StandInRequest,
+    run: (bot: DiscordUserEntry, channel: string) => StandInResponse,
+  ): StandInResponse {
+    const token = credential(req, 'Bot');
+    const bot = token ? [...this.users.values()].find((u) => u.bot && u.token === token) : undefined;
+    if (!bot) return error(401, 0, '401: Unauthorized');
+    if (!this.channels.has(req.params.c) && !this.threads.has(req.params.c))
+      return error(404, 10003, 'Unknown Channel');
+    if (!bot.channels.has(req.params.c)) return error(403, 50001, 'Missing Access');
+    return run(bot, req.params.c);
+  }
+
+  private botMessage(
+    channel: string,
+    id: string,
+    run: (m: DiscordStoredMessage) => StandInResponse,
+  ): StandInResponse {
+    const message = this.messages.find((m) => m.id === id && m.channel_id === channel);
+    return message ? run(message) : error(404, 10008, 'Unknown Message');
+  }
+
+  private botSend(bot: DiscordUserEntry, channel: string, req: StandInRequest): StandInResponse {
+    const json = req.body as Record<string, unknown> | undefined;
+    if (typeof json !== 'object' || json === null)
+      return error(400, 50109, 'The request body contains invalid JSON.');
+    const invalid = this.check(json, 0);
+    if (invalid) return invalid;
+    const nonce =
+      typeof json.nonce === 'string' || typeof json.nonce === 'number' ? String(json.nonce) : undefined;
+    if (nonce !== undefined && nonce.length > 25)
+      return error(400, 50035, 'Invalid Form Body', {
+        errors: {
+          nonce: {
+            _errors: [{ code: 'BASE_TYPE_BAD_LENGTH', message: 'Must be between 1 and 25 in length.' }],
+          },
+        },
+      });
+    if (nonce && json.enforce_nonce === true) {
+      const since = Date.now() - NONCE_TTL_MS;
+      const earlier = this.messages.find(
+        (m) => m.nonce === nonce && m.author.id === bot.id && Date.parse(m.timestamp) >= since,
+      );
+      if (earlier) return { body: this.botView(earlier) };
+    }
+    const content = typeof json.content === 'string' ? json.content : '';
+    const message: DiscordStoredMessage = {
+      id: snowflake(),
+      type: 0,
+      channel_id: channel,
+      author: { id: bot.id, username: bot.username, bot: true },
+      content,
+      embeds: [],
+      attachments: [],
+      ...this.mentions(json, content),
+      timestamp: new Date().toISOString(),
+      edited_timestamp: null,
+      ...(nonce && { nonce }),
+    };
+    this.messages.push(message);
+    return { body: this.botView(message) };
+  }
+
+  private botList(channel: string, req: StandInRequest): StandInResponse {
+    const limit = Number(req.query.get('limit') ?? 50);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+      return error(400, 50035, 'Invalid Form Body', {
+        errors: {
+          limit: {
+            _errors: [{ code: 'NUMBER_TYPE_MAX', message: 'int value should be less than or equal to 100.' }],
+          },
+        },
+      });
+    const newestFirst = this.in(channel).slice().reverse();
+    return { body: newestFirst.slice(0, limit).map((m) => this.botView(m)) };
+  }
+
+  /** Only a message's author can edit it on Discord. */
+  private botEdit(
+    bot: DiscordUserEntry,
+    message: DiscordStoredMessage,
+    req: StandInRequest,
+  ): StandInResponse {
+    if (message.author.id !== bot.id)
+      return error(403, 50005, 'Cannot edit a message authored by another user');
+    const json = (req.body ?? {}) as Record<string, unknown>;
+    const content = typeof json.content === 'string' ? json.content : message.content;
+    const invalid = this.check({ content, embeds: message.embeds }, message.attachments.length);
+    if (invalid) return invalid;
+    message.content = content;
+    message.edited_timestamp = new Date().toISOString();
+    return { body: this.botView(message) };
+  }
+
+  /** GET …/reactions/{emoji}: users by id, `after` a user id, `limit` 1–100 (default 25). */
+  private reactors(message: DiscordStoredMessage, req: StandInRequest): StandInResponse {
+    const limit = Number(req.query.get('limit') ?? 25);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) return error(400, 50035, 'Invalid Form Body');
+    const after = BigInt(req.query.get('after') ?? 0);
+    const ids = this.reactions.get(message.id)?.get(req.params.emoji);
+    if (!ids) return error(404, 10014, 'Unknown Emoji');
+    const users = ids
+      .map((id) => this.users.get(id)!)
+      .filter((u) => BigInt(u.id) > after)
+      .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1))
+      .slice(0, limit)
+      .map((u) => ({ id: u.id, username: u.username, ...(u.bot && { bot: true }) }));
+    return { body: users };
+  }
+
+  /** A message as a bot reads it: with the count of each emoji's reactions. */
+  private botView(message: DiscordStoredMessage): Record<string, unknown> {
+    const reactions = [...(this.reactions.get(message.id) ?? new Map<string, string[]>())].map(
+      ([name, users]) => ({
+        count: users.length,
+        me: false,
+        emoji: { id: null, name },
+      }),
+    );
+    const { nonce: _nonce, ...rest } = view(message);
+    return { ...rest, ...(reactions.length > 0 && { reactions }) };
+  }
+
   addChannel(type: DiscordChannel['type'] = 'text'): DiscordChannel {
-    const channel = { id: snowflake(), type };
+    const channel = { id: snowflake(), type, guild_id: GUILD };
     this.channels.set(channel.id, channel);
     return channel;
   }
@@ -115,22 +371,14 @@ export class DiscordStandIn extends ProviderStandIn {
     return this.messages.filter((m) => m.channel_id === channelId);
   }
 
-  /** 429 as Discord answers it: JSON with retry_after, Retry-After and the X-RateLimit-* headers. */
+  /** 429 as Discord answers a webhook's execute: JSON with retry_after, Retry-After and X-RateLimit-* headers. */
   rateLimitExecute(retryAfterSeconds: number, times = 1): void {
-    this.server.faults.add(
-      {
-        kind: 'rate-limit',
-        retryAfterSeconds,
-        body: { message: 'You are being rate limited.', retry_after: retryAfterSeconds, global: false },
-        headers: {
-          'X-RateLimit-Limit': '5',
-          'X-RateLimit-Remaining': '0',
-          'X-RateLimit-Reset-After': String(retryAfterSeconds),
-          'X-RateLimit-Bucket': 'webhook-execute',
-          'X-RateLimit-Scope': 'shared',
-        },
-      },
-      { times, match: (r) => r.method === 'POST' && /\/webhooks\/\d+\/[^/]+$/.test(r.path) },
+    this.rateLimit(
+      retryAfterSeconds,
+      times,
+      'webhook-execute',
+      'shared',
+      (r) => r.method === 'POST' && /\/webhooks\/\d+\/[^/]+$/.test(r.path),
     );
   }
 

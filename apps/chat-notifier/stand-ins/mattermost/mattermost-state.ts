@@ -39,6 +39,20 @@ export interface MmPost {
   pending_post_id: string;
 }
 
+export interface MmReaction {
+  user_id: string;
+  post_id: string;
+  emoji_name: string;
+  create_at: number;
+}
+
+/** A custom user group (Mattermost Professional): its members, by user id. */
+export interface MmGroup {
+  id: string;
+  name: string;
+  members: Set<string>;
+}
+
 export interface MmFile {
   id: string;
   user_id: string;
@@ -57,6 +71,8 @@ export class MattermostState {
   readonly channels = new Map<string, MmChannel>();
   readonly posts = new Map<string, MmPost>();
   readonly files = new Map<string, MmFile>();
+  readonly reactions: MmReaction[] = [];
+  readonly groups = new Map<string, MmGroup>();
 
   addUser(username: string, isBot = false): MmUser {
     const user: MmUser = { id: randomId(), username, tokens: new Set(), isBot };
@@ -80,6 +96,12 @@ export class MattermostState {
     };
     this.channels.set(channel.id, channel);
     return channel;
+  }
+
+  addGroup(name: string, members: MmUser[]): MmGroup {
+    const group: MmGroup = { id: randomId(), name, members: new Set(members.map((m) => m.id)) };
+    this.groups.set(group.id, group);
+    return group;
   }
 
   userByToken(token: string): MmUser | undefined {

@@ -1,5 +1,6 @@
 import { credential, type StandInRequest, type StandInResponse } from '@app/testing';
 import { multipartParts, ProviderStandIn, randomId } from '../provider-stand-in.js';
+import { ApprovalScript } from '../approval-script.js';
 import { MattermostState, type MmChannel, type MmPost, type MmUser } from './mattermost-state.js';
 
 /** Mattermost's error body (model.AppError as JSON). */
@@ -15,7 +16,10 @@ const PERMISSIONS = () =>
 const INVALID_BODY = (field: string) =>
   appError(400, 'api.context.invalid_body_param.app_error', `Invalid or missing ${field} in request body.`);
 
-/** Defaults of GET /channels/{id}/posts (per_page is capped at 200). */
+/** A user as the API shows it to another user (no tokens). */
+const userView = (u: MmUser) => ({ id: u.id, username: u.username, is_bot: u.isBot });
+
+/** Defaults of GET /channels/{id}/posts and GET /groups/{id}/members (per_page is capped at 200). */
 const DEFAULT_PER_PAGE = 60;
 const MAX_PER_PAGE = 200;
 
@@ -26,12 +30,18 @@ const MAX_PER_PAGE = 200;
  * token goes in `Authorization: Bearer`; errors are Mattermost's AppError JSON (401 session expired, 403
  * permissions for non-members, 404 missing, 400 invalid body). `pending_post_id` deduplicates posts for
  * `pendingTtlMs` (the server's 30 s cache), as Mattermost does.
+ *
+ * For approval gates: a post's reactions, patching a post (its author only), users by ids and by usernames,
+ * a user group's members (`page`/`per_page`), and a scripted approver (`script`) that reacts, replies, withdraws,
+ * deletes or edits after the request has been read (GET /posts/{id}) a number of times.
  */
 export class MattermostStandIn extends ProviderStandIn {
   readonly state = new MattermostState();
   /** How long a pending_post_id returns the post already made (Mattermost: 30 s). */
   pendingTtlMs = 30_000;
   private readonly pending = new Map<string, { postId: string; at: number }>();
+  /** What people do to a request after it has been read a number of times. */
+  readonly script = new ApprovalScript();
   private clock = 0;
 
   constructor() {
@@ -50,7 +60,88 @@ export class MattermostStandIn extends ProviderStandIn {
       .route('GET', '/api/v4/channels/:id/posts', (req) =>
         this.authed(req, (user) => this.channelPosts(user, req)),
       )
-      .route('POST', '/api/v4/files', (req) => this.authed(req, (user) => this.upload(user, req)));
+      .route('POST', '/api/v4/files', (req) => this.authed(req, (user) => this.upload(user, req)))
+      .route('GET', '/api/v4/posts/:id/reactions', (req) =>
+        this.authed(req, (user) => this.reactionsOf(user, req.params.id)),
+      )
+      .route('PUT', '/api/v4/posts/:id/patch', (req) => this.authed(req, (user) => this.patchPost(user, req)))
+      .route('POST', '/api/v4/users/ids', (req) =>
+        this.authed(req, () => this.usersBy(req, (u, keys) => keys.has(u.id))),
+      )
+      .route('POST', '/api/v4/users/usernames', (req) =>
+        this.authed(req, () => this.usersBy(req, (u, keys) => keys.has(u.username))),
+      )
+      .route('GET', '/api/v4/groups/:id/members', (req) => this.authed(req, () => this.groupMembers(req)));
+  }
+
+  /** `user` reacts to a post with `emoji` (`+1`, `-1`, `white_check_mark`, `x`, ...); again changes nothing. */
+  react(postId: string, user: MmUser, emoji: string): void {
+    if (
+      this.state.reactions.some(
+        (r) => r.post_id === postId && r.user_id === user.id && r.emoji_name === emoji,
+      )
+    )
+      return;
+    this.state.reactions.push({
+      user_id: user.id,
+      post_id: postId,
+      emoji_name: emoji,
+      create_at: this.now(),
+    });
+  }
+
+  /** `user` takes a reaction back. */
+  unreact(postId: string, user: MmUser, emoji: string): void {
+    const i = this.state.reactions.findIndex(
+      (r) => r.post_id === postId && r.user_id === user.id && r.emoji_name === emoji,
+    );
+    if (i >= 0) this.state.reactions.splice(i, 1);
+  }
+
+  /** `user` replies in the post's thread; returns the reply. */
+  reply(postId: string, user: MmUser, message: string, props: Record<string, unknown> = {}): MmPost {
+    const root = this.state.posts.get(postId)!;
+    return this.addPost(user, root.channel_id, message, { root_id: postId, props });
+  }
+
+  /** A new post of `user`, stored. */
+  private addPost(
+    user: MmUser,
+    channelId: string,
+    message: string,
+    fields: Partial<Pick<MmPost, 'root_id' | 'props' | 'file_ids' | 'pending_post_id'>>,
+  ): MmPost {
+    const now = this.now();
+    const post: MmPost = {
+      id: randomId(),
+      create_at: now,
+      update_at: now,
+      edit_at: 0,
+      delete_at: 0,
+      user_id: user.id,
+      channel_id: channelId,
+      root_id: '',
+      message,
+      type: '',
+      props: {},
+      file_ids: [],
+      pending_post_id: '',
+      ...fields,
+    };
+    this.state.posts.set(post.id, post);
+    return post;
+  }
+
+  /** Someone (an admin, the author) edits a post: Mattermost records when, not who. */
+  edit(postId: string, message: string): void {
+    const post = this.state.posts.get(postId)!;
+    post.message = message;
+    post.edit_at = post.update_at = this.now();
+  }
+
+  /** Someone deletes a post: it is gone from every read (404). */
+  deletePost(postId: string): void {
+    this.state.posts.get(postId)!.delete_at = this.now();
   }
 
   /** A bot account with an access token. */
@@ -129,7 +220,6 @@ export class MattermostStandIn extends ProviderStandIn {
       return INVALID_BODY('channel_id');
     const channel = this.state.channels.get(body.channel_id);
     if (!channel || !channel.members.has(user.id)) return PERMISSIONS();
-    const now = this.now();
     const pendingId = typeof body.pending_post_id === 'string' ? body.pending_post_id : '';
     if (pendingId) {
       const seen = this.pending.get(pendingId);
@@ -150,23 +240,13 @@ export class MattermostStandIn extends ProviderStandIn {
       if (!file || file.user_id !== user.id || file.channel_id !== channel.id || file.post_id !== '')
         return appError(400, 'api.post.create_post.file_ids.app_error', 'Invalid file IDs.');
     }
-    const post: MmPost = {
-      id: randomId(),
-      create_at: now,
-      update_at: now,
-      edit_at: 0,
-      delete_at: 0,
-      user_id: user.id,
-      channel_id: channel.id,
+    const post = this.addPost(user, channel.id, typeof body.message === 'string' ? body.message : '', {
       root_id: rootId,
-      message: typeof body.message === 'string' ? body.message : '',
-      type: '',
       props: typeof body.props === 'object' && body.props !== null ? body.props : {},
       file_ids: fileIds,
       pending_post_id: pendingId,
-    };
+    });
     for (const id of fileIds) this.state.files.get(id)!.post_id = post.id;
-    this.state.posts.set(post.id, post);
     if (pendingId) this.pending.set(pendingId, { postId: post.id, at: Date.now() });
     return { status: 201, body: post };
   }
@@ -180,6 +260,7 @@ export class MattermostStandIn extends ProviderStandIn {
   }
 
   private getPost(user: MmUser, id: string): StandInResponse {
+    this.script.read(id);
     const post = this.readable(user, id);
     return 'id' in post ? { body: post } : post;
   }
@@ -195,6 +276,47 @@ export class MattermostStandIn extends ProviderStandIn {
     post.props = typeof body.props === 'object' && body.props !== null ? body.props : {};
     post.edit_at = post.update_at = this.now();
     return { body: post };
+  }
+
+  /** PATCH semantics: only the fields given change; only the post's author may patch it. */
+  private patchPost(user: MmUser, req: StandInRequest): StandInResponse {
+    const body = req.body as Partial<MmPost> | undefined;
+    if (!body || typeof body !== 'object') return INVALID_BODY('patch');
+    const post = this.readable(user, req.params.id);
+    if (!('id' in post)) return post;
+    if (post.user_id !== user.id) return PERMISSIONS();
+    if (typeof body.message === 'string') post.message = body.message;
+    if (typeof body.props === 'object' && body.props !== null) post.props = body.props;
+    post.edit_at = post.update_at = this.now();
+    return { body: post };
+  }
+
+  private reactionsOf(user: MmUser, id: string): StandInResponse {
+    const post = this.readable(user, id);
+    if (!('id' in post)) return post;
+    return { body: this.state.reactions.filter((r) => r.post_id === id) };
+  }
+
+  /** POST /users/ids and /users/usernames: a JSON list of keys; the users found, unknown keys left out. */
+  private usersBy(req: StandInRequest, match: (u: MmUser, keys: Set<string>) => boolean): StandInResponse {
+    if (!Array.isArray(req.body) || !req.body.every((k) => typeof k === 'string'))
+      return INVALID_BODY('user_ids');
+    const keys = new Set(req.body as string[]);
+    return { body: [...this.state.users.values()].filter((u) => match(u, keys)).map(userView) };
+  }
+
+  private groupMembers(req: StandInRequest): StandInResponse {
+    const group = this.state.groups.get(req.params.id);
+    if (!group) return appError(404, 'app.group.no_rows', 'Unable to find an existing group.');
+    const page = Number(req.query.get('page') ?? 0);
+    const perPage = Math.min(MAX_PER_PAGE, Number(req.query.get('per_page') ?? DEFAULT_PER_PAGE));
+    const members = [...group.members].map((id) => this.state.users.get(id)!);
+    return {
+      body: {
+        members: members.slice(page * perPage, (page + 1) * perPage).map(userView),
+        total_member_count: members.length,
+      },
+    };
   }
 
   private list(posts: MmPost[]): StandInResponse {

@@ -2,6 +2,8 @@ import { credential, type StandInRequest, type StandInResponse } from '@app/test
 import { multipartParts, ProviderStandIn } from '../provider-stand-in.js';
 import type { MethodHandler } from './method-call.js';
 import { chatGetPermalink, chatPostMessage, chatUpdate } from './methods/chat.js';
+import { reactionsGet, usergroupsList, usergroupsUsersList, usersInfo } from './methods/approvals.js';
+import { appendMessage } from './methods/chat.js';
 import { conversationsHistory, conversationsList, conversationsReplies } from './methods/conversations.js';
 import { filesCompleteUploadExternal, filesGetUploadUrlExternal } from './methods/files.js';
 import { SlackArgs, SlackFailure } from './slack-args.js';
@@ -23,7 +25,21 @@ export interface SlackApiCall {
   args: Record<string, unknown>;
   /** The bot whose token authenticated the call. */
   userId?: string;
+  /** When the call came in (ms). */
+  at: number;
 }
+
+/** What a scripted approver does once a request has been polled (reactions.get) `afterPolls` times. */
+export type ApproverStep = { afterPolls: number } & (
+  | { user: string; react: string }
+  | { user: string; unreact: string }
+  | { user: string; reply: string; bot?: boolean }
+  | { user: string; edit: string }
+  | { delete: true }
+);
+
+/** The scopes an approval gate's bot needs beyond the notifier's. */
+export const APPROVAL_SCOPES = ['reactions:read', 'usergroups:read', 'users:read'];
 
 /**
  * A local Slack Web API (https://docs.slack.dev/reference/methods) for the methods the plugin uses:
@@ -38,6 +54,18 @@ export class SlackApiStandIn extends ProviderStandIn {
   private readonly bots = new Map<string, Bot>();
   /** Largest page conversations.list hands out, whatever `limit` asks (Slack may return fewer than asked). */
   listPageCap = 1000;
+  /**
+   * People answering approval requests: each step runs when a request (any bot message polled with
+   * reactions.get) has been polled that many times, so every request gets the same answers.
+   */
+  approverScript: ApproverStep[] = [];
+  /**
+   * Slack's per-method rate limits (calls per window and workspace, e.g. Tier 3: 50 a minute), answered with 429
+   * and Retry-After past them; none unless set. `windowMs` is a minute, or less for a scaled-time test.
+   */
+  tierLimits?: { perWindow: Record<string, number>; windowMs: number };
+  private readonly polls = new Map<string, number>();
+  private readonly recent = new Map<string, number[]>();
 
   private readonly methods: Record<string, MethodHandler> = {
     'auth.test': (call) => ({
@@ -54,6 +82,10 @@ export class SlackApiStandIn extends ProviderStandIn {
     'chat.postMessage': chatPostMessage,
     'chat.update': chatUpdate,
     'chat.getPermalink': chatGetPermalink,
+    'reactions.get': reactionsGet,
+    'usergroups.list': usergroupsList,
+    'usergroups.users.list': usergroupsUsersList,
+    'users.info': usersInfo,
     'files.getUploadURLExternal': filesGetUploadUrlExternal,
     'files.completeUploadExternal': filesCompleteUploadExternal,
   };
@@ -110,6 +142,58 @@ export class SlackApiStandIn extends ProviderStandIn {
     this.httpErrorRoute('POST', `/api/${method}`, status, times);
   }
 
+  /** `user` adds the reaction `name` to a message (as reactions.add would). */
+  react(channel: Channel, ts: string, user: string, name: string): void {
+    const message = this.message(channel, ts);
+    message.reactions ??= [];
+    let reaction = message.reactions.find((r) => r.name === name);
+    if (!reaction) message.reactions.push((reaction = { name, users: [] }));
+    if (!reaction.users.includes(user)) reaction.users.push(user);
+  }
+
+  /** `user` takes the reaction back (reactions.remove); a reaction nobody has left is gone. */
+  unreact(channel: Channel, ts: string, user: string, name: string): void {
+    const message = this.message(channel, ts);
+    const reaction = message.reactions?.find((r) => r.name === name);
+    if (!reaction) return;
+    reaction.users = reaction.users.filter((u) => u !== user);
+    message.reactions = message.reactions!.filter((r) => r.users.length > 0);
+  }
+
+  /** `user` replies in the message's thread (a bot reply carries bot_id). */
+  reply(channel: Channel, ts: string, user: string, text: string, options: { bot?: boolean } = {}): Message {
+    const root = this.message(channel, ts);
+    const message: Message = {
+      type: 'message',
+      ts: this.nextTs(channel),
+      user,
+      text,
+      ...(options.bot && { bot_id: slackId('B') }),
+      origin: 'person',
+      edits: 0,
+    };
+    appendMessage(channel, message, root);
+    return message;
+  }
+
+  /** Someone other than the author edits a message (a workspace admin, say). */
+  editAs(channel: Channel, ts: string, user: string, text: string): void {
+    const message = this.message(channel, ts);
+    message.text = text;
+    message.edits++;
+    message.edited = { user, ts: this.nextTs(channel) };
+  }
+
+  /** chat.delete as Slack does it: a parent with replies stays as a tombstone, any other message goes. */
+  deleteMessage(channel: Channel, ts: string): void {
+    const message = this.message(channel, ts);
+    if ((message.reply_count ?? 0) > 0) {
+      Object.assign(message, { subtype: 'tombstone', text: 'This message was deleted.', user: 'USLACKBOT' });
+      delete message.reactions;
+      delete message.metadata;
+    } else channel.messages.splice(channel.messages.indexOf(message), 1);
+  }
+
   /** Successful calls of `method`. */
   okCalls(method: string): SlackApiCall[] {
     return this.apiCalls.filter((c) => c.method === method && c.ok);
@@ -130,9 +214,55 @@ export class SlackApiStandIn extends ProviderStandIn {
     return channel.messages.filter((m) => m.origin === 'files.completeUploadExternal');
   }
 
+  private message(channel: Channel, ts: string): Message {
+    const message = channel.messages.find((m) => m.ts === ts);
+    if (!message) throw new Error(`stand-in: no message ${ts} in #${channel.name}`);
+    return message;
+  }
+
+  private nextTs(channel: Channel): string {
+    return this.teamOf(channel).nextTs();
+  }
+
+  private teamOf(channel: Channel): Team {
+    for (const bot of this.bots.values()) if (bot.team.channels.get(channel.id) === channel) return bot.team;
+    throw new Error(`stand-in: #${channel.name} is in no team with a bot`);
+  }
+
+  /** The scripted approvers' steps due at this poll of a request. */
+  private runApprovers(bot: Bot, args: SlackArgs): void {
+    if (this.approverScript.length === 0) return;
+    const channel = bot.team.channels.get(args.string('channel') ?? '');
+    const ts = args.string('timestamp') ?? '';
+    const message = channel?.messages.find((m) => m.ts === ts && m.bot_id !== undefined);
+    if (!channel || !message) return;
+    const id = `${channel.id}/${ts}`;
+    const polls = (this.polls.get(id) ?? 0) + 1;
+    this.polls.set(id, polls);
+    for (const step of this.approverScript.filter((s) => s.afterPolls === polls)) {
+      if ('delete' in step) this.deleteMessage(channel, ts);
+      else if ('react' in step) this.react(channel, ts, step.user, step.react);
+      else if ('unreact' in step) this.unreact(channel, ts, step.user, step.unreact);
+      else if ('reply' in step) this.reply(channel, ts, step.user, step.reply, { bot: step.bot });
+      else this.editAs(channel, ts, step.user, step.edit);
+    }
+  }
+
+  /** Retry-After seconds when `method` is past its limit in the window, else undefined (and the call counts). */
+  private overLimit(method: string, now: number): number | undefined {
+    const limit = this.tierLimits?.perWindow[method];
+    if (limit === undefined) return undefined;
+    const windowMs = this.tierLimits!.windowMs;
+    const recent = (this.recent.get(method) ?? []).filter((t) => t > now - windowMs);
+    this.recent.set(method, recent);
+    if (recent.length >= limit) return Math.max(1, Math.ceil((recent[0]! + windowMs - now) / 1000));
+    recent.push(now);
+    return undefined;
+  }
+
   private handle(method: string, req: StandInRequest): StandInResponse {
     const values = { ...Object.fromEntries(req.query), ...(isRecord(req.body) ? req.body : {}) };
-    const record: SlackApiCall = { method, ok: false, args: withoutToken(values) };
+    const record: SlackApiCall = { method, ok: false, args: withoutToken(values), at: Date.now() };
     this.apiCalls.push(record);
     const isJson = (req.headers['content-type'] ?? '').startsWith('application/json');
     // Slack reads a token from the body only in form posts; JSON bodies must use the header.
@@ -153,6 +283,16 @@ export class SlackApiStandIn extends ProviderStandIn {
     if (bot.revoked) return fail('token_revoked');
     record.userId = bot.userId;
     const scopes = { 'x-oauth-scopes': [...bot.scopes].join(',') };
+    const retryAfter = this.overLimit(method, record.at);
+    if (retryAfter !== undefined) {
+      record.error = 'ratelimited';
+      return {
+        status: 429,
+        headers: { 'Retry-After': String(retryAfter) },
+        body: { ok: false, error: 'ratelimited' },
+      };
+    }
+    if (method === 'reactions.get') this.runApprovers(bot, new SlackArgs(values));
     try {
       const result = this.methods[method]({
         args: new SlackArgs(values),

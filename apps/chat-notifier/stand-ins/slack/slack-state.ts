@@ -33,13 +33,16 @@ export interface Message {
   thread_ts?: string;
   reply_count?: number;
   latest_reply?: string;
-  subtype?: 'thread_broadcast';
   files?: SharedFile[];
   upload?: boolean;
   metadata?: { event_type: string; event_payload: Record<string, unknown> };
   edited?: { user: string; ts: string };
-  /** Stand-in bookkeeping, never sent: how the message came to be and how often it was edited. */
-  origin: 'chat.postMessage' | 'files.completeUploadExternal';
+  /** Emoji reactions, each with the users who added it (in the order they did). */
+  reactions?: Array<{ name: string; users: string[] }>;
+  /** A deleted parent that still has replies: Slack keeps it as "This message was deleted.". */
+  subtype?: 'thread_broadcast' | 'tombstone';
+  /** Stand-in bookkeeping, never sent: how the message came to be (a person's: a scripted answer) and how often it was edited. */
+  origin: 'chat.postMessage' | 'files.completeUploadExternal' | 'person';
   edits: number;
 }
 
@@ -96,7 +99,7 @@ export class Team {
   readonly id = slackId('T');
   readonly channels = new Map<string, Channel>();
   readonly userGroups = new Map<string, { id: string; handle: string; users: string[] }>();
-  readonly users = new Map<string, { id: string; name: string }>();
+  readonly users = new Map<string, { id: string; name: string; isBot: boolean }>();
   /** The last ts handed out, in microseconds. */
   private lastMicros = 0;
 
@@ -119,8 +122,9 @@ export class Team {
     return channel;
   }
 
-  addUser(name: string, id = slackId('U')): string {
-    this.users.set(id, { id, name });
+  /** A person (or, with `bot`, an app's bot user: users.info says is_bot). */
+  addUser(name: string, id = slackId('U'), options: { bot?: boolean } = {}): string {
+    this.users.set(id, { id, name, isBot: options.bot ?? false });
     return id;
   }
 

@@ -1,12 +1,30 @@
 import { httpUrlProblem, type EnvSource, type UpstreamKind } from '@app/plugin-kit';
-import { OptionalCredential, readDestinations } from '../../shared/destination-settings.js';
+import {
+  ApprovalCallsPerMinute,
+  OptionalCredential,
+  OptionalSetting,
+  readDestinations,
+} from '../../shared/destination-settings.js';
 import type { EnvClass, SettingsRead } from '../provider-definition.js';
+import { readDiscordBots, type DiscordBot } from './discord-bot-settings.js';
 
 export const discordVariables = (Base: EnvClass) => {
   class DiscordVariables extends Base {
     /** The URL of a channel's webhook (https://discord.com/api/webhooks/<id>/<token>); it is the credential. */
     @OptionalCredential()
     DISCORD_WEBHOOK_URL?: string;
+
+    /** A bot's token (Developer Portal → Bot): approval gates read reactions through it; a webhook cannot. */
+    @OptionalCredential()
+    DISCORD_BOT_TOKEN?: string;
+
+    /** The bot's API root: https://discord.com/api/v10 unless set. */
+    @OptionalSetting()
+    DISCORD_API_URL?: string;
+
+    /** Calls a minute the approval gates may make on each bot (unset: 0.8 × its published limit). */
+    @ApprovalCallsPerMinute()
+    DISCORD_APPROVAL_CALLS_PER_MINUTE?: number;
   }
   return DiscordVariables;
 };
@@ -21,6 +39,8 @@ export interface DiscordWebhook {
 export interface DiscordSettings {
   /** Webhook name → its parts. */
   webhooks: Map<string, DiscordWebhook>;
+  /** Bot name → its token and API root (approval gates). */
+  bots: Map<string, DiscordBot>;
 }
 
 const DISCORD_WEBHOOK = /^(https?:\/\/[^?#]+?)\/webhooks\/(\d{5,25})\/([A-Za-z0-9_-]{20,200})\/?$/;
@@ -54,5 +74,10 @@ export function readDiscordSettings(_env: object, source: EnvSource): SettingsRe
     },
     (values) => parseDiscordWebhook(values.WEBHOOK_URL!)!,
   );
-  return { settings: { webhooks: destinations }, problems, formerNames };
+  const read = readDiscordBots(source);
+  return {
+    settings: { webhooks: destinations, bots: read.bots },
+    problems: [...problems, ...read.problems],
+    formerNames,
+  };
 }

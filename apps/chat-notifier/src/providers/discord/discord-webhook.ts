@@ -13,7 +13,7 @@ export interface DiscordPosted {
 }
 
 /** Discord's error body: `{message, code}` (plus `errors` for a 400, `retry_after` for a 429). */
-function describe(data: unknown): string | undefined {
+export function describeDiscordError(data: unknown): string | undefined {
   const d = data as { message?: unknown; code?: unknown } | undefined;
   if (typeof d?.message !== 'string') return undefined;
   return typeof d.code === 'number' ? `${d.message} (code ${d.code})` : d.message;
@@ -44,7 +44,7 @@ export class DiscordWebhookClient {
       upstream: 'discord',
       baseURL: `${webhook.apiUrl}/webhooks/${webhook.id}/${webhook.token}`,
       timeoutMs,
-      describe: (response) => describe(response.data),
+      describe: (response) => describeDiscordError(response.data),
     });
   }
 

@@ -1,15 +1,15 @@
 import { defineProvider } from '../provider-definition.js';
 import { discordVariables, readDiscordSettings } from './discord-settings.js';
 
-/** Discord through channel webhooks. */
+/** Discord through channel webhooks; approval gates through a bot. */
 export const discord = defineProvider({
   key: 'discord',
   variables: discordVariables,
   prefixes: ['DISCORD_'],
   enable: 'DISCORD_WEBHOOK_URL',
-  scopeKinds: ['discord'],
+  scopeKinds: ['discord', 'discordBot'],
   read: readDiscordSettings,
-  configured: (s) => s.webhooks.size > 0,
-  destinations: (s) => ({ discord: s.webhooks.keys() }),
+  configured: (s) => s.webhooks.size > 0 || s.bots.size > 0,
+  destinations: (s) => ({ discord: s.webhooks.keys(), discordBot: s.bots.keys() }),
   load: async () => (await import('./discord.module.js')).discordModule,
 });

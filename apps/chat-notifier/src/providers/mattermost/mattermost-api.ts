@@ -15,6 +15,24 @@ export interface MattermostPost {
   props?: Record<string, unknown>;
   file_ids?: string[];
   delete_at?: number;
+  create_at?: number;
+  /** When the post was last edited; 0 when never. */
+  edit_at?: number;
+}
+
+/** A reaction on a post (https://developers.mattermost.com/api-documentation/#/tag/reactions). */
+export interface MattermostReaction {
+  user_id: string;
+  post_id: string;
+  emoji_name: string;
+  create_at: number;
+}
+
+/** The parts of a user the approval reader reads. */
+export interface MattermostUser {
+  id: string;
+  username: string;
+  is_bot?: boolean;
 }
 
 /** GET /channels/{id}/posts and GET /posts/{id}/thread: ids newest first, and the posts by id. */
@@ -33,7 +51,7 @@ export interface NewPost {
   pending_post_id: string;
 }
 
-/** Largest page GET /channels/{id}/posts hands out. */
+/** Largest page GET /channels/{id}/posts and GET /groups/{id}/members hand out. */
 const MAX_PER_PAGE = 200;
 
 /** Mattermost's error body: `{id, message, detailed_error, request_id, status_code}`. */
@@ -86,9 +104,9 @@ export class MattermostApi {
     return replyFields('mattermost', `GET /api/v4${path}`, data, { id: 'string' });
   }
 
-  async createPost(post: NewPost): Promise<MattermostPost> {
+  async createPost(post: NewPost, signal?: AbortSignal): Promise<MattermostPost> {
     const data = await this.call(
-      () => this.http.post('/posts', post),
+      () => this.http.post('/posts', post, { signal }),
       'the channel or the thread does not exist',
     );
     return postOf('POST /api/v4/posts', data);
@@ -105,9 +123,9 @@ export class MattermostApi {
     return postOf(`PUT /api/v4/posts/${id}`, data);
   }
 
-  async getPost(id: string): Promise<MattermostPost> {
+  async getPost(id: string, signal?: AbortSignal): Promise<MattermostPost> {
     const data = await this.call(
-      () => this.http.get(`/posts/${id}`),
+      () => this.http.get(`/posts/${id}`, { signal }),
       `post ${id} does not exist (or was deleted)`,
     );
     return postOf(`GET /api/v4/posts/${id}`, data);
@@ -124,12 +142,12 @@ export class MattermostApi {
   }
 
   /** Up to `limit` recent posts of a channel, newest first. */
-  async recentPosts(channelId: string, limit: number): Promise<MattermostPost[]> {
+  async recentPosts(channelId: string, limit: number, signal?: AbortSignal): Promise<MattermostPost[]> {
     const posts: MattermostPost[] = [];
     for (let page = 0; posts.length < limit; page++) {
       const perPage = Math.min(MAX_PER_PAGE, limit);
       const list = await this.call<PostList>(() =>
-        this.http.get(`/channels/${channelId}/posts`, { params: { page, per_page: perPage } }),
+        this.http.get(`/channels/${channelId}/posts`, { params: { page, per_page: perPage }, signal }),
       );
       const batch = postsOf(`GET /api/v4/channels/${channelId}/posts`, list);
       posts.push(...batch);
@@ -139,13 +157,73 @@ export class MattermostApi {
   }
 
   /** Every post of the thread rooted at `rootId`. */
-  async thread(rootId: string): Promise<MattermostPost[]> {
+  async thread(rootId: string, signal?: AbortSignal): Promise<MattermostPost[]> {
     const list = await this.call<PostList>(
-      () => this.http.get(`/posts/${rootId}/thread`),
+      () => this.http.get(`/posts/${rootId}/thread`, { signal }),
       `thread ${rootId} does not exist (or its root post was deleted)`,
     );
     return postsOf(`GET /api/v4/posts/${rootId}/thread`, list);
   }
+
+  /** Changes only the fields given (PUT /posts/{id}/patch); a bot can patch its own posts. */
+  async patchPost(id: string, change: { message: string }, signal?: AbortSignal): Promise<MattermostPost> {
+    const data = await this.call(
+      () => this.http.put(`/posts/${id}/patch`, change, { signal }),
+      `post ${id} does not exist (or was deleted)`,
+    );
+    return postOf(`PUT /api/v4/posts/${id}/patch`, data);
+  }
+
+  /** Every reaction on a post (the API returns them all in one list). */
+  async reactions(postId: string, signal?: AbortSignal): Promise<MattermostReaction[]> {
+    const data = await this.call<unknown>(
+      () => this.http.get(`/posts/${postId}/reactions`, { signal }),
+      `post ${postId} does not exist (or was deleted)`,
+    );
+    // An empty list may come as `null` from older servers.
+    const list = data === null || data === '' ? [] : data;
+    if (!Array.isArray(list))
+      throw UpstreamError.permanent(
+        `mattermost: GET /api/v4/posts/${postId}/reactions: no list in the reply`,
+      );
+    return list.filter(
+      (r): r is MattermostReaction => typeof r?.user_id === 'string' && typeof r?.emoji_name === 'string',
+    );
+  }
+
+  /** The users of these ids (POST /users/ids) or usernames (POST /users/usernames); unknown ones are left out. */
+  async users(by: 'ids' | 'usernames', keys: string[], signal?: AbortSignal): Promise<MattermostUser[]> {
+    if (keys.length === 0) return [];
+    const data = await this.call<unknown>(() => this.http.post(`/users/${by}`, keys, { signal }));
+    return usersOf(`POST /api/v4/users/${by}`, data);
+  }
+
+  /** Every member of a user group (GET /groups/{id}/members, page by page). */
+  async groupMembers(groupId: string, signal?: AbortSignal): Promise<MattermostUser[]> {
+    const members: MattermostUser[] = [];
+    for (let page = 0; ; page++) {
+      const request = `GET /api/v4/groups/${groupId}/members`;
+      const data = await this.call<{ members?: unknown }>(
+        () =>
+          this.http.get(`/groups/${groupId}/members`, {
+            params: { page, per_page: MAX_PER_PAGE },
+            signal,
+          }),
+        `user group ${groupId} does not exist, or the bot may not read it (custom groups need a Professional licence)`,
+      );
+      const batch = usersOf(request, data?.members);
+      members.push(...batch);
+      if (batch.length < MAX_PER_PAGE) return members;
+    }
+  }
+}
+
+function usersOf(request: string, data: unknown): MattermostUser[] {
+  if (!Array.isArray(data))
+    throw UpstreamError.permanent(`mattermost: ${request}: no list of users in the reply`);
+  return data.filter(
+    (u): u is MattermostUser => typeof u?.id === 'string' && typeof u?.username === 'string',
+  );
 }
 
 /** A post the plugin sent or reads: its id and channel are what it relies on. */

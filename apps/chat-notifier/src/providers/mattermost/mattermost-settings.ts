@@ -1,6 +1,7 @@
 import { EnvInt, httpUrlProblem, type EnvSource, type UpstreamKind } from '@app/plugin-kit';
 import { IsInt, Max, Min } from '@app/plugin-kit/config/env-rules.js';
 import {
+  ApprovalCallsPerMinute,
   credentialProblem,
   OptionalCredential,
   OptionalSetting,
@@ -24,6 +25,10 @@ export const mattermostVariables = (Base: EnvClass) => {
     @Min(0)
     @Max(1000)
     MATTERMOST_DEDUP_LOOKBACK = 200;
+
+    /** Calls a minute the approval gates may make on each server (unset: 0.8 × its published limit). */
+    @ApprovalCallsPerMinute()
+    MATTERMOST_APPROVAL_CALLS_PER_MINUTE?: number;
   }
   return MattermostVariables;
 };

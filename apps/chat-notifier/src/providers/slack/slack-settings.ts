@@ -15,7 +15,7 @@ import {
   Max,
   Min,
 } from '@app/plugin-kit/config/env-rules.js';
-import { OptionalCredential } from '../../shared/destination-settings.js';
+import { ApprovalCallsPerMinute, OptionalCredential } from '../../shared/destination-settings.js';
 import type { EnvClass, SettingsRead } from '../provider-definition.js';
 
 /** Slack's variables: the default workspace's bot token and the Web API client's settings. */
@@ -48,6 +48,10 @@ export const slackVariables = (Base: EnvClass) => {
     /** Timeout of one Slack request; well below the kit's 20 s call deadline. */
     @IsGoDuration({ min: '100ms', max: '15s' })
     SLACK_REQUEST_TIMEOUT = '8s';
+
+    /** Calls a minute the approval gates may make on each workspace, per method (unset: 0.8 × its published limit). */
+    @ApprovalCallsPerMinute()
+    SLACK_APPROVAL_CALLS_PER_MINUTE?: number;
   }
   return SlackVariables;
 };

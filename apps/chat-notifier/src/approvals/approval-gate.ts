@@ -1,0 +1,289 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { formatDuration, parseDuration, type ExecuteTemplateReply } from '@app/contract';
+import {
+  exactlyOneProviderBlock,
+  failed,
+  PluginConfigError,
+  running,
+  succeeded,
+  UpstreamError,
+  type ExecutionContext,
+} from '@app/plugin-kit';
+import type { ApprovalBlock, ApprovalReaders, BlockReader } from './approval-provider.js';
+import type { PostedRequest } from './approval-reader.js';
+import { DEFAULT_TIMEOUT, type ApproveSettings } from './approve-config.dto.js';
+import { PollSchedule } from './poll-schedule.js';
+import { tally } from './tally.js';
+import { inBlock } from '../shared/block-errors.js';
+
+/** The approval providers by key, in the order of the table. */
+export const APPROVAL_READERS = Symbol.for('chat-notifier.approval-readers');
+export type ApprovalReadersByKey = ReadonlyMap<string, ApprovalReaders>;
+
+export type DecisionName = 'approved' | 'rejected' | 'timeout' | 'deleted' | 'tampered';
+
+/** The decision as it is answered on every call after it fell. */
+export interface Decision {
+  decision: DecisionName;
+  succeeded: boolean;
+  /** Who decided (user ids); none for a timeout, a deleted or a tampered request. */
+  approvers: string[];
+  decidedAt: string;
+  url: string;
+  message: string;
+  /** The line the request is concluded with ("Approved by <@U…> at …"); none when the request is gone. */
+  conclusion?: string;
+}
+
+/** What the gate keeps between calls (the kit's ledger state of the execution). */
+export interface GateState {
+  /**
+   * When this process first saw the gate: the timeout counts from here, but for a request found again (see
+   * timeoutStart).
+   */
+  openedAt: number;
+  posted?: PostedRequest;
+  /** The request's text as posted: the decision is added below it. */
+  text?: string;
+  decision?: Decision;
+  /** The request shows the decision (or cannot: it is gone). */
+  concluded?: boolean;
+}
+
+type ApproveBody = ApproveSettings & Record<string, unknown>;
+type Ctx = ExecutionContext<ApproveBody, GateState>;
+
+/**
+ * An approval gate: posts the request once, then on each call reads its answers and replies Running with a
+ * requeue from the poll schedule until listed approvers decide or the timeout passes. The decision is taken
+ * once, kept in the execution's state and answered identically on every later call (a Succeeded one is also
+ * replayed by the kit's ledger without reaching here).
+ */
+@Injectable()
+export class ApprovalGate {
+  constructor(
+    @Inject(APPROVAL_READERS) private readonly providers: ApprovalReadersByKey,
+    private readonly schedule: PollSchedule,
+  ) {}
+
+  async execute(ctx: Ctx): Promise<ExecuteTemplateReply> {
+    const key = exactlyOneProviderBlock(ctx.config, [...this.providers.keys()]);
+    return inBlock(key, () => this.gate(ctx, key));
+  }
+
+  private async gate(ctx: Ctx, key: string): Promise<ExecuteTemplateReply> {
+    const { config } = ctx;
+    const block = config[key] as ApprovalBlock;
+    const state: GateState = { ...(ctx.state.get() ?? { openedAt: Date.now() }) };
+    const save = async (patch: Partial<GateState>) => {
+      Object.assign(state, patch);
+      await ctx.state.set({ ...state });
+    };
+    if (!ctx.state.get()) await save({});
+    const side = this.providers.get(key)!.readerFor(block, {
+      namespace: ctx.workflow.namespace,
+      logger: ctx.logger,
+    });
+    if (state.decision) return this.answer(ctx, side, state, save);
+
+    const timeoutMs = parseDuration(config.timeout ?? DEFAULT_TIMEOUT);
+    let deadline = timeoutStart(state) + timeoutMs;
+    // Every call to the upstream waits for room in its budget (shared by every gate of this sidecar on it).
+    const granted = () => this.schedule.take(side.upstream, side.reader.callsPerRead, side.budget);
+    const noSlot = `waiting for a read slot (${side.upstream}: ${side.budget} calls a minute)`;
+    if (!state.posted) {
+      if (!granted()) return this.wait(ctx, side, state, deadline, noSlot);
+      // Approvers who stand for nobody (an unknown or empty group) fail the gate before anything is posted.
+      if ((await side.reader.members(block.approvers, ctx.signal)).size === 0)
+        throw new PluginConfigError('approvers: stand for no one (every group listed is empty)');
+      const text = requestText(block, config, side, deadline);
+      const posted = await side.reader.post({ text, marker: ctx.key }, ctx.signal);
+      // A request found again after a restart keeps the deadline it was posted with (and shows the decision
+      // below a text that says so).
+      const since = timeoutStart({ ...state, posted }) + timeoutMs;
+      await save({ posted, text: since === deadline ? text : requestText(block, config, side, since) });
+      deadline = since;
+      ctx.logger.info({ url: posted.url }, 'approval requested');
+      return this.wait(ctx, side, state, deadline, 'requested');
+    }
+
+    const posted = state.posted;
+    if (!granted()) {
+      if (Date.now() >= deadline) return this.decideTimeout(ctx, side, state, save, config, timeoutMs);
+      return this.wait(ctx, side, state, deadline, noSlot);
+    }
+    let found;
+    let eligible: Set<string>;
+    try {
+      found = await side.reader.read(posted, ctx.signal);
+      eligible =
+        found.kind === 'present' ? await side.reader.members(block.approvers, ctx.signal) : new Set();
+    } catch (err) {
+      if (!(err instanceof UpstreamError) || !err.transient) throw err;
+      // Reading is repeated on the next poll; only the timeout ends a gate whose upstream keeps failing.
+      if (err.retryAfterMs) this.schedule.pause(side.upstream, err.retryAfterMs);
+      if (Date.now() >= deadline) return this.decideTimeout(ctx, side, state, save, config, timeoutMs);
+      ctx.logger.warn({ status: err.status }, `approval: reading the answers failed: ${err.message}`);
+      return this.wait(ctx, side, state, deadline, `could not read the answers (${err.message})`);
+    }
+    const now = new Date();
+    if (found.kind === 'deleted')
+      return this.decide(ctx, side, state, save, {
+        decision: 'deleted',
+        succeeded: false,
+        approvers: [],
+        decidedAt: now.toISOString(),
+        url: posted.url,
+        message: `the approval request was deleted before a decision; failing safely: ${posted.url}`,
+      });
+    if (found.kind === 'tampered')
+      return this.decide(ctx, side, state, save, {
+        decision: 'tampered',
+        succeeded: false,
+        approvers: [],
+        decidedAt: now.toISOString(),
+        url: posted.url,
+        message: `the approval request was changed by someone else (${found.detail}); failing safely: ${posted.url}`,
+        conclusion: `:warning: Changed by someone else; the gate failed safely at ${now.toISOString()}`,
+      });
+
+    const minApprovals = config.minApprovals ?? 1;
+    const result = tally(found.answers, {
+      eligible,
+      author: posted.author,
+      minApprovals,
+      notAfter: deadline,
+    });
+    if (result.verdict !== 'open') {
+      const approved = result.verdict === 'approved';
+      const who = result.people.map((u) => side.mention(u)).join(', ');
+      const at = now.toISOString();
+      return this.decide(ctx, side, state, save, {
+        decision: result.verdict,
+        succeeded: approved,
+        approvers: result.people,
+        decidedAt: at,
+        url: posted.url,
+        message: `${result.verdict} by ${result.people.join(', ')} at ${at}: ${posted.url}`,
+        conclusion: `${approved ? ':white_check_mark: Approved' : ':x: Rejected'} by ${who} at ${at}`,
+      });
+    }
+    if (now.getTime() >= deadline) return this.decideTimeout(ctx, side, state, save, config, timeoutMs);
+    const so = result.people.length > 0 ? ` (so far: ${result.people.join(', ')})` : '';
+    return this.wait(ctx, side, state, deadline, `${result.people.length} of ${minApprovals} approvals${so}`);
+  }
+
+  private decideTimeout(
+    ctx: Ctx,
+    side: BlockReader,
+    state: GateState,
+    save: (patch: Partial<GateState>) => Promise<void>,
+    config: ApproveBody,
+    timeoutMs: number,
+  ): Promise<ExecuteTemplateReply> {
+    const onTimeout = config.onTimeout ?? 'fail';
+    const at = new Date().toISOString();
+    const within = `no decision within ${formatDuration(timeoutMs)}`;
+    const outcome = {
+      fail: 'the gate failed',
+      approve: 'approved by onTimeout',
+      reject: 'rejected by onTimeout',
+    };
+    return this.decide(ctx, side, state, save, {
+      decision: onTimeout === 'approve' ? 'approved' : onTimeout === 'reject' ? 'rejected' : 'timeout',
+      succeeded: onTimeout === 'approve',
+      approvers: [],
+      decidedAt: at,
+      url: state.posted?.url ?? '',
+      message: `${within}; ${outcome[onTimeout]}: ${state.posted?.url ?? ''}`,
+      conclusion: `:hourglass: No decision within ${formatDuration(timeoutMs)}; ${outcome[onTimeout]} at ${at}`,
+    });
+  }
+
+  private async decide(
+    ctx: Ctx,
+    side: BlockReader,
+    state: GateState,
+    save: (patch: Partial<GateState>) => Promise<void>,
+    decision: Decision,
+  ): Promise<ExecuteTemplateReply> {
+    await save({ decision, concluded: decision.conclusion === undefined });
+    this.schedule.close(side.upstream, ctx.key);
+    ctx.logger.info({ decision: decision.decision, approvers: decision.approvers }, 'approval decided');
+    return this.answer(ctx, side, state, save);
+  }
+
+  /** The decision's reply, once the request shows it (a failed edit is tried again on the next call). */
+  private async answer(
+    ctx: Ctx,
+    side: BlockReader,
+    state: GateState,
+    save: (patch: Partial<GateState>) => Promise<void>,
+  ): Promise<ExecuteTemplateReply> {
+    const decision = state.decision!;
+    if (!state.concluded && state.posted && decision.conclusion) {
+      try {
+        await side.reader.conclude(state.posted, `${state.text ?? ''}\n\n${decision.conclusion}`, ctx.signal);
+      } catch (err) {
+        if (err instanceof UpstreamError && err.transient)
+          return running(`${decision.decision}; showing it on the request failed (${err.message})`, 5000);
+        // The decision stands whether or not the request can show it.
+        ctx.logger.warn(
+          {},
+          `approval: could not show the decision on the request: ${(err as Error).message}`,
+        );
+      }
+      await save({ concluded: true });
+    }
+    const outputs = {
+      decision: decision.decision,
+      approvers: decision.approvers.join(','),
+      decidedAt: decision.decidedAt,
+      url: decision.url,
+    };
+    return decision.succeeded ? succeeded(outputs, decision.message) : failed(decision.message, outputs);
+  }
+
+  private wait(
+    ctx: Ctx,
+    side: BlockReader,
+    state: GateState,
+    deadline: number,
+    progress: string,
+  ): ExecuteTemplateReply {
+    const requeue = this.schedule.next(side.upstream, ctx.key, side.reader.callsPerRead, side.budget);
+    // Looking again at the deadline is enough to time out on time.
+    const untilDeadline = Math.max(1000, deadline - Date.now());
+    return running(
+      `waiting for approval: ${progress}: ${state.posted?.url ?? ''}`,
+      Math.min(requeue, untilDeadline),
+    );
+  }
+}
+
+/**
+ * Where the gate's timeout starts: when this process first saw it, or, for a request found again (posted before
+ * a sidecar restart, whose in-memory ledger and so `openedAt` are new; or by another replica), the post's time
+ * as the provider recorded it: the deadline stays the one the request was posted with.
+ */
+function timeoutStart(state: GateState): number {
+  const posted = state.posted;
+  // A provider's time that cannot be read never moves the deadline (NaN would keep the gate open for good).
+  return posted?.found && Number.isFinite(posted.postedAt)
+    ? Math.min(state.openedAt, posted.postedAt)
+    : state.openedAt;
+}
+
+/** The request as posted: the author's text, who may answer and how, and until when. */
+export function requestText(
+  block: ApprovalBlock,
+  config: ApproveSettings,
+  side: BlockReader,
+  deadline?: number,
+): string {
+  const min = config.minApprovals ?? 1;
+  const who = block.approvers.map((a) => side.mention(a)).join(', ');
+  const needs = min === 1 ? 'one approval' : `${min} approvals`;
+  const until = deadline === undefined ? '' : `, until ${new Date(deadline).toISOString()}`;
+  return `${block.text}\n\nNeeds ${needs} from ${who}${until}. ${side.howToAnswer}`;
+}

@@ -1,0 +1,49 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsGoDuration, type ConfigClass } from '@app/plugin-kit';
+import { EmptyAsAbsent } from '../shared/body-fields.js';
+import { withProviderBlocks } from '../shared/provider-blocks.js';
+
+export const ON_TIMEOUT = ['fail', 'approve', 'reject'] as const;
+export type OnTimeout = (typeof ON_TIMEOUT)[number];
+
+/** The longest a gate may wait: a week (a step left open longer is forgotten, not decided). */
+export const MAX_TIMEOUT = '168h';
+export const DEFAULT_TIMEOUT = '24h';
+
+/** The fields of an `approve` body besides its one provider block. */
+export class ApproveSettings {
+  /** Distinct listed people who must approve. */
+  @Transform(({ value }) =>
+    value === '' || value === null
+      ? undefined
+      : typeof value === 'string' && /^\d+$/.test(value)
+        ? Number(value)
+        : value,
+  )
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(20)
+  minApprovals?: number;
+
+  /** How long the gate waits for a decision (Go duration). */
+  @EmptyAsAbsent()
+  @IsOptional()
+  @IsGoDuration({ min: '1s', max: MAX_TIMEOUT })
+  timeout?: string;
+
+  /** What the gate decides when nobody did in time: fail (the default), approve or reject. */
+  @EmptyAsAbsent()
+  @IsOptional()
+  @IsIn(ON_TIMEOUT, { message: `must be one of ${ON_TIMEOUT.join(', ')}` })
+  onTimeout?: OnTimeout;
+}
+
+/**
+ * The class of the body under `plugin.approve`: the settings above and one optional block per approval
+ * provider (`approve: {slack: {...}}`); that exactly one is given is the gate's check.
+ */
+export function approveConfigClass(blocks: ReadonlyArray<{ key: string; config: ConfigClass }>): ConfigClass {
+  return withProviderBlocks(ApproveSettings, blocks);
+}

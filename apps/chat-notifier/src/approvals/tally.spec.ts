@@ -1,0 +1,43 @@
+import type { ApprovalAnswer } from './approval-reader.js';
+import { tally } from './tally.js';
+
+const rules = { eligible: new Set(['alice', 'bob', 'botty']), author: 'me', minApprovals: 2, notAfter: 1000 };
+const a = (user: string, vote: ApprovalAnswer['vote'], at = 0, bot = false): ApprovalAnswer => ({
+  user,
+  vote,
+  at,
+  bot,
+});
+
+describe('tally: who counts and what decides', () => {
+  it.each([
+    ['nobody answered', [], { verdict: 'open', people: [] }],
+    [
+      'one person twice is one approval',
+      [a('alice', 'approve'), a('alice', 'approve', 5)],
+      { verdict: 'open', people: ['alice'] },
+    ],
+    [
+      'two people approve',
+      [a('bob', 'approve', 9), a('alice', 'approve', 3)],
+      { verdict: 'approved', people: ['alice', 'bob'] },
+    ],
+    [
+      'one reject wins over approvals',
+      [a('alice', 'approve'), a('bob', 'approve'), a('bob', 'reject')],
+      { verdict: 'rejected', people: ['bob'] },
+    ],
+    [
+      'a bot, the author and an unlisted user do not count',
+      [a('botty', 'approve', 0, true), a('me', 'approve'), a('eve', 'reject'), a('alice', 'approve')],
+      { verdict: 'open', people: ['alice'] },
+    ],
+    [
+      'an answer after the deadline does not count',
+      [a('alice', 'approve', 10), a('bob', 'approve', 1001)],
+      { verdict: 'open', people: ['alice'] },
+    ],
+  ] as const)('%s', (_name, answers, expected) => {
+    expect(tally(answers, rules)).toEqual(expected);
+  });
+});

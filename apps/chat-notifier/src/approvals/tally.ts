@@ -1,0 +1,38 @@
+import type { ApprovalAnswer } from './approval-reader.js';
+
+export type Verdict = 'approved' | 'rejected' | 'open';
+
+export interface Tally {
+  verdict: Verdict;
+  /** Who decided: the rejecters of a rejection, else the approvers counted so far (first answer first). */
+  people: string[];
+}
+
+export interface TallyRules {
+  /** The users the listed approvers stand for (groups expanded). */
+  eligible: ReadonlySet<string>;
+  /** The account that posted the request: its own answers never count. */
+  author: string;
+  minApprovals: number;
+  /** Answers given after this time (ms) do not count; an answer of unknown time (0) does. */
+  notAfter: number;
+}
+
+/**
+ * The gate's rule: only listed people count (never a bot, never the request's author); one reject from any
+ * of them rejects; `minApprovals` distinct people approving approves. Answers are what the request carries
+ * now, so a reaction taken back is no answer.
+ */
+export function tally(answers: readonly ApprovalAnswer[], rules: TallyRules): Tally {
+  const counted = answers
+    .filter((a) => !a.bot && a.user !== rules.author && rules.eligible.has(a.user))
+    .filter((a) => a.at === 0 || a.at <= rules.notAfter)
+    .sort((a, b) => a.at - b.at);
+  const distinct = (vote: ApprovalAnswer['vote']) => [
+    ...new Set(counted.filter((a) => a.vote === vote).map((a) => a.user)),
+  ];
+  const rejecters = distinct('reject');
+  if (rejecters.length > 0) return { verdict: 'rejected', people: rejecters };
+  const approvers = distinct('approve');
+  return { verdict: approvers.length >= rules.minApprovals ? 'approved' : 'open', people: approvers };
+}

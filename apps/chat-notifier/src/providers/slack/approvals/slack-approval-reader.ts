@@ -1,0 +1,167 @@
+import { PluginConfigError, type PluginLogger } from '@app/plugin-kit';
+import type {
+  ApprovalAnswer,
+  ApprovalReader,
+  PostedRequest,
+  RequestState,
+} from '../../../approvals/approval-reader.js';
+import { replyFields } from '../../../shared/reply-fields.js';
+import { CallBudget } from '../call-budget.js';
+import type { ChannelResolver } from '../channel-resolver.js';
+import type { DuplicateFinder } from '../duplicate-finder.js';
+import { NOTIFICATION_EVENT } from '../execution-metadata.js';
+import { slackCall } from '../slack-call.js';
+import type { WorkspaceClient } from '../slack-client.factory.js';
+import { slackErrorCode } from '../slack-errors.js';
+import type { SlackDirectory } from './slack-directory.js';
+import { reactionVote, replyVote } from './slack-votes.js';
+
+/** Slack's Tier 3 (reactions.get, conversations.replies): 50 calls a minute per method, workspace and app. */
+export const SLACK_READS_PER_MINUTE = 50;
+/** Replies read per conversations.replies page (Slack suggests at most 200). */
+const REPLIES_PAGE = 200;
+/** Codes that mean the request (or its thread) is no longer there. */
+const GONE = new Set(['message_not_found', 'thread_not_found']);
+
+interface SlackMessage {
+  ts?: string;
+  user?: string;
+  bot_id?: string;
+  subtype?: string;
+  text?: string;
+  edited?: { user?: string };
+  reactions?: Array<{ name?: string; users?: string[] }>;
+}
+
+/** A message's `ts` (seconds.microseconds, Slack's time of the post) as ms since the epoch. */
+function tsMillis(ts: string): number {
+  return Math.round(Number(ts) * 1000);
+}
+
+/** The request of one `approve: {slack: …}` block: posted in its channel, answered by reactions and thread replies. */
+export class SlackApprovalReader implements ApprovalReader {
+  readonly callsPerMinute = SLACK_READS_PER_MINUTE;
+  /** Slack counts each method apart: a read calls reactions.get and conversations.replies once each (a page). */
+  readonly callsPerRead = 1;
+
+  constructor(
+    private readonly client: WorkspaceClient,
+    private readonly channelRef: string,
+    private readonly logger: PluginLogger,
+    private readonly channels: ChannelResolver,
+    private readonly finder: DuplicateFinder,
+    private readonly directory: SlackDirectory,
+  ) {}
+
+  async post(request: { text: string; marker: string }, signal: AbortSignal): Promise<PostedRequest> {
+    const { client, logger } = this;
+    const budget = new CallBudget(signal);
+    const channel = await this.channels.resolve(client, this.channelRef, budget, logger);
+    const where = { channel: channel.id, label: channel.label };
+    const earlier = await this.finder.findPost(client, where, request.marker, budget, logger);
+    let ts = earlier?.ts;
+    if (ts)
+      logger.info(
+        { ts },
+        'slack: this gate already posted its request (found by its metadata); not posting again',
+      );
+    else {
+      const site = { method: 'chat.postMessage', workspace: client.workspace, channel: channel.label };
+      const posted = await slackCall(site, budget, logger, () =>
+        client.writes.chat.postMessage({
+          channel: channel.id,
+          text: request.text,
+          unfurl_links: false,
+          metadata: { event_type: NOTIFICATION_EVENT, event_payload: { key: request.marker } },
+        }),
+      );
+      ts = replyFields('slack', 'chat.postMessage', posted, { ts: 'string' }).ts;
+    }
+    const author = await this.directory.botUser(client, budget, logger);
+    const site = { method: 'chat.getPermalink', workspace: client.workspace, channel: channel.label, ts };
+    const link = await slackCall(site, budget, logger, () =>
+      client.reads.chat.getPermalink({ channel: channel.id, message_ts: ts }),
+    );
+    const { permalink } = replyFields('slack', 'chat.getPermalink', link, { permalink: 'string' });
+    return {
+      ref: { channel: channel.id, ts },
+      url: permalink,
+      author,
+      postedAt: tsMillis(ts),
+      found: earlier !== undefined,
+    };
+  }
+
+  async read(posted: PostedRequest, signal: AbortSignal): Promise<RequestState> {
+    const { client, logger } = this;
+    const { channel, ts } = posted.ref as { channel: string; ts: string };
+    const budget = new CallBudget(signal);
+    const gone = async <T>(method: string, call: () => Promise<T>): Promise<T | undefined> => {
+      try {
+        return await slackCall({ method, workspace: client.workspace, channel, ts }, budget, logger, call);
+      } catch (err) {
+        if (GONE.has(slackErrorCode(err) ?? '')) return undefined;
+        throw err;
+      }
+    };
+    const reacted = await gone('reactions.get', () =>
+      client.reads.reactions.get({ channel, timestamp: ts, full: true }),
+    );
+    const message = reacted?.message as SlackMessage | undefined;
+    if (!message || message.subtype === 'tombstone') return { kind: 'deleted' };
+    if (message.edited?.user && message.edited.user !== posted.author)
+      return { kind: 'tampered', detail: `edited by ${message.edited.user}` };
+
+    const answers: ApprovalAnswer[] = [];
+    for (const reaction of message.reactions ?? []) {
+      const vote = reactionVote(reaction.name ?? '');
+      if (vote)
+        for (const user of reaction.users ?? [])
+          answers.push({ user, vote, at: 0, bot: await this.directory.isBot(client, user, budget, logger) });
+    }
+    let cursor: string | undefined;
+    do {
+      const page = await gone('conversations.replies', () =>
+        client.reads.conversations.replies({ channel, ts, limit: REPLIES_PAGE, ...(cursor && { cursor }) }),
+      );
+      if (!page) return { kind: 'deleted' };
+      for (const reply of (page.messages ?? []) as SlackMessage[]) {
+        const vote = reply.ts === ts ? undefined : replyVote(reply.text);
+        if (!vote || !reply.user) continue;
+        const bot = reply.bot_id !== undefined || reply.subtype === 'bot_message';
+        answers.push({ user: reply.user, vote, at: tsMillis(reply.ts!), bot });
+      }
+      cursor = page.response_metadata?.next_cursor || undefined;
+    } while (cursor);
+    return { kind: 'present', answers };
+  }
+
+  async members(approvers: string[], signal: AbortSignal): Promise<Set<string>> {
+    const budget = new CallBudget(signal);
+    const users = new Set<string>();
+    for (const approver of approvers) {
+      if (/^[UW]/.test(approver)) {
+        users.add(approver);
+        continue;
+      }
+      const group = approver.startsWith('@')
+        ? await this.directory.groupByHandle(this.client, approver.slice(1), budget, this.logger)
+        : approver;
+      if (!group)
+        throw new PluginConfigError(
+          `approvers: no user group ${approver} in workspace "${this.client.workspace}"`,
+        );
+      for (const user of await this.directory.groupMembers(this.client, group, budget, this.logger))
+        users.add(user);
+    }
+    return users;
+  }
+
+  async conclude(posted: PostedRequest, text: string, signal: AbortSignal): Promise<void> {
+    const { channel, ts } = posted.ref as { channel: string; ts: string };
+    const site = { method: 'chat.update', workspace: this.client.workspace, channel, ts };
+    await slackCall(site, new CallBudget(signal), this.logger, () =>
+      this.client.writes.chat.update({ channel, ts, text }),
+    );
+  }
+}

@@ -1,0 +1,129 @@
+import type { ApprovalScript } from '../stand-ins/approval-script.js';
+import { DiscordStandIn } from '../stand-ins/discord/discord.stand-in.js';
+import { GithubStandIn } from '../stand-ins/github/github.stand-in.js';
+import { MattermostStandIn } from '../stand-ins/mattermost/mattermost.stand-in.js';
+import type { ProviderStandIn } from '../stand-ins/provider-stand-in.js';
+
+export type Person = 'alice' | 'bob';
+
+/**
+ * One provider's stand-in as the approval e2e table drives it: two people who may answer, what they can do to
+ * a request (its id as the stand-in's scripted approver names it), and what the sidecar did there.
+ */
+export interface ApprovalWorld {
+  /** The sidecar's variables for the stand-in. */
+  env: Record<string, string>;
+  /** The provider's block under `approve`, with `approvers` as a body writes them. */
+  block(approvers: string[]): Record<string, unknown>;
+  /** How a body names each person (`ref`), and how the `approvers` output does (`id`). */
+  people: Record<Person, { ref: string; id: string }>;
+  approve(request: string, who: Person): void;
+  reject(request: string, who: Person): void;
+  /** Takes the person's answer back: a reaction removed, a comment deleted. */
+  withdraw(request: string, who: Person): void;
+  /** Someone deletes the request. */
+  remove(request: string): void;
+  script: ApprovalScript;
+  /** Requests the sidecar posted (successful creating calls, counted at the stand-in). */
+  posted(): number;
+  /** Looks for an earlier request (a gate's first call on a sidecar). */
+  searches(): number;
+  /** What the `url` output looks like. */
+  url: RegExp;
+  close(): Promise<void>;
+}
+
+const TEXT = 'Deploy 1.4.2 to prod?';
+const ok = (standIn: ProviderStandIn, method: string, path: RegExp) =>
+  standIn.server.calls.filter((c) => c.method === method && path.test(c.path) && c.status < 300).length;
+
+async function mattermostWorld(): Promise<ApprovalWorld> {
+  const mm = await new MattermostStandIn().start();
+  const token = 'mme2e0bot0token0approvals0000000';
+  const bot = mm.addBot('argo-bot', token);
+  const users = { alice: mm.state.addUser('alice'), bob: mm.state.addUser('bob') };
+  const team = mm.state.addTeam('eng', [bot, ...Object.values(users)]);
+  const deploys = mm.state.addChannel(team, 'deploys', [bot, ...Object.values(users)]);
+  return {
+    env: { MATTERMOST_URL: mm.url, MATTERMOST_TOKEN: token },
+    block: (approvers) => ({ channel: deploys.id, text: TEXT, approvers }),
+    people: {
+      alice: { ref: 'alice', id: users.alice.id },
+      bob: { ref: '@bob', id: users.bob.id },
+    },
+    approve: (post, who) => mm.react(post, users[who], 'white_check_mark'),
+    reject: (post, who) => mm.react(post, users[who], 'x'),
+    withdraw: (post, who) => mm.unreact(post, users[who], 'white_check_mark'),
+    remove: (post) => mm.deletePost(post),
+    script: mm.script,
+    posted: () => ok(mm, 'POST', /^\/api\/v4\/posts$/),
+    searches: () => ok(mm, 'GET', /^\/api\/v4\/channels\/\w+\/posts$/),
+    url: new RegExp(`^${mm.url}/_redirect/pl/\\w{26}$`),
+    close: () => mm.close(),
+  };
+}
+
+async function discordWorld(): Promise<ApprovalWorld> {
+  const discord = await new DiscordStandIn().start();
+  const token = 'MTEwMDAwMDAwMDAwMDAwMDAwMg.stand-in.e2e-bot-token';
+  const deploys = discord.addChannel();
+  discord.addBot('argo', token, [deploys]);
+  const users = { alice: discord.addUser('alice'), bob: discord.addUser('bob') };
+  return {
+    env: { DISCORD_BOT_TOKEN: token, DISCORD_API_URL: `${discord.url}/api/v10` },
+    block: (approvers) => ({ channel: deploys.id, text: TEXT, approvers }),
+    people: {
+      alice: { ref: users.alice.id, id: users.alice.id },
+      bob: { ref: `<@${users.bob.id}>`, id: users.bob.id },
+    },
+    approve: (message, who) => discord.react(message, users[who], '✅'),
+    reject: (message, who) => discord.react(message, users[who], '❌'),
+    withdraw: (message, who) => discord.unreact(message, users[who], '✅'),
+    remove: (message) => discord.deleteMessage(message),
+    script: discord.script,
+    posted: () => ok(discord, 'POST', /\/channels\/\d+\/messages$/),
+    searches: () => ok(discord, 'GET', /\/channels\/\d+\/messages$/),
+    url: new RegExp(`^https://discord\\.com/channels/\\d+/${deploys.id}/\\d+$`),
+    close: () => discord.close(),
+  };
+}
+
+async function githubWorld(): Promise<ApprovalWorld> {
+  const gh = await new GithubStandIn().start();
+  const token = 'ghp_standin0e2e0approvals0token0000000000';
+  const deployer = gh.addUser('argo-deployer', { token });
+  const users = { alice: gh.addUser('Alice'), bob: gh.addUser('bob') };
+  const repo = gh.addRepository('acme/deploys', [deployer, users.alice]);
+  /** `acme/deploys#7` → the issue. */
+  const issue = (request: string) => gh.issue(repo, request.split('#')[1]!);
+  return {
+    env: {
+      APPROVALS_GITHUB_TOKEN: token,
+      APPROVALS_GITHUB_REPOSITORIES: 'acme/deploys',
+      APPROVALS_GITHUB_API_URL: gh.url,
+    },
+    block: (approvers) => ({ repository: 'acme/deploys', text: TEXT, approvers }),
+    people: {
+      alice: { ref: '@Alice', id: 'alice' },
+      bob: { ref: 'bob', id: 'bob' },
+    },
+    approve: (request, who) => gh.comment(issue(request), users[who], '/approve'),
+    reject: (request, who) => gh.comment(issue(request), users[who], '/deny not today'),
+    withdraw: (request, who) => {
+      const it = issue(request);
+      for (const c of it.comments.filter((c) => c.user === users[who])) gh.deleteComment(it, c);
+    },
+    remove: (request) => gh.remove(issue(request)),
+    script: gh.script,
+    posted: () => ok(gh, 'POST', /^\/repos\/acme\/deploys\/issues$/),
+    searches: () => ok(gh, 'GET', /^\/repos\/acme\/deploys\/issues$/),
+    url: /^https:\/\/github\.com\/acme\/deploys\/issues\/\d+$/,
+    close: () => gh.close(),
+  };
+}
+
+const WORLDS = { mattermost: mattermostWorld, discord: discordWorld, github: githubWorld };
+
+export function startApprovalWorld(key: keyof typeof WORLDS): Promise<ApprovalWorld> {
+  return WORLDS[key]();
+}

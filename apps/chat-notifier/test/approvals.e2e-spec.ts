@@ -1,4 +1,5 @@
-import { runWorkflow, type AgentPlugin, type WorkflowShape } from '@app/testing';
+import { marshalExecuteTemplateArgs, PluginRpcClient, type AgentPlugin } from '@app/argo-agent';
+import { runWorkflow, type WorkflowShape } from '@app/testing';
 import type { ApproverStep } from '../stand-ins/slack/slack-api.stand-in.js';
 import { withApprovalScopes } from '../demo/upstreams.js';
 import { startApprovalWorld, type ApprovalWorld, type Person } from './approval-worlds.js';
@@ -308,7 +309,6 @@ describe('approval gates through the local agent (Slack)', () => {
     const first = await runWorkflow(wf, { plugins: [plugin], timeScale: 0.01 });
     expect(first.phase).toBe('Failed');
     // Argo calls again after a final reply that carried a requeue; a retry of the node asks once more.
-    const { PluginRpcClient, marshalExecuteTemplateArgs } = await import('@app/testing');
     const client = new PluginRpcClient(plugin);
     const wfMeta = { name: first.name, namespace: first.namespace, uid: first.uid };
     const template = (wf.spec as { templates: Array<Record<string, unknown>> }).templates[1]!;

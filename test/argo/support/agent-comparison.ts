@@ -19,24 +19,35 @@ const FINAL_PHASES = new Set(['Succeeded', 'Failed', 'Error', 'Skipped', 'Omitte
 /** How far a call may land from when the reply before it asked (the agent's and this machine's delays). */
 const REQUEUE_SLACK_MS = 2000;
 
+/** The calls of each node, in order; undefined when a call carries no reply (nothing to judge it by). */
+function callsByNode(requests: SeenRequest[]): SeenRequest[][] | undefined {
+  if (requests.some((r) => !r.reply)) return undefined;
+  const byNode = new Map<string, SeenRequest[]>();
+  for (const r of requests) byNode.set(r.reply!.node, [...(byNode.get(r.reply!.node) ?? []), r]);
+  return [...byNode.values()];
+}
+
+/** How long after `call` ended the agent came back with `next` (the next call's own duration taken off). */
+const gapBetween = (call: SeenRequest, next: SeenRequest): number => next.t - next.reply!.ms - call.t;
+
 /**
  * Whether every call came as the replies before it asked, node by node: the next call `requeue` after a Running
  * or Pending reply, none after a final one, and the last reply final. Two agents that both do so made the same
  * decisions, even when their plugins' replies differed (an upstream that was slow for one of them).
  */
 export function followsReplies(requests: SeenRequest[]): boolean {
-  if (requests.length === 0 || requests.some((r) => !r.reply)) return false;
-  const byNode = new Map<string, SeenRequest[]>();
-  for (const r of requests) byNode.set(r.reply!.node, [...(byNode.get(r.reply!.node) ?? []), r]);
-  return [...byNode.values()].every((calls) =>
-    calls.every((call, i) => {
-      const reply = call.reply!;
-      const next = calls[i + 1];
-      if (!next) return FINAL_PHASES.has(reply.phase);
-      if (FINAL_PHASES.has(reply.phase) || reply.requeueMs === undefined) return false;
-      const gap = next.t - next.reply!.ms - call.t;
-      return Math.abs(gap - reply.requeueMs) <= REQUEUE_SLACK_MS;
-    }),
+  const nodes = requests.length === 0 ? undefined : callsByNode(requests);
+  return (
+    nodes !== undefined &&
+    nodes.every((calls) =>
+      calls.every((call, i) => {
+        const reply = call.reply!;
+        const next = calls[i + 1];
+        if (!next) return FINAL_PHASES.has(reply.phase);
+        if (FINAL_PHASES.has(reply.phase) || reply.requeueMs === undefined) return false;
+        return Math.abs(gapBetween(call, next) - reply.requeueMs) <= REQUEUE_SLACK_MS;
+      }),
+    )
   );
 }
 
@@ -46,16 +57,18 @@ export function followsReplies(requests: SeenRequest[]): boolean {
  * 1 s requeue).
  */
 export function callsAsAsked(requests: SeenRequest[]): boolean {
-  if (requests.some((r) => !r.reply)) return false;
-  const last = new Map<string, SeenRequest>();
-  return requests.every((call) => {
-    const before = last.get(call.reply!.node);
-    last.set(call.reply!.node, call);
-    if (!before) return true;
-    if (before.reply!.requeueMs === undefined) return false;
-    const gap = call.t - call.reply!.ms - before.t;
-    return gap >= before.reply!.requeueMs - REQUEUE_SLACK_MS;
-  });
+  const nodes = callsByNode(requests);
+  return (
+    nodes !== undefined &&
+    nodes.every((calls) =>
+      calls.every((call, i) => {
+        const next = calls[i + 1];
+        if (!next) return true;
+        const { requeueMs } = call.reply!;
+        return requeueMs !== undefined && gapBetween(call, next) >= requeueMs - REQUEUE_SLACK_MS;
+      }),
+    )
+  );
 }
 
 export interface NodeOutcome {

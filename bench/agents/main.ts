@@ -21,14 +21,22 @@ import { median, percentile } from '../src/stats.js';
 import { fmt, renderTable } from '../src/table.js';
 import { groupProcesses, podProcesses, RssSampler, TaskSetTimes, WorkflowPhases } from './measure.js';
 
+const NAMESPACE = 'bench-agents';
+// Argo's defaults (20 queries a second, 32 workers) throttle the controller's own API calls well before either
+// agent is busy: every step is a Workflow update, a TaskSet patch and a TaskResult delete.
+const CONTROLLER_DEFAULT = '200,300,64';
+const CONTROLLER_ARGO = '20,30,32';
+
 const HELP = `usage: npm run bench:agents -- [options]
   --pods LIST      concurrent workflows with Argo's agent pod per workflow (default 10,25,50; none: skip)
   --shared LIST    concurrent workflows with the shared agent (default 50,200,1000; none: skip)
   --timeout DUR    longest one size may take before it is reported as not finished (default 15m)
+  --controller Q,B,W
+                   the workflow-controller's --qps, --burst and --workflow-workers on both stacks
+                   (default ${CONTROLLER_DEFAULT}, raised as Argo's scaling guide says; argo: Argo's own 20,30,32)
   --out FILE       results file (default bench/.work/agents.json, untracked)
 Needs root (the stacks' pods) and npm run build (the stacks run dist/apps).`;
 
-const NAMESPACE = 'bench-agents';
 const PATCH_RATE = '1s';
 
 type Mode = 'pods' | 'shared';
@@ -188,7 +196,16 @@ async function runSize(
   return result;
 }
 
-function stackUp(root: string, dir: string, mode: Mode): StackState {
+/** --qps, --burst and --workflow-workers for the controller, from Q,B,W (or argo: Argo's defaults). */
+function controllerFlags(value: string): string[] {
+  const spelled = value === 'argo' ? CONTROLLER_ARGO : value;
+  const numbers = spelled.split(',');
+  if (numbers.length !== 3 || numbers.some((v) => !/^[1-9]\d{0,4}$/.test(v.trim())))
+    throw new Error(`--controller expects Q,B,W such as ${CONTROLLER_DEFAULT} (or argo), got '${value}'`);
+  return ['--qps', '--burst', '--workflow-workers'].flatMap((flag, i) => [flag, numbers[i]!.trim()]);
+}
+
+function stackUp(root: string, dir: string, mode: Mode, controller: string[]): StackState {
   execFileSync(
     'node',
     [
@@ -199,6 +216,7 @@ function stackUp(root: string, dir: string, mode: Mode): StackState {
       dir,
       '--patch-rate',
       PATCH_RATE,
+      ...controller,
       ...(mode === 'shared' ? ['--agent', 'shared'] : []),
     ],
     { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
@@ -219,10 +237,11 @@ async function runMode(
   list: number[],
   timeoutMs: number,
   base: string,
+  controller: string[],
 ): Promise<SizeResult[]> {
   if (list.length === 0) return [];
   const dir = join(base, mode);
-  const state = stackUp(root, dir, mode);
+  const state = stackUp(root, dir, mode, controller);
   setStandInHost(state.hostAddr);
   const slack = await startSlackDemoWorkspace();
   const http = await listen(state.hostAddr);
@@ -300,6 +319,7 @@ export async function runAgentsBench(argv: string[]): Promise<number> {
         pods: { type: 'string' },
         shared: { type: 'string' },
         timeout: { type: 'string' },
+        controller: { type: 'string' },
         out: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -317,7 +337,9 @@ export async function runAgentsBench(argv: string[]): Promise<number> {
   let podSizes: number[];
   let sharedSizes: number[];
   let timeoutMs: number;
+  let controller: string[];
   try {
+    controller = controllerFlags((values.controller as string | undefined) ?? CONTROLLER_DEFAULT);
     podSizes = sizes(values.pods as string | undefined, [10, 25, 50]);
     sharedSizes = sizes(values.shared as string | undefined, [50, 200, 1000]);
     timeoutMs = parseDuration((values.timeout as string | undefined) ?? '15m');
@@ -337,19 +359,20 @@ export async function runAgentsBench(argv: string[]): Promise<number> {
   const loadBefore = loadavg()[0]!;
   const availableMiB = memAvailableMiB();
   const results = [
-    ...(await runMode(root, 'pods', podSizes, timeoutMs, base)),
-    ...(await runMode(root, 'shared', sharedSizes, timeoutMs, base)),
+    ...(await runMode(root, 'pods', podSizes, timeoutMs, base, controller)),
+    ...(await runMode(root, 'shared', sharedSizes, timeoutMs, base, controller)),
   ];
+  const settings = `controller ${controller.join(' ')}`;
   const machine = `${cpus().length} vCPU (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}, load average ${loadBefore.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after`;
   const fit = podsFit(results, availableMiB);
   console.log(
-    `${table(results)}\n${fit ? `${fit}\n` : ''}${machine}; patch rate ${PATCH_RATE} on both stacks`,
+    `${table(results)}\n${fit ? `${fit}\n` : ''}${machine}; patch rate ${PATCH_RATE} and ${settings} on both stacks`,
   );
   const out = (values.out as string | undefined) ?? join(root, 'bench/.work/agents.json');
   mkdirSync(join(out, '..'), { recursive: true });
   writeFileSync(
     out,
-    `${JSON.stringify({ at: new Date().toISOString(), machine, availableMiB, fit, results }, null, 2)}\n`,
+    `${JSON.stringify({ at: new Date().toISOString(), machine, settings, availableMiB, fit, results }, null, 2)}\n`,
   );
   return 0;
 }

@@ -8,6 +8,7 @@ const root = resolve(import.meta.dirname, '../..');
 
 const USAGE = `usage: npm run argo -- <up|down|status|env|build> [--dir <folder>] [--patch-rate <duration>]
                                           [--agent pod|shared] [--replicas <n>]
+                                          [--qps <n>] [--burst <n>] [--workflow-workers <n>]
 
 Runs the real Argo Workflows v4.1 stack on this machine, with no Docker and no kubelet: etcd, kube-apiserver
 and kube-controller-manager (Kubernetes v1.35), Argo's CRDs, workflow-controller, argo server, and a pod runner
@@ -29,7 +30,10 @@ cached afterwards). Needs root.
                            disableAgentPodCreation "true" and the shared agent (dist/apps/shared-agent,
                            npm run build first) as processes of the stack, configured as manifests/shared-agent's
                            Deployment (its ServiceAccount's token, the plugins' Secrets of namespace argo)
-  --replicas <n>           replicas of the shared agent (default 2)`;
+  --replicas <n>           replicas of the shared agent (default 2)
+  --qps <n>, --burst <n>, --workflow-workers <n>
+                           the workflow-controller's flags of the same names (Argo's defaults: 20, 30, 32), as
+                           Argo's scaling guide raises them for many workflows`;
 
 const SPEC = {
   usage: USAGE,
@@ -38,6 +42,9 @@ const SPEC = {
     'patch-rate': { type: 'string', default: '2s' },
     agent: { type: 'string', default: 'pod' },
     replicas: { type: 'string', default: '2' },
+    qps: { type: 'string' },
+    burst: { type: 'string' },
+    'workflow-workers': { type: 'string' },
   },
   positionals: [{ name: '<up|down|status|env|build>', required: true }],
 } as const satisfies CommandSpec;
@@ -54,6 +61,13 @@ async function main({ values, positionals: [command] }: ParsedCommand<typeof SPE
   const replicas = Number(values.replicas);
   if (!/^\d+$/.test(values.replicas) || replicas < 1 || replicas > 16)
     throw new UsageError(`--replicas must be a number from 1 to 16, got '${values.replicas}'`);
+  const controllerFlags = (['qps', 'burst', 'workflow-workers'] as const).flatMap((name) => {
+    const value = values[name];
+    if (value === undefined) return [];
+    if (!/^[1-9]\d{0,4}$/.test(value))
+      throw new UsageError(`--${name} must be a whole number from 1 to 99999, got '${value}'`);
+    return [`--${name}=${value}`];
+  });
   const stack = await import('../argo-stack/src/stack.js');
   const dir = values.dir ? resolve(values.dir) : stack.defaultStackDir(root);
   const log = (line: string) => console.error(`argo: ${line}`);
@@ -76,6 +90,7 @@ async function main({ values, positionals: [command] }: ParsedCommand<typeof SPE
         log,
         podRunner: [process.execPath, process.argv[1], 'run-pods', '--dir', dir],
         controllerConfig: shared ? { disableAgentPodCreation: 'true' } : {},
+        controllerFlags,
       });
       if (shared && !state.sharedAgent) {
         const { startSharedAgents } = await import('../argo-stack/src/shared-agents.js');

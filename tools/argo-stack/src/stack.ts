@@ -57,6 +57,8 @@ export interface UpOptions {
   dir: string;
   /** Controller settings beyond the stack's own (e.g. disableAgentPodCreation). */
   controllerConfig?: Record<string, string>;
+  /** Extra flags of workflow-controller (--qps, --burst, --workflow-workers). */
+  controllerFlags?: string[];
   /** The controller's DEFAULT_REQUEUE_TIME, which is also the agent's status patch rate. */
   patchRate: string;
   log: (line: string) => void;
@@ -422,6 +424,7 @@ export async function up(options: UpOptions): Promise<StackState> {
         `--namespace=${ARGO_NAMESPACE}`,
         `--executor-image=${EXECUTOR_IMAGE}`,
         '--loglevel=info',
+        ...(options.controllerFlags ?? []),
       ],
       {
         ARGO_EXECUTOR_PLUGINS: 'true',

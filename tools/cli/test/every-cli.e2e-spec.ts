@@ -176,6 +176,7 @@ const CASES: CliCase[] = [
         args: ['up', '--agent', 'shared', '--replicas', '0'],
         message: "--replicas must be a number from 1 to 16, got '0'",
       },
+      { args: ['up', '--qps', '2.5'], message: "--qps must be a whole number from 1 to 99999, got '2.5'" },
     ],
   },
   { script: 'release:check', missing: { args: ['--tag', 'v1.0.0'], message: '--owner is required' } },

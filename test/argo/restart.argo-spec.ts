@@ -3,11 +3,18 @@
 // agent's next call reaches the new process, which finds the build again by its ARGO_KEY parameter
 // (docs/build-trigger.md, "Exactly one build"), and the node ends once: Succeeded, one attempt, one build.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { JenkinsStandIn } from '../../apps/build-trigger/stand-ins/jenkins.stand-in.js';
 import type { StackState } from '../../tools/argo-stack/src/stack.js';
-import { create, examples, prepareNamespace, stack, waitForWorkflow } from './support/cluster.js';
+import {
+  agentContainerEvents,
+  create,
+  examples,
+  prepareNamespace,
+  stack,
+  until,
+  waitForWorkflow,
+} from './support/cluster.js';
 import { installPlugin, pluginManifest } from './support/plugins.js';
 import { reportWorkflow } from './support/report.js';
 import { workflowSeconds } from './support/runs.js';
@@ -17,37 +24,6 @@ const NAMESPACE = 'ep-restart';
 const APP = 'build-trigger';
 const JOB = 'platform/app-build';
 const CREDENTIALS = { user: 'argo-bot', apiToken: 'restart-test-token-0123456789abcdef' };
-
-interface RunnerLine {
-  pod?: string;
-  msg: string;
-  container?: string;
-  pid?: number;
-  exitCode?: number;
-}
-
-/** The pod runner's log lines about one container of the workflow's agent pod. */
-function containerEvents(state: StackState, workflow: string, container: string): RunnerLine[] {
-  return readFileSync(join(state.dir, 'logs/pod-runner.log'), 'utf8')
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as RunnerLine)
-    .filter(
-      (l) =>
-        l.pod?.startsWith(`${NAMESPACE}/${workflow}-`) &&
-        l.pod.endsWith('-agent') &&
-        l.container === container,
-    );
-}
-
-async function until<T>(what: string, seconds: number, check: () => T | undefined): Promise<T> {
-  for (const deadline = Date.now() + seconds * 1000; Date.now() < deadline;) {
-    const value = check();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${what}: not within ${seconds} s`);
-}
 
 describe('a plugin killed in the middle of a step', () => {
   let state: StackState;
@@ -77,7 +53,9 @@ describe('a plugin killed in the middle of a step', () => {
     await until('a running build', 120, () =>
       jenkins.builds(JOB).some((b) => b.building) ? true : undefined,
     );
-    const pid = containerEvents(state, name, sidecar).find((l) => l.msg === 'container started')!.pid!;
+    const pid = agentContainerEvents(state, NAMESPACE, name, sidecar).find(
+      (l) => l.msg === 'container started',
+    )!.pid!;
     expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain('/app/main.js');
     process.kill(pid, 'SIGKILL');
 
@@ -90,7 +68,7 @@ describe('a plugin killed in the middle of a step', () => {
       seconds: workflowSeconds(outcome),
       message: outcome.message,
     });
-    const events = containerEvents(state, name, sidecar);
+    const events = agentContainerEvents(state, NAMESPACE, name, sidecar);
     expect(events.filter((l) => l.msg === 'container exited').map((l) => l.exitCode)).toContain(137);
     expect(events.filter((l) => l.msg === 'container started')).toHaveLength(2);
     const attempts = Object.values(outcome.nodes).filter((n) => n.type === 'Plugin');

@@ -46,10 +46,23 @@ export class ProviderStandIn {
     return this;
   }
 
-  /** The next `times` calls matching `path` (a prefix) and `method` get 429 with Retry-After and `body`. */
-  rateLimitRoute(method: string, path: string, retryAfterSeconds: number, body: unknown, times = 1): void {
+  /**
+   * The next `times` calls matching `path` (a prefix), `method` and `also` (when given) get 429 with Retry-After
+   * and `body`.
+   */
+  rateLimitRoute(
+    method: string,
+    path: string,
+    retryAfterSeconds: number,
+    body: unknown,
+    times = 1,
+    also: (req: StandInRequest) => boolean = () => true,
+  ): void {
     const fault: Fault = { kind: 'rate-limit', retryAfterSeconds, body };
-    this.server.faults.add(fault, { times, match: (r) => r.method === method && r.path.startsWith(path) });
+    this.server.faults.add(fault, {
+      times,
+      match: (r) => r.method === method && r.path.startsWith(path) && also(r),
+    });
   }
 
   /** The next `times` calls matching `path` (a prefix) and `method` get this status with an HTML page. */

@@ -1,48 +1,23 @@
 import { marshalExecuteTemplateArgs, PluginRpcClient, type AgentPlugin } from '@app/argo-agent';
-import { runWorkflow, type WorkflowShape } from '@app/testing';
-import type { ApproverStep } from '../stand-ins/slack/slack-api.stand-in.js';
+import { runWorkflow } from '@app/testing';
 import { withApprovalScopes } from '../demo/upstreams.js';
+import {
+  ALICE,
+  BOB,
+  DEPLOY_BOT,
+  gateWorkflow,
+  react,
+  REQUEST_TEXT,
+  REQUEST_URL,
+  slackApprovalRows,
+  type ApprovalRow,
+} from './approval-table.js';
 import { startApprovalWorld, type ApprovalWorld, type Person } from './approval-worlds.js';
 import { startNotifier, startSlackFixture, type PluginFixture, type SlackFixture } from './support.js';
 
-const ALICE = 'U0ALICE001';
-const BOB = 'U0BOB00001';
-const OUTPUTS = ['decision', 'approvers', 'decidedAt', 'url'];
-
-/** A workflow with one approval gate (or, `underNotify`, the gate's body written as a block of `notify`). */
-function gateWorkflow(approve: Record<string, unknown>, underNotify = false): WorkflowShape {
-  return {
-    apiVersion: 'argoproj.io/v1alpha1',
-    kind: 'Workflow',
-    metadata: { generateName: 'approval-' },
-    spec: {
-      entrypoint: 'main',
-      templates: [
-        { name: 'main', steps: [[{ name: 'gate', template: 'gate' }]] },
-        {
-          name: 'gate',
-          outputs: { parameters: OUTPUTS.map((name) => ({ name, valueFrom: { supplied: {} } })) },
-          plugin: underNotify ? { notify: { approve } } : { approve },
-        },
-      ],
-    },
-  };
-}
-
-interface Case {
-  name: string;
-  /** Fields of the approve body besides the Slack block; the block's approvers default to [alice, bob]. */
-  body?: Record<string, unknown>;
-  approvers?: string[];
-  script: (f: SlackFixture) => ApproverStep[];
+interface Case extends ApprovalRow {
   /** Done to the stand-in or the sidecar before the run (rate limits), or during it (a restart). */
   setup?: (f: SlackFixture, plugin: AgentPlugin) => RunHooks;
-  phase: 'Succeeded' | 'Failed';
-  decision: string;
-  approvers_: string;
-  /** The request as concluded; undefined: it is gone. */
-  concluded?: RegExp;
-  message: RegExp;
 }
 
 interface RunHooks {
@@ -50,160 +25,26 @@ interface RunHooks {
   done?: () => Promise<void>;
 }
 
-const react = (afterPolls: number, user: string, name = 'white_check_mark'): ApproverStep => ({
-  afterPolls,
-  user,
-  react: name,
-});
-
-/** The outcome of a case that alice approves. */
-const approvedByAlice = {
-  phase: 'Succeeded',
-  decision: 'approved',
-  approvers_: ALICE,
-  concluded: /Approved by <@U0ALICE001> at/,
-  message: /^approved by U0ALICE001 /,
-} as const;
+/** The table's events as the local agent stages them. */
+const EVENTS: Record<NonNullable<ApprovalRow['event']>, NonNullable<Case['setup']>> = {
+  'rate-limited': (f) => {
+    // The pause holds in real time (the sidecar's limiter), not in the agent's scaled time: a short Retry-After.
+    f.ws.slack.rateLimit('reactions.get', 3);
+    const requeues: number[] = [];
+    return {
+      onEvent: (e) => e.kind === 'requeue' && requeues.push(e.requeueMs!),
+      // Retry-After is 3 s from the 429; the requeue is what is left of it when the call answers.
+      done: async () => expect(Math.max(...requeues)).toBeGreaterThan(2_000),
+    };
+  },
+  restart: (f, plugin) => restartAfterPost(f, plugin, 0),
+};
 
 const cases: Case[] = [
-  {
-    name: 'approve: a listed person reacts ✅',
-    script: () => [react(2, ALICE)],
-    phase: 'Succeeded',
-    decision: 'approved',
-    approvers_: ALICE,
-    concluded: /\n\n:white_check_mark: Approved by <@U0ALICE001> at \d{4}-/,
-    message: /^approved by U0ALICE001 at .*: https:\/\/argo-demo\.slack\.com\/archives\//,
-  },
-  {
-    name: 'approve: a listed person replies "approve" in the thread',
-    script: () => [{ afterPolls: 2, user: BOB, reply: 'Approve, tests are green' }],
-    phase: 'Succeeded',
-    decision: 'approved',
-    approvers_: BOB,
-    concluded: /Approved by <@U0BOB00001>/,
-    message: /^approved by U0BOB00001 /,
-  },
-  {
-    name: 'reject: one listed person reacts ❌ after another approved (minApprovals 2)',
-    body: { minApprovals: 2 },
-    script: () => [react(1, ALICE), react(2, BOB, 'x')],
-    phase: 'Failed',
-    decision: 'rejected',
-    approvers_: BOB,
-    concluded: /:x: Rejected by <@U0BOB00001>/,
-    message: /^rejected by U0BOB00001 /,
-  },
-  {
-    name: 'timeout: nobody answers (onTimeout: fail)',
-    body: { timeout: '2s' },
-    script: () => [],
-    phase: 'Failed',
-    decision: 'timeout',
-    approvers_: '',
-    concluded: /:hourglass: No decision within 2s; the gate failed/,
-    message: /^no decision within 2s; the gate failed: https:/,
-  },
-  {
-    name: 'timeout with onTimeout: approve',
-    body: { timeout: '2s', onTimeout: 'approve' },
-    script: () => [],
-    phase: 'Succeeded',
-    decision: 'approved',
-    approvers_: '',
-    concluded: /approved by onTimeout/,
-    message: /^no decision within 2s; approved by onTimeout: /,
-  },
-  {
-    name: 'minApprovals 2: one person reacting twice (and replying) is one approval; a second person decides',
-    body: { minApprovals: 2 },
-    script: () => [
-      react(1, ALICE),
-      react(1, ALICE, '+1::skin-tone-3'),
-      { afterPolls: 2, user: ALICE, reply: 'approve' },
-      react(4, BOB, 'heavy_check_mark'),
-    ],
-    phase: 'Succeeded',
-    decision: 'approved',
-    approvers_: `${ALICE},${BOB}`,
-    concluded: /Approved by <@U0ALICE001>, <@U0BOB00001>/,
-    message: /^approved by U0ALICE001, U0BOB00001 /,
-  },
-  {
-    name: "a non-approver's reaction is ignored",
-    approvers: [ALICE],
-    script: () => [react(1, BOB), react(3, ALICE)],
-    ...approvedByAlice,
-  },
-  {
-    name: "a bot's reaction and reply (even a listed bot user) and the request's own author are ignored",
-    approvers: [ALICE, 'U0DEPLOYBOT'],
-    script: (f) => [
-      react(1, 'U0DEPLOYBOT'),
-      react(1, f.ws.bot.userId),
-      { afterPolls: 1, user: ALICE, reply: 'approve', bot: true },
-      react(3, ALICE),
-    ],
-    ...approvedByAlice,
-  },
-  {
-    name: 'a withdrawn reaction withdraws the approval',
-    body: { minApprovals: 2, timeout: '3s' },
-    script: () => [
-      react(1, ALICE),
-      { afterPolls: 2, user: ALICE, unreact: 'white_check_mark' },
-      react(3, BOB),
-    ],
-    phase: 'Failed',
-    decision: 'timeout',
-    approvers_: '',
-    concluded: /No decision within 3s/,
-    message: /^no decision within 3s; the gate failed/,
-  },
-  {
-    name: 'a deleted request fails the gate safely',
-    script: () => [react(1, ALICE, 'eyes'), { afterPolls: 2, delete: true }],
-    phase: 'Failed',
-    decision: 'deleted',
-    approvers_: '',
-    message: /^the approval request was deleted before a decision; failing safely: https:/,
-  },
-  {
-    name: 'a request edited by someone else fails the gate safely (never approves)',
-    script: () => [{ afterPolls: 2, user: ALICE, edit: 'Deploy approved already, go' }, react(2, ALICE)],
-    phase: 'Failed',
-    decision: 'tampered',
-    approvers_: '',
-    concluded: /Changed by someone else; the gate failed safely/,
-    message: /^the approval request was changed by someone else \(edited by U0ALICE001\)/,
-  },
-  {
-    name: 'a user-group approver (@release-managers) counts through its members',
-    approvers: ['@release-managers'],
-    script: () => [react(1, BOB), react(3, ALICE)],
-    ...approvedByAlice,
-  },
-  {
-    name: '429 during polling: the gate waits out Retry-After (all gates of the workspace pause), then decides',
-    script: () => [react(2, ALICE)],
-    setup: (f) => {
-      // The pause holds in real time (the sidecar's limiter), not in the agent's scaled time: a short Retry-After.
-      f.ws.slack.rateLimit('reactions.get', 3);
-      const requeues: number[] = [];
-      return {
-        onEvent: (e) => e.kind === 'requeue' && requeues.push(e.requeueMs!),
-        // Retry-After is 3 s from the 429; the requeue is what is left of it when the call answers.
-        done: async () => expect(Math.max(...requeues)).toBeGreaterThan(2_000),
-      };
-    },
-    ...approvedByAlice,
-  },
-  {
-    name: 'the sidecar restarts between the post and the decision: the request is found again, not reposted',
-    script: () => [react(2, ALICE)],
-    setup: (f, plugin) => restartAfterPost(f, plugin, 0),
-    ...approvedByAlice,
-  },
+  ...slackApprovalRows({ withdrawTimeout: '3s' }).map((row) => ({
+    ...row,
+    setup: row.event && EVENTS[row.event],
+  })),
   {
     name: 'a restart after the post keeps the deadline: the timeout counts from the post, not from the restart',
     body: { timeout: '3s' },
@@ -224,7 +65,7 @@ const cases: Case[] = [
     },
     phase: 'Failed',
     decision: 'timeout',
-    approvers_: '',
+    decidedBy: '',
     concluded: /:hourglass: No decision within 3s; the gate failed/,
     message: /^no decision within 3s; the gate failed: https:/,
   },
@@ -262,13 +103,13 @@ describe('approval gates through the local agent (Slack)', () => {
   beforeEach(async () => {
     f = await startSlackFixture();
     withApprovalScopes(f.ws);
-    f.ws.team.addUser('deploy-bot', 'U0DEPLOYBOT', { bot: true });
+    f.ws.team.addUser('deploy-bot', DEPLOY_BOT, { bot: true });
     plugin = { name: 'chat-notifier', url: f.h.url, token: f.h.token };
   });
   afterEach(() => f.close());
 
   it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
-    f.ws.slack.approverScript = c.script(f);
+    f.ws.slack.approverScript = c.script(f.ws.bot.userId);
     const hooks = c.setup?.(f, plugin) ?? {};
     const result = await runWorkflow(
       gateWorkflow({
@@ -289,16 +130,14 @@ describe('approval gates through the local agent (Slack)', () => {
     }).toEqual({
       phase: c.phase,
       decision: c.decision,
-      approvers: c.approvers_,
+      approvers: c.decidedBy,
       posts: 1,
     });
     expect(gate.message).toMatch(c.message);
-    expect(out.url).toMatch(/^https:\/\/argo-demo\.slack\.com\/archives\/C\w+\/p\d+$/);
+    expect(out.url).toMatch(REQUEST_URL);
     expect(new Date(out.decidedAt!).getTime()).toBeGreaterThan(result.startedAt - 1000);
     const request = f.ws.slack.posts(f.ws.builds)[0] ?? { text: '', subtype: 'gone' };
-    expect(String(posts[0]!.args.text)).toMatch(
-      /^Deploy 1\.4\.2 to prod\?\n\nNeeds (one approval|2 approvals) from /,
-    );
+    expect(String(posts[0]!.args.text)).toMatch(REQUEST_TEXT);
     if (c.concluded) expect(request.text).toMatch(c.concluded);
     else expect(request.subtype).toBe('gone');
   });

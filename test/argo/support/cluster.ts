@@ -153,6 +153,44 @@ export function agentPodLogs(state: StackState, namespace: string, workflow: str
   );
 }
 
+/** A line of the pod runner's log about a container. */
+export interface RunnerLine {
+  pod?: string;
+  msg: string;
+  container?: string;
+  pid?: number;
+  exitCode?: number;
+}
+
+/** The pod runner's log lines about one container of a workflow's agent pod (its pid, its exits). */
+export function agentContainerEvents(
+  state: StackState,
+  namespace: string,
+  workflow: string,
+  container: string,
+): RunnerLine[] {
+  return readFileSync(join(state.dir, 'logs/pod-runner.log'), 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as RunnerLine)
+    .filter(
+      (l) =>
+        l.pod?.startsWith(`${namespace}/${workflow}-`) &&
+        l.pod.endsWith('-agent') &&
+        l.container === container,
+    );
+}
+
+/** Checks every 250 ms until `check` answers a value; fails naming `what` after `seconds`. */
+export async function until<T>(what: string, seconds: number, check: () => T | undefined): Promise<T> {
+  for (const deadline = Date.now() + seconds * 1000; Date.now() < deadline;) {
+    const value = check();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${what}: not within ${seconds} s`);
+}
+
 export interface ResourceAttributes {
   verb: string;
   resource: string;

@@ -59,6 +59,8 @@ export class SlackApiStandIn extends ProviderStandIn {
    * reactions.get) has been polled that many times, so every request gets the same answers.
    */
   approverScript: ApproverStep[] = [];
+  /** A script of their own for the requests of a channel (by channel ID), instead of `approverScript`. */
+  readonly channelScripts = new Map<string, ApproverStep[]>();
   /**
    * Slack's per-method rate limits (calls per window and workspace, e.g. Tier 3: 50 a minute), answered with 429
    * and Retry-After past them; none unless set. `windowMs` is a minute, or less for a scaled-time test.
@@ -126,14 +128,20 @@ export class SlackApiStandIn extends ProviderStandIn {
     return bot;
   }
 
-  /** The next `times` calls of `method` get 429 with Retry-After, as Slack's rate limiter answers. */
-  rateLimit(method: string, retryAfterSeconds: number, times = 1): void {
+  /**
+   * The next `times` calls of `method` (about `channel`, when given) get 429 with Retry-After, as Slack's rate
+   * limiter answers.
+   */
+  rateLimit(method: string, retryAfterSeconds: number, times = 1, channel?: Channel): void {
     this.rateLimitRoute(
       'POST',
       `/api/${method}`,
       retryAfterSeconds,
       { ok: false, error: 'ratelimited' },
       times,
+      (req) =>
+        !channel ||
+        (req.query.get('channel') ?? (isRecord(req.body) ? req.body.channel : undefined)) === channel.id,
     );
   }
 
@@ -194,6 +202,13 @@ export class SlackApiStandIn extends ProviderStandIn {
     } else channel.messages.splice(channel.messages.indexOf(message), 1);
   }
 
+  /** The most times a request of `channel` has been polled with reactions.get (while it existed). */
+  pollsIn(channel: Channel): number {
+    let most = 0;
+    for (const [id, polls] of this.polls) if (id.startsWith(`${channel.id}/`)) most = Math.max(most, polls);
+    return most;
+  }
+
   /** Successful calls of `method`. */
   okCalls(method: string): SlackApiCall[] {
     return this.apiCalls.filter((c) => c.method === method && c.ok);
@@ -231,7 +246,6 @@ export class SlackApiStandIn extends ProviderStandIn {
 
   /** The scripted approvers' steps due at this poll of a request. */
   private runApprovers(bot: Bot, args: SlackArgs): void {
-    if (this.approverScript.length === 0) return;
     const channel = bot.team.channels.get(args.string('channel') ?? '');
     const ts = args.string('timestamp') ?? '';
     const message = channel?.messages.find((m) => m.ts === ts && m.bot_id !== undefined);
@@ -239,7 +253,8 @@ export class SlackApiStandIn extends ProviderStandIn {
     const id = `${channel.id}/${ts}`;
     const polls = (this.polls.get(id) ?? 0) + 1;
     this.polls.set(id, polls);
-    for (const step of this.approverScript.filter((s) => s.afterPolls === polls)) {
+    const script = this.channelScripts.get(channel.id) ?? this.approverScript;
+    for (const step of script.filter((s) => s.afterPolls === polls)) {
       if ('delete' in step) this.deleteMessage(channel, ts);
       else if ('react' in step) this.react(channel, ts, step.user, step.react);
       else if ('unreact' in step) this.unreact(channel, ts, step.user, step.unreact);

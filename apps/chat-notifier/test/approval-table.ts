@@ -1,0 +1,214 @@
+// The Slack approval gate's table: what the people in the channel do, and what the gate must answer. Run
+// through the local agent (approvals.e2e-spec.ts) and through the real Argo stack, with Argo's agent pods and
+// with the shared agent (test/argo/approvals.argo-spec.ts).
+import { formatDuration, parseDuration } from '@app/contract';
+import type { WorkflowShape } from '@app/testing';
+import type { ApproverStep } from '../stand-ins/slack/slack-api.stand-in.js';
+
+export const ALICE = 'U0ALICE001';
+export const BOB = 'U0BOB00001';
+/** A bot user of the workspace, listed as an approver in one row: a bot never counts. */
+export const DEPLOY_BOT = 'U0DEPLOYBOT';
+export const GATE_OUTPUTS = ['decision', 'approvers', 'decidedAt', 'url'];
+
+export interface ApprovalRow {
+  name: string;
+  /** Fields of the approve body besides the Slack block; the block's approvers default to [alice, bob]. */
+  body?: Record<string, unknown>;
+  approvers?: string[];
+  /** What people do, by the poll of the request (`botUserId`: the notifier's own bot user). */
+  script: (botUserId: string) => ApproverStep[];
+  /**
+   * Besides the people: `rate-limited`, reactions.get answers 429 with a 3 s Retry-After during polling;
+   * `restart`, the plugin (its sidecar, or the agent hosting it) restarts after the request is posted.
+   */
+  event?: 'rate-limited' | 'restart';
+  phase: 'Succeeded' | 'Failed';
+  decision: string;
+  /** The `approvers` output: who decided. */
+  decidedBy: string;
+  /** The request as concluded; undefined: it is gone. */
+  concluded?: RegExp;
+  message: RegExp;
+}
+
+export const react = (afterPolls: number, user: string, name = 'white_check_mark'): ApproverStep => ({
+  afterPolls,
+  user,
+  react: name,
+});
+
+/** The outcome of a row that alice approves. */
+export const approvedByAlice = {
+  phase: 'Succeeded',
+  decision: 'approved',
+  decidedBy: ALICE,
+  concluded: /Approved by <@U0ALICE001> at/,
+  message: /^approved by U0ALICE001 /,
+} as const;
+
+/**
+ * The rows. `withdrawTimeout` is the timeout of the withdrawn-answer row, which must outlast three polls of the
+ * request (the real stack polls every 10 s at least; the local agent scales its waits).
+ */
+export function slackApprovalRows(timing: { withdrawTimeout: string }): ApprovalRow[] {
+  const withdrawn = timing.withdrawTimeout;
+  // As the gate writes it (75s is 1m15s).
+  const within = formatDuration(parseDuration(withdrawn));
+  return [
+    {
+      name: 'approve: a listed person reacts ✅',
+      script: () => [react(2, ALICE)],
+      phase: 'Succeeded',
+      decision: 'approved',
+      decidedBy: ALICE,
+      concluded: /\n\n:white_check_mark: Approved by <@U0ALICE001> at \d{4}-/,
+      message: /^approved by U0ALICE001 at .*: https:\/\/argo-demo\.slack\.com\/archives\//,
+    },
+    {
+      name: 'approve: a listed person replies "approve" in the thread',
+      script: () => [{ afterPolls: 2, user: BOB, reply: 'Approve, tests are green' }],
+      phase: 'Succeeded',
+      decision: 'approved',
+      decidedBy: BOB,
+      concluded: /Approved by <@U0BOB00001>/,
+      message: /^approved by U0BOB00001 /,
+    },
+    {
+      name: 'reject: one listed person reacts ❌ after another approved (minApprovals 2)',
+      body: { minApprovals: 2 },
+      script: () => [react(1, ALICE), react(2, BOB, 'x')],
+      phase: 'Failed',
+      decision: 'rejected',
+      decidedBy: BOB,
+      concluded: /:x: Rejected by <@U0BOB00001>/,
+      message: /^rejected by U0BOB00001 /,
+    },
+    {
+      name: 'timeout: nobody answers (onTimeout: fail)',
+      body: { timeout: '2s' },
+      script: () => [],
+      phase: 'Failed',
+      decision: 'timeout',
+      decidedBy: '',
+      concluded: /:hourglass: No decision within 2s; the gate failed/,
+      message: /^no decision within 2s; the gate failed: https:/,
+    },
+    {
+      name: 'timeout with onTimeout: approve',
+      body: { timeout: '2s', onTimeout: 'approve' },
+      script: () => [],
+      phase: 'Succeeded',
+      decision: 'approved',
+      decidedBy: '',
+      concluded: /approved by onTimeout/,
+      message: /^no decision within 2s; approved by onTimeout: /,
+    },
+    {
+      name: 'minApprovals 2: one person reacting twice (and replying) is one approval; a second person decides',
+      body: { minApprovals: 2 },
+      script: () => [
+        react(1, ALICE),
+        react(1, ALICE, '+1::skin-tone-3'),
+        { afterPolls: 2, user: ALICE, reply: 'approve' },
+        react(4, BOB, 'heavy_check_mark'),
+      ],
+      phase: 'Succeeded',
+      decision: 'approved',
+      decidedBy: `${ALICE},${BOB}`,
+      concluded: /Approved by <@U0ALICE001>, <@U0BOB00001>/,
+      message: /^approved by U0ALICE001, U0BOB00001 /,
+    },
+    {
+      name: "a non-approver's reaction is ignored",
+      approvers: [ALICE],
+      script: () => [react(1, BOB), react(3, ALICE)],
+      ...approvedByAlice,
+    },
+    {
+      name: "a bot's reaction and reply (even a listed bot user) and the request's own author are ignored",
+      approvers: [ALICE, DEPLOY_BOT],
+      script: (botUserId) => [
+        react(1, DEPLOY_BOT),
+        react(1, botUserId),
+        { afterPolls: 1, user: ALICE, reply: 'approve', bot: true },
+        react(3, ALICE),
+      ],
+      ...approvedByAlice,
+    },
+    {
+      name: 'a withdrawn reaction withdraws the approval',
+      body: { minApprovals: 2, timeout: withdrawn },
+      script: () => [
+        react(1, ALICE),
+        { afterPolls: 2, user: ALICE, unreact: 'white_check_mark' },
+        react(3, BOB),
+      ],
+      phase: 'Failed',
+      decision: 'timeout',
+      decidedBy: '',
+      concluded: new RegExp(`No decision within ${within}`),
+      message: new RegExp(`^no decision within ${within}; the gate failed`),
+    },
+    {
+      name: 'a deleted request fails the gate safely',
+      script: () => [react(1, ALICE, 'eyes'), { afterPolls: 2, delete: true }],
+      phase: 'Failed',
+      decision: 'deleted',
+      decidedBy: '',
+      message: /^the approval request was deleted before a decision; failing safely: https:/,
+    },
+    {
+      name: 'a request edited by someone else fails the gate safely (never approves)',
+      script: () => [{ afterPolls: 2, user: ALICE, edit: 'Deploy approved already, go' }, react(2, ALICE)],
+      phase: 'Failed',
+      decision: 'tampered',
+      decidedBy: '',
+      concluded: /Changed by someone else; the gate failed safely/,
+      message: /^the approval request was changed by someone else \(edited by U0ALICE001\)/,
+    },
+    {
+      name: 'a user-group approver (@release-managers) counts through its members',
+      approvers: ['@release-managers'],
+      script: () => [react(1, BOB), react(3, ALICE)],
+      ...approvedByAlice,
+    },
+    {
+      name: '429 during polling: the gate waits out Retry-After (all gates of the workspace pause), then decides',
+      script: () => [react(2, ALICE)],
+      event: 'rate-limited',
+      ...approvedByAlice,
+    },
+    {
+      name: 'the plugin restarts between the post and the decision: the request is found again, not reposted',
+      script: () => [react(2, ALICE)],
+      event: 'restart',
+      ...approvedByAlice,
+    },
+  ];
+}
+
+/** A workflow with one approval gate (or, `underNotify`, the gate's body written as a block of `notify`). */
+export function gateWorkflow(approve: Record<string, unknown>, underNotify = false): WorkflowShape {
+  return {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Workflow',
+    metadata: { generateName: 'approval-' },
+    spec: {
+      entrypoint: 'main',
+      templates: [
+        { name: 'main', steps: [[{ name: 'gate', template: 'gate' }]] },
+        {
+          name: 'gate',
+          outputs: { parameters: GATE_OUTPUTS.map((name) => ({ name, valueFrom: { supplied: {} } })) },
+          plugin: underNotify ? { notify: { approve } } : { approve },
+        },
+      ],
+    },
+  };
+}
+
+/** The request as the gate's first post wrote it: the text, then who must answer. */
+export const REQUEST_TEXT = /^Deploy 1\.4\.2 to prod\?\n\nNeeds (one approval|2 approvals) from /;
+/** The `url` output: the request's permalink in the demo workspace. */
+export const REQUEST_URL = /^https:\/\/argo-demo\.slack\.com\/archives\/C\w+\/p\d+$/;

@@ -114,10 +114,7 @@ export async function startSharedAgents(
       },
     );
     const plugins = usablePlugins(env);
-    if (i === 0)
-      options.log(
-        `shared agents: PLUGINS=${plugins.keys}${plugins.leftOut.length ? ` (left out: ${plugins.leftOut.join('; ')})` : ''}`,
-      );
+    if (i === 0) options.log(`shared agents: PLUGINS=${plugins.keys}${leftOutText(plugins)}`);
     const port = await freePort('127.0.0.1');
     const tokenDir = join(dir, String(i), 'argo');
     mkdirSync(tokenDir, { recursive: true });
@@ -222,4 +219,14 @@ function kubeconfig(state: StackState, tokenFile: string, namespace: string): st
     contexts: [{ name: SHARED_AGENT, context: { cluster: 'argo-stack', user: SHARED_AGENT, namespace } }],
     'current-context': SHARED_AGENT,
   });
+}
+
+/**
+ * Why plugins are left out: each one's reason when some are hosted (a setting is missing), only their keys when
+ * none is (the stack starts before any plugin has settings: every reason would be "not configured").
+ */
+function leftOutText({ keys, leftOut }: { keys: string; leftOut: string[] }): string {
+  if (leftOut.length === 0) return '';
+  if (keys !== 'none') return ` (left out: ${leftOut.join('; ')})`;
+  return ` (none has its settings yet: ${leftOut.map((reason) => reason.split(':')[0]).join(', ')})`;
 }

@@ -21,8 +21,7 @@ import type { StackState } from '../../tools/argo-stack/src/stack.js';
 import { reportText } from './support/report.js';
 import {
   agentContainerLines,
-  comparisonLine,
-  differences,
+  compareTwice,
   localOutcome,
   maskMinted,
   observeReal,
@@ -186,7 +185,7 @@ describe('examples: the local agent and the real agent', () => {
     writeFileSync(tokenFile, token);
     const started = Date.now();
     const cases = allExamples();
-    const play = (batch: Example[], round: number) =>
+    const play = (batch: Example[], round: 0 | 1) =>
       inPool(batch, CONCURRENT, async (example) => {
         const namespace = round === 0 ? example.namespace : `${example.namespace}-again`.slice(0, 63);
         const run = { ...example, namespace };
@@ -194,25 +193,9 @@ describe('examples: the local agent and the real agent', () => {
         const [local, real] = await Promise.all([runLocally(run, tokenFile, token), runReal(run)]);
         return { label: example.file, local, real };
       });
-    const differs = (r: { local: AgentOutcome; real: AgentOutcome }) =>
-      differences(r.local, r.real, maskMinted).length > 0;
-    const results = await play(cases, 0);
-    // An example that differs is run once more under both agents (in namespaces of their own): a stall of
-    // this machine can make one run differ; a difference of the agents shows twice.
-    const once = results.filter(differs);
-    const again =
-      once.length > 0
-        ? await play(
-            cases.filter((c) => once.some((r) => r.label === c.file)),
-            1,
-          )
-        : [];
-    const differing = again.filter(differs);
+    const { results, differing, lines } = await compareTwice(cases, (c) => c.file, play, maskMinted);
     reportText([
-      ...once
-        .filter((r) => !differing.some((d) => d.label === r.label))
-        .map((r) => `${comparisonLine(r.label, r.local, r.real, maskMinted)} (the same when run again)`),
-      ...differing.map((r) => comparisonLine(r.label, r.local, r.real, maskMinted)),
+      ...lines,
       `examples-agents: ${results.length} examples under the local and the real agent, ${differing.length} with different outcomes, in ${Math.round((Date.now() - started) / 1000)} s`,
     ]);
     expect(differing.map((r) => r.label)).toEqual([]);

@@ -13,8 +13,7 @@ import { replyScripts } from '../../libs/testing/test/reply-scenarios.js';
 import { reportText } from './support/report.js';
 import {
   agentContainerLines,
-  comparisonLine,
-  differences,
+  compareTwice,
   isExecute,
   localOutcome,
   observeReal,
@@ -138,21 +137,9 @@ describe('reply scenarios: the local agent and the real agent', () => {
         }),
       );
     };
-    const differs = (r: { local: AgentOutcome; real: AgentOutcome }) =>
-      differences(r.local, r.real).length > 0;
-    const results = await play(cases);
-    // A case that differs is played once more under both agents: on a machine whose stalls make the real
-    // agent lose its API connection and start again, one run can differ by the machine; a difference of the
-    // agents shows twice.
-    const once = results.filter(differs);
-    const again =
-      once.length > 0 ? await play(cases.filter((c) => once.some((r) => r.label === c.label))) : [];
-    const differing = again.filter(differs);
+    const { results, differing, lines } = await compareTwice(cases, (c) => c.label, play);
     reportText([
-      ...once
-        .filter((r) => !differing.some((d) => d.label === r.label))
-        .map((r) => `${comparisonLine(r.label, r.local, r.real)} (the same when played again)`),
-      ...differing.map((r) => comparisonLine(r.label, r.local, r.real)),
+      ...lines,
       `reply-scenarios: ${results.length} reply scenarios and workflow shapes under the local and the real agent, ${differing.length} with different outcomes, in ${Math.round((Date.now() - started) / 1000)} s`,
     ]);
     expect(differing.map((r) => r.label)).toEqual([]);

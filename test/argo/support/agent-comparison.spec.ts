@@ -1,5 +1,6 @@
 // The comparison of the two agents' outcomes (runs in npm test: it needs no stack).
 import {
+  compareTwice,
   differences,
   followsReplies,
   maskMinted,
@@ -116,5 +117,33 @@ describe('comparing the local agent and the real one', () => {
     );
     expect(maskMinted('Succeeded (TERMINATED)')).toBe('Succeeded (#)');
     expect(maskMinted('the run failed')).toBe('the run failed');
+  });
+});
+
+describe('a case that differs is played once more', () => {
+  it('passes when the second round agrees, fails when it differs again, and plays only what differed', async () => {
+    const same = outcome([]);
+    const other = outcome([], { phase: 'Failed' });
+    const rounds: string[][] = [];
+    // "flaky" differs in round 0 only; "broken" in both; "fine" never.
+    const play = async (batch: string[], round: 0 | 1) => {
+      rounds.push(batch);
+      return batch.map((label) => ({
+        label,
+        local: same,
+        real: label === 'broken' || (label === 'flaky' && round === 0) ? other : same,
+      }));
+    };
+    const { results, differing, lines } = await compareTwice(['fine', 'flaky', 'broken'], (c) => c, play);
+    expect(rounds).toEqual([
+      ['fine', 'flaky', 'broken'],
+      ['flaky', 'broken'],
+    ]);
+    expect(results.map((r) => r.label)).toEqual(['fine', 'flaky', 'broken']);
+    expect(differing.map((r) => r.label)).toEqual(['broken']);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^DIFF {2}flaky: .*\(the same when played again\)$/s);
+    expect(lines[1]).toMatch(/^DIFF {2}broken: /);
+    expect(lines[1]).not.toMatch(/played again/);
   });
 });

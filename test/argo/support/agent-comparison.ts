@@ -275,6 +275,45 @@ export function comparisonLine(
 
 // ---- the real side ----------------------------------------------------------------------------------------
 
+/** One case played under both agents. */
+export interface Compared {
+  label: string;
+  local: AgentOutcome;
+  real: AgentOutcome;
+}
+
+/**
+ * Plays `cases` under both agents (`play`, round 0), then once more those that differ (round 1): a stall of a
+ * busy machine can make the real agent lose its API connection and start again, so one run can differ by the
+ * machine; a difference of the agents shows twice. Answers every first result, the cases that differed twice,
+ * and the lines to report (each difference, and each case that was the same when played again).
+ */
+export async function compareTwice<C>(
+  cases: C[],
+  labelOf: (c: C) => string,
+  play: (batch: C[], round: 0 | 1) => Promise<Compared[]>,
+  mask?: (text: string) => string,
+): Promise<{ results: Compared[]; differing: Compared[]; lines: string[] }> {
+  const differs = (r: Compared) => differences(r.local, r.real, mask).length > 0;
+  const results = await play(cases, 0);
+  const once = results.filter(differs);
+  const again =
+    once.length > 0
+      ? await play(
+          cases.filter((c) => once.some((r) => r.label === labelOf(c))),
+          1,
+        )
+      : [];
+  const differing = again.filter(differs);
+  const lines = [
+    ...once
+      .filter((r) => !differing.some((d) => d.label === r.label))
+      .map((r) => `${comparisonLine(r.label, r.local, r.real, mask)} (the same when played again)`),
+    ...differing.map((r) => comparisonLine(r.label, r.local, r.real, mask)),
+  ];
+  return { results, differing, lines };
+}
+
 /** JSON lines of a container of the workflow's agent pod, parsed (none before the pod has a log). */
 export function agentContainerLines(
   state: StackState,

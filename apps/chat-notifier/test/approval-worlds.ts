@@ -28,6 +28,8 @@ export interface ApprovalWorld {
   posted(): number;
   /** Looks for an earlier request (a gate's first call on a sidecar). */
   searches(): number;
+  /** Everything the request shows now (the post, or the issue with its comments); '' when it is gone. */
+  shown(): string;
   /** What the `url` output looks like. */
   url: RegExp;
   close(): Promise<void>;
@@ -58,6 +60,12 @@ async function mattermostWorld(): Promise<ApprovalWorld> {
     script: mm.script,
     posted: () => ok(mm, 'POST', /^\/api\/v4\/posts$/),
     searches: () => ok(mm, 'GET', /^\/api\/v4\/channels\/\w+\/posts$/),
+    shown: () =>
+      mm
+        .posts(deploys)
+        .filter((p) => !p.root_id && p.delete_at === 0)
+        .map((p) => p.message)
+        .join('\n'),
     url: new RegExp(`^${mm.url}/_redirect/pl/\\w{26}$`),
     close: () => mm.close(),
   };
@@ -83,6 +91,11 @@ async function discordWorld(): Promise<ApprovalWorld> {
     script: discord.script,
     posted: () => ok(discord, 'POST', /\/channels\/\d+\/messages$/),
     searches: () => ok(discord, 'GET', /\/channels\/\d+\/messages$/),
+    shown: () =>
+      discord
+        .in(deploys.id)
+        .map((m) => m.content)
+        .join('\n'),
     url: new RegExp(`^https://discord\\.com/channels/\\d+/${deploys.id}/\\d+$`),
     close: () => discord.close(),
   };
@@ -117,6 +130,11 @@ async function githubWorld(): Promise<ApprovalWorld> {
     script: gh.script,
     posted: () => ok(gh, 'POST', /^\/repos\/acme\/deploys\/issues$/),
     searches: () => ok(gh, 'GET', /^\/repos\/acme\/deploys\/issues$/),
+    shown: () =>
+      repo.issues
+        .filter((i) => !i.gone)
+        .flatMap((i) => [i.body, ...i.comments.map((c) => c.body)])
+        .join('\n'),
     url: /^https:\/\/github\.com\/acme\/deploys\/issues\/\d+$/,
     close: () => gh.close(),
   };

@@ -324,6 +324,13 @@ describe.each(['mattermost', 'discord', 'github'] as const)(
       expect(new Date(out.decidedAt!).getTime()).toBeGreaterThan(result.startedAt - 1000);
       // After a restart the new sidecar looked for its request (and found it: one post).
       if (c.restart) expect(world.searches()).toBeGreaterThanOrEqual(2);
+      // The request shows its text once, and a decision's line (that of a timeout too) under it.
+      const shown = world.shown();
+      if (c.decision === 'deleted') expect(shown).toBe('');
+      else {
+        expect(shown.split('Deploy 1.4.2 to prod?')).toHaveLength(2);
+        expect(shown).toMatch(/(Approved|Rejected) by .* at |No decision within /);
+      }
     });
   },
 );

@@ -223,7 +223,8 @@ export class ApprovalGate {
     const decision = state.decision!;
     if (!state.concluded && state.posted && decision.conclusion) {
       try {
-        await side.reader.conclude(state.posted, `${state.text ?? ''}\n\n${decision.conclusion}`, ctx.signal);
+        const conclusion = { decision: decision.conclusion, requestText: state.text ?? '' };
+        await side.reader.conclude(state.posted, conclusion, ctx.signal);
       } catch (err) {
         if (err instanceof UpstreamError && err.transient)
           return running(`${decision.decision}; showing it on the request failed (${err.message})`, 5000);

@@ -35,6 +35,12 @@ export type RequestState =
   /** Edited by someone other than the author (the gate fails safely, never approves). */
   | { kind: 'tampered'; detail: string };
 
+/** What a decided request shows: the decision's line under the request as it was posted. */
+export interface Conclusion {
+  decision: string;
+  requestText: string;
+}
+
 export interface ApprovalReader {
   /** The provider's published read budget the poll scheduler shares among all open gates of this sidecar. */
   readonly callsPerMinute: number;
@@ -53,6 +59,9 @@ export interface ApprovalReader {
   read(posted: PostedRequest, signal: AbortSignal): Promise<RequestState>;
   /** The user ids the listed approvers stand for (user groups / teams expanded; plain users as they are). */
   members(approvers: string[], signal: AbortSignal): Promise<Set<string>>;
-  /** Shows the decision on the request: edited in place ("Approved by @x at …"); GitHub: a comment, issue closed. */
-  conclude(posted: PostedRequest, text: string, signal: AbortSignal): Promise<void>;
+  /**
+   * Shows the decision (its line, "Approved by @x at …") on the request: the request as posted (`requestText`)
+   * with the line below it, edited in place; GitHub: the line as a comment, the issue closed.
+   */
+  conclude(posted: PostedRequest, conclusion: Conclusion, signal: AbortSignal): Promise<void>;
 }

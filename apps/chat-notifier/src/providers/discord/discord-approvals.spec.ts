@@ -143,8 +143,16 @@ describe('DiscordApprovals against the Discord stand-in', () => {
 
   it('conclude edits the message once, keeping the request', async () => {
     const posted = await request('gate-conclude');
-    await reader().conclude(posted, 'Approved by <@1> at 12:00', signal);
-    await reader().conclude(posted, 'Approved by <@1> at 12:00', signal);
+    await reader().conclude(
+      posted,
+      { decision: 'Approved by <@1> at 12:00', requestText: 'Deploy 1.4.2?' },
+      signal,
+    );
+    await reader().conclude(
+      posted,
+      { decision: 'Approved by <@1> at 12:00', requestText: 'Deploy 1.4.2?' },
+      signal,
+    );
     const message = discord.in(deploys.id).find((m) => m.id === posted.ref.message)!;
     expect(message.content).toBe(
       `Deploy 1.4.2?\n${requestTag('gate-conclude')}\n\nApproved by <@1> at 12:00`,

@@ -10,6 +10,7 @@ import type {
   ApprovalReader,
   PostedRequest,
   RequestState,
+  Conclusion,
 } from '../../approvals/approval-reader.js';
 import { textDigest, withDecision, type Vote } from '../../shared/approval-fields.js';
 import type { DiscordApprovalConfig } from './discord-approval-config.dto.js';
@@ -108,9 +109,10 @@ export class DiscordApprovals implements ApprovalReader {
     return Promise.resolve(new Set(approvers));
   }
 
-  async conclude(posted: PostedRequest, text: string, signal: AbortSignal): Promise<void> {
+  async conclude(posted: PostedRequest, conclusion: Conclusion, signal: AbortSignal): Promise<void> {
     const message = await this.existing(posted, signal);
     if (!message) return;
+    const text = conclusion.decision;
     const content = withDecision(message.content, text);
     if (content === message.content) return;
     const fitted =

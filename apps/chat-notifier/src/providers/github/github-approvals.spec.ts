@@ -166,8 +166,16 @@ describe('GithubApprovals against the GitHub stand-in', () => {
 
   it('conclude comments once and closes the issue as completed, however often it runs', async () => {
     const posted = await request('gate-conclude');
-    await reader().conclude(posted, 'Approved by @alice at 12:00', signal);
-    await reader().conclude(posted, 'Approved by @alice at 12:00', signal);
+    await reader().conclude(
+      posted,
+      { decision: 'Approved by @alice at 12:00', requestText: 'Deploy 1.4.2?' },
+      signal,
+    );
+    await reader().conclude(
+      posted,
+      { decision: 'Approved by @alice at 12:00', requestText: 'Deploy 1.4.2?' },
+      signal,
+    );
     const issue = issueOf(posted);
     expect(issue.comments.map((c) => c.body)).toEqual([
       'Approved by @alice at 12:00\n\n<!-- argo-approval-decision -->',

@@ -10,6 +10,7 @@ import type {
   ApprovalReader,
   PostedRequest,
   RequestState,
+  Conclusion,
 } from '../../approvals/approval-reader.js';
 import { replyVote, textDigest } from '../../shared/approval-fields.js';
 import type { GithubApprovalConfig } from './github-approval-config.dto.js';
@@ -142,7 +143,7 @@ export class GithubApprovals implements ApprovalReader {
     return logins;
   }
 
-  async conclude(posted: PostedRequest, text: string, signal: AbortSignal): Promise<void> {
+  async conclude(posted: PostedRequest, { decision }: Conclusion, signal: AbortSignal): Promise<void> {
     const issue = await this.existing(posted, signal);
     if (issue === 'deleted' || issue === 'moved') return;
     const { repository, issue: number } = posted.ref;
@@ -150,7 +151,7 @@ export class GithubApprovals implements ApprovalReader {
     const concluded = comments.some(
       (c) => c.user.login.toLowerCase() === posted.author && (c.body ?? '').endsWith(DECISION_MARK),
     );
-    if (!concluded) await this.api.comment(repository!, number!, `${text}\n\n${DECISION_MARK}`, signal);
+    if (!concluded) await this.api.comment(repository!, number!, `${decision}\n\n${DECISION_MARK}`, signal);
     if (issue.state === 'open') await this.api.closeIssue(repository!, number!, signal);
   }
 

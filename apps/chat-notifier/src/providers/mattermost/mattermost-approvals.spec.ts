@@ -129,8 +129,8 @@ describe('MattermostApprovals against the Mattermost stand-in', () => {
 
   it('conclude appends the decision once, however often it is called', async () => {
     const posted = await request('gate-conclude');
-    await reader().conclude(posted, 'Approved by @alice', signal);
-    await reader().conclude(posted, 'Approved by @alice', signal);
+    await reader().conclude(posted, { decision: 'Approved by @alice', requestText: 'Deploy 1.4.2?' }, signal);
+    await reader().conclude(posted, { decision: 'Approved by @alice', requestText: 'Deploy 1.4.2?' }, signal);
     expect(mm.state.posts.get(posted.ref.post!)!.message).toBe('Deploy 1.4.2?\n\nApproved by @alice');
     expect(mm.okCalls('PUT', `/api/v4/posts/${posted.ref.post}/patch`)).toBe(1);
   });

@@ -4,6 +4,7 @@ import type {
   ApprovalReader,
   PostedRequest,
   RequestState,
+  Conclusion,
 } from '../../approvals/approval-reader.js';
 import { replyVote, textDigest, withDecision, type Vote } from '../../shared/approval-fields.js';
 import { replyFields } from '../../shared/reply-fields.js';
@@ -133,11 +134,11 @@ export class MattermostApprovals implements ApprovalReader {
     return ids;
   }
 
-  async conclude(posted: PostedRequest, text: string, signal: AbortSignal): Promise<void> {
+  async conclude(posted: PostedRequest, conclusion: Conclusion, signal: AbortSignal): Promise<void> {
     const id = posted.ref.post!;
     const post = await this.existing(id, signal);
     if (!post) return;
-    const message = withDecision(post.message, text);
+    const message = withDecision(post.message, conclusion.decision);
     if (message !== post.message) await this.api.patchPost(id, { message }, signal);
   }
 

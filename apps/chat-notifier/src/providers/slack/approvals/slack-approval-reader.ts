@@ -4,7 +4,9 @@ import type {
   ApprovalReader,
   PostedRequest,
   RequestState,
+  Conclusion,
 } from '../../../approvals/approval-reader.js';
+import { withDecision } from '../../../shared/approval-fields.js';
 import { replyFields } from '../../../shared/reply-fields.js';
 import { CallBudget } from '../call-budget.js';
 import type { ChannelResolver } from '../channel-resolver.js';
@@ -157,8 +159,10 @@ export class SlackApprovalReader implements ApprovalReader {
     return users;
   }
 
-  async conclude(posted: PostedRequest, text: string, signal: AbortSignal): Promise<void> {
+  async conclude(posted: PostedRequest, conclusion: Conclusion, signal: AbortSignal): Promise<void> {
     const { channel, ts } = posted.ref as { channel: string; ts: string };
+    // chat.update replaces the whole text: the request as posted, the decision below it.
+    const text = withDecision(conclusion.requestText, conclusion.decision);
     const site = { method: 'chat.update', workspace: this.client.workspace, channel, ts };
     await slackCall(site, new CallBudget(signal), this.logger, () =>
       this.client.writes.chat.update({ channel, ts, text }),

@@ -2,6 +2,7 @@ import type { DemoContext, DemoUpstreams } from '@app/testing';
 import { APPROVAL_SCOPES, SlackApiStandIn } from '../stand-ins/slack/slack-api.stand-in.js';
 import { startDiscordDemo } from './discord.js';
 import { startEmailDemo } from './email.js';
+import { startGithubDemo } from './github.js';
 import { startGoogleChatDemo } from './google-chat.js';
 import { startMattermostDemo } from './mattermost.js';
 import { startPagerDutyDemo } from './pagerduty.js';
@@ -75,6 +76,7 @@ export async function startDemoUpstreams(_context?: DemoContext): Promise<DemoUp
     await startTeamsDemo(),
     await startTeamsBotDemo(),
     await startEmailDemo(),
+    await startGithubDemo(),
   ];
   return {
     env: Object.assign({}, ...all.map((u) => u.env)) as Record<string, string>,

@@ -6,10 +6,17 @@
 export class ApprovalScript {
   private readonly reads = new Map<string, number>();
   private readonly steps: Array<{ after: number; request?: string; action: (request: string) => void }> = [];
+  private readonly everyRequest: Array<{ at: number; action: (request: string) => void }> = [];
 
   /** Once a request (this one, or any) has been read `reads` times, `action` runs with its id, once. */
   after(reads: number, action: (request: string) => void, request?: string): this {
     this.steps.push({ after: reads, request, action });
+    return this;
+  }
+
+  /** Each request, at its `reads`-th read, gets `action` (the demo's approver answers every request). */
+  each(reads: number, action: (request: string) => void): this {
+    this.everyRequest.push({ at: reads, action });
     return this;
   }
 
@@ -22,6 +29,7 @@ export class ApprovalScript {
       this.steps.splice(this.steps.indexOf(step), 1);
       step.action(request);
     }
+    for (const step of this.everyRequest) if (n === step.at) step.action(request);
   }
 
   /** How often `request` was read. */

@@ -11,7 +11,8 @@ import { type AgentPlugin } from '@app/argo-agent';
 import { parse } from 'yaml';
 import { readFileSync } from 'node:fs';
 import { DEMO_ONCALL_GROUP, withApprovalScopes } from '../demo/upstreams.js';
-import { startDiscordDemo } from '../demo/discord.js';
+import { DEMO_DISCORD_APPROVER, startDiscordDemo } from '../demo/discord.js';
+import { startGithubDemo } from '../demo/github.js';
 import { startEmailDemo } from '../demo/email.js';
 import { startGoogleChatDemo } from '../demo/google-chat.js';
 import { startTeamsBotDemo, startTeamsDemo } from '../demo/teams.js';
@@ -28,12 +29,15 @@ const out = (result: WorkflowResult, node: string, name: string) =>
   result.node(node)?.outputs?.parameters?.find((p) => p.name === name)?.value;
 
 describe('examples: valid Argo workflows', () => {
-  it('there are the thirteen documented examples', () => {
+  it('there are the sixteen documented examples', () => {
     expect(files).toEqual([
       'discord-status-in-place.yaml',
+      'discord-vote-approval.yaml',
       'exit-handler-report.yaml',
+      'github-approval-gate.yaml',
       'google-chat-app-status.yaml',
       'google-chat-thread.yaml',
+      'mattermost-approval-gate.yaml',
       'mattermost-deploy.yaml',
       'notify-on-start.yaml',
       'pagerduty-exit-handler.yaml',
@@ -82,6 +86,81 @@ describe('examples: the approval gate end to end, through the local agent and th
       );
     } finally {
       await f.close();
+    }
+  });
+});
+
+describe("examples: the other providers' approval gates, through the local agent and the demo's stand-ins", () => {
+  const run = async (file: string, env: Record<string, string>) => {
+    const f = await startNotifier(env);
+    try {
+      return await runWorkflow(load(file), {
+        plugins: [{ name: 'notifier', url: f.h.url, token: f.h.token }],
+        timeScale: 0.01,
+      });
+    } finally {
+      await f.close();
+    }
+  };
+
+  it('mattermost-approval-gate: alice approves with ✅ on the second read; the request shows it; deploy posts', async () => {
+    const demo = await startMattermostDemo();
+    try {
+      const result = await run('mattermost-approval-gate.yaml', demo.env);
+      expect(result.phase).toBe('Succeeded');
+      expect(out(result, 'approve-prod', 'decision')).toBe('approved');
+      expect(out(result, 'approve-prod', 'approvers')).toBe(demo.alice.id);
+      const [request] = demo.mm.posts(demo.approvals);
+      expect(demo.mm.posts(demo.approvals)).toHaveLength(1);
+      expect(request!.message).toMatch(
+        new RegExp(
+          `^Deploy 1\\.4\\.2 to prod\\?\n\nNeeds one approval from @alice, until [^\n]*\n\n:white_check_mark: Approved by ${demo.alice.id} at `,
+        ),
+      );
+      expect(demo.mm.posts(demo.deploys)).toHaveLength(1);
+      expect(JSON.stringify(demo.mm.posts(demo.deploys)[0])).toMatch(
+        /Deploying 1\.4\.2 to prod \(approved at \d{4}-/,
+      );
+    } finally {
+      await demo.close();
+    }
+  });
+
+  it('discord-vote-approval: the approver reacts ✅ on the second read; the webhook then posts naming them', async () => {
+    const demo = await startDiscordDemo();
+    try {
+      const result = await run('discord-vote-approval.yaml', demo.env);
+      expect(result.phase).toBe('Succeeded');
+      expect(out(result, 'approve-prod', 'approvers')).toBe(DEMO_DISCORD_APPROVER);
+      const requests = demo.discord.in(demo.approvals.id);
+      expect(requests).toHaveLength(1);
+      expect(requests[0]!.content).toMatch(/^Deploy 1\.4\.2 to prod\?/);
+      expect(JSON.stringify(demo.discord.in(demo.builds.id).map((m) => [m.content, m.embeds]))).toContain(
+        `Deploying 1.4.2 to prod (approved by <@${DEMO_DISCORD_APPROVER}>)`,
+      );
+    } finally {
+      await demo.close();
+    }
+  });
+
+  it('github-approval-gate: a team member comments /approve on the second read; the issue is closed with it', async () => {
+    const [demo, f] = [await startGithubDemo(), await startSlackFixture()];
+    try {
+      const result = await run('github-approval-gate.yaml', { ...demo.env, ...f.ws.env });
+      expect(result.phase).toBe('Succeeded');
+      expect(out(result, 'approve-prod', 'approvers')).toBe('alice');
+      expect(out(result, 'approve-prod', 'url')).toBe('https://github.com/acme/deploys/issues/1');
+      expect(demo.deploys.issues.map((i) => [i.title, i.state])).toEqual([
+        ['Deploy 1.4.2 to prod?', 'closed'],
+      ]);
+      expect(f.ws.slack.posts(f.ws.deploys).map((m) => m.text)).toEqual([
+        expect.stringContaining(
+          'Deploying 1.4.2 to prod (approved by alice on https://github.com/acme/deploys/issues/1)',
+        ),
+      ]);
+    } finally {
+      await f.close();
+      await demo.close();
     }
   });
 });

@@ -146,10 +146,10 @@ export class DiscordStandIn extends ProviderStandIn {
 
   addUser(
     username: string,
-    options: { bot?: boolean; token?: string; channels?: DiscordChannel[] } = {},
+    options: { bot?: boolean; token?: string; channels?: DiscordChannel[]; id?: string } = {},
   ): DiscordUserEntry {
     const user = {
-      id: snowflake(),
+      id: options.id ?? snowflake(),
       username,
       bot: options.bot ?? false,
       token: options.token,
@@ -343,8 +343,9 @@ export class DiscordStandIn extends ProviderStandIn {
     return { ...rest, ...(reactions.length > 0 && { reactions }) };
   }
 
-  addChannel(type: DiscordChannel['type'] = 'text'): DiscordChannel {
-    const channel = { id: snowflake(), type, guild_id: GUILD };
+  /** A channel of the guild; `id` a fixed one (an example names it), else a fresh snowflake. */
+  addChannel(type: DiscordChannel['type'] = 'text', id = snowflake()): DiscordChannel {
+    const channel = { id, type, guild_id: GUILD };
     this.channels.set(channel.id, channel);
     return channel;
   }

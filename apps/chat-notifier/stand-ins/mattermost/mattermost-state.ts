@@ -86,9 +86,16 @@ export class MattermostState {
     return team;
   }
 
-  addChannel(team: MmTeam, name: string, members: MmUser[], type: 'O' | 'P' = 'O'): MmChannel {
+  /** A channel of `team`; `id` a fixed one (an example names it), else a fresh one. */
+  addChannel(
+    team: MmTeam,
+    name: string,
+    members: MmUser[],
+    type: 'O' | 'P' = 'O',
+    id = randomId(),
+  ): MmChannel {
     const channel: MmChannel = {
-      id: randomId(),
+      id,
       teamId: team.id,
       name,
       type,

@@ -1,5 +1,5 @@
 import { marshalExecuteTemplateArgs, PluginRpcClient, type AgentPlugin } from '@app/argo-agent';
-import { runWorkflow } from '@app/testing';
+import { executeArgs, runWorkflow } from '@app/testing';
 import { withApprovalScopes } from '../demo/upstreams.js';
 import {
   ALICE,
@@ -158,6 +158,44 @@ describe('approval gates through the local agent (Slack)', () => {
     expect(JSON.parse(replies[0]!).node.message).toBe(first.node('gate')!.message);
     expect(f.ws.slack.posts(f.ws.builds)).toHaveLength(1);
     expect(f.ws.slack.okCalls('chat.update')).toHaveLength(1);
+  });
+
+  it('NAMESPACE_SCOPES: a gate may use a workspace only from the namespaces it is open to', async () => {
+    const ops = f.ws.slack.addTeam('ops');
+    const opsToken = 'xoxb-ops-0000000000-000000000000-approvalscope';
+    const opsBot = f.ws.slack.addBot(ops, opsToken);
+    for (const scope of ['chat:write', 'channels:read', 'channels:history', 'reactions:read'])
+      opsBot.scopes.add(scope);
+    const releases = ops.addChannel('releases', { members: [opsBot.userId] });
+    const scoped = await startSlackFixture(
+      { SLACK_BOT_TOKEN_OPS: opsToken, NAMESPACE_SCOPES: 'slack/ops=prod-*' },
+      f.ws,
+    );
+    const gate = (namespace: string) =>
+      scoped.h.execute(
+        executeArgs(
+          {
+            approve: { slack: { channel: '#releases', text: 'Ship?', approvers: [ALICE], workspace: 'ops' } },
+          },
+          { workflow: { namespace } },
+        ),
+      );
+    try {
+      const refused = await gate('team-a');
+      expect(refused.body.node).toEqual({
+        phase: 'Failed',
+        message:
+          'approve: invalid config: slack.workspace: no Slack workspace "ops" for namespace team-a (known: default (no workspace)); the admin adds one with SLACK_OPS_BOT_TOKEN',
+      });
+      expect(releases.messages).toEqual([]);
+      const allowed = await gate('prod-payments');
+      expect(allowed.body.node?.phase).toBe('Running');
+      expect(releases.messages.map((m) => m.text)).toEqual([
+        expect.stringMatching(/^Ship\?\n\nNeeds one approval/),
+      ]);
+    } finally {
+      await scoped.close();
+    }
   });
 
   it('a bad body fails the node naming the field; notify: {approve: …} is refused', async () => {

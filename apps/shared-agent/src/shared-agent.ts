@@ -109,6 +109,7 @@ export async function startSharedAgent(options: SharedAgentOptions = {}): Promis
     http: {
       maxBodyBytes: env.AGENT_HTTP_MAX_BODY,
       defaultTimeoutMs: httpTimeout > 0 ? httpTimeout : undefined,
+      blocked: env.blockedNetworks,
     },
     collections,
     query,

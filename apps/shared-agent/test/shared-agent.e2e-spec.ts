@@ -234,9 +234,12 @@ describe('the shared agent', () => {
       },
     });
 
+    // The upstream of these tests is on loopback, which the agent refuses by default.
+    const reachLoopback = { AGENT_HTTP_BLOCKED_NETWORKS: '169.254.0.0/16' };
+
     it("reads a header's secret from the task's own namespace only", async () => {
       api.setSecret('team-b', 'creds', { token: 'b-secret' });
-      h = await startAgent(api);
+      h = await startAgent(api, reachLoopback);
       api.createTaskSet(NS, 'h1', { 'h1-1': httpTask('call') });
       await until('written', () => api.nodes(NS, 'h1')['h1-1']);
       expect(api.nodes(NS, 'h1')['h1-1']).toEqual({ phase: 'Failed', message: 'secrets "creds" not found' });
@@ -247,6 +250,40 @@ describe('the shared agent', () => {
       expect(api.nodes(NS, 'h2')['h2-1']).toEqual({ phase: 'Succeeded', outputs: { result: 'pong' } });
       expect(seen[0]!['x-token']).toBe('a-secret');
       expect(h.lines.join('')).not.toContain('a-secret');
+    });
+
+    it("by default does not reach its own pod or a node's metadata endpoint (loopback, link-local)", async () => {
+      h = await startAgent(api);
+      const task = (name: string, target: string) => ({ ...httpTask(name), http: { url: target } });
+      const port = new URL(url).port;
+      api.createTaskSet(NS, 'b1', {
+        'b1-1': task('self', url),
+        'b1-2': task('name', `http://localhost:${port}/ping`),
+        'b1-3': task('mapped', `http://[::ffff:127.0.0.1]:${port}/ping`),
+        'b1-4': task('metadata', 'http://169.254.169.254/latest/meta-data/'),
+      });
+      await until('written', () => Object.keys(api.nodes(NS, 'b1')).length === 4 || undefined);
+      const nodes = api.nodes(NS, 'b1');
+      const refusal = (net: string) => `not allowed: ${net} is in AGENT_HTTP_BLOCKED_NETWORKS`;
+      expect(nodes['b1-1']).toEqual({
+        phase: 'Failed',
+        message: `Get "${url}": dial tcp 127.0.0.1:${port}: ${refusal('127.0.0.0/8')}`,
+      });
+      expect(nodes['b1-2']!.message).toMatch(
+        /^Get "http:\/\/localhost:\d+\/ping": dial tcp .*: not allowed: /,
+      );
+      expect(nodes['b1-3']!.message).toContain(refusal('127.0.0.0/8'));
+      expect(nodes['b1-4']).toEqual({
+        phase: 'Failed',
+        message: `Get "http://169.254.169.254/latest/meta-data/": dial tcp 169.254.169.254:80: ${refusal('169.254.0.0/16')}`,
+      });
+      expect(seen).toHaveLength(1); // the secret test's call only
+    });
+
+    it('a bad AGENT_HTTP_BLOCKED_NETWORKS stops the start naming it', async () => {
+      await expect(startAgent(api, { AGENT_HTTP_BLOCKED_NETWORKS: '10.0.0.0/40' })).rejects.toThrow(
+        'AGENT_HTTP_BLOCKED_NETWORKS: "10.0.0.0/40" is not a network such as 169.254.0.0/16 or fe80::/10',
+      );
     });
   });
 

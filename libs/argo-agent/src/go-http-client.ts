@@ -1,7 +1,9 @@
 import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
+import { isIP } from 'node:net';
 import { createGunzip } from 'node:zlib';
+import { blockedError, type BlockedNetworks } from './blocked-networks.js';
 import { FirstValueReader, GoDecodeError } from './json-decode.js';
 
 /**
@@ -123,6 +125,8 @@ export interface GoRequest {
   transparentGzip?: boolean;
   /** The most of the reply read (decompressed) unless readAll names its own bound; MAX_REPLY_BYTES by default. */
   maxReplyBytes?: number;
+  /** Addresses not to connect to, at any hop (not Go's: Argo's agent connects anywhere). */
+  blocked?: BlockedNetworks;
 }
 
 /** One POST through Go's http.Client{Timeout} (Argo's plugin RPC). */
@@ -254,7 +258,17 @@ function send(
       headers['User-Agent'] = 'Go-http-client/1.1';
     if (request.transparentGzip && !Object.keys(headers).some((k) => k.toLowerCase() === 'accept-encoding'))
       headers['Accept-Encoding'] = 'gzip';
-    const options = { method: hop.method, headers, agent: false as const };
+    const blocked = request.blocked?.empty === false ? request.blocked : undefined;
+    const host = hop.url.hostname.replace(/^\[|\]$/g, '');
+    const port = Number(hop.url.port) || (hop.url.protocol === 'https:' ? 443 : 80);
+    const refused = blocked && isIP(host) ? blocked.refusal(host) : undefined;
+    if (refused) return reject(blockedError(host, port, refused));
+    const options = {
+      method: hop.method,
+      headers,
+      agent: false as const,
+      ...(blocked && { lookup: blocked.lookup(port) }),
+    };
     const req =
       hop.url.protocol === 'https:'
         ? httpsRequest(
@@ -290,6 +304,8 @@ function networkError(
   if (err.code && UNKNOWN_AUTHORITY.has(err.code))
     return fail('tls: failed to verify certificate: x509: certificate signed by unknown authority', false);
   switch (err.code) {
+    case 'EBLOCKEDNET':
+      return fail(`dial tcp ${addr}: ${err.message}`, false);
     case 'ECONNREFUSED':
       return fail(`dial tcp ${addr}: connect: connection refused`, true);
     case 'ECONNRESET':

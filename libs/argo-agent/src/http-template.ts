@@ -3,6 +3,7 @@
 // builds it, headers added in order (Host rewrites the Host), http.DefaultClient (redirects, no timeout of its
 // own) under a context deadline of timeoutSeconds covering the request and the body, and the successCondition
 // evaluated by the expr engine over the request and the response as Argo's argoexpr.EvalBool does.
+import type { BlockedNetworks } from './blocked-networks.js';
 import {
   compile,
   execute,
@@ -48,6 +49,8 @@ export interface HttpTemplateOptions {
   maxBodyBytes: number;
   /** Deadline of a template without timeoutSeconds (Argo: none); undefined for none. */
   defaultTimeoutMs?: number;
+  /** Networks the template may not reach, at any hop (Argo: none). */
+  blocked?: BlockedNetworks;
 }
 
 /** An HTTP template that cannot run: Argo's agent fails the node with this text (processTask: Failed). */
@@ -106,6 +109,7 @@ export async function executeHttpTemplate(
       deadline: 'context',
       insecureSkipVerify: http.insecureSkipVerify === true,
       transparentGzip: true,
+      blocked: options.blocked,
     });
     try {
       bodyBytes = await response.readAll(options.maxBodyBytes);

@@ -2,6 +2,7 @@
 // reply decoder and retry), the dispatch of a plugin template over the installed plugins, and the Kubernetes
 // client the shared agent and the Argo stack use. Shared by the local agent, the conformance kit, the events
 // emulator and the shared agent.
+export * from './blocked-networks.js';
 export * from './agent-dispatch.js';
 export * from './argo-reply.js';
 export * from './fnv32a.js';

@@ -1,4 +1,5 @@
 import { EnvInt, type EnvExtras, type EnvSource } from '@app/plugin-kit';
+import { BlockedNetworks } from '@app/argo-agent';
 import {
   IsGoDuration,
   IsInt,
@@ -114,9 +115,18 @@ export class AgentEnv implements EnvExtras {
   @IsGoDuration({ max: '24h' })
   AGENT_HTTP_DEFAULT_TIMEOUT = '10m';
 
+  /**
+   * Networks HTTP templates may not reach (CIDRs, comma-separated; `none`): by default the agent's own pod
+   * (loopback, the unspecified address) and link-local addresses (a cloud's metadata endpoint). Argo's agent
+   * pod runs in the workflow's namespace, under its network policies; the shared agent runs in its own.
+   */
+  @IsString()
+  AGENT_HTTP_BLOCKED_NETWORKS = '127.0.0.0/8,::1/128,0.0.0.0/8,::/128,169.254.0.0/16,fe80::/10';
+
   /** Filled by loadExtras. */
   namespaces: string[] = [];
   externalPlugins: ExternalPluginSpec[] = [];
+  blockedNetworks = BlockedNetworks.parse('none', 'AGENT_HTTP_BLOCKED_NETWORKS').blocked;
 
   loadExtras(_source: EnvSource): string[] {
     const problems: string[] = [];
@@ -129,6 +139,9 @@ export class AgentEnv implements EnvExtras {
     const external = parseExternalPlugins(this.AGENT_EXTERNAL_PLUGINS);
     this.externalPlugins = external.plugins;
     problems.push(...external.problems);
+    const blocked = BlockedNetworks.parse(this.AGENT_HTTP_BLOCKED_NETWORKS, 'AGENT_HTTP_BLOCKED_NETWORKS');
+    this.blockedNetworks = blocked.blocked;
+    problems.push(...blocked.problems);
     return problems;
   }
 }

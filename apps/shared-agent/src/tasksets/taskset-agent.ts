@@ -4,7 +4,13 @@
 // A replica that comes to a TaskSet with tasks already in it (a shard taken over, a restart) first asks the
 // Workflow which of them are fulfilled: the controller clears a result from the TaskSet's status one patch before
 // it removes the task from its spec, and a new owner has no memory of having run it.
-import { processTask, type KubeClient, type PluginCaller, type WatchEvent } from '@app/argo-agent';
+import {
+  processTask,
+  type BlockedNetworks,
+  type KubeClient,
+  type PluginCaller,
+  type WatchEvent,
+} from '@app/argo-agent';
 import type { PluginLogger } from '@app/plugin-kit';
 import type { ShardOwner } from '../leases/shard-leases.js';
 import { shardOf } from '../leases/shard-leases.js';
@@ -32,7 +38,7 @@ export interface TaskSetAgentOptions {
   owns: (shard: number) => boolean;
   shards: number;
   maxInFlight: number;
-  http: { maxBodyBytes: number; defaultTimeoutMs?: number };
+  http: { maxBodyBytes: number; defaultTimeoutMs?: number; blocked?: BlockedNetworks };
   /** The TaskSet collections watched (one per namespace, or the cluster's). */
   collections: string[];
   /** The label selector of the watch and the lists (query form). */

@@ -329,7 +329,9 @@ export async function up(options: UpOptions): Promise<StackState> {
       etcd: await freePort('127.0.0.1'),
       etcdPeer: await freePort('127.0.0.1'),
       apiServer: await freePort(hostAddr),
-      argoServer: await freePort(hostAddr),
+      // argo server listens on :<port>, every address: a port free on HOST_ADDR alone can be taken on another
+      // (a start once failed with the server's "failed to listen").
+      argoServer: await freePort('0.0.0.0'),
       controllerMetrics: await freePort('0.0.0.0'),
     },
     bin,

@@ -5,13 +5,13 @@ import { build } from 'esbuild';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { benchBundleOptions } from './bundle-options.mjs';
+import { checkoutBundleOptions } from '../tools/build.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const work = join(root, 'bench/.work');
 mkdirSync(work, { recursive: true });
 await build({
-  ...benchBundleOptions(root),
+  ...checkoutBundleOptions(root),
   entryPoints: [join(root, 'bench/agents/main.ts')],
   // Three levels under the root, as bench/agents/main.ts and the suites' support it imports are: their
   // import.meta.dirname-relative paths to the root hold in the bundle too.

@@ -8,13 +8,12 @@ import { build } from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { artefactBytes, buildApp, bundleEntry } from '../tools/build.mjs';
-import { benchBundleOptions } from './bundle-options.mjs';
+import { artefactBytes, buildApp, bundleEntry, checkoutBundleOptions } from '../tools/build.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const work = join(root, 'bench/.work');
 
-const bundleOptions = benchBundleOptions(root);
+const bundleOptions = checkoutBundleOptions(root);
 
 function candidateApps(only) {
   const dir = join(root, 'apps');

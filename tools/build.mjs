@@ -374,12 +374,31 @@ export async function bundleEntry(entry, outdir, name = 'plugin') {
   return result.metafile;
 }
 
+/**
+ * How the repo's TypeScript runs under Node from this checkout (the CLIs, the benchmarks): one ES module for
+ * Node 20, packages left to node_modules, the repo's tsconfig paths and decorators (swc), inline source maps.
+ */
+export function checkoutBundleOptions(repoRoot = root) {
+  return {
+    absWorkingDir: repoRoot,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    tsconfig: join(repoRoot, 'tsconfig.json'),
+    plugins: [swcTypeScript],
+    sourcemap: 'inline',
+    logLevel: 'warning',
+  };
+}
+
 export async function buildTools({ outdir = join(root, 'dist/tools') } = {}) {
   const dir = join(root, 'tools/cli');
   if (!existsSync(dir)) return;
   const clis = (await readdir(dir)).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
   await build({
-    absWorkingDir: root,
+    ...checkoutBundleOptions(),
     entryPoints: {
       ...Object.fromEntries(clis.map((c) => [c, join(dir, `${c}.ts`)])),
       // Forked by `events serve|test` to evaluate binding expressions (found next to the chunks' folder).
@@ -390,15 +409,7 @@ export async function buildTools({ outdir = join(root, 'dist/tools') } = {}) {
     // Shared code and what a CLI imports dynamically go to chunks/: `--help` loads only the CLI itself.
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
-    tsconfig: join(root, 'tsconfig.json'),
     plugins: [swcTypeScript, appDemos],
-    sourcemap: 'inline',
-    logLevel: 'warning',
     define: { 'process.env.EXECUTOR_PLUGINS_VERSION': JSON.stringify(pkg.version) },
   });
 }

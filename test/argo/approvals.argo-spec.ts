@@ -172,7 +172,7 @@ describe.each(agents)('approval gates under the real Argo ($pass)', (agent) => {
     await Promise.all(restarting);
     const outcomes = await Promise.all(names.map((n) => waitForWorkflow(state, NAMESPACE, n, 6 * 60_000)));
 
-    const actual = ROWS.map((row, i) => observed(row, channels[i]!, outcomes[i]!, agent, state));
+    const actual = ROWS.map((row, i) => observed(row, channels[i]!, outcomes[i]!));
     ROWS.forEach((row, i) =>
       reportWorkflow({
         what: `approvals: ${row.name}`,
@@ -195,13 +195,7 @@ describe.each(agents)('approval gates under the real Argo ($pass)', (agent) => {
   });
 
   /** What the row showed, in the shape of `expected`. */
-  function observed(
-    row: ApprovalRow,
-    channel: Channel,
-    outcome: WorkflowOutcome,
-    agent: Agent,
-    state: StackState,
-  ): Record<string, unknown> {
+  function observed(row: ApprovalRow, channel: Channel, outcome: WorkflowOutcome): Record<string, unknown> {
     const gate = gateNode(outcome);
     const out = Object.fromEntries(
       (

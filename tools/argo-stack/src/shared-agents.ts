@@ -182,21 +182,27 @@ export async function restartSharedAgents(
   return startSharedAgents(state, { replicas: settings.replicas, patchRate: settings.patchRate, log, env });
 }
 
+interface UsablePlugins {
+  /** PLUGINS for the replicas: the usable plugins' keys, or `none`. */
+  keys: string;
+  leftOut: Array<{ key: string; problem: string }>;
+}
+
 /**
  * The plugins of PLUGINS whose settings are complete in `env`: a plugin whose Secret is not there yet is left
  * out (`none` if none is left), where the Deployment's pod would stop at start naming what it misses.
  */
-function usablePlugins(env: Record<string, string>): { keys: string; leftOut: string[] } {
+function usablePlugins(env: Record<string, string>): UsablePlugins {
   const enabled = enabledPlugins(collection, env.PLUGINS);
   const usable: string[] = [];
-  const leftOut: string[] = [];
+  const leftOut: UsablePlugins['leftOut'] = [];
   for (const plugin of enabled) {
     try {
       if (plugin.env) loadEnv(plugin.env, scopedSource(plugin, enabled, env));
       usable.push(plugin.key);
     } catch (err) {
       if (!(err instanceof EnvValidationError)) throw err;
-      leftOut.push(`${plugin.key}: ${err.problems[0]}`);
+      leftOut.push({ key: plugin.key, problem: err.problems[0]! });
     }
   }
   return { keys: usable.join(',') || 'none', leftOut };
@@ -225,8 +231,8 @@ function kubeconfig(state: StackState, tokenFile: string, namespace: string): st
  * Why plugins are left out: each one's reason when some are hosted (a setting is missing), only their keys when
  * none is (the stack starts before any plugin has settings: every reason would be "not configured").
  */
-function leftOutText({ keys, leftOut }: { keys: string; leftOut: string[] }): string {
+function leftOutText({ keys, leftOut }: UsablePlugins): string {
   if (leftOut.length === 0) return '';
-  if (keys !== 'none') return ` (left out: ${leftOut.join('; ')})`;
-  return ` (none has its settings yet: ${leftOut.map((reason) => reason.split(':')[0]).join(', ')})`;
+  if (keys !== 'none') return ` (left out: ${leftOut.map((p) => `${p.key}: ${p.problem}`).join('; ')})`;
+  return ` (none has its settings yet: ${leftOut.map((p) => p.key).join(', ')})`;
 }

@@ -126,7 +126,7 @@ export class AgentEnv implements EnvExtras {
   /** Filled by loadExtras. */
   namespaces: string[] = [];
   externalPlugins: ExternalPluginSpec[] = [];
-  blockedNetworks = BlockedNetworks.parse('none', 'AGENT_HTTP_BLOCKED_NETWORKS').blocked;
+  blockedNetworks?: BlockedNetworks;
 
   loadExtras(_source: EnvSource): string[] {
     const problems: string[] = [];

@@ -9,6 +9,7 @@ import {
   kubectl,
   kubectlAsync,
   readState,
+  until,
   type StackState,
 } from '../../../tools/argo-stack/src/stack.js';
 
@@ -21,7 +22,7 @@ export function stack(): StackState {
   return state;
 }
 
-export { kubectl, kubectlAsync, kubeClient };
+export { kubectl, kubectlAsync, kubeClient, until };
 
 /**
  * The namespace prepared as the stack prepares one for workflows (prepareWorkflowNamespace), asynchronously,
@@ -179,16 +180,6 @@ export function agentContainerEvents(
         l.pod.endsWith('-agent') &&
         l.container === container,
     );
-}
-
-/** Checks every 250 ms until `check` answers a value; fails naming `what` after `seconds`. */
-export async function until<T>(what: string, seconds: number, check: () => T | undefined): Promise<T> {
-  for (const deadline = Date.now() + seconds * 1000; Date.now() < deadline;) {
-    const value = check();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${what}: not within ${seconds} s`);
 }
 
 export interface ResourceAttributes {

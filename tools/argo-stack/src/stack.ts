@@ -149,10 +149,11 @@ export async function freePort(host: string): Promise<number> {
   });
 }
 
+/** Checks every 250 ms until `check` answers a value (an error counts as not yet); fails naming `what`. */
 export async function until<T>(
   what: string,
   seconds: number,
-  check: () => Promise<T | undefined>,
+  check: () => T | undefined | Promise<T | undefined>,
   died?: () => string | undefined,
 ): Promise<T> {
   const deadline = Date.now() + seconds * 1000;

@@ -3,6 +3,7 @@
 // bounded in size and time; watches resume from the last version seen, take bookmarks, and relist on 410.
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { StringDecoder } from 'node:string_decoder';
 import { TokenFileSource, type KubeConnection } from './kube-connection.js';
 import { KubeError } from './kube-errors.js';
 
@@ -197,11 +198,16 @@ export class KubeClient {
           version = list.resourceVersion;
           onSynced?.();
         }
-        version = await this.stream<T>(collection, query, version, signal, async (event) => {
-          const key = keyOf(event.object);
-          if (event.type === 'DELETED') known.delete(key);
-          else known.set(key, stub(event.object));
-          await onEvent(event);
+        // Each event (bookmarks too) moves the version on at once, so a connection that breaks mid-stream
+        // resumes after the last event delivered, not from where it started.
+        await this.stream<T>(collection, query, version, signal, async (event, at) => {
+          if (event.type !== 'BOOKMARK') {
+            const key = keyOf(event.object);
+            if (event.type === 'DELETED') known.delete(key);
+            else known.set(key, stub(event.object));
+            await onEvent(event);
+          }
+          version = at ?? version;
         });
         backoff = 500;
       } catch (err) {
@@ -214,14 +220,14 @@ export class KubeClient {
     }
   }
 
-  /** One watch connection; answers the last version seen when the server ends it. */
+  /** One watch connection, until the server ends it; each event is handed on with its version. */
   private async stream<T extends KubeObject>(
     collection: string,
     query: string,
     from: string,
     signal: AbortSignal,
-    onEvent: (event: WatchEvent<T>) => Promise<void>,
-  ): Promise<string> {
+    onEvent: (event: WatchEvent<T>, version: string | undefined) => Promise<void>,
+  ): Promise<void> {
     // As client-go's reflector: the server ends each watch after 5–10 min, so no connection lives forever.
     const timeoutSeconds = 300 + Math.floor(Math.random() * 300);
     const params = [
@@ -239,15 +245,18 @@ export class KubeClient {
     });
     if ((res.statusCode ?? 0) !== 200) {
       const text = await readBounded(res, 64 * 1024).catch(() => '');
+      // A rotated token: the next watch reads the file again (the request path retries at once instead).
+      if (res.statusCode === 401) this.tokens?.reload();
       throw statusError('GET', collection, res.statusCode ?? 0, text);
     }
-    let version = from;
     const abort = () => res.destroy();
     signal.addEventListener('abort', abort, { once: true });
+    // One decoder per connection: a character split between two reads is completed by the next one.
+    const decoder = new StringDecoder('utf8');
     let buffer = '';
     try {
       for await (const chunk of res) {
-        buffer += (chunk as Buffer).toString('utf8');
+        buffer += decoder.write(chunk as Buffer);
         if (buffer.length > this.options.maxEvent)
           throw new KubeError(
             0,
@@ -271,14 +280,12 @@ export class KubeClient {
               event.object.message ?? '',
             );
           }
-          version = event.object.metadata.resourceVersion ?? version;
-          if (event.type !== 'BOOKMARK') await onEvent(event as WatchEvent<T>);
+          await onEvent(event as WatchEvent<T>, event.object.metadata.resourceVersion);
         }
       }
     } finally {
       signal.removeEventListener('abort', abort);
     }
-    return version;
   }
 
   private async exchange(

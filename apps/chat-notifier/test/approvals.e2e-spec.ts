@@ -69,7 +69,40 @@ const cases: Case[] = [
     concluded: /:hourglass: No decision within 3s; the gate failed/,
     message: /^no decision within 3s; the gate failed: https:/,
   },
+  {
+    name: "a non-approver's copy of the request (its metadata too), posted before a restart, is not adopted: bob's reject on the real one decides",
+    body: { timeout: '3s' },
+    script: () => [],
+    setup: (f, plugin) => restartAfterPost(f, plugin, 0, () => forgeAndReject(f)),
+    phase: 'Failed',
+    decision: 'rejected',
+    decidedBy: BOB,
+    concluded: /:x: Rejected by <@U0BOB00001>/,
+    message: /^rejected by U0BOB00001 /,
+  },
 ];
+
+const MALLORY = 'U0MALLORY1';
+
+/**
+ * Mallory, in the channel but no approver, copies the request with its metadata through the Web API with her
+ * own user token; then bob rejects the real request.
+ */
+async function forgeAndReject(f: SlackFixture): Promise<void> {
+  const token = 'xoxp-0000000000-mallory-user-token';
+  if (!f.ws.builds.members.has(MALLORY)) {
+    f.ws.builds.members.add(MALLORY);
+    f.ws.slack.addUserToken(f.ws.team, MALLORY, token);
+  }
+  const real = f.ws.slack.posts(f.ws.builds)[0]!;
+  const res = await fetch(`${f.ws.slack.apiUrl}chat.postMessage`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ channel: f.ws.builds.id, text: real.text, metadata: real.metadata }),
+  });
+  expect(await res.json()).toMatchObject({ ok: true, message: { user: MALLORY } });
+  f.ws.slack.react(f.ws.builds, real.ts, BOB, 'x');
+}
 
 /** A Slack `ts` (seconds.microseconds) in ms since the epoch. */
 const slackMillis = (ts: string) => Math.round(Number(ts) * 1000);
@@ -78,13 +111,19 @@ const slackMillis = (ts: string) => Math.round(Number(ts) * 1000);
  * Restarts the sidecar `delayMs` after the gate's first requeue (the request is posted by then); `done` waits
  * for the new sidecar and checks that it found the request instead of posting again.
  */
-function restartAfterPost(f: SlackFixture, plugin: AgentPlugin, delayMs: number) {
+function restartAfterPost(
+  f: SlackFixture,
+  plugin: AgentPlugin,
+  delayMs: number,
+  whileDown: () => Promise<void> = async () => undefined,
+) {
   let restarted: Promise<void> | undefined;
   return {
     onEvent: (event: { kind: string }) => {
       if (event.kind !== 'requeue' || restarted) return;
-      restarted = new Promise((resolve) => setTimeout(resolve, delayMs)).then(() => {
+      restarted = new Promise((resolve) => setTimeout(resolve, delayMs)).then(async () => {
         plugin.url = 'http://127.0.0.1:9'; // the old container is gone until the new one listens
+        await whileDown();
         return f.restart().then((h) => {
           plugin.url = h.url;
         });
@@ -121,7 +160,7 @@ describe('approval gates through the local agent (Slack)', () => {
     await hooks.done?.();
     const gate = result.node('gate')!;
     const out = Object.fromEntries((gate.outputs?.parameters ?? []).map((p) => [p.name, p.value]));
-    const posts = f.ws.slack.okCalls('chat.postMessage');
+    const posts = f.ws.slack.okCalls('chat.postMessage').filter((p) => p.userId === f.ws.bot.userId);
     expect({
       phase: gate.phase,
       decision: out.decision,
@@ -237,6 +276,11 @@ interface WorldCase {
   approvers?: Person[];
   steps: WorldStep[];
   restart?: boolean;
+  /**
+   * With the restart: a non-approver first copies the request (its marker too) and bob rejects the real one,
+   * so a gate that adopted the copy would see no answer and time out.
+   */
+  forge?: boolean;
   phase: 'Succeeded' | 'Failed';
   decision: string;
   decidedBy?: Person;
@@ -299,6 +343,17 @@ const worldCases: WorldCase[] = [
     restart: true,
     ...aliceApproves,
   },
+  {
+    name: "a non-approver's copy of the request, posted before a restart, is not adopted: bob's reject on the real one decides",
+    body: { timeout: '3s' },
+    steps: [],
+    restart: true,
+    forge: true,
+    phase: 'Failed',
+    decision: 'rejected',
+    decidedBy: 'bob',
+    message: /^rejected by \S+ at /,
+  },
 ];
 
 describe.each(['mattermost', 'discord', 'github'] as const)(
@@ -335,9 +390,14 @@ describe.each(['mattermost', 'discord', 'github'] as const)(
           onEvent: (event) => {
             if (!c.restart || event.kind !== 'requeue' || restarted) return;
             plugin.url = 'http://127.0.0.1:9'; // the old container is gone until the new one listens
-            restarted = fixture.restart().then((h) => {
-              plugin.url = h.url;
-            });
+            const before = c.forge
+              ? world.forge().then((real) => world.reject(real, 'bob'))
+              : Promise.resolve();
+            restarted = before
+              .then(() => fixture.restart())
+              .then((h) => {
+                plugin.url = h.url;
+              });
           },
         },
       );
@@ -348,7 +408,8 @@ describe.each(['mattermost', 'discord', 'github'] as const)(
         phase: gate.phase,
         decision: out.decision,
         approvers: out.approvers,
-        posted: world.posted(),
+        // A forged copy is a post too (by someone else).
+        posted: world.posted() - (c.forge ? 1 : 0),
         restarted: restarted !== undefined,
       }).toEqual({
         phase: c.phase,
@@ -366,7 +427,7 @@ describe.each(['mattermost', 'discord', 'github'] as const)(
       const shown = world.shown();
       if (c.decision === 'deleted') expect(shown).toBe('');
       else {
-        expect(shown.split('Deploy 1.4.2 to prod?')).toHaveLength(2);
+        expect(shown.split('Deploy 1.4.2 to prod?')).toHaveLength(c.forge ? 3 : 2);
         expect(shown).toMatch(/(Approved|Rejected) by .* at |No decision within /);
       }
     });

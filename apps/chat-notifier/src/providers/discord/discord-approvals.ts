@@ -69,9 +69,10 @@ export class DiscordApprovals implements ApprovalReader {
   async post(request: { text: string; marker: string }, signal: AbortSignal): Promise<PostedRequest> {
     const { channel } = this.config;
     const tag = requestTag(request.marker);
-    const earlier = (await this.api.recent(channel, signal)).find(
-      (m) => m.author.bot === true && m.content.includes(tag),
-    );
+    const recent = await this.api.recent(channel, signal);
+    // Only a message of this bot is its request: another bot in the channel can copy the tag.
+    const own = recent.length > 0 ? await this.api.ownUserId(signal) : undefined;
+    const earlier = recent.find((m) => m.author.id === own && m.content.includes(tag));
     // The nonce makes Discord return the message already sent by this bot for a repeated send (a few minutes).
     const message =
       earlier ??

@@ -78,8 +78,11 @@ export class GithubApprovals implements ApprovalReader {
   async post(request: { text: string; marker: string }, signal: AbortSignal): Promise<PostedRequest> {
     const repo = this.config.repository;
     const body = issueBody(request.text, request.marker);
-    const earlier = (await this.api.labelled(repo, APPROVAL_LABEL, signal)).find((i) =>
-      (i.body ?? '').includes(markerLine(request.marker)),
+    const labelled = await this.api.labelled(repo, APPROVAL_LABEL, signal);
+    // Only an issue this account opened is its request: anyone who may open issues can copy the marker.
+    const own = labelled.length > 0 ? await this.api.ownLogin(signal) : undefined;
+    const earlier = labelled.find(
+      (i) => i.user.login.toLowerCase() === own && (i.body ?? '').includes(markerLine(request.marker)),
     );
     const issue =
       earlier ??

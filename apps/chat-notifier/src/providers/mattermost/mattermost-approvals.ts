@@ -59,7 +59,11 @@ export class MattermostApprovals implements ApprovalReader {
   async post(request: { text: string; marker: string }, signal: AbortSignal): Promise<PostedRequest> {
     const channel = this.config.channel;
     const recent = this.lookback > 0 ? await this.api.recentPosts(channel, this.lookback, signal) : [];
-    const earlier = recent.find((p) => p.props?.[APPROVAL_MARKER_PROP] === request.marker && !p.root_id);
+    // Only a post of the gate's own account is its request: anyone in the channel can copy the marker.
+    const own = recent.length > 0 ? await this.api.ownUserId(signal) : undefined;
+    const earlier = recent.find(
+      (p) => p.user_id === own && p.props?.[APPROVAL_MARKER_PROP] === request.marker && !p.root_id,
+    );
     const post =
       earlier ??
       (await this.api.createPost(

@@ -60,7 +60,9 @@ export class SlackApprovalReader implements ApprovalReader {
     const budget = new CallBudget(signal);
     const channel = await this.channels.resolve(client, this.channelRef, budget, logger);
     const where = { channel: channel.id, label: channel.label };
-    const earlier = await this.finder.findPost(client, where, request.marker, budget, logger);
+    // Only a message of the gate's own bot user is its request: a copy with the marker by anyone else is not.
+    const author = await this.directory.botUser(client, budget, logger);
+    const earlier = await this.finder.findPost(client, where, request.marker, budget, logger, author);
     let ts = earlier?.ts;
     if (ts)
       logger.info(
@@ -79,7 +81,6 @@ export class SlackApprovalReader implements ApprovalReader {
       );
       ts = replyFields('slack', 'chat.postMessage', posted, { ts: 'string' }).ts;
     }
-    const author = await this.directory.botUser(client, budget, logger);
     const site = { method: 'chat.getPermalink', workspace: client.workspace, channel: channel.label, ts };
     const link = await slackCall(site, budget, logger, () =>
       client.reads.chat.getPermalink({ channel: channel.id, message_ts: ts }),

@@ -19,7 +19,7 @@ export interface ApprovalWorld {
   people: Record<Person, { ref: string; id: string }>;
   approve(request: string, who: Person): void;
   reject(request: string, who: Person): void;
-  /** Takes the person's answer back: a reaction removed, a comment deleted. */
+  /** Takes the person's answers back: their reactions removed, their comments deleted. */
   withdraw(request: string, who: Person): void;
   /** Someone deletes the request. */
   remove(request: string): void;
@@ -62,7 +62,10 @@ async function mattermostWorld(): Promise<ApprovalWorld> {
     },
     approve: (post, who) => mm.react(post, users[who], 'white_check_mark'),
     reject: (post, who) => mm.react(post, users[who], 'x'),
-    withdraw: (post, who) => mm.unreact(post, users[who], 'white_check_mark'),
+    withdraw: (post, who) => {
+      mm.unreact(post, users[who], 'white_check_mark');
+      mm.unreact(post, users[who], 'x');
+    },
     remove: (post) => mm.deletePost(post),
     forge: async () => {
       const real = mm.posts(deploys).find((p) => p.user_id === bot.id && !p.root_id)!;
@@ -105,7 +108,10 @@ async function discordWorld(): Promise<ApprovalWorld> {
     },
     approve: (message, who) => discord.react(message, users[who], '✅'),
     reject: (message, who) => discord.react(message, users[who], '❌'),
-    withdraw: (message, who) => discord.unreact(message, users[who], '✅'),
+    withdraw: (message, who) => {
+      discord.unreact(message, users[who], '✅');
+      discord.unreact(message, users[who], '❌');
+    },
     remove: (message) => discord.deleteMessage(message),
     forge: async () => {
       const real = discord.in(deploys.id).find((m) => m.author.id === argo.id)!;

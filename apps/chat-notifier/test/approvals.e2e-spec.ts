@@ -104,6 +104,45 @@ async function forgeAndReject(f: SlackFixture): Promise<void> {
   f.ws.slack.react(f.ws.builds, real.ts, BOB, 'x');
 }
 
+/** The two ways a decided gate's answers change after its sidecar restarts (SIGKILL: its ledger is gone). */
+const CHANGED_AFTER_DECISION = [
+  ['approved, then the approver withdraws and another approver rejects', 'approved'],
+  ['rejected, then the rejecter withdraws and an approver approves', 'rejected'],
+  ['timed out (Failed), then an approver approves', 'timeout'],
+] as const;
+
+/**
+ * Runs `wf` to its decision, restarts the sidecar, lets `change` alter the answers, and sends the same call
+ * again, as an agent or a replica does when it died before the result was written: the reply must be the
+ * decision taken, with the same outputs.
+ */
+async function decisionStands(
+  wf: ReturnType<typeof gateWorkflow>,
+  plugin: AgentPlugin,
+  restart: () => Promise<{ url: string }>,
+  change: () => void,
+): Promise<string> {
+  const first = await runWorkflow(wf, { plugins: [plugin], timeScale: 0.01 });
+  const decided = first.node('gate')!;
+  plugin.url = (await restart()).url;
+  change();
+  const client = new PluginRpcClient(plugin);
+  const template = (wf.spec as { templates: Array<Record<string, unknown>> }).templates[1]!;
+  const body = marshalExecuteTemplateArgs(
+    { name: first.name, namespace: first.namespace, uid: first.uid },
+    template,
+  );
+  for (let call = 0; call < 2; call++) {
+    const { node } = (await client.executeTemplate(body)) as { node?: typeof decided };
+    expect({ phase: node?.phase, message: node?.message, outputs: node?.outputs }).toEqual({
+      phase: decided.phase,
+      message: decided.message,
+      outputs: decided.outputs,
+    });
+  }
+  return decided.phase;
+}
+
 /** A Slack `ts` (seconds.microseconds) in ms since the epoch. */
 const slackMillis = (ts: string) => Math.round(Number(ts) * 1000);
 
@@ -198,6 +237,36 @@ describe('approval gates through the local agent (Slack)', () => {
     expect(f.ws.slack.posts(f.ws.builds)).toHaveLength(1);
     expect(f.ws.slack.okCalls('chat.update')).toHaveLength(1);
   });
+
+  it.each(CHANGED_AFTER_DECISION)(
+    'a decision stands after the sidecar restarts: %s',
+    async (_name, first) => {
+      f.ws.slack.approverScript =
+        first === 'approved' ? [react(1, ALICE)] : first === 'rejected' ? [react(1, BOB, 'x')] : [];
+      const wf = gateWorkflow({
+        slack: { channel: '#builds', text: 'Ship it?', approvers: [ALICE, BOB] },
+        ...(first === 'timeout' && { timeout: '1s' }),
+      });
+      const phase = await decisionStands(
+        wf,
+        plugin,
+        () => f.restart(),
+        () => {
+          f.ws.slack.approverScript = [];
+          const { ts } = f.ws.slack.posts(f.ws.builds)[0]!;
+          if (first === 'approved') {
+            f.ws.slack.unreact(f.ws.builds, ts, ALICE, 'white_check_mark');
+            f.ws.slack.react(f.ws.builds, ts, BOB, 'x');
+          } else {
+            if (first === 'rejected') f.ws.slack.unreact(f.ws.builds, ts, BOB, 'x');
+            f.ws.slack.react(f.ws.builds, ts, ALICE, 'white_check_mark');
+          }
+        },
+      );
+      expect(phase).toBe(first === 'approved' ? 'Succeeded' : 'Failed');
+      expect(f.ws.slack.posts(f.ws.builds)).toHaveLength(1);
+    },
+  );
 
   it('NAMESPACE_SCOPES: a gate may use a workspace only from the namespaces it is open to', async () => {
     const ops = f.ws.slack.addTeam('ops');
@@ -431,5 +500,37 @@ describe.each(['mattermost', 'discord', 'github'] as const)(
         expect(shown).toMatch(/(Approved|Rejected) by .* at |No decision within /);
       }
     });
+
+    it.each(CHANGED_AFTER_DECISION)(
+      'a decision stands after the sidecar restarts: %s',
+      async (_name, first) => {
+        let request = '';
+        world.script.after(1, (r) => {
+          request = r;
+          if (first === 'approved') world.approve(r, 'alice');
+          if (first === 'rejected') world.reject(r, 'bob');
+        });
+        const wf = gateWorkflow({
+          [key]: world.block(['alice', 'bob'].map((p) => world.people[p as Person].ref)),
+          ...(first === 'timeout' && { timeout: '1s' }),
+        });
+        const phase = await decisionStands(
+          wf,
+          plugin,
+          () => fixture.restart(),
+          () => {
+            if (first === 'approved') {
+              world.withdraw(request, 'alice');
+              world.reject(request, 'bob');
+            } else {
+              if (first === 'rejected') world.withdraw(request, 'bob');
+              world.approve(request, 'alice');
+            }
+          },
+        );
+        expect(phase).toBe(first === 'approved' ? 'Succeeded' : 'Failed');
+        expect(world.posted()).toBe(1);
+      },
+    );
   },
 );

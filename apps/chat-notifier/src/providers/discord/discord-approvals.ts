@@ -12,6 +12,7 @@ import type {
   RequestState,
   Conclusion,
 } from '../../approvals/approval-reader.js';
+import { conclusionLine } from '../../approvals/concluded-decision.js';
 import { textDigest, withDecision, type Vote } from '../../shared/approval-fields.js';
 import type { DiscordApprovalConfig } from './discord-approval-config.dto.js';
 import { DiscordBotApi, type DiscordMessageObject } from './discord-bot-api.js';
@@ -95,6 +96,9 @@ export class DiscordApprovals implements ApprovalReader {
   async read(posted: PostedRequest, signal: AbortSignal): Promise<RequestState> {
     const message = await this.existing(posted, signal);
     if (!message) return { kind: 'deleted' };
+    // Only the bot can edit its message on Discord: a decision line under it is the bot's.
+    const line = conclusionLine(message.content);
+    if (line) return { kind: 'concluded', line };
     const answers: ApprovalAnswer[] = [];
     for (const [emoji, vote] of REACTION_VOTES) {
       // The message counts each emoji's reactions: only those someone used are listed.

@@ -12,6 +12,7 @@ import type {
   RequestState,
   Conclusion,
 } from '../../approvals/approval-reader.js';
+import { conclusionLine } from '../../approvals/concluded-decision.js';
 import { replyVote, textDigest } from '../../shared/approval-fields.js';
 import type { GithubApprovalConfig } from './github-approval-config.dto.js';
 import { GithubApi, type GithubIssue } from './github-api.js';
@@ -120,8 +121,15 @@ export class GithubApprovals implements ApprovalReader {
         kind: 'tampered',
         detail: `${posted.url} was closed${closer ? ` by ${closer}` : ''} before the decision`,
       };
+    const comments = await this.api.comments(posted.ref.repository!, posted.ref.issue!, signal);
+    const decided = comments.find(
+      (c) => c.user.login.toLowerCase() === posted.author && (c.body ?? '').endsWith(DECISION_MARK),
+    );
+    // The account's decision comment: what it decided before this process knew the gate.
+    const line = decided && conclusionLine(`\n\n${decided.body!.slice(0, -DECISION_MARK.length).trim()}`);
+    if (line) return { kind: 'concluded', line };
     const answers: ApprovalAnswer[] = [];
-    for (const c of await this.api.comments(posted.ref.repository!, posted.ref.issue!, signal)) {
+    for (const c of comments) {
       const vote = c.updated_at === c.created_at ? replyVote(c.body ?? '', COMMENT_WORDS) : undefined;
       if (!vote) continue;
       const login = c.user.login.toLowerCase();

@@ -176,7 +176,11 @@ export class MattermostApi {
   }
 
   /** Changes only the fields given (PUT /posts/{id}/patch); a bot can patch its own posts. */
-  async patchPost(id: string, change: { message: string }, signal?: AbortSignal): Promise<MattermostPost> {
+  async patchPost(
+    id: string,
+    change: { message: string; props?: Record<string, unknown> },
+    signal?: AbortSignal,
+  ): Promise<MattermostPost> {
     const data = await this.call(
       () => this.http.put(`/posts/${id}/patch`, change, { signal }),
       `post ${id} does not exist (or was deleted)`,

@@ -6,6 +6,7 @@ import type {
   RequestState,
   Conclusion,
 } from '../../../approvals/approval-reader.js';
+import { conclusionLine } from '../../../approvals/concluded-decision.js';
 import { withDecision } from '../../../shared/approval-fields.js';
 import { replyFields } from '../../../shared/reply-fields.js';
 import { CallBudget } from '../call-budget.js';
@@ -114,6 +115,9 @@ export class SlackApprovalReader implements ApprovalReader {
     if (!message || message.subtype === 'tombstone') return { kind: 'deleted' };
     if (message.edited?.user && message.edited.user !== posted.author)
       return { kind: 'tampered', detail: `edited by ${message.edited.user}` };
+    // Only the bot edits its request: to show the decision (chat.update).
+    const line = message.edited ? conclusionLine(message.text ?? '') : undefined;
+    if (line) return { kind: 'concluded', line };
 
     const answers: ApprovalAnswer[] = [];
     for (const reaction of message.reactions ?? []) {

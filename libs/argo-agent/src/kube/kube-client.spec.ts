@@ -230,6 +230,32 @@ describe('KubeClient watch, as client-go tests its reflector', () => {
     server.closeAllConnections();
   }, 20_000);
 
+  it('ends a watch whose event is over maxEvent bytes (counted in bytes), after the smaller ones before it', async () => {
+    const small = JSON.stringify({ type: 'ADDED', object: named('small', '2', 'é'.repeat(100)) });
+    // 600 characters, over 1,200 bytes.
+    const large = JSON.stringify({ type: 'ADDED', object: named('large', '3', 'é'.repeat(600)) });
+    const api = await fakeApi((_req, res, url) => {
+      if (url.searchParams.get('watch') !== '1') return emptyList(res);
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write(`${small}\n${large}\n`);
+    });
+    server = api.server;
+    const client = new KubeClient({ server: api.url }, { maxEvent: 1000 });
+    const seen: string[] = [];
+    const abort = new AbortController();
+    const errors: unknown[] = [];
+    await client.watch<Noted>(
+      '/apis/x/v1/things',
+      (e) => void seen.push(`${e.type} ${e.object.metadata.name}`),
+      abort.signal,
+      { onError: (err) => (errors.push(err), abort.abort()) },
+    );
+    expect(seen).toEqual(['ADDED small']);
+    expect(errors).toEqual([expect.objectContaining({ reason: 'EventTooLarge' })]);
+    client.close();
+    server.closeAllConnections();
+  });
+
   it('a watch answered 410 Gone relists and watches from the new list', async () => {
     const from: string[] = [];
     let lists = 0;

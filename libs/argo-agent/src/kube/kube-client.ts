@@ -253,20 +253,27 @@ export class KubeClient {
     signal.addEventListener('abort', abort, { once: true });
     // One decoder per connection: a character split between two reads is completed by the next one.
     const decoder = new StringDecoder('utf8');
+    const tooLarge = () =>
+      new KubeError(0, 'EventTooLarge', `watch ${collection}: an event over ${this.options.maxEvent} bytes`);
+    // The text not yet split into events, and its size in bytes (the bound counts bytes, not characters).
     let buffer = '';
+    let bytes = 0;
     try {
       for await (const chunk of res) {
+        const searched = buffer.length;
         buffer += decoder.write(chunk as Buffer);
-        if (buffer.length > this.options.maxEvent)
-          throw new KubeError(
-            0,
-            'EventTooLarge',
-            `watch ${collection}: an event over ${this.options.maxEvent} bytes`,
-          );
-        let newline: number;
-        while ((newline = buffer.indexOf('\n')) >= 0) {
-          const line = buffer.slice(0, newline);
-          buffer = buffer.slice(newline + 1);
+        bytes += (chunk as Buffer).length;
+        let start = 0;
+        for (
+          let newline = buffer.indexOf('\n', searched);
+          newline >= 0;
+          newline = buffer.indexOf('\n', start)
+        ) {
+          const line = buffer.slice(start, newline);
+          start = newline + 1;
+          const size = Buffer.byteLength(line);
+          bytes -= size + 1;
+          if (size > this.options.maxEvent) throw tooLarge();
           if (!line.trim()) continue;
           const event = JSON.parse(line) as WatchEvent<
             T & { code?: number; reason?: string; message?: string }
@@ -282,6 +289,8 @@ export class KubeClient {
           }
           await onEvent(event as WatchEvent<T>, event.object.metadata.resourceVersion);
         }
+        buffer = buffer.slice(start);
+        if (bytes > this.options.maxEvent) throw tooLarge();
       }
     } finally {
       signal.removeEventListener('abort', abort);

@@ -19,10 +19,15 @@ export interface ApprovalWorld {
   people: Record<Person, { ref: string; id: string }>;
   approve(request: string, who: Person): void;
   reject(request: string, who: Person): void;
-  /** Takes the person's answer back: a reaction removed, a comment deleted. */
+  /** Takes the person's answers back: their reactions removed, their comments deleted. */
   withdraw(request: string, who: Person): void;
   /** Someone deletes the request. */
   remove(request: string): void;
+  /**
+   * A non-approver copies the gate's request, its marker included, into the same place with their own token
+   * (through the API, as a forger would); answers the real request's id.
+   */
+  forge(): Promise<string>;
   script: ApprovalScript;
   /** Requests the sidecar posted (successful creating calls, counted at the stand-in). */
   posted(): number;
@@ -44,8 +49,10 @@ async function mattermostWorld(): Promise<ApprovalWorld> {
   const token = 'mme2e0bot0token0approvals0000000';
   const bot = mm.addBot('argo-bot', token);
   const users = { alice: mm.state.addUser('alice'), bob: mm.state.addUser('bob') };
-  const team = mm.state.addTeam('eng', [bot, ...Object.values(users)]);
-  const deploys = mm.state.addChannel(team, 'deploys', [bot, ...Object.values(users)]);
+  const mallory = mm.state.addUser('mallory');
+  mallory.tokens.add('mme2e0mallory0personal0token0000'); // a personal access token
+  const team = mm.state.addTeam('eng', [bot, mallory, ...Object.values(users)]);
+  const deploys = mm.state.addChannel(team, 'deploys', [bot, mallory, ...Object.values(users)]);
   return {
     env: { MATTERMOST_URL: mm.url, MATTERMOST_TOKEN: token },
     block: (approvers) => ({ channel: deploys.id, text: TEXT, approvers }),
@@ -55,8 +62,20 @@ async function mattermostWorld(): Promise<ApprovalWorld> {
     },
     approve: (post, who) => mm.react(post, users[who], 'white_check_mark'),
     reject: (post, who) => mm.react(post, users[who], 'x'),
-    withdraw: (post, who) => mm.unreact(post, users[who], 'white_check_mark'),
+    withdraw: (post, who) => {
+      mm.unreact(post, users[who], 'white_check_mark');
+      mm.unreact(post, users[who], 'x');
+    },
     remove: (post) => mm.deletePost(post),
+    forge: async () => {
+      const real = mm.posts(deploys).find((p) => p.user_id === bot.id && !p.root_id)!;
+      await sendJson(`${mm.url}/api/v4/posts`, 'Bearer mme2e0mallory0personal0token0000', {
+        channel_id: deploys.id,
+        message: real.message,
+        props: real.props,
+      });
+      return real.id;
+    },
     script: mm.script,
     posted: () => ok(mm, 'POST', /^\/api\/v4\/posts$/),
     searches: () => ok(mm, 'GET', /^\/api\/v4\/channels\/\w+\/posts$/),
@@ -75,7 +94,10 @@ async function discordWorld(): Promise<ApprovalWorld> {
   const discord = await new DiscordStandIn().start();
   const token = 'MTEwMDAwMDAwMDAwMDAwMDAwMg.stand-in.e2e-bot-token';
   const deploys = discord.addChannel();
-  discord.addBot('argo', token, [deploys]);
+  const argo = discord.addBot('argo', token, [deploys]);
+  // Another bot in the channel, run by someone who is not an approver.
+  const forgerToken = 'MTEwMDAwMDAwMDAwMDAwMDAwMw.stand-in.forger-bot-token';
+  discord.addBot('deploy-helper', forgerToken, [deploys]);
   const users = { alice: discord.addUser('alice'), bob: discord.addUser('bob') };
   return {
     env: { DISCORD_BOT_TOKEN: token, DISCORD_API_URL: `${discord.url}/api/v10` },
@@ -86,8 +108,18 @@ async function discordWorld(): Promise<ApprovalWorld> {
     },
     approve: (message, who) => discord.react(message, users[who], '✅'),
     reject: (message, who) => discord.react(message, users[who], '❌'),
-    withdraw: (message, who) => discord.unreact(message, users[who], '✅'),
+    withdraw: (message, who) => {
+      discord.unreact(message, users[who], '✅');
+      discord.unreact(message, users[who], '❌');
+    },
     remove: (message) => discord.deleteMessage(message),
+    forge: async () => {
+      const real = discord.in(deploys.id).find((m) => m.author.id === argo.id)!;
+      await sendJson(`${discord.url}/api/v10/channels/${deploys.id}/messages`, `Bot ${forgerToken}`, {
+        content: real.content,
+      });
+      return real.id;
+    },
     script: discord.script,
     posted: () => ok(discord, 'POST', /\/channels\/\d+\/messages$/),
     searches: () => ok(discord, 'GET', /\/channels\/\d+\/messages$/),
@@ -106,7 +138,8 @@ async function githubWorld(): Promise<ApprovalWorld> {
   const token = 'ghp_standin0e2e0approvals0token0000000000';
   const deployer = gh.addUser('argo-deployer', { token });
   const users = { alice: gh.addUser('Alice'), bob: gh.addUser('bob') };
-  const repo = gh.addRepository('acme/deploys', [deployer, users.alice]);
+  const mallory = gh.addUser('mallory', { token: 'ghp_standin0e2e0mallory0token00000000000' });
+  const repo = gh.addRepository('acme/deploys', [deployer, users.alice, mallory]);
   /** `acme/deploys#7` → the issue. */
   const issue = (request: string) => gh.issue(repo, request.split('#')[1]!);
   return {
@@ -127,6 +160,19 @@ async function githubWorld(): Promise<ApprovalWorld> {
       for (const c of it.comments.filter((c) => c.user === users[who])) gh.deleteComment(it, c);
     },
     remove: (request) => gh.remove(issue(request)),
+    forge: async () => {
+      const real = repo.issues.find((i) => i.user === deployer)!;
+      await sendJson(
+        `${gh.url}/repos/acme/deploys/issues`,
+        'Bearer ghp_standin0e2e0mallory0token00000000000',
+        {
+          title: real.title,
+          body: real.body,
+          labels: ['argo-approval'],
+        },
+      );
+      return `acme/deploys#${real.number}`;
+    },
     script: gh.script,
     posted: () => ok(gh, 'POST', /^\/repos\/acme\/deploys\/issues$/),
     searches: () => ok(gh, 'GET', /^\/repos\/acme\/deploys\/issues$/),
@@ -138,6 +184,16 @@ async function githubWorld(): Promise<ApprovalWorld> {
     url: /^https:\/\/github\.com\/acme\/deploys\/issues\/\d+$/,
     close: () => gh.close(),
   };
+}
+
+/** A JSON request as a forger's client sends it; throws unless the upstream accepted it. */
+async function sendJson(url: string, authorization: string, body: unknown): Promise<void> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { Authorization: authorization, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
 }
 
 const WORLDS = { mattermost: mattermostWorld, discord: discordWorld, github: githubWorld };

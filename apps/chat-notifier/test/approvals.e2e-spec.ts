@@ -69,7 +69,79 @@ const cases: Case[] = [
     concluded: /:hourglass: No decision within 3s; the gate failed/,
     message: /^no decision within 3s; the gate failed: https:/,
   },
+  {
+    name: "a non-approver's copy of the request (its metadata too), posted before a restart, is not adopted: bob's reject on the real one decides",
+    body: { timeout: '3s' },
+    script: () => [],
+    setup: (f, plugin) => restartAfterPost(f, plugin, 0, () => forgeAndReject(f)),
+    phase: 'Failed',
+    decision: 'rejected',
+    decidedBy: BOB,
+    concluded: /:x: Rejected by <@U0BOB00001>/,
+    message: /^rejected by U0BOB00001 /,
+  },
 ];
+
+const MALLORY = 'U0MALLORY1';
+
+/**
+ * Mallory, in the channel but no approver, copies the request with its metadata through the Web API with her
+ * own user token; then bob rejects the real request.
+ */
+async function forgeAndReject(f: SlackFixture): Promise<void> {
+  const token = 'xoxp-0000000000-mallory-user-token';
+  if (!f.ws.builds.members.has(MALLORY)) {
+    f.ws.builds.members.add(MALLORY);
+    f.ws.slack.addUserToken(f.ws.team, MALLORY, token);
+  }
+  const real = f.ws.slack.posts(f.ws.builds)[0]!;
+  const res = await fetch(`${f.ws.slack.apiUrl}chat.postMessage`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ channel: f.ws.builds.id, text: real.text, metadata: real.metadata }),
+  });
+  expect(await res.json()).toMatchObject({ ok: true, message: { user: MALLORY } });
+  f.ws.slack.react(f.ws.builds, real.ts, BOB, 'x');
+}
+
+/** The two ways a decided gate's answers change after its sidecar restarts (SIGKILL: its ledger is gone). */
+const CHANGED_AFTER_DECISION = [
+  ['approved, then the approver withdraws and another approver rejects', 'approved'],
+  ['rejected, then the rejecter withdraws and an approver approves', 'rejected'],
+  ['timed out (Failed), then an approver approves', 'timeout'],
+] as const;
+
+/**
+ * Runs `wf` to its decision, restarts the sidecar, lets `change` alter the answers, and sends the same call
+ * again, as an agent or a replica does when it died before the result was written: the reply must be the
+ * decision taken, with the same outputs.
+ */
+async function decisionStands(
+  wf: ReturnType<typeof gateWorkflow>,
+  plugin: AgentPlugin,
+  restart: () => Promise<{ url: string }>,
+  change: () => void,
+): Promise<string> {
+  const first = await runWorkflow(wf, { plugins: [plugin], timeScale: 0.01 });
+  const decided = first.node('gate')!;
+  plugin.url = (await restart()).url;
+  change();
+  const client = new PluginRpcClient(plugin);
+  const template = (wf.spec as { templates: Array<Record<string, unknown>> }).templates[1]!;
+  const body = marshalExecuteTemplateArgs(
+    { name: first.name, namespace: first.namespace, uid: first.uid },
+    template,
+  );
+  for (let call = 0; call < 2; call++) {
+    const { node } = (await client.executeTemplate(body)) as { node?: typeof decided };
+    expect({ phase: node?.phase, message: node?.message, outputs: node?.outputs }).toEqual({
+      phase: decided.phase,
+      message: decided.message,
+      outputs: decided.outputs,
+    });
+  }
+  return decided.phase;
+}
 
 /** A Slack `ts` (seconds.microseconds) in ms since the epoch. */
 const slackMillis = (ts: string) => Math.round(Number(ts) * 1000);
@@ -78,13 +150,19 @@ const slackMillis = (ts: string) => Math.round(Number(ts) * 1000);
  * Restarts the sidecar `delayMs` after the gate's first requeue (the request is posted by then); `done` waits
  * for the new sidecar and checks that it found the request instead of posting again.
  */
-function restartAfterPost(f: SlackFixture, plugin: AgentPlugin, delayMs: number) {
+function restartAfterPost(
+  f: SlackFixture,
+  plugin: AgentPlugin,
+  delayMs: number,
+  whileDown: () => Promise<void> = async () => undefined,
+) {
   let restarted: Promise<void> | undefined;
   return {
     onEvent: (event: { kind: string }) => {
       if (event.kind !== 'requeue' || restarted) return;
-      restarted = new Promise((resolve) => setTimeout(resolve, delayMs)).then(() => {
+      restarted = new Promise((resolve) => setTimeout(resolve, delayMs)).then(async () => {
         plugin.url = 'http://127.0.0.1:9'; // the old container is gone until the new one listens
+        await whileDown();
         return f.restart().then((h) => {
           plugin.url = h.url;
         });
@@ -121,7 +199,7 @@ describe('approval gates through the local agent (Slack)', () => {
     await hooks.done?.();
     const gate = result.node('gate')!;
     const out = Object.fromEntries((gate.outputs?.parameters ?? []).map((p) => [p.name, p.value]));
-    const posts = f.ws.slack.okCalls('chat.postMessage');
+    const posts = f.ws.slack.okCalls('chat.postMessage').filter((p) => p.userId === f.ws.bot.userId);
     expect({
       phase: gate.phase,
       decision: out.decision,
@@ -159,6 +237,36 @@ describe('approval gates through the local agent (Slack)', () => {
     expect(f.ws.slack.posts(f.ws.builds)).toHaveLength(1);
     expect(f.ws.slack.okCalls('chat.update')).toHaveLength(1);
   });
+
+  it.each(CHANGED_AFTER_DECISION)(
+    'a decision stands after the sidecar restarts: %s',
+    async (_name, first) => {
+      f.ws.slack.approverScript =
+        first === 'approved' ? [react(1, ALICE)] : first === 'rejected' ? [react(1, BOB, 'x')] : [];
+      const wf = gateWorkflow({
+        slack: { channel: '#builds', text: 'Ship it?', approvers: [ALICE, BOB] },
+        ...(first === 'timeout' && { timeout: '1s' }),
+      });
+      const phase = await decisionStands(
+        wf,
+        plugin,
+        () => f.restart(),
+        () => {
+          f.ws.slack.approverScript = [];
+          const { ts } = f.ws.slack.posts(f.ws.builds)[0]!;
+          if (first === 'approved') {
+            f.ws.slack.unreact(f.ws.builds, ts, ALICE, 'white_check_mark');
+            f.ws.slack.react(f.ws.builds, ts, BOB, 'x');
+          } else {
+            if (first === 'rejected') f.ws.slack.unreact(f.ws.builds, ts, BOB, 'x');
+            f.ws.slack.react(f.ws.builds, ts, ALICE, 'white_check_mark');
+          }
+        },
+      );
+      expect(phase).toBe(first === 'approved' ? 'Succeeded' : 'Failed');
+      expect(f.ws.slack.posts(f.ws.builds)).toHaveLength(1);
+    },
+  );
 
   it('NAMESPACE_SCOPES: a gate may use a workspace only from the namespaces it is open to', async () => {
     const ops = f.ws.slack.addTeam('ops');
@@ -237,6 +345,11 @@ interface WorldCase {
   approvers?: Person[];
   steps: WorldStep[];
   restart?: boolean;
+  /**
+   * With the restart: a non-approver first copies the request (its marker too) and bob rejects the real one,
+   * so a gate that adopted the copy would see no answer and time out.
+   */
+  forge?: boolean;
   phase: 'Succeeded' | 'Failed';
   decision: string;
   decidedBy?: Person;
@@ -299,6 +412,17 @@ const worldCases: WorldCase[] = [
     restart: true,
     ...aliceApproves,
   },
+  {
+    name: "a non-approver's copy of the request, posted before a restart, is not adopted: bob's reject on the real one decides",
+    body: { timeout: '3s' },
+    steps: [],
+    restart: true,
+    forge: true,
+    phase: 'Failed',
+    decision: 'rejected',
+    decidedBy: 'bob',
+    message: /^rejected by \S+ at /,
+  },
 ];
 
 describe.each(['mattermost', 'discord', 'github'] as const)(
@@ -335,9 +459,14 @@ describe.each(['mattermost', 'discord', 'github'] as const)(
           onEvent: (event) => {
             if (!c.restart || event.kind !== 'requeue' || restarted) return;
             plugin.url = 'http://127.0.0.1:9'; // the old container is gone until the new one listens
-            restarted = fixture.restart().then((h) => {
-              plugin.url = h.url;
-            });
+            const before = c.forge
+              ? world.forge().then((real) => world.reject(real, 'bob'))
+              : Promise.resolve();
+            restarted = before
+              .then(() => fixture.restart())
+              .then((h) => {
+                plugin.url = h.url;
+              });
           },
         },
       );
@@ -348,7 +477,8 @@ describe.each(['mattermost', 'discord', 'github'] as const)(
         phase: gate.phase,
         decision: out.decision,
         approvers: out.approvers,
-        posted: world.posted(),
+        // A forged copy is a post too (by someone else).
+        posted: world.posted() - (c.forge ? 1 : 0),
         restarted: restarted !== undefined,
       }).toEqual({
         phase: c.phase,
@@ -366,9 +496,41 @@ describe.each(['mattermost', 'discord', 'github'] as const)(
       const shown = world.shown();
       if (c.decision === 'deleted') expect(shown).toBe('');
       else {
-        expect(shown.split('Deploy 1.4.2 to prod?')).toHaveLength(2);
+        expect(shown.split('Deploy 1.4.2 to prod?')).toHaveLength(c.forge ? 3 : 2);
         expect(shown).toMatch(/(Approved|Rejected) by .* at |No decision within /);
       }
     });
+
+    it.each(CHANGED_AFTER_DECISION)(
+      'a decision stands after the sidecar restarts: %s',
+      async (_name, first) => {
+        let request = '';
+        world.script.after(1, (r) => {
+          request = r;
+          if (first === 'approved') world.approve(r, 'alice');
+          if (first === 'rejected') world.reject(r, 'bob');
+        });
+        const wf = gateWorkflow({
+          [key]: world.block(['alice', 'bob'].map((p) => world.people[p as Person].ref)),
+          ...(first === 'timeout' && { timeout: '1s' }),
+        });
+        const phase = await decisionStands(
+          wf,
+          plugin,
+          () => fixture.restart(),
+          () => {
+            if (first === 'approved') {
+              world.withdraw(request, 'alice');
+              world.reject(request, 'bob');
+            } else {
+              if (first === 'rejected') world.withdraw(request, 'bob');
+              world.approve(request, 'alice');
+            }
+          },
+        );
+        expect(phase).toBe(first === 'approved' ? 'Succeeded' : 'Failed');
+        expect(world.posted()).toBe(1);
+      },
+    );
   },
 );

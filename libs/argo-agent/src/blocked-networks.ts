@@ -2,6 +2,28 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'nod
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 /**
+ * The default of a shared agent's blocked networks: its own pod (loopback, the unspecified address), link-local
+ * addresses (169.254.169.254: the instance metadata of AWS, Google Cloud, Azure, Oracle Cloud and DigitalOcean;
+ * 169.254.170.2: AWS ECS task credentials; 169.254.170.23: the EKS Pod Identity agent), and the metadata and
+ * identity endpoints the clouds document outside those ranges: AWS IMDS over IPv6 (fd00:ec2::254), the EKS Pod
+ * Identity agent over IPv6 (fd00:ec2::23), Alibaba Cloud's metadata (100.100.100.200), Azure's WireServer
+ * (168.63.129.16) and Oracle's legacy metadata address (192.0.0.192). The sources are in docs/shared-agent.md.
+ */
+export const DEFAULT_BLOCKED_NETWORKS = [
+  '127.0.0.0/8',
+  '::1/128',
+  '0.0.0.0/8',
+  '::/128',
+  '169.254.0.0/16',
+  'fe80::/10',
+  'fd00:ec2::254/128',
+  'fd00:ec2::23/128',
+  '100.100.100.200/32',
+  '168.63.129.16/32',
+  '192.0.0.192/32',
+].join(',');
+
+/**
  * Networks a client must not connect to, checked at connect time on every address a name resolves to (and on
  * an address written in the URL), so neither a name pointing inside nor a redirect gets past it. Argo's agent
  * has no such rule: it runs in the workflow's own namespace, under that namespace's network policies. An agent

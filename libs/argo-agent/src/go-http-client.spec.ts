@@ -61,3 +61,30 @@ describe('goPost reads a reply up to MAX_REPLY_BYTES', () => {
     }
   });
 });
+
+describe('goPost reads a reply split anywhere', () => {
+  it('keeps a character split between two writes whole (readFirstValue and readAll)', async () => {
+    const reply = Buffer.from(JSON.stringify({ node: { phase: 'Succeeded', message: 'déployé ✅' } }));
+    const cut = reply.indexOf(Buffer.from('✅')) + 1;
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write(reply.subarray(0, cut));
+      setTimeout(() => res.end(reply.subarray(cut)), 20);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    try {
+      for (const read of ['readFirstValue', 'readAll'] as const) {
+        const res = await goPost(url, '{}', {}, 10_000);
+        expect(JSON.parse((await res[read]()).toString('utf8'))).toEqual({
+          node: { phase: 'Succeeded', message: 'déployé ✅' },
+        });
+        res.close();
+      }
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});

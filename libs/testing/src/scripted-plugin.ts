@@ -35,7 +35,8 @@ export class ScriptedPlugin {
   async start(): Promise<this> {
     this.server = createServer((req, res) => {
       let text = '';
-      req.on('data', (c: Buffer) => (text += c.toString()));
+      req.setEncoding('utf8'); // one decoder for the whole body: a character split between reads stays whole
+      req.on('data', (c: string) => (text += c));
       req.on('end', () => {
         if (req.headers.authorization !== `Bearer ${this.token}`) {
           res.writeHead(403).end();

@@ -67,9 +67,11 @@ function run(cmd: string, args: string[], cwd: string, log: (line: string) => vo
       env: { ...process.env, GOFLAGS: '-buildvcs=false' },
     });
     let tail = '';
-    const keep = (chunk: Buffer) => {
-      tail = (tail + chunk.toString()).slice(-4000);
+    const keep = (chunk: string) => {
+      tail = (tail + chunk).slice(-4000);
     };
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
     child.on('error', (err) => reject(new Error(`${cmd}: ${err.message} (is Go 1.26 installed?)`)));
@@ -87,7 +89,8 @@ async function goOutput(args: string[], cwd: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn('go', args, { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (c: string) => (out += c));
     child.on('error', reject);
     child.on('close', (code) =>
       code === 0 ? resolve(out) : reject(new Error(`go ${args.join(' ')}: exit ${code}`)),

@@ -48,6 +48,14 @@ describe('LaunchedPlugin', () => {
     expect(p.output()).toBe('up\nbye conformance\n');
   });
 
+  it('keeps a character its process wrote in two pieces whole', async () => {
+    const script =
+      "const b = Buffer.from('é ok'); process.stdout.write(b.subarray(0, 1)); setTimeout(() => process.stdout.write(b.subarray(1)), 100);";
+    const p = LaunchedPlugin.start({ command: `node -e "${script}"` });
+    await p.exited;
+    expect(p.output()).toBe('é ok');
+  });
+
   it('SIGKILLs a process that ignores SIGTERM after the grace period', async () => {
     const p = LaunchedPlugin.start({
       command: `node -e "process.on('SIGTERM', () => {}); console.log('ready'); setInterval(() => {}, 1000);"`,

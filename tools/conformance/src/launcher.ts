@@ -87,9 +87,11 @@ export class LaunchedPlugin {
   private readonly started = performance.now();
 
   private constructor(private readonly child: ChildProcess) {
-    const keep = (chunk: Buffer): void => {
-      this.tail = (this.tail + chunk.toString('utf8')).slice(-OUTPUT_LIMIT);
+    const keep = (chunk: string): void => {
+      this.tail = (this.tail + chunk).slice(-OUTPUT_LIMIT);
     };
+    child.stdout?.setEncoding('utf8');
+    child.stderr?.setEncoding('utf8');
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
     this.exited = new Promise((resolve) => {

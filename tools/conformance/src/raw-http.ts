@@ -157,9 +157,10 @@ export function bigBodyProbe(base: URL, probe: BigBodyProbe): Promise<BigBodyRes
       socket.write(head);
       socket.write(Buffer.alloc(probe.sentBytes, 0x20));
     });
-    socket.on('data', (chunk: Buffer) => {
+    socket.setEncoding('utf8'); // one decoder per connection: a character split between reads stays whole
+    socket.on('data', (chunk: string) => {
       // The status line and the headers are what counts: a reply streaming on is not kept.
-      if (text.length < MAX_TEXT) text += chunk.toString('utf8');
+      if (text.length < MAX_TEXT) text += chunk;
       // The status line and headers are enough; a short body may follow in the same packet.
       if (text.includes('\r\n\r\n')) setTimeout(() => finish(), 20);
     });

@@ -11,6 +11,7 @@ import {
 } from '@app/plugin-kit';
 import type { ApprovalBlock, ApprovalReaders, BlockReader } from './approval-provider.js';
 import type { PostedRequest } from './approval-reader.js';
+import { decisionOfLine } from './concluded-decision.js';
 import { DEFAULT_TIMEOUT, type ApproveSettings } from './approve-config.dto.js';
 import { PollSchedule } from './poll-schedule.js';
 import { tally } from './tally.js';
@@ -48,6 +49,11 @@ export interface GateState {
   decision?: Decision;
   /** The request shows the decision (or cannot: it is gone). */
   concluded?: boolean;
+  /**
+   * A request found again has been read once: a decision it showed would have been taken over. Until then the
+   * gate decides nothing of its own (no timeout): the request may already say what was decided.
+   */
+  checked?: boolean;
 }
 
 type ApproveBody = ApproveSettings & Record<string, unknown>;
@@ -103,13 +109,19 @@ export class ApprovalGate {
       const since = timeoutStart({ ...state, posted }) + timeoutMs;
       await save({ posted, text: since === deadline ? text : requestText(block, config, side, since) });
       deadline = since;
-      ctx.logger.info({ url: posted.url }, 'approval requested');
-      return this.wait(ctx, side, state, deadline, 'requested');
+      ctx.logger.info(
+        { url: posted.url },
+        posted.found ? 'approval request found again' : 'approval requested',
+      );
+      // A request found again is read at once: it may already show the decision.
+      if (!posted.found) return this.wait(ctx, side, state, deadline, 'requested');
     }
 
-    const posted = state.posted;
+    const posted = state.posted!;
+    const mayTimeOut = !posted.found || state.checked === true;
     if (!granted()) {
-      if (Date.now() >= deadline) return this.decideTimeout(ctx, side, state, save, config, timeoutMs);
+      if (mayTimeOut && Date.now() >= deadline)
+        return this.decideTimeout(ctx, side, state, save, config, timeoutMs);
       return this.wait(ctx, side, state, deadline, noSlot);
     }
     let found;
@@ -122,10 +134,20 @@ export class ApprovalGate {
       if (!(err instanceof UpstreamError) || !err.transient) throw err;
       // Reading is repeated on the next poll; only the timeout ends a gate whose upstream keeps failing.
       if (err.retryAfterMs) this.schedule.pause(side.upstream, err.retryAfterMs);
-      if (Date.now() >= deadline) return this.decideTimeout(ctx, side, state, save, config, timeoutMs);
+      if (mayTimeOut && Date.now() >= deadline)
+        return this.decideTimeout(ctx, side, state, save, config, timeoutMs);
       ctx.logger.warn({ status: err.status }, `approval: reading the answers failed: ${err.message}`);
       return this.wait(ctx, side, state, deadline, `could not read the answers (${err.message})`);
     }
+    if (found.kind === 'concluded') {
+      // Decided before this process knew the gate: that decision, as the request shows it, is the answer.
+      const earlier = decisionOfLine(found.line, posted.url)!;
+      await save({ decision: earlier, concluded: true });
+      this.schedule.close(side.upstream, ctx.key);
+      ctx.logger.info({ decision: earlier.decision }, 'approval already decided: the request shows it');
+      return this.answer(ctx, side, state, save);
+    }
+    if (posted.found && !state.checked) await save({ checked: true });
     const now = new Date();
     if (found.kind === 'deleted')
       return this.decide(ctx, side, state, save, {

@@ -33,7 +33,12 @@ export type RequestState =
   | { kind: 'present'; answers: ApprovalAnswer[] }
   | { kind: 'deleted' }
   /** Edited by someone other than the author (the gate fails safely, never approves). */
-  | { kind: 'tampered'; detail: string };
+  | { kind: 'tampered'; detail: string }
+  /**
+   * Already concluded by its author, the gate's own account: the decision line it shows (conclusionLine), written
+   * before this process knew the gate. That decision stands.
+   */
+  | { kind: 'concluded'; line: string };
 
 /** What a decided request shows: the decision's line under the request as it was posted. */
 export interface Conclusion {

@@ -115,6 +115,12 @@ export class DiscordStandIn extends ProviderStandIn {
         .route('PATCH', `${root}/webhooks/:id/:token/messages/:mid`, (req) =>
           this.withWebhook(req, (w) => this.edit(w, req)),
         )
+        .route('GET', `${root}/users/@me`, (req) => {
+          const token = credential(req, 'Bot');
+          const bot = token ? [...this.users.values()].find((u) => u.bot && u.token === token) : undefined;
+          if (!bot) return error(401, 0, '401: Unauthorized');
+          return { body: { id: bot.id, username: bot.username, bot: true } };
+        })
         .route('GET', `${root}/channels/:c`, (req) =>
           this.asBot(req, (_bot, channel) => ({ body: { id: channel, type: 0, guild_id: GUILD } })),
         )

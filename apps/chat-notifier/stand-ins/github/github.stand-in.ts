@@ -102,6 +102,7 @@ export class GithubStandIn extends ProviderStandIn {
           this.withIssue(repo, req, (issue) => this.addComment(u, issue, req)),
         ),
       )
+      .route('GET', '/user', (req) => this.authed(req, (user) => ({ body: userView(user) })))
       .route('GET', '/orgs/:org/teams/:slug/members', (req) =>
         this.authed(req, () => {
           const members = this.teams.get(`${req.params.org}/${req.params.slug}`.toLowerCase());

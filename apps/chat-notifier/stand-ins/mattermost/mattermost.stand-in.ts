@@ -49,6 +49,9 @@ export class MattermostStandIn extends ProviderStandIn {
     this.route('GET', '/api/v4/teams/name/:team/channels/name/:channel', (req) =>
       this.authed(req, (user) => this.channelByName(user, req.params.team, req.params.channel)),
     )
+      .route('GET', '/api/v4/users/me', (req) =>
+        this.authed(req, (user) => ({ body: { id: user.id, username: user.username, is_bot: user.isBot } })),
+      )
       .route('POST', '/api/v4/posts', (req) => this.authed(req, (user) => this.createPost(user, req)))
       .route('GET', '/api/v4/posts/:id', (req) =>
         this.authed(req, (user) => this.getPost(user, req.params.id)),

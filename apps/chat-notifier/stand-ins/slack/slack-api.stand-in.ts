@@ -129,6 +129,25 @@ export class SlackApiStandIn extends ProviderStandIn {
   }
 
   /**
+   * A person's user token (xoxp-) in `team`: what it posts is the person's (`user` is theirs, no bot_id), as
+   * with an app that acts for a user. Scopes as a user token names them (`chat:write`).
+   */
+  addUserToken(team: Team, userId: string, token: string, scopes: string[] = ['chat:write']): Bot {
+    const person: Bot = {
+      token,
+      userId,
+      person: true,
+      botId: '',
+      appId: '',
+      team,
+      scopes: new Set(scopes),
+      revoked: false,
+    };
+    this.bots.set(token, person);
+    return person;
+  }
+
+  /**
    * The next `times` calls of `method` (about `channel`, when given) get 429 with Retry-After, as Slack's rate
    * limiter answers.
    */

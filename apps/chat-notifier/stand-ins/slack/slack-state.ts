@@ -49,6 +49,8 @@ export interface Message {
 export interface Bot {
   token: string;
   userId: string;
+  /** A person's user token (xoxp-): their messages are theirs, with no bot_id or app_id. */
+  person?: boolean;
   botId: string;
   appId: string;
   team: Team;

@@ -19,6 +19,32 @@ describe('the shared agent settings', () => {
     ]);
   });
 
+  // Each documented metadata or identity endpoint, and where the cloud documents it (docs/shared-agent.md).
+  it.each([
+    [
+      '169.254.169.254',
+      'AWS, Google Cloud, Azure, Oracle and DigitalOcean instance metadata',
+      '169.254.0.0/16',
+    ],
+    ['::ffff:169.254.169.254', 'the same, as an IPv4-mapped IPv6 address', '169.254.0.0/16'],
+    ['fd00:ec2::254', 'AWS instance metadata over IPv6', 'fd00:ec2::254/128'],
+    ['169.254.170.2', 'AWS ECS task metadata and credentials', '169.254.0.0/16'],
+    ['169.254.170.23', 'EKS Pod Identity agent', '169.254.0.0/16'],
+    ['fd00:ec2::23', 'EKS Pod Identity agent over IPv6', 'fd00:ec2::23/128'],
+    ['168.63.129.16', 'Azure WireServer', '168.63.129.16/32'],
+    ['100.100.100.200', 'Alibaba Cloud instance metadata', '100.100.100.200/32'],
+    ['::ffff:100.100.100.200', 'the same, IPv4-mapped', '100.100.100.200/32'],
+    ['192.0.0.192', 'Oracle legacy instance metadata', '192.0.0.192/32'],
+  ])('blocks %s (%s) by default', (address, _what, network) => {
+    expect(loadEnv(AgentEnv, {}).blockedNetworks!.holding(address)).toBe(network);
+  });
+
+  it('blocks no public neighbour of those endpoints by default', () => {
+    const blocked = loadEnv(AgentEnv, {}).blockedNetworks!;
+    for (const address of ['168.63.129.17', '100.100.100.201', '192.0.0.193', 'fd00:ec2::255', '8.8.8.8'])
+      expect([address, blocked.holding(address)]).toEqual([address, undefined]);
+  });
+
   it('names every bad variable in one error', () => {
     let err: unknown;
     try {

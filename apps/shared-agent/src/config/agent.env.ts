@@ -1,5 +1,5 @@
 import { EnvInt, type EnvExtras, type EnvSource } from '@app/plugin-kit';
-import { BlockedNetworks } from '@app/argo-agent';
+import { BlockedNetworks, DEFAULT_BLOCKED_NETWORKS } from '@app/argo-agent';
 import {
   IsGoDuration,
   IsInt,
@@ -117,11 +117,11 @@ export class AgentEnv implements EnvExtras {
 
   /**
    * Networks HTTP templates may not reach (CIDRs, comma-separated; `none`): by default the agent's own pod
-   * (loopback, the unspecified address) and link-local addresses (a cloud's metadata endpoint). Argo's agent
-   * pod runs in the workflow's namespace, under its network policies; the shared agent runs in its own.
+   * and the clouds' metadata and identity endpoints (DEFAULT_BLOCKED_NETWORKS). Argo's agent pod runs in the
+   * workflow's namespace, under its network policies; the shared agent runs in its own.
    */
   @IsString()
-  AGENT_HTTP_BLOCKED_NETWORKS = '127.0.0.0/8,::1/128,0.0.0.0/8,::/128,169.254.0.0/16,fe80::/10';
+  AGENT_HTTP_BLOCKED_NETWORKS = DEFAULT_BLOCKED_NETWORKS;
 
   /** Filled by loadExtras. */
   namespaces: string[] = [];

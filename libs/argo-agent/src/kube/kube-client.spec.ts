@@ -169,6 +169,182 @@ describe('KubeClient watch', () => {
   });
 });
 
+describe('KubeClient watch, as client-go tests its reflector', () => {
+  let server: Server | undefined;
+  afterEach(() => server?.close());
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const named = (name: string, rv: string, note: string) => ({ ...obj(name, rv), note });
+  type Noted = ReturnType<typeof named>;
+
+  /** Watches until `until` says so; answers the events as `TYPE name note`. */
+  async function watchUntil(
+    client: KubeClient,
+    until: (seen: string[]) => boolean,
+    errors: unknown[] = [],
+  ): Promise<string[]> {
+    const seen: string[] = [];
+    const abort = new AbortController();
+    await client.watch<Noted>(
+      '/apis/x/v1/things',
+      (e) => {
+        seen.push(`${e.type} ${e.object.metadata.name} ${e.object.note ?? ''}`.trim());
+        if (until(seen)) abort.abort();
+      },
+      abort.signal,
+      { onError: (err) => errors.push(err) },
+    );
+    return seen;
+  }
+
+  const emptyList = (res: ServerResponse, rv = '1') =>
+    json(res, 200, { metadata: { resourceVersion: rv }, items: [] });
+
+  it('decodes frames split at any byte, multi-byte characters included', async () => {
+    const notes = ['é', 'naïve ☃ 中文', '😀 done'];
+    const body = Buffer.from(
+      [
+        ...notes.map((note, i) =>
+          JSON.stringify({ type: 'ADDED', object: named(`t${i}`, `${i + 2}`, note) }),
+        ),
+        JSON.stringify({ type: 'BOOKMARK', object: { metadata: { resourceVersion: '9' } } }),
+        '',
+      ].join('\n'),
+    );
+    const api = await fakeApi((_req, res, url) => {
+      if (url.searchParams.get('watch') !== '1') return emptyList(res);
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      void (async () => {
+        // Every byte its own read; a byte followed by a continuation byte waits longer, so the split
+        // inside a character surely reaches the client as two reads.
+        for (let i = 0; i < body.length; i++) {
+          res.write(body.subarray(i, i + 1));
+          await pause((body[i + 1]! & 0xc0) === 0x80 ? 15 : 1);
+        }
+      })();
+    });
+    server = api.server;
+    const client = new KubeClient({ server: api.url });
+    const seen = await watchUntil(client, (s) => s.length === notes.length);
+    expect(seen).toEqual(notes.map((note, i) => `ADDED t${i} ${note}`));
+    client.close();
+    server.closeAllConnections();
+  }, 20_000);
+
+  it('ends a watch whose event is over maxEvent bytes (counted in bytes), after the smaller ones before it', async () => {
+    const small = JSON.stringify({ type: 'ADDED', object: named('small', '2', 'é'.repeat(100)) });
+    // 600 characters, over 1,200 bytes.
+    const large = JSON.stringify({ type: 'ADDED', object: named('large', '3', 'é'.repeat(600)) });
+    const api = await fakeApi((_req, res, url) => {
+      if (url.searchParams.get('watch') !== '1') return emptyList(res);
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write(`${small}\n${large}\n`);
+    });
+    server = api.server;
+    const client = new KubeClient({ server: api.url }, { maxEvent: 1000 });
+    const seen: string[] = [];
+    const abort = new AbortController();
+    const errors: unknown[] = [];
+    await client.watch<Noted>(
+      '/apis/x/v1/things',
+      (e) => void seen.push(`${e.type} ${e.object.metadata.name}`),
+      abort.signal,
+      { onError: (err) => (errors.push(err), abort.abort()) },
+    );
+    expect(seen).toEqual(['ADDED small']);
+    expect(errors).toEqual([expect.objectContaining({ reason: 'EventTooLarge' })]);
+    client.close();
+    server.closeAllConnections();
+  });
+
+  it('a watch answered 410 Gone relists and watches from the new list', async () => {
+    const from: string[] = [];
+    let lists = 0;
+    const api = await fakeApi((_req, res, url) => {
+      if (url.searchParams.get('watch') !== '1') return emptyList(res, String(++lists * 100));
+      from.push(url.searchParams.get('resourceVersion') ?? '');
+      if (from.length === 1) return json(res, 410, { kind: 'Status', reason: 'Expired', code: 410 });
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write(`${JSON.stringify({ type: 'ADDED', object: named('a', '201', '') })}\n`);
+    });
+    server = api.server;
+    const client = new KubeClient({ server: api.url });
+    const errors: unknown[] = [];
+    expect(await watchUntil(client, (s) => s.length === 1, errors)).toEqual(['ADDED a']);
+    expect([lists, from]).toEqual([2, ['100', '200']]);
+    expect(errors.map((e) => (e as KubeError).status)).toEqual([410]);
+    client.close();
+    server.closeAllConnections();
+  });
+
+  it('a connection broken mid-frame resumes from the last event delivered, bookmarks included', async () => {
+    const from: string[] = [];
+    const api = await fakeApi((req, res, url) => {
+      if (url.searchParams.get('watch') !== '1') return emptyList(res, '10');
+      from.push(url.searchParams.get('resourceVersion') ?? '');
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      if (from.length === 1) {
+        res.write(`${JSON.stringify({ type: 'ADDED', object: named('a', '11', '') })}\n`);
+        res.write(
+          `${JSON.stringify({ type: 'BOOKMARK', object: { metadata: { resourceVersion: '14' } } })}\n`,
+        );
+        res.write('{"type":"ADDED","object":{"metadata":{"na');
+        // The server goes away with half a frame sent.
+        setTimeout(() => req.socket.destroy(), 50);
+      } else if (from.length === 2) {
+        res.write(`${JSON.stringify({ type: 'ADDED', object: named('b', '15', '') })}\n`);
+        res.end(); // a clean end of the watch (its timeoutSeconds): watch again from b
+      } else res.write(`${JSON.stringify({ type: 'ADDED', object: named('c', '16', '') })}\n`);
+    });
+    server = api.server;
+    const client = new KubeClient({ server: api.url });
+    const errors: unknown[] = [];
+    expect(await watchUntil(client, (s) => s.length === 3, errors)).toEqual([
+      'ADDED a',
+      'ADDED b',
+      'ADDED c',
+    ]);
+    expect(from).toEqual(['10', '14', '15']);
+    expect(errors).toHaveLength(1);
+    client.close();
+    server.closeAllConnections();
+  });
+
+  it('a watch refused 401 reads the rotated token file again, and a changed file is read at once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kube-token-'));
+    const file = join(dir, 'token');
+    const mtime = new Date(1_700_000_000_000);
+    writeFileSync(file, 'one\n');
+    utimesSync(file, mtime, mtime);
+    let valid = 'one';
+    const api = await fakeApi((req, res, url) => {
+      if (req.headers.authorization !== `Bearer ${valid}`)
+        return json(res, 401, { kind: 'Status', code: 401 });
+      if (url.searchParams.get('watch') !== '1') return emptyList(res);
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(`${JSON.stringify({ type: 'ADDED', object: named('x', '2', valid) })}\n`);
+      if (valid === 'one') {
+        // Rotated with the same modification time: only a 401 makes the client read the file again.
+        writeFileSync(file, 'two\n');
+        utimesSync(file, mtime, mtime);
+        valid = 'two';
+      } else if (valid === 'two') {
+        // Rotated with a new modification time: read before the next watch, no 401 needed.
+        writeFileSync(file, 'three\n');
+        valid = 'three';
+      }
+    });
+    server = api.server;
+    const client = new KubeClient({ server: api.url, tokenFile: file });
+    const errors: unknown[] = [];
+    const seen = await watchUntil(client, (s) => s.length === 3, errors);
+    expect(seen).toEqual(['ADDED x one', 'ADDED x two', 'ADDED x three']);
+    expect(errors.map((e) => (e as KubeError).status)).toEqual([401]);
+    expect(api.seen.map((s) => s.split(' ').at(-1))).toEqual(['one', 'one', 'one', 'two', 'three']);
+    client.close();
+    rmSync(dir, { recursive: true });
+  });
+});
+
 describe('isTransientKubeError', () => {
   it.each([
     [new KubeError(429, 'TooManyRequests', 'x'), true],

@@ -3,6 +3,7 @@
 // bounded in size and time; watches resume from the last version seen, take bookmarks, and relist on 410.
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { StringDecoder } from 'node:string_decoder';
 import { TokenFileSource, type KubeConnection } from './kube-connection.js';
 import { KubeError } from './kube-errors.js';
 
@@ -197,11 +198,16 @@ export class KubeClient {
           version = list.resourceVersion;
           onSynced?.();
         }
-        version = await this.stream<T>(collection, query, version, signal, async (event) => {
-          const key = keyOf(event.object);
-          if (event.type === 'DELETED') known.delete(key);
-          else known.set(key, stub(event.object));
-          await onEvent(event);
+        // Each event (bookmarks too) moves the version on at once, so a connection that breaks mid-stream
+        // resumes after the last event delivered, not from where it started.
+        await this.stream<T>(collection, query, version, signal, async (event, at) => {
+          if (event.type !== 'BOOKMARK') {
+            const key = keyOf(event.object);
+            if (event.type === 'DELETED') known.delete(key);
+            else known.set(key, stub(event.object));
+            await onEvent(event);
+          }
+          version = at ?? version;
         });
         backoff = 500;
       } catch (err) {
@@ -214,14 +220,14 @@ export class KubeClient {
     }
   }
 
-  /** One watch connection; answers the last version seen when the server ends it. */
+  /** One watch connection, until the server ends it; each event is handed on with its version. */
   private async stream<T extends KubeObject>(
     collection: string,
     query: string,
     from: string,
     signal: AbortSignal,
-    onEvent: (event: WatchEvent<T>) => Promise<void>,
-  ): Promise<string> {
+    onEvent: (event: WatchEvent<T>, version: string | undefined) => Promise<void>,
+  ): Promise<void> {
     // As client-go's reflector: the server ends each watch after 5–10 min, so no connection lives forever.
     const timeoutSeconds = 300 + Math.floor(Math.random() * 300);
     const params = [
@@ -239,25 +245,35 @@ export class KubeClient {
     });
     if ((res.statusCode ?? 0) !== 200) {
       const text = await readBounded(res, 64 * 1024).catch(() => '');
+      // A rotated token: the next watch reads the file again (the request path retries at once instead).
+      if (res.statusCode === 401) this.tokens?.reload();
       throw statusError('GET', collection, res.statusCode ?? 0, text);
     }
-    let version = from;
     const abort = () => res.destroy();
     signal.addEventListener('abort', abort, { once: true });
+    // One decoder per connection: a character split between two reads is completed by the next one.
+    const decoder = new StringDecoder('utf8');
+    const tooLarge = () =>
+      new KubeError(0, 'EventTooLarge', `watch ${collection}: an event over ${this.options.maxEvent} bytes`);
+    // The text not yet split into events, and its size in bytes (the bound counts bytes, not characters).
     let buffer = '';
+    let bytes = 0;
     try {
       for await (const chunk of res) {
-        buffer += (chunk as Buffer).toString('utf8');
-        if (buffer.length > this.options.maxEvent)
-          throw new KubeError(
-            0,
-            'EventTooLarge',
-            `watch ${collection}: an event over ${this.options.maxEvent} bytes`,
-          );
-        let newline: number;
-        while ((newline = buffer.indexOf('\n')) >= 0) {
-          const line = buffer.slice(0, newline);
-          buffer = buffer.slice(newline + 1);
+        const searched = buffer.length;
+        buffer += decoder.write(chunk as Buffer);
+        bytes += (chunk as Buffer).length;
+        let start = 0;
+        for (
+          let newline = buffer.indexOf('\n', searched);
+          newline >= 0;
+          newline = buffer.indexOf('\n', start)
+        ) {
+          const line = buffer.slice(start, newline);
+          start = newline + 1;
+          const size = Buffer.byteLength(line);
+          bytes -= size + 1;
+          if (size > this.options.maxEvent) throw tooLarge();
           if (!line.trim()) continue;
           const event = JSON.parse(line) as WatchEvent<
             T & { code?: number; reason?: string; message?: string }
@@ -271,14 +287,14 @@ export class KubeClient {
               event.object.message ?? '',
             );
           }
-          version = event.object.metadata.resourceVersion ?? version;
-          if (event.type !== 'BOOKMARK') await onEvent(event as WatchEvent<T>);
+          await onEvent(event as WatchEvent<T>, event.object.metadata.resourceVersion);
         }
+        buffer = buffer.slice(start);
+        if (bytes > this.options.maxEvent) throw tooLarge();
       }
     } finally {
       signal.removeEventListener('abort', abort);
     }
-    return version;
   }
 
   private async exchange(

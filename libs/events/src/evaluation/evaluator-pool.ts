@@ -155,10 +155,8 @@ export class EvaluatorPool {
     this.evaluators.push(evaluator);
     const stderr = child.stderr as Socket;
     stderr.unref();
-    stderr.on(
-      'data',
-      (chunk: Buffer) => (evaluator.stderr = (evaluator.stderr + chunk.toString()).slice(-4096)),
-    );
+    stderr.setEncoding('utf8');
+    stderr.on('data', (chunk: string) => (evaluator.stderr = (evaluator.stderr + chunk).slice(-4096)));
     child.on('message', (message: FromEvaluator) => this.onMessage(evaluator, message));
     // 'close', not 'exit': by then its stderr has been read to the end.
     child.once('close', () => this.onExit(evaluator));

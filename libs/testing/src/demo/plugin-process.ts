@@ -36,7 +36,8 @@ export function startPluginProcess(
   child.once('close', () => launch.release()); // 'close': the 'exit' listeners are replaced below
   const logs: Array<Record<string, unknown>> = [];
   let text = '';
-  child.stderr!.on('data', (c: Buffer) => (text += c.toString()));
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (c: string) => (text += c));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

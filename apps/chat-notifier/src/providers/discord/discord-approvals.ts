@@ -12,6 +12,7 @@ import type {
   RequestState,
   Conclusion,
 } from '../../approvals/approval-reader.js';
+import { conclusionLine } from '../../approvals/concluded-decision.js';
 import { textDigest, withDecision, type Vote } from '../../shared/approval-fields.js';
 import type { DiscordApprovalConfig } from './discord-approval-config.dto.js';
 import { DiscordBotApi, type DiscordMessageObject } from './discord-bot-api.js';
@@ -69,9 +70,10 @@ export class DiscordApprovals implements ApprovalReader {
   async post(request: { text: string; marker: string }, signal: AbortSignal): Promise<PostedRequest> {
     const { channel } = this.config;
     const tag = requestTag(request.marker);
-    const earlier = (await this.api.recent(channel, signal)).find(
-      (m) => m.author.bot === true && m.content.includes(tag),
-    );
+    const recent = await this.api.recent(channel, signal);
+    // Only a message of this bot is its request: another bot in the channel can copy the tag.
+    const own = recent.length > 0 ? await this.api.ownUserId(signal) : undefined;
+    const earlier = recent.find((m) => m.author.id === own && m.content.includes(tag));
     // The nonce makes Discord return the message already sent by this bot for a repeated send (a few minutes).
     const message =
       earlier ??
@@ -94,6 +96,9 @@ export class DiscordApprovals implements ApprovalReader {
   async read(posted: PostedRequest, signal: AbortSignal): Promise<RequestState> {
     const message = await this.existing(posted, signal);
     if (!message) return { kind: 'deleted' };
+    // Only the bot can edit its message on Discord: a decision line under it is the bot's.
+    const line = conclusionLine(message.content);
+    if (line) return { kind: 'concluded', line };
     const answers: ApprovalAnswer[] = [];
     for (const [emoji, vote] of REACTION_VOTES) {
       // The message counts each emoji's reactions: only those someone used are listed.

@@ -30,6 +30,7 @@ const PAGE = 100;
 /** The REST API of Discord with a bot token, for the calls an approval request needs. */
 export class DiscordBotApi {
   private readonly http: AxiosInstance;
+  private me?: string;
 
   constructor(
     readonly bot: string,
@@ -77,6 +78,15 @@ export class DiscordBotApi {
       `channel ${channel} does not exist or the bot cannot see it`,
     );
     return messageOf(`POST /channels/${channel}/messages`, data);
+  }
+
+  /** The bot's own user id (GET /users/@me), read once: the author of every message it sends. */
+  async ownUserId(signal: AbortSignal): Promise<string> {
+    if (this.me === undefined) {
+      const data = await this.call(() => this.http.get('/users/@me', { signal }));
+      this.me = replyFields('discord', 'GET /users/@me', data, { id: 'string' }).id;
+    }
+    return this.me;
   }
 
   /** The channel: its guild (server) makes the message's link. */

@@ -59,6 +59,7 @@ function rateLimited(response: AxiosResponse): boolean {
 /** The REST API of GitHub (or GitHub Enterprise Server) with one account's token. */
 export class GithubApi {
   private readonly http: AxiosInstance;
+  private me?: string;
   private readonly base: string;
 
   constructor(
@@ -97,6 +98,15 @@ export class GithubApi {
     } catch (err) {
       throw withHint(err, { ...this.hints, ...(notFound && { 404: notFound }) });
     }
+  }
+
+  /** The token's own login, lower-cased (GET /user), read once: the author of every issue it opens. */
+  async ownLogin(signal: AbortSignal): Promise<string> {
+    if (this.me === undefined) {
+      const { data } = await this.call(() => this.http.get('/user', { signal }));
+      this.me = replyFields('github', 'GET /user', data, { login: 'string' }).login.toLowerCase();
+    }
+    return this.me;
   }
 
   async createIssue(

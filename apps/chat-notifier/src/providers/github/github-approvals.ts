@@ -12,6 +12,7 @@ import type {
   RequestState,
   Conclusion,
 } from '../../approvals/approval-reader.js';
+import { conclusionLine } from '../../approvals/concluded-decision.js';
 import { replyVote, textDigest } from '../../shared/approval-fields.js';
 import type { GithubApprovalConfig } from './github-approval-config.dto.js';
 import { GithubApi, type GithubIssue } from './github-api.js';
@@ -78,8 +79,11 @@ export class GithubApprovals implements ApprovalReader {
   async post(request: { text: string; marker: string }, signal: AbortSignal): Promise<PostedRequest> {
     const repo = this.config.repository;
     const body = issueBody(request.text, request.marker);
-    const earlier = (await this.api.labelled(repo, APPROVAL_LABEL, signal)).find((i) =>
-      (i.body ?? '').includes(markerLine(request.marker)),
+    const labelled = await this.api.labelled(repo, APPROVAL_LABEL, signal);
+    // Only an issue this account opened is its request: anyone who may open issues can copy the marker.
+    const own = labelled.length > 0 ? await this.api.ownLogin(signal) : undefined;
+    const earlier = labelled.find(
+      (i) => i.user.login.toLowerCase() === own && (i.body ?? '').includes(markerLine(request.marker)),
     );
     const issue =
       earlier ??
@@ -117,8 +121,15 @@ export class GithubApprovals implements ApprovalReader {
         kind: 'tampered',
         detail: `${posted.url} was closed${closer ? ` by ${closer}` : ''} before the decision`,
       };
+    const comments = await this.api.comments(posted.ref.repository!, posted.ref.issue!, signal);
+    const decided = comments.find(
+      (c) => c.user.login.toLowerCase() === posted.author && (c.body ?? '').endsWith(DECISION_MARK),
+    );
+    // The account's decision comment: what it decided before this process knew the gate.
+    const line = decided && conclusionLine(`\n\n${decided.body!.slice(0, -DECISION_MARK.length).trim()}`);
+    if (line) return { kind: 'concluded', line };
     const answers: ApprovalAnswer[] = [];
-    for (const c of await this.api.comments(posted.ref.repository!, posted.ref.issue!, signal)) {
+    for (const c of comments) {
       const vote = c.updated_at === c.created_at ? replyVote(c.body ?? '', COMMENT_WORDS) : undefined;
       if (!vote) continue;
       const login = c.user.login.toLowerCase();

@@ -64,6 +64,7 @@ function describe(data: unknown): string | undefined {
 /** The REST API v4 of one Mattermost server, with its bot token. */
 export class MattermostApi {
   private readonly http: AxiosInstance;
+  private me?: string;
 
   constructor(
     readonly server: string,
@@ -102,6 +103,15 @@ export class MattermostApi {
       `no channel "${channel}" in team "${team}" that the bot can see: check both names in the channel's URL, and add the bot to the team`,
     );
     return replyFields('mattermost', `GET /api/v4${path}`, data, { id: 'string' });
+  }
+
+  /** The id of the token's own account (GET /users/me), read once: the author of every post it makes. */
+  async ownUserId(signal?: AbortSignal): Promise<string> {
+    if (this.me === undefined) {
+      const data = await this.call(() => this.http.get('/users/me', { signal }));
+      this.me = replyFields('mattermost', 'GET /api/v4/users/me', data, { id: 'string' }).id;
+    }
+    return this.me;
   }
 
   async createPost(post: NewPost, signal?: AbortSignal): Promise<MattermostPost> {
@@ -166,7 +176,11 @@ export class MattermostApi {
   }
 
   /** Changes only the fields given (PUT /posts/{id}/patch); a bot can patch its own posts. */
-  async patchPost(id: string, change: { message: string }, signal?: AbortSignal): Promise<MattermostPost> {
+  async patchPost(
+    id: string,
+    change: { message: string; props?: Record<string, unknown> },
+    signal?: AbortSignal,
+  ): Promise<MattermostPost> {
     const data = await this.call(
       () => this.http.put(`/posts/${id}/patch`, change, { signal }),
       `post ${id} does not exist (or was deleted)`,

@@ -6,6 +6,7 @@ import type {
   RequestState,
   Conclusion,
 } from '../../approvals/approval-reader.js';
+import { conclusionLine } from '../../approvals/concluded-decision.js';
 import { replyVote, textDigest, withDecision, type Vote } from '../../shared/approval-fields.js';
 import { replyFields } from '../../shared/reply-fields.js';
 import { MattermostApi, type MattermostPost } from './mattermost-api.js';
@@ -17,6 +18,8 @@ import { MATTERMOST_SERVERS, type MattermostServer, type MattermostSettings } fr
 export const APPROVAL_MARKER_PROP = 'argo_approval_marker';
 /** The post prop that carries the digest of the text posted: what a restarted sidecar checks the post against. */
 export const APPROVAL_DIGEST_PROP = 'argo_approval_digest';
+/** The post prop that carries the decision line the bot concluded the post with (Mattermost does not say who edits). */
+export const APPROVAL_DECISION_PROP = 'argo_approval_decision';
 
 /** Reactions that vote (Mattermost's emoji names: 👍 `+1`, ✅ `white_check_mark`, 👎 `-1`, ❌ `x`). */
 const REACTION_VOTES: Readonly<Record<string, Vote>> = {
@@ -59,7 +62,11 @@ export class MattermostApprovals implements ApprovalReader {
   async post(request: { text: string; marker: string }, signal: AbortSignal): Promise<PostedRequest> {
     const channel = this.config.channel;
     const recent = this.lookback > 0 ? await this.api.recentPosts(channel, this.lookback, signal) : [];
-    const earlier = recent.find((p) => p.props?.[APPROVAL_MARKER_PROP] === request.marker && !p.root_id);
+    // Only a post of the gate's own account is its request: anyone in the channel can copy the marker.
+    const own = recent.length > 0 ? await this.api.ownUserId(signal) : undefined;
+    const earlier = recent.find(
+      (p) => p.user_id === own && p.props?.[APPROVAL_MARKER_PROP] === request.marker && !p.root_id,
+    );
     const post =
       earlier ??
       (await this.api.createPost(
@@ -91,6 +98,8 @@ export class MattermostApprovals implements ApprovalReader {
     const id = posted.ref.post!;
     const post = await this.existing(id, signal);
     if (!post) return { kind: 'deleted' };
+    const line = this.decisionLine(post, posted.ref.digest!);
+    if (line) return { kind: 'concluded', line };
     if (textDigest(post.message) !== posted.ref.digest)
       return {
         kind: 'tampered',
@@ -139,7 +148,20 @@ export class MattermostApprovals implements ApprovalReader {
     const post = await this.existing(id, signal);
     if (!post) return;
     const message = withDecision(post.message, conclusion.decision);
-    if (message !== post.message) await this.api.patchPost(id, { message }, signal);
+    if (message === post.message) return;
+    const props = { ...post.props, [APPROVAL_DECISION_PROP]: conclusion.decision };
+    await this.api.patchPost(id, { message, props }, signal);
+  }
+
+  /**
+   * The decision line the bot concluded `post` with: kept in its props, and the message is the text as posted
+   * (its digest) with that line below it.
+   */
+  private decisionLine(post: MattermostPost, digest: string): string | undefined {
+    const line = post.props?.[APPROVAL_DECISION_PROP];
+    if (typeof line !== 'string' || !post.message.endsWith(`\n\n${line}`)) return undefined;
+    const text = post.message.slice(0, -(line.length + 2));
+    return textDigest(text) === digest ? conclusionLine(`\n\n${line}`) : undefined;
   }
 
   /** The post, or undefined when it was deleted (404, or a `delete_at` an admin's view may still show). */

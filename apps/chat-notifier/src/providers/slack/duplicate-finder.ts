@@ -27,6 +27,8 @@ interface Where {
 
 interface ScannedMessage {
   ts?: string;
+  /** Who posted it (a bot's messages carry its bot user). */
+  user?: string;
   metadata?: unknown;
   files?: Array<{ id?: string }>;
   /** On a thread's parent: how many replies it has, and the ts of the newest. */
@@ -70,13 +72,17 @@ export class DuplicateFinder {
     this.lookback = env.settingsOf(slack).dedupLookback;
   }
 
-  /** The message this execution posted in the channel/thread, searched by its key. */
+  /**
+   * The message this execution posted in the channel/thread, searched by its key; with `postedBy`, only a
+   * message of that user counts (anyone who can post with metadata can copy a key).
+   */
   async findPost(
     client: WorkspaceClient,
     where: Where,
     key: string,
     budget: CallBudget,
     logger: PluginLogger,
+    postedBy?: string,
   ): Promise<EarlierDelivery | undefined> {
     let found: EarlierDelivery | undefined;
     const sharedFiles = new Set<string>();
@@ -84,7 +90,8 @@ export class DuplicateFinder {
     // Newest first, in the channel as in a thread: later messages (the file share) are seen before the post.
     const visit: Visit = (message) => {
       for (const file of message.files ?? []) if (file.id) sharedFiles.add(file.id);
-      if (message.ts && notificationPayload(message)?.key === key)
+      const byAuthor = postedBy === undefined || message.user === postedBy;
+      if (message.ts && byAuthor && notificationPayload(message)?.key === key)
         found = { ts: message.ts, fileId: notificationPayload(message)?.file_id, fileShared: false };
       return found !== undefined;
     };

@@ -6,6 +6,7 @@ import type {
   RequestState,
   Conclusion,
 } from '../../../approvals/approval-reader.js';
+import { conclusionLine } from '../../../approvals/concluded-decision.js';
 import { withDecision } from '../../../shared/approval-fields.js';
 import { replyFields } from '../../../shared/reply-fields.js';
 import { CallBudget } from '../call-budget.js';
@@ -60,7 +61,9 @@ export class SlackApprovalReader implements ApprovalReader {
     const budget = new CallBudget(signal);
     const channel = await this.channels.resolve(client, this.channelRef, budget, logger);
     const where = { channel: channel.id, label: channel.label };
-    const earlier = await this.finder.findPost(client, where, request.marker, budget, logger);
+    // Only a message of the gate's own bot user is its request: a copy with the marker by anyone else is not.
+    const author = await this.directory.botUser(client, budget, logger);
+    const earlier = await this.finder.findPost(client, where, request.marker, budget, logger, author);
     let ts = earlier?.ts;
     if (ts)
       logger.info(
@@ -79,7 +82,6 @@ export class SlackApprovalReader implements ApprovalReader {
       );
       ts = replyFields('slack', 'chat.postMessage', posted, { ts: 'string' }).ts;
     }
-    const author = await this.directory.botUser(client, budget, logger);
     const site = { method: 'chat.getPermalink', workspace: client.workspace, channel: channel.label, ts };
     const link = await slackCall(site, budget, logger, () =>
       client.reads.chat.getPermalink({ channel: channel.id, message_ts: ts }),
@@ -113,6 +115,9 @@ export class SlackApprovalReader implements ApprovalReader {
     if (!message || message.subtype === 'tombstone') return { kind: 'deleted' };
     if (message.edited?.user && message.edited.user !== posted.author)
       return { kind: 'tampered', detail: `edited by ${message.edited.user}` };
+    // Only the bot edits its request: to show the decision (chat.update).
+    const line = message.edited ? conclusionLine(message.text ?? '') : undefined;
+    if (line) return { kind: 'concluded', line };
 
     const answers: ApprovalAnswer[] = [];
     for (const reaction of message.reactions ?? []) {

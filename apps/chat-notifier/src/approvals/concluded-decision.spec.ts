@@ -1,0 +1,51 @@
+import { conclusionLine, decisionOfLine } from './concluded-decision.js';
+
+const URL = 'https://chat.example/p/1';
+const AT = '2026-06-07T10:00:00.000Z';
+
+describe('the decision a concluded request shows', () => {
+  it.each([
+    [
+      `:white_check_mark: Approved by <@U0ALICE001>, <@U0BOB00001> at ${AT}`,
+      { decision: 'approved', succeeded: true, approvers: ['U0ALICE001', 'U0BOB00001'] },
+      `approved by U0ALICE001, U0BOB00001 at ${AT}: ${URL}`,
+    ],
+    [
+      `:x: Rejected by @bob at ${AT}`,
+      { decision: 'rejected', succeeded: false, approvers: ['bob'] },
+      `rejected by bob at ${AT}: ${URL}`,
+    ],
+    [
+      `:hourglass: No decision within 1h30m; approved by onTimeout at ${AT}`,
+      { decision: 'approved', succeeded: true, approvers: [] },
+      `no decision within 1h30m; approved by onTimeout: ${URL}`,
+    ],
+    [
+      `:hourglass: No decision within 2s; the gate failed at ${AT}`,
+      { decision: 'timeout', succeeded: false, approvers: [] },
+      `no decision within 2s; the gate failed: ${URL}`,
+    ],
+    [
+      `:warning: Changed by someone else; the gate failed safely at ${AT}`,
+      { decision: 'tampered', succeeded: false, approvers: [] },
+      `the approval request was changed by someone else; failing safely: ${URL}`,
+    ],
+  ])('%s', (line, decision, message) => {
+    const text = `Deploy?\n\nNeeds one approval from <@U0ALICE001>. React ✅ to approve.\n\n${line}`;
+    expect(conclusionLine(text)).toBe(line);
+    expect(decisionOfLine(line, URL)).toEqual({
+      ...decision,
+      decidedAt: AT,
+      url: URL,
+      message,
+      conclusion: line,
+    });
+  });
+
+  it('finds none in a request not concluded, nor in a line that only looks like one', () => {
+    expect(conclusionLine('Deploy?\n\nNeeds one approval from <@U1>. React ✅ to approve.')).toBeUndefined();
+    expect(conclusionLine(`:x: Rejected by <@U1> at ${AT}`)).toBeUndefined(); // not below a request
+    expect(conclusionLine(`Deploy?\n\n:x: Rejected by <@U1> at yesterday`)).toBeUndefined();
+    expect(conclusionLine(`Deploy?\n\n:x: Rejected by <@U1> at ${AT} (really)`)).toBeUndefined();
+  });
+});

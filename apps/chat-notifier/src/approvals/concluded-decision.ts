@@ -1,0 +1,76 @@
+// The decision a concluded request shows, read back by a gate that lost its state (a sidecar restart, another
+// replica): the line the gate wrote under the request when it decided. A decision, once made, stands whatever
+// the answers are now, so a gate that finds such a line answers it instead of counting again.
+import type { Decision } from './approval-gate.js';
+
+/** The lines the gate concludes a request with (approval-gate.ts writes them). */
+const DECIDED =
+  /^:(white_check_mark|x): (Approved|Rejected) by (.+) at (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)$/;
+const TIMED_OUT =
+  /^:hourglass: No decision within (\S+); (the gate failed|approved by onTimeout|rejected by onTimeout) at (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)$/;
+const TAMPERED =
+  /^:warning: Changed by someone else; the gate failed safely at (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)$/;
+
+/**
+ * The decision line a request's text ends with (its last paragraph), or undefined. A request not yet concluded
+ * ends with the sentence on how to answer, so the author's own text can never pass for a decision.
+ */
+export function conclusionLine(text: string): string | undefined {
+  const at = text.lastIndexOf('\n\n');
+  if (at < 0) return undefined;
+  const last = text.slice(at + 2);
+  return [DECIDED, TIMED_OUT, TAMPERED].some((line) => line.test(last)) ? last : undefined;
+}
+
+/** A mention as the providers write it (`<@U0123>`, `@login`, a bare id) → the user id. */
+const unmention = (mention: string) => mention.replace(/^<@|>$/g, '').replace(/^@/, '');
+
+/** The decision `line` (one conclusionLine found) stands for, with the outputs the gate answered then. */
+export function decisionOfLine(line: string, url: string): Decision | undefined {
+  const decided = DECIDED.exec(line);
+  if (decided) {
+    const approved = decided[2] === 'Approved';
+    const people = decided[3]!.split(', ').map(unmention);
+    const at = decided[4]!;
+    const verdict = approved ? 'approved' : 'rejected';
+    return {
+      decision: verdict,
+      succeeded: approved,
+      approvers: people,
+      decidedAt: at,
+      url,
+      message: `${verdict} by ${people.join(', ')} at ${at}: ${url}`,
+      conclusion: line,
+    };
+  }
+  const timedOut = TIMED_OUT.exec(line);
+  if (timedOut) {
+    const outcome = timedOut[2]!;
+    return {
+      decision:
+        outcome === 'approved by onTimeout'
+          ? 'approved'
+          : outcome === 'rejected by onTimeout'
+            ? 'rejected'
+            : 'timeout',
+      succeeded: outcome === 'approved by onTimeout',
+      approvers: [],
+      decidedAt: timedOut[3]!,
+      url,
+      message: `no decision within ${timedOut[1]}; ${outcome}: ${url}`,
+      conclusion: line,
+    };
+  }
+  const tampered = TAMPERED.exec(line);
+  if (tampered)
+    return {
+      decision: 'tampered',
+      succeeded: false,
+      approvers: [],
+      decidedAt: tampered[1]!,
+      url,
+      message: `the approval request was changed by someone else; failing safely: ${url}`,
+      conclusion: line,
+    };
+  return undefined;
+}

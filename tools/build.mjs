@@ -268,7 +268,7 @@ async function mergeStartPath(outdir, metafile) {
     write: false,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node24',
     legalComments: 'none',
     minifySyntax: true,
     minifyWhitespace: true,
@@ -347,7 +347,7 @@ export async function bundleEntry(entry, outdir, name = 'plugin') {
     splitting: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node24',
     mainFields: ['module', 'main'],
     tsconfig: join(root, 'tsconfig.json'),
     external: nestOptional,
@@ -376,7 +376,7 @@ export async function bundleEntry(entry, outdir, name = 'plugin') {
 
 /**
  * How the repo's TypeScript runs under Node from this checkout (the CLIs, the benchmarks): one ES module for
- * Node 20, packages left to node_modules, the repo's tsconfig paths and decorators (swc), inline source maps.
+ * Node 24, packages left to node_modules, the repo's tsconfig paths and decorators (swc), inline source maps.
  */
 export function checkoutBundleOptions(repoRoot = root) {
   return {
@@ -384,7 +384,7 @@ export function checkoutBundleOptions(repoRoot = root) {
     bundle: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node24',
     packages: 'external',
     tsconfig: join(repoRoot, 'tsconfig.json'),
     plugins: [swcTypeScript],

@@ -150,8 +150,12 @@ const CASES: CliCase[] = [
     missing: { args: ['--url', 'http://127.0.0.1:1', '--key', 'k'], message: '--token-file is required' },
     more: [
       {
-        args: ['--url', 'u', '--key', 'k', '--token-file', 't', '--output', 'yaml'],
+        args: ['--url', 'u', '--key', 'k', '--token-file', join(root, 'package.json'), '--output', 'yaml'],
         message: "--output must be text, json or junit, got 'yaml'",
+      },
+      {
+        args: ['--url', 'u', '--key', 'k', '--token-file', 'token'],
+        message: '--token-file: token: no such file',
       },
     ],
   },
@@ -183,8 +187,6 @@ const CASES: CliCase[] = [
   { script: 'release:assets', missing: { args: [], message: '--owner is required' } },
 ];
 
-const PREFIX: Record<string, string> = { conformance: 'argo-plugin-conformance' };
-
 describe('every CLI answers like the conformance kit', () => {
   it('covers every CLI script of package.json', () => {
     const clis = Object.entries(scripts)
@@ -195,7 +197,7 @@ describe('every CLI answers like the conformance kit', () => {
 
   describe.each(CASES.map((c) => [`${c.script}${c.sub ? ` ${c.sub}` : ''}`, c] as const))('%s', (_, c) => {
     const sub = c.sub ? [c.sub] : [];
-    const prefix = PREFIX[c.script] ?? c.script;
+    const prefix = c.script;
     const usageError = (args: string[], message: string) => {
       const r = run(c.script, [...sub, ...args]);
       expect({ status: r.status, stdout: r.stdout }).toEqual({ status: 2, stdout: '' });

@@ -10,6 +10,7 @@ import { parse } from 'yaml';
 import { appDemos } from 'virtual:app-demos';
 import type { DemoContext, DemoUpstreams, PluginProcess } from '@app/testing';
 import { summaryLines, type SummaryRow } from './demo/summary.js';
+import { buildApps } from './kit/build-apps.js';
 import {
   exitWith,
   orList,
@@ -59,6 +60,7 @@ async function main({ values }: ParsedCommand<typeof SPEC.options>): Promise<num
   const unknown = values.only.filter((app) => !known.includes(app));
   if (unknown.length > 0)
     throw new UsageError(`--only: no app ${orList(unknown)} with a demo (apps: ${known.join(', ')})`);
+  await buildApps(root, values.only.length > 0 ? values.only : [...known, 'collection']);
   const apps = known
     .filter((app) => values.only.length === 0 || values.only.includes(app))
     .filter(
@@ -67,7 +69,7 @@ async function main({ values }: ParsedCommand<typeof SPEC.options>): Promise<num
         existsSync(join(root, 'manifests', app, 'plugin.yaml')),
     );
   if (apps.length === 0) {
-    console.error('no plugin to demo: build first (npm run build) and check apps/<app>/demo/upstreams.ts');
+    console.error('no plugin to demo: check apps/<app>/demo/upstreams.ts and manifests/<app>/plugin.yaml');
     return 1;
   }
   const dir = mkdtempSync(join(tmpdir(), 'executor-plugins-demo-'));

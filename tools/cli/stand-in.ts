@@ -6,6 +6,7 @@ import { join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { appDemos } from 'virtual:app-demos';
 import { exitWith, orList, runCommand, stopOnSignalOrOrphan, UsageError } from './kit/args.js';
+import { buildApps } from './kit/build-apps.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -53,6 +54,8 @@ exitWith(
     async ({ values, positionals: [app] }) => {
       const load = Object.hasOwn(appDemos, app) ? appDemos[app] : undefined;
       if (!load) throw new UsageError(`no stand-ins for '${app}': ${orList(Object.keys(appDemos))}`);
+      // The plugin to run by hand against the stand-ins (dist/apps/<app>/main.js, in the commands below).
+      await buildApps(root, [app]);
       const { startDemoUpstreams } = await load();
       const upstreams = await startDemoUpstreams({
         plugins: [],
@@ -70,7 +73,7 @@ exitWith(
 
 ${envLines.map((l) => `  ${l}`).join('\n')}
 
-In another shell (npm run build first):
+In another shell (dist/apps/${app} is built):
 
   printf my-agent-token > /tmp/agent-token
   ${envLines.join(' ')} \\

@@ -3,7 +3,7 @@
 // as one line on stderr naming it, exit 2 and nothing written anywhere (the repository, the working directory
 // and the temp directory are compared before and after every call).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
@@ -236,6 +236,27 @@ describe('every CLI answers like the conformance kit', () => {
       const unknown = run(script, ['frobnicate']);
       expect(unknown.stderr).toMatch(new RegExp(`^${script}: unknown command 'frobnicate'`));
     }
+  });
+
+  it('--help never builds: npm run demo -- --help and npm run stand-in -- --help leave dist/apps as it was', () => {
+    const apps = join(root, 'dist/apps');
+    const stamps = () =>
+      existsSync(apps)
+        ? readdirSync(apps).map((app) => [
+            app,
+            statSync(join(apps, app, 'main.js'), { throwIfNoEntry: false })?.mtimeMs,
+          ])
+        : [];
+    const before = stamps();
+    for (const script of ['demo', 'stand-in']) {
+      const r = spawnSync('npm', ['run', '-s', script, '--', '--help'], {
+        cwd: root,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect({ status: r.status, usage: r.stdout.startsWith('usage: ') }).toEqual({ status: 0, usage: true });
+    }
+    expect(stamps()).toEqual(before);
   });
 
   it('nothing was written: not in the repository, the working directory or the temp directory', () => {

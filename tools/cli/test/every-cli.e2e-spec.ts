@@ -144,7 +144,16 @@ const CASES: CliCase[] = [
       { args: ['chat-notifier'], message: 'apps/chat-notifier or manifests/chat-notifier already exists' },
     ],
   },
-  { script: 'stand-in', missing: { args: [], message: 'missing <app>' } },
+  {
+    script: 'stand-in',
+    missing: { args: [], message: 'missing <app>' },
+    more: [
+      {
+        args: ['build-trigger', '--host', '10.254.254.254'],
+        message: '--host 10.254.254.254: cannot listen there (EADDRNOTAVAIL)',
+      },
+    ],
+  },
   {
     script: 'conformance',
     missing: { args: ['--url', 'http://127.0.0.1:1', '--key', 'k'], message: '--token-file is required' },

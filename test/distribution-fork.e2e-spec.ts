@@ -21,6 +21,7 @@ const WALK = [
   'npm run plugin:build',
   'npm run demo -- --only my-thing',
   'npx eslint apps/my-thing',
+  'npm run test:plugin -- my-thing',
   'npm run manifests:check',
   'node tools/run-cli.mjs release-check --tag v$VERSION --owner you',
   'node tools/run-cli.mjs release-assets --owner you',
@@ -93,17 +94,16 @@ describe('the fork path (docs/write-a-plugin.md), end to end in a copy of the re
 
     const demo = step(WALK[2]);
     expect(existsSync(join(repo, 'dist/apps/my-thing/main.js'))).toBe(true);
-    expect(demo).toMatch(
-      /manifests\/my-thing\/examples\/my-thing-example\.yaml \[single plugins\]\s+Succeeded\s+.*as expected/,
-    );
+    expect(demo).toMatch(/^✔ my-thing\/my-thing-example\.yaml +my-thing +Succeeded$/m);
     expect(demo).toContain('0 not as expected');
 
     step(WALK[3]);
-    // The guide's `npm test` runs the scaffold's own specs among everything else; here they run alone.
-    expect(step('npm run test:unit -- apps/my-thing --coverage=false')).toMatch(
-      /Tests:\s+\d+ passed, \d+ total/,
-    );
-    expect(step(WALK[4])).toMatch(/manifests:check: \d+ plugins, 0 problems/);
+    // The scaffold's own specs, the conformance run and the examples, for this plugin alone.
+    const own = step(WALK[4]);
+    expect(own).toMatch(/Tests:\s+\d+ passed, \d+ total/);
+    expect(own).toContain('conformance covered: my-thing\n');
+    expect(own).toMatch(/^test:plugin my-thing: .* passed in \d+ s$/m);
+    expect(step(WALK[5])).toMatch(/manifests:check: \d+ plugins, 0 problems/);
 
     // The scaffold's test/conformance.json puts the new plugin in the suites that find plugins by convention:
     // the conformance kit's run over the repo's plugins and the reliability suites (run here for my-thing
@@ -118,11 +118,11 @@ describe('the fork path (docs/write-a-plugin.md), end to end in a copy of the re
     const bench = ownTemplate(repo, 'my-thing', join(repo, 'apps/my-thing/test/conformance.json'));
     expect(bench).toMatchObject({ key: 'my-thing', source: 'apps/my-thing/test/conformance.json' });
 
-    const check = step(WALK[5]);
+    const check = step(WALK[6]);
     expect(check).toContain('image-prefix=ghcr.io/you/executor-plugins');
     expect(JSON.parse(/apps=(.*)/.exec(check)![1])).toContain('my-thing');
 
-    expect(step(WALK[6])).toContain('dist/release/my-thing-install.yaml created');
+    expect(step(WALK[7])).toContain('dist/release/my-thing-install.yaml created');
     const install = parseAllDocuments(
       readFileSync(join(repo, 'dist/release/my-thing-install.yaml'), 'utf8'),
     ).map((d) => d.toJSON() as { kind: string; metadata: { name: string } });

@@ -225,11 +225,11 @@ describe('.github/workflows', () => {
 describe('ci.yml', () => {
   const ci = workflows['ci.yml'];
 
-  it('runs .ci/run on pushes and pull requests with Node 22 and the npm cache', () => {
+  it('runs .ci/run on pushes and pull requests with Node 24 and the npm cache', () => {
     expect(Object.keys(ci.on).sort()).toEqual(['pull_request', 'push']);
     const steps = ci.jobs.ci.steps;
     expect(steps.find((s) => s.uses?.startsWith('actions/setup-node@'))?.with).toEqual({
-      'node-version': 22,
+      'node-version': 24,
       cache: 'npm',
     });
     expect(steps.at(-1)?.run).toBe('.ci/run');

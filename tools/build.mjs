@@ -268,7 +268,7 @@ async function mergeStartPath(outdir, metafile) {
     write: false,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node24',
     legalComments: 'none',
     minifySyntax: true,
     minifyWhitespace: true,
@@ -347,7 +347,7 @@ export async function bundleEntry(entry, outdir, name = 'plugin') {
     splitting: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node24',
     mainFields: ['module', 'main'],
     tsconfig: join(root, 'tsconfig.json'),
     external: nestOptional,
@@ -376,7 +376,7 @@ export async function bundleEntry(entry, outdir, name = 'plugin') {
 
 /**
  * How the repo's TypeScript runs under Node from this checkout (the CLIs, the benchmarks): one ES module for
- * Node 20, packages left to node_modules, the repo's tsconfig paths and decorators (swc), inline source maps.
+ * Node 24, packages left to node_modules, the repo's tsconfig paths and decorators (swc), inline source maps.
  */
 export function checkoutBundleOptions(repoRoot = root) {
   return {
@@ -384,7 +384,7 @@ export function checkoutBundleOptions(repoRoot = root) {
     bundle: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node24',
     packages: 'external',
     tsconfig: join(repoRoot, 'tsconfig.json'),
     plugins: [swcTypeScript],
@@ -414,20 +414,26 @@ export async function buildTools({ outdir = join(root, 'dist/tools') } = {}) {
   });
 }
 
-async function main() {
-  const only = process.argv.slice(2);
+/**
+ * Builds dist/apps/<app> for the apps named in `only` (every app when empty), and the tools with `tools`;
+ * answers the line that says what was built (`built event-emitter 1184 KiB + tools in 2300 ms`).
+ */
+export async function buildApps(only = [], { tools = false } = {}) {
   const apps = (await listDirs(join(root, 'apps'))).filter((a) =>
     existsSync(join(root, 'apps', a, 'src/main.ts')),
   );
   const started = performance.now();
   const selected = only.length ? apps.filter((a) => only.includes(a)) : apps;
-  await Promise.all([...selected.map((a) => buildApp(a)), only.length ? null : buildTools()]);
-  const sizes = await Promise.all(
-    selected.map(async (a) => `${a} ${(artefactBytes(join(root, 'dist/apps', a)) / 1024).toFixed(0)} KiB`),
+  await Promise.all([...selected.map((a) => buildApp(a)), tools ? buildTools() : null]);
+  const sizes = selected.map(
+    (a) => `${a} ${(artefactBytes(join(root, 'dist/apps', a)) / 1024).toFixed(0)} KiB`,
   );
-  console.error(
-    `built ${sizes.join(', ') || 'no apps'}${only.length ? '' : ' + tools'} in ${(performance.now() - started).toFixed(0)} ms`,
-  );
+  return `built ${sizes.join(', ') || 'no apps'}${tools ? ' + tools' : ''} in ${(performance.now() - started).toFixed(0)} ms`;
+}
+
+async function main() {
+  const only = process.argv.slice(2);
+  console.error(await buildApps(only, { tools: only.length === 0 }));
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -32,7 +32,7 @@ const HELP = `usage: npm run bench -- [options]
   --only APP        measure only these apps (repeatable); the baseline always runs
   --skip WHAT       cold | load | polls | side (repeatable; side: four sidecars vs the collection)
   --node-args "..." node flags for the plugins instead of their manifest's (e.g. "--max-semi-space-size=1")
-  --node PATH       node binary for every target (e.g. the image's Node 22; default: the one running this)
+  --node PATH       node binary for every target (e.g. the image's Node 24; default: the one running this)
   --out FILE        results file (default bench/.work/results.json, untracked)
   --write           write the results to bench/results.json, the figures docs/performance.md quotes
   --quick           3 starts, 2 s windows, 1 round, 10 poll nodes: to check the harness, not to quote

@@ -56,7 +56,7 @@ describe('conformance --agent real', () => {
         sidecar: {
           container: {
             name: `${name}-executor-plugin`,
-            image: 'node:20-alpine',
+            image: 'node:24-alpine',
             command: ['node', bundle],
             ports: [{ containerPort: PORT }],
             env: [

@@ -13,6 +13,7 @@ const USAGE = `usage: npm run agent -- run <workflow.yaml> --plugin <name>=<url>
 Runs every plugin template of the workflow through the plugins, calling them exactly as Argo's agent does
 (every plugin is offered every plugin template in random order; 30s timeout; 5 attempts with 1/2/4/8s backoff
 on connection errors, timeouts and 503; 404 disables a plugin; requeue honoured). Other templates are skipped.
+--time-scale multiplies every wait (requeues, retryStrategy backoff, the 1/2/4/8s backoff), not the timeout.
 Exit code: 0 if the workflow succeeded, 1 if not, 2 for usage or input errors.`;
 
 const PROGRAM = { name: 'agent', help: 'npm run agent -- --help' };

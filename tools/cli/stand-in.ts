@@ -2,19 +2,24 @@
 // the ones the demo uses) and prints the environment to give the plugin, so it can be run by hand and driven
 // with curl or the local agent. Runs until SIGINT/SIGTERM.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { appDemos } from 'virtual:app-demos';
 import { exitWith, orList, runCommand, stopOnSignalOrOrphan, UsageError } from './kit/args.js';
+import { buildApps } from './kit/build-apps.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
-const USAGE = `usage: npm run stand-in -- <app> [--env-out <file>]
+const USAGE = `usage: npm run stand-in -- <app> [--host <address>] [--env-out <file>]
 
 Starts the local stand-ins of the upstreams of apps/<app> (Slack, Jenkins, Databricks, the Argo Server...:
 the same ones npm run demo uses, on free loopback ports) and prints the environment to give the plugin, with
 the commands that start it and call it by hand. Runs until Ctrl-C.
 
+  --host <address>   listen on this address of the machine instead of 127.0.0.1, and name it in the URLs: the
+                     HOST_ADDR of npm run argo -- env, where the real stack's pods reach this machine (TLS
+                     stand-ins then serve the stack's certificate)
   --env-out <file>   also write that environment to <file> (KEY=value lines, for node --env-file)
 
 Apps: ${Object.keys(appDemos).join(', ')}.`;
@@ -38,6 +43,26 @@ function firstExample(app: string): string | undefined {
   return file && relative(process.cwd(), join(dir, file));
 }
 
+/** Refuses an address no interface of this machine has, before any stand-in starts. */
+async function checkHost(host: string): Promise<void> {
+  await new Promise<void>((done, fail) => {
+    const server = createServer();
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      fail(new UsageError(`--host ${host}: cannot listen there (${err.code ?? err.message})`)),
+    );
+    server.listen(0, host, () => server.close(() => done()));
+  });
+}
+
+/** Stand-ins listen on `host`; those that speak TLS serve the checkout's stack certificate when it is up there. */
+async function listenOn(host: string): Promise<void> {
+  await checkHost(host);
+  const { defaultStackDir, readState, stackCertificate } = await import('../argo-stack/src/stack.js');
+  const { setStandInHost } = await import('@app/testing');
+  const stack = readState(defaultStackDir(root));
+  setStandInHost(host, stack?.hostAddr === host ? stackCertificate(stack) : undefined);
+}
+
 const quote = (value: string) =>
   /^[\w./:@%+,=-]*$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 
@@ -47,12 +72,15 @@ exitWith(
     process.argv.slice(2),
     {
       usage: USAGE,
-      options: { 'env-out': { type: 'string' } },
+      options: { host: { type: 'string' }, 'env-out': { type: 'string' } },
       positionals: [{ name: '<app>', required: true }],
     },
     async ({ values, positionals: [app] }) => {
       const load = Object.hasOwn(appDemos, app) ? appDemos[app] : undefined;
       if (!load) throw new UsageError(`no stand-ins for '${app}': ${orList(Object.keys(appDemos))}`);
+      if (values.host !== undefined) await listenOn(values.host);
+      // The plugin to run by hand against the stand-ins (dist/apps/<app>/main.js, in the commands below).
+      await buildApps(root, [app]);
       const { startDemoUpstreams } = await load();
       const upstreams = await startDemoUpstreams({
         plugins: [],
@@ -66,11 +94,12 @@ exitWith(
       const envLines = env.map(([k, v]) => `${k}=${quote(v)}`);
       if (values['env-out']) writeFileSync(values['env-out'], `${envLines.join('\n')}\n`);
       const example = firstExample(app);
-      console.log(`stand-ins of ${app} are running. Give the plugin this environment:
+      const where = values.host === undefined ? '' : ` on ${values.host}`;
+      console.log(`stand-ins of ${app} are running${where}. Give the plugin this environment:
 
 ${envLines.map((l) => `  ${l}`).join('\n')}
 
-In another shell (npm run build first):
+In another shell (dist/apps/${app} is built):
 
   printf my-agent-token > /tmp/agent-token
   ${envLines.join(' ')} \\

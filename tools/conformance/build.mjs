@@ -17,7 +17,7 @@ export async function buildConformance({ outfile = defaultOutfile } = {}) {
     bundle: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node24',
     tsconfig: join(root, 'tsconfig.json'),
     banner: {
       js: "#!/usr/bin/env node\nimport { createRequire as __confCreateRequire } from 'node:module'; const require = __confCreateRequire(import.meta.url);",

@@ -1,12 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { parse } from 'yaml';
-
-/** Argo's JSON schema and plugin swagger, committed as test data (their origin: libs/testing/argo/README.md). */
-const argoDataDir = resolve(dirname(fileURLToPath(import.meta.url)), '../argo');
+import { argoDataFile, argoWorkflowSchema } from './argo-data.js';
 
 const ARGO = 'io.argoproj.workflow.v1alpha1';
 let workflowAjv: { ajv: Ajv2020; id: string } | undefined;
@@ -14,9 +10,7 @@ let workflowAjv: { ajv: Ajv2020; id: string } | undefined;
 /** Validator for a definition of Argo's workflow JSON schema, e.g. `Workflow`, `Template`, `WorkflowEventBinding`. */
 export function argoSchemaValidator(definition: string): ValidateFunction {
   if (!workflowAjv) {
-    const schema = JSON.parse(readFileSync(join(argoDataDir, 'workflow-jsonschema.json'), 'utf8')) as {
-      $id: string;
-    };
+    const schema = argoWorkflowSchema();
     const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
     ajv.addSchema(schema);
     workflowAjv = { ajv, id: schema.$id };
@@ -31,7 +25,7 @@ let swaggerAjv: Ajv | undefined;
 /** Validator for a definition of the executor plugin swagger (`ExecuteTemplateArgs`, `ExecuteTemplateReply`, ...). */
 export function pluginSwaggerValidator(definition: string): ValidateFunction {
   if (!swaggerAjv) {
-    const swagger = parse(readFileSync(join(argoDataDir, 'executor-plugin-swagger.yml'), 'utf8')) as {
+    const swagger = parse(readFileSync(argoDataFile('executor-plugin-swagger.yml'), 'utf8')) as {
       definitions: Record<string, object>;
     };
     // go-swagger types these as the Go structs behind them, but their custom JSON marshalling puts a Go

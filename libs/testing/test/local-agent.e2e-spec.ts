@@ -90,6 +90,23 @@ describe('local agent: calls plugins exactly as Argo does', () => {
     expect(result.node(result.name)?.message).toContain('connection refused');
   });
 
+  it("the time scale scales Argo's 1-2-4-8 s connection backoff too", async () => {
+    const p = await plugin([ok('Succeeded')]);
+    const url = p.url;
+    await p.close();
+    started.splice(0);
+    const begun = Date.now();
+    const result = await runWorkflow(workflow({ hello: {} }), {
+      timeScale: 0.01,
+      plugins: [{ name: 'gone', url, token: TOKEN }],
+    });
+    const ms = Date.now() - begun;
+    expect({ phase: result.phase, attempts: result.rpcCalls.gone }).toEqual({ phase: 'Failed', attempts: 5 });
+    // (1 + 2 + 4 + 8) s × 0.01 = 150 ms, plus up to 20 % jitter; unscaled it took over 15 s
+    expect(ms).toBeGreaterThanOrEqual(150);
+    expect(ms).toBeLessThan(3000);
+  });
+
   it('404 disables that plugin for the rest of the run; another plugin executes the template', async () => {
     const notFound = await plugin([{ status: 404, body: 'not found' }]);
     const hello = await plugin(keyed('hello', () => ok('Succeeded')));

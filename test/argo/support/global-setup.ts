@@ -21,7 +21,7 @@ async function buildTestImages(root: string): Promise<void> {
       bundle: true,
       platform: 'node',
       format: 'esm',
-      target: 'node20',
+      target: 'node24',
       logLevel: 'warning',
     });
     writeFileSync(join(outdir, 'package.json'), `${JSON.stringify({ type: 'module', private: true })}\n`);

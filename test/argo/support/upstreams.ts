@@ -3,7 +3,7 @@
 // made as docs/event-emitter.md says.
 import { join } from 'node:path';
 import { setStandInHost, type DemoUpstreams } from '@app/testing';
-import type { StackState } from '../../../tools/argo-stack/src/stack.js';
+import { stackCertificate, type StackState } from '../../../tools/argo-stack/src/stack.js';
 import { documentedObject, kubeClient, repoRoot, type ManifestDoc } from './cluster.js';
 import { apply } from './plugins.js';
 
@@ -12,12 +12,7 @@ export const EVENT_APP = 'event-emitter';
 
 /** Stand-ins started from now on listen on the stack's HOST_ADDR, serving TLS with the stack's certificate. */
 export function standInsOnStack(state: StackState): void {
-  const pki = join(state.dir, 'pki');
-  setStandInHost(state.hostAddr, {
-    keyFile: join(pki, 'serving.key'),
-    certFile: join(pki, 'serving.crt'),
-    caFile: join(pki, 'ca.crt'),
-  });
+  setStandInHost(state.hostAddr, stackCertificate(state));
 }
 
 /** Starts the demo stand-ins of every app but the event emitter; answers them and their merged env. */

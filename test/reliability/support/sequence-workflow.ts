@@ -1,3 +1,4 @@
+import { ARGO_RPC_TIMING } from '@app/argo-agent';
 import { runWorkflow, type RunOptions, type WorkflowResult, type WorkflowShape } from '@app/testing';
 import type { PluginRun } from './plugin-run.js';
 
@@ -76,6 +77,9 @@ export async function runSequence(
     result = await runWorkflow(sequenceWorkflow(run.target.key, run.target.config, count, options.name), {
       plugins: [run.agentPlugin],
       timeScale: 0.01,
+      // Requeues are scaled, not the agent's 1-2-4-8 s connection backoff: its 15 s of retries are what carry
+      // a node across a sidecar restart, as in a pod.
+      rpc: { backoffMs: ARGO_RPC_TIMING.backoffMs },
       workers: 16,
       // A safety net, so a plugin that died does not keep the agent retrying every node for the rest of the hour.
       deadlineMs: 5 * 60_000,

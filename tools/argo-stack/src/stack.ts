@@ -81,6 +81,19 @@ export function readState(dir: string): StackState | undefined {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as StackState) : undefined;
 }
 
+/**
+ * The stack's serving certificate (valid for HOST_ADDR and loopback) and its CA: what a stand-in that speaks
+ * TLS serves on HOST_ADDR, so that the stack's pods can verify it.
+ */
+export function stackCertificate(state: StackState): { keyFile: string; certFile: string; caFile: string } {
+  const pki = join(state.dir, 'pki');
+  return {
+    keyFile: join(pki, 'serving.key'),
+    certFile: join(pki, 'serving.crt'),
+    caFile: join(pki, 'ca.crt'),
+  };
+}
+
 export function writeState(state: StackState): void {
   writeFileSync(join(state.dir, 'state.json'), `${JSON.stringify(state, null, 2)}\n`);
 }

@@ -144,14 +144,27 @@ const CASES: CliCase[] = [
       { args: ['chat-notifier'], message: 'apps/chat-notifier or manifests/chat-notifier already exists' },
     ],
   },
-  { script: 'stand-in', missing: { args: [], message: 'missing <app>' } },
+  {
+    script: 'stand-in',
+    missing: { args: [], message: 'missing <app>' },
+    more: [
+      {
+        args: ['build-trigger', '--host', '10.254.254.254'],
+        message: '--host 10.254.254.254: cannot listen there (EADDRNOTAVAIL)',
+      },
+    ],
+  },
   {
     script: 'conformance',
     missing: { args: ['--url', 'http://127.0.0.1:1', '--key', 'k'], message: '--token-file is required' },
     more: [
       {
-        args: ['--url', 'u', '--key', 'k', '--token-file', 't', '--output', 'yaml'],
+        args: ['--url', 'u', '--key', 'k', '--token-file', join(root, 'package.json'), '--output', 'yaml'],
         message: "--output must be text, json or junit, got 'yaml'",
+      },
+      {
+        args: ['--url', 'u', '--key', 'k', '--token-file', 'token'],
+        message: '--token-file: token: no such file',
       },
     ],
   },
@@ -179,11 +192,17 @@ const CASES: CliCase[] = [
       { args: ['up', '--qps', '2.5'], message: "--qps must be a whole number from 1 to 99999, got '2.5'" },
     ],
   },
+  {
+    script: 'test:plugin',
+    missing: { args: [], message: 'missing <name>' },
+    more: [
+      { args: ['nope'], message: "no plugin 'nope' (apps/<name> with manifests/<name>/plugin.yaml)" },
+      { args: ['collection'], message: "no plugin 'collection'" },
+    ],
+  },
   { script: 'release:check', missing: { args: ['--tag', 'v1.0.0'], message: '--owner is required' } },
   { script: 'release:assets', missing: { args: [], message: '--owner is required' } },
 ];
-
-const PREFIX: Record<string, string> = { conformance: 'argo-plugin-conformance' };
 
 describe('every CLI answers like the conformance kit', () => {
   it('covers every CLI script of package.json', () => {
@@ -195,7 +214,7 @@ describe('every CLI answers like the conformance kit', () => {
 
   describe.each(CASES.map((c) => [`${c.script}${c.sub ? ` ${c.sub}` : ''}`, c] as const))('%s', (_, c) => {
     const sub = c.sub ? [c.sub] : [];
-    const prefix = PREFIX[c.script] ?? c.script;
+    const prefix = c.script;
     const usageError = (args: string[], message: string) => {
       const r = run(c.script, [...sub, ...args]);
       expect({ status: r.status, stdout: r.stdout }).toEqual({ status: 2, stdout: '' });
@@ -233,6 +252,24 @@ describe('every CLI answers like the conformance kit', () => {
       );
       const unknown = run(script, ['frobnicate']);
       expect(unknown.stderr).toMatch(new RegExp(`^${script}: unknown command 'frobnicate'`));
+    }
+  });
+
+  // A build says what it built on stderr (`built event-emitter 1184 KiB in 900 ms`); other suites may build
+  // into dist/apps meanwhile, so that folder proves nothing.
+  it('--help never builds: npm run demo -- --help and npm run stand-in -- --help print the usage alone', () => {
+    for (const script of ['demo', 'stand-in']) {
+      const r = spawnSync('npm', ['run', '-s', script, '--', '--help'], {
+        cwd: root,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect({ script, status: r.status, usage: r.stdout.startsWith('usage: '), stderr: r.stderr }).toEqual({
+        script,
+        status: 0,
+        usage: true,
+        stderr: '',
+      });
     }
   });
 

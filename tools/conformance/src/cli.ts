@@ -1,6 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { report } from '../../cli/kit/args.js';
 import { loadConfig } from './config-file.js';
-import { parseCliArgs, USAGE, UsageError, type CliOptions, type RealAgentCliOptions } from './options.js';
+import { parseCliArgs, usage, UsageError, type CliOptions, type RealAgentCliOptions } from './options.js';
 import { runUnderRealAgent, type RealAgentOptions } from './real-agent/run-real.js';
 import { renderJson } from './report/json.js';
 import { renderJunit } from './report/junit.js';
@@ -19,19 +21,34 @@ export interface CliIo {
 
 const defaultIo: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env };
 
+/** How the kit was started: the prefix of its messages and the command its usage shows. */
+export interface KitCommand {
+  name: string;
+  command: string;
+}
+
+/** The published package's command. */
+export const PUBLISHED: KitCommand = { name: TOOL_NAME, command: TOOL_NAME };
+/** The kit as run in this repository, named like the other CLIs of the checkout. */
+export const CHECKOUT: KitCommand = { name: 'conformance', command: 'npm run conformance --' };
+
 /** The whole command line tool; returns the exit code (0 ok, 1 breaking finding, 2 usage/setup error). */
-export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<number> {
+export async function runCli(
+  argv: string[],
+  io: CliIo = defaultIo,
+  kit: KitCommand = PUBLISHED,
+): Promise<number> {
   let options: CliOptions | RealAgentCliOptions;
   try {
     const parsed = parseCliArgs(argv);
     if (parsed === 'help' || parsed === 'version') {
-      io.stdout.write(parsed === 'help' ? `${USAGE}\n` : `${TOOL_NAME} ${VERSION}\n`);
+      io.stdout.write(parsed === 'help' ? `${usage(kit.command)}\n` : `${TOOL_NAME} ${VERSION}\n`);
       return 0;
     }
     options = parsed;
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    io.stderr.write(`${TOOL_NAME}: ${err.message} (usage: ${TOOL_NAME} --help)\n`);
+    io.stderr.write(`${kit.name}: ${err.message} (usage: ${kit.command} --help)\n`);
     return 2;
   }
   let report: ConformanceReport;
@@ -39,10 +56,10 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
     report =
       options.agent === 'real'
         ? await runUnderRealAgent(realAgentOptions(options, io))
-        : await runConformance(await conformanceOptions(options, io));
+        : await runConformance(await conformanceOptions(options, io, kit));
   } catch (err) {
     if (!(err instanceof SetupError)) throw err;
-    io.stderr.write(`${TOOL_NAME}: ${err.message}\n`);
+    io.stderr.write(`${kit.name}: ${err.message}\n`);
     return 2;
   }
   const exitCode = exitCodeFor(report, options.strict);
@@ -85,7 +102,11 @@ function realAgentOptions(options: RealAgentCliOptions, io: CliIo): RealAgentOpt
   };
 }
 
-async function conformanceOptions(options: CliOptions, io: CliIo): Promise<ConformanceOptions> {
+async function conformanceOptions(
+  options: CliOptions,
+  io: CliIo,
+  kit: KitCommand,
+): Promise<ConformanceOptions> {
   let token: string;
   try {
     token = readFileSync(options.tokenFile, 'utf8').trim();
@@ -104,7 +125,7 @@ async function conformanceOptions(options: CliOptions, io: CliIo): Promise<Confo
   for (const name of options.secretEnv) {
     const value = io.env[name];
     if (value) secrets.push({ name, value });
-    else io.stderr.write(`${TOOL_NAME}: --secret-env ${name} is not set in this environment: not checked\n`);
+    else io.stderr.write(`${kit.name}: --secret-env ${name} is not set in this environment: not checked\n`);
   }
   let countAuthorization: string | undefined;
   if (options.countAuthEnv) {
@@ -120,7 +141,10 @@ async function conformanceOptions(options: CliOptions, io: CliIo): Promise<Confo
     countUrl: options.countUrl,
     countAuthorization,
     secrets,
-    start: options.start ? { command: options.start } : undefined,
+    // The plugin reads the kit's token unless the command names its own file (TOKEN_FILE=... cmd).
+    start: options.start
+      ? { command: options.start, env: { TOKEN_FILE: resolve(options.tokenFile) } }
+      : undefined,
     timeScale: options.timeScale,
     startWindowMs: options.startWindowMs,
     gracePeriodMs: options.gracePeriodMs,
@@ -129,4 +153,15 @@ async function conformanceOptions(options: CliOptions, io: CliIo): Promise<Confo
     skip: options.skip,
     onResult: progressOf(io),
   };
+}
+
+/** Runs the kit on this process's arguments and sets its exit code. */
+export async function runMain(kit: KitCommand): Promise<void> {
+  const argv = process.argv.slice(2);
+  const code = await runCli(argv, defaultIo, kit).catch((err: unknown) =>
+    report({ name: kit.name, help: `${kit.command} --help` }, err, argv.includes('--verbose')),
+  );
+  process.exitCode = code;
+  // Nothing should be left running; if something is, do not hang a CI job over it.
+  setTimeout(() => process.exit(code), 2000).unref();
 }

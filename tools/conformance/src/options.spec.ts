@@ -1,13 +1,16 @@
+import { join } from 'node:path';
 import { parseCliArgs, UsageError } from './options.js';
 
-const base = ['--url', 'http://127.0.0.1:4355', '--token-file', '/t', '--key', 'hello'];
+/** Any readable file serves as a token file for the parser. */
+const tokenFile = join(import.meta.dirname, 'options.ts');
+const base = ['--url', 'http://127.0.0.1:4355', '--token-file', tokenFile, '--key', 'hello'];
 
 describe('parseCliArgs', () => {
   it('applies the defaults: text output, as-in-a-cluster timing', () => {
     expect(parseCliArgs(base)).toEqual({
       agent: 'local',
       url: 'http://127.0.0.1:4355',
-      tokenFile: '/t',
+      tokenFile,
       key: 'hello',
       config: undefined,
       countUrl: undefined,
@@ -77,9 +80,20 @@ describe('parseCliArgs', () => {
     [[...base, '--deadline', 'soon'], '--deadline: expected a positive Go duration'],
     [[...base, '--time-scale', '0'], '--time-scale must be a positive number'],
     [[...base, '--bogus'], "Unknown option '--bogus'"],
+    [
+      ['--url', 'http://x', '--key', 'k', '--token-file', '/nonexistent/token'],
+      '--token-file: /nonexistent/token: no such file',
+    ],
+    [[...base, '--config', 'missing-body.yaml'], '--config: missing-body.yaml: no such file'],
   ])('refuses %j', (args, message) => {
     expect(() => parseCliArgs(args)).toThrow(UsageError);
     expect(() => parseCliArgs(args)).toThrow(message);
+  });
+
+  it('takes --config inline (JSON or YAML) or as a file', () => {
+    expect(parseCliArgs([...base, '--config', '{"text": "hi"}'])).toMatchObject({ config: '{"text": "hi"}' });
+    expect(parseCliArgs([...base, '--config', 'text: hi'])).toMatchObject({ config: 'text: hi' });
+    expect(parseCliArgs([...base, '--config', tokenFile])).toMatchObject({ config: tokenFile });
   });
 
   it('answers --help and --version', () => {

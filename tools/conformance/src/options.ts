@@ -1,5 +1,7 @@
 import { parseDuration } from '@app/contract';
-import { parseCommand, UsageError, wantsHelp } from '../../cli/kit/args.js';
+import { checkInput, parseCommand, UsageError, wantsHelp } from '../../cli/kit/args.js';
+import { isInlineConfig } from './config-file.js';
+import { TOOL_NAME } from './version.js';
 
 export { UsageError };
 
@@ -46,13 +48,16 @@ export interface RealAgentCliOptions {
   verbose: boolean;
 }
 
-export const USAGE = `usage: argo-plugin-conformance --url http://127.0.0.1:<port> --token-file <file> --key <plugin-key>
-         [--config <body.json|yaml>] [--count-url <url> [--count-auth-env NAME]] [--secret-env NAME ...] [--start "<command>"]
+/** The usage, naming the kit as it was run (`argo-plugin-conformance`, or `npm run conformance --` in the checkout). */
+export const usage = (
+  command = TOOL_NAME,
+): string => `usage: ${command} --url http://127.0.0.1:<port> --token-file <file> --key <plugin-key>
+         [--config <body.json|yaml|inline>] [--count-url <url> [--count-auth-env NAME]] [--secret-env NAME ...] [--start "<command>"]
          [--output text|json|junit] [--junit-file <file>] [--time-scale <n>] [--start-window <duration>]
          [--grace-period <duration>] [--poll-timeout <duration>] [--deadline <duration>] [--skip <rule-id> ...]
          [--strict] [--verbose]
-       argo-plugin-conformance --agent real --plugin <plugin.yaml|configmap.yaml> [--key <plugin-key>]
-         [--config <body.json|yaml>] [--stack-dir <dir>] [--namespace <ns>] [--apply <file> ...]
+       ${command} --agent real --plugin <plugin.yaml|configmap.yaml> [--key <plugin-key>]
+         [--config <body.json|yaml|inline>] [--stack-dir <dir>] [--namespace <ns>] [--apply <file> ...]
          [--poll-timeout <duration>] [--output text|json|junit] [--junit-file <file>] [--skip <rule-id> ...] [--strict]
 
 Calls an Argo Workflows executor plugin exactly as Argo's agent does and checks it against the contract the
@@ -63,12 +68,14 @@ and SIGTERM (with --start), no secret in replies.
   --url            the plugin's base URL (the agent calls http://localhost:<containerPort>)
   --token-file     file holding the agent's token (the plugin reads the same file)
   --key            the key under template.plugin that addresses the plugin
-  --config         an example plugin body (the value under the key) that succeeds
+  --config         an example plugin body (the value under the key) that succeeds: a JSON or YAML file, or the
+                   body itself ('{"text": "hi"}', 'text: hi')
   --count-url      GET → {"count": N} or N: counts the plugin's upstream side effect (idempotency)
   --count-auth-env env var whose value is sent as the Authorization header of the --count-url requests
                    (a counter behind a token, like the local event endpoint's: ARGO_TOKEN="Bearer ...")
   --secret-env     names of env vars whose values must never appear in a reply (repeatable, or A,B)
-  --start          command that launches the plugin (run without a shell; gets the current env)
+  --start          command that launches the plugin (run without a shell; gets the current env, and
+                   TOKEN_FILE: the --token-file, unless the command sets TOKEN_FILE=... itself)
   --output         text (default), json, or junit on stdout; --junit-file also writes JUnit XML to a file
   --time-scale     factor for the agent's retry backoff and requeue waits (default 1, as in a cluster)
   --start-window   how long a launched plugin may take to answer (default 15s, the agent's retry window)
@@ -142,12 +149,12 @@ export function parseCliArgs(argv: string[]): CliOptions | RealAgentCliOptions |
   if (wantsHelp(argv)) return 'help';
   const parsed = parseCommand(
     {
-      usage: USAGE,
+      usage: usage(),
       options: {
         url: { type: 'string' },
-        'token-file': { type: 'string' },
+        'token-file': { type: 'string', input: 'file' },
         key: { type: 'string' },
-        config: { type: 'string', input: 'file' },
+        config: { type: 'string' },
         'count-url': { type: 'string' },
         'count-auth-env': { type: 'string' },
         'secret-env': { type: 'string', multiple: true },
@@ -173,6 +180,7 @@ export function parseCliArgs(argv: string[]): CliOptions | RealAgentCliOptions |
   );
   const v = parsed.values;
   if (v.version) return 'version';
+  if (v.config !== undefined && !isInlineConfig(v.config)) checkInput('--config', v.config, 'file');
   const given = (flag: string): boolean => argv.some((a) => a === `--${flag}` || a.startsWith(`--${flag}=`));
   const other = (v.agent === 'real' ? LOCAL_ONLY : REAL_ONLY).find(given);
   if (other)

@@ -143,6 +143,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     process.off('exit', cleanup);
     await tap.close();
   }
+  refusedEveryCall(tap);
   const ordered = RULES.map((r) => results.get(r.id)!);
   return {
     tool: TOOL_NAME,
@@ -162,6 +163,18 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     notes: ctx.notes,
     ...(ctx.stopped && { stopped: ctx.stopped.reason }),
   };
+}
+
+/**
+ * A plugin that answered the agent's token with 403 every time reads another token: its "failures" say
+ * nothing about it, so the run is a setup error naming the likely cause.
+ */
+function refusedEveryCall(tap: WireTap): void {
+  const answered = tap.exchanges.filter((e) => e.status !== undefined);
+  if (answered.length > 0 && answered.every((e) => e.status === 403))
+    throw new SetupError(
+      `every call got 403: does the plugin read the same token file? (${answered.length} calls with the token of --token-file; a plugin started by --start gets its path as TOKEN_FILE)`,
+    );
 }
 
 function resolveTarget(options: ConformanceOptions): Target {

@@ -24,11 +24,14 @@ interface AppConformance {
 }
 
 const appsDir = join(repoRoot, 'apps');
+/** CONFORMANCE_APPS=a,b: only these apps (npm run test:plugin -- <name> runs one plugin's suites). */
+const only = (process.env.CONFORMANCE_APPS ?? '').split(',').filter(Boolean);
 const apps = readdirSync(appsDir, { withFileTypes: true })
   // Executor plugins: an app with a manifests/<app>/plugin.yaml (the shared agent is none).
   .filter(
     (d) =>
       d.isDirectory() &&
+      (only.length === 0 || only.includes(d.name)) &&
       existsSync(join(appsDir, d.name, 'src/main.ts')) &&
       existsSync(join(repoRoot, 'manifests', d.name, 'plugin.yaml')),
   )

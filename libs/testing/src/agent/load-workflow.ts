@@ -4,6 +4,7 @@ import { Workflow } from '@kubernetes-models/argo-workflows/argoproj.io/v1alpha1
 import { WorkflowTemplate } from '@kubernetes-models/argo-workflows/argoproj.io/v1alpha1/WorkflowTemplate';
 import { ClusterWorkflowTemplate } from '@kubernetes-models/argo-workflows/argoproj.io/v1alpha1/ClusterWorkflowTemplate';
 import { WorkflowEventBinding } from '@kubernetes-models/argo-workflows/argoproj.io/v1alpha1/WorkflowEventBinding';
+import { unknownFieldsError } from './unknown-fields.js';
 import type { WorkflowShape } from './workflow-types.js';
 
 /** A manifest that does not match Argo's schema; the message names the file, the object and the field. */
@@ -89,6 +90,10 @@ export function validateArgoObject(object: Record<string, unknown>, source = 'in
     throw new ManifestError(
       `${source}: unsupported kind "${kind}" (expected ${Object.keys(MODELS).join(', ')})`,
     );
+  // As argo lint: a workflow or template is first decoded strictly into Argo's types (an unknown field is an
+  // error). argo lint lints no WorkflowEventBinding, and Argo reads those with unknown fields dropped.
+  const unknown = kind === 'WorkflowEventBinding' ? undefined : unknownFieldsError(object, kind);
+  if (unknown) throw new ManifestError(`${source}: ${kind}/${name}: ${unknown}`);
   try {
     new Model(asModelShape(object) as never).validate();
   } catch (err) {

@@ -30,8 +30,13 @@ export interface RunOptions {
   parameters?: Record<string, string>;
   /** WorkflowTemplates for workflowTemplateRef and templateRef. */
   templates?: WorkflowShape[];
-  /** Multiplies requeue and retry waits (0.01 makes a 30s requeue take 300ms). Default 1. */
+  /**
+   * Multiplies every wait of the agent: requeues, retryStrategy backoff and the RPC client's 1-2-4-8 s
+   * connection backoff (0.01 makes a 30s requeue take 300ms). Not the 30 s call timeout: a bound on the
+   * plugin's reply, not a wait. Default 1.
+   */
   timeScale?: number;
+  /** The RPC client's timing; a backoffMs given here is used as given (not scaled). */
   rpc?: Partial<RpcTiming>;
   /** Concurrent plugin calls (ARGO_AGENT_TASK_WORKERS, default 16). */
   workers?: number;
@@ -120,7 +125,11 @@ class WorkflowRun {
     ).join('');
     this.name = wf.metadata.name ?? `${wf.metadata.generateName ?? 'workflow-'}${suffix}`;
     this.namespace = wf.metadata.namespace ?? options.namespace ?? 'argo';
-    const timing: RpcTiming = { ...ARGO_RPC_TIMING, ...options.rpc };
+    const timing: RpcTiming = {
+      ...ARGO_RPC_TIMING,
+      backoffMs: ARGO_RPC_TIMING.backoffMs * this.timeScale,
+      ...options.rpc,
+    };
     // The agent asks the plugins in the order of ARGO_PLUGIN_ADDRESSES: a random order per workflow.
     this.clients = shuffle(options.plugins, this.random).map(
       (p) => new PluginRpcClient(p, timing, this.random),

@@ -31,7 +31,9 @@ describe('heapFlagsForLimit', () => {
   it('gives the old space and semi-spaces Node derives from a container limit', () => {
     expect(heapFlagsForLimit(160)).toEqual(['--max-old-space-size=256', '--max-semi-space-size=1']);
     expect(heapFlagsForLimit(320)).toEqual(['--max-old-space-size=256', '--max-semi-space-size=1']);
-    expect(heapFlagsForLimit(1024)).toEqual(['--max-old-space-size=512', '--max-semi-space-size=4']);
+    expect(heapFlagsForLimit(768)).toEqual(['--max-old-space-size=384', '--max-semi-space-size=16']);
+    expect(heapFlagsForLimit(1024)).toEqual(['--max-old-space-size=512', '--max-semi-space-size=16']);
+    expect(heapFlagsForLimit(4096)).toEqual(['--max-old-space-size=2048', '--max-semi-space-size=64']);
   });
 
   it('leaves what the command line sets to the command line', () => {
@@ -77,7 +79,9 @@ describe('launchUnderLimit', () => {
     [160, []],
     [160, ['--max-old-space-size=64']],
     [320, []],
+    [768, []],
     [1024, []],
+    [4096, []],
   ])('a %i MiB cgroup and its emulation size the heap alike (flags %j)', (limit, flags) => {
     const launch = launchUnderLimit('-e', flags as string[], limit);
     try {

@@ -47,7 +47,7 @@ export async function bundleScript(entry: string, outfile: string): Promise<stri
     bundle: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node24',
     tsconfig: join(repoRoot, 'tsconfig.json'),
     logLevel: 'warning',
   });

@@ -110,6 +110,7 @@ export async function startSharedAgent(options: SharedAgentOptions = {}): Promis
       maxBodyBytes: env.AGENT_HTTP_MAX_BODY,
       defaultTimeoutMs: httpTimeout > 0 ? httpTimeout : undefined,
       blocked: env.blockedNetworks,
+      exprBudget: { maxSteps: env.AGENT_EXPR_MAX_STEPS, timeoutMs: parseDuration(env.AGENT_EXPR_TIMEOUT) },
     },
     collections,
     query,

@@ -19,6 +19,22 @@ describe('the shared agent settings', () => {
     ]);
   });
 
+  it('bounds every successCondition in steps and time by default, and checks both bounds at start', () => {
+    const env = loadEnv(AgentEnv, {});
+    expect([env.AGENT_EXPR_MAX_STEPS, env.AGENT_EXPR_TIMEOUT]).toEqual([100_000, '100ms']);
+    expect(() => loadEnv(AgentEnv, { AGENT_EXPR_MAX_STEPS: '10', AGENT_EXPR_TIMEOUT: '1m' })).toThrow(
+      EnvValidationError,
+    );
+    try {
+      loadEnv(AgentEnv, { AGENT_EXPR_MAX_STEPS: '10', AGENT_EXPR_TIMEOUT: '1m' });
+    } catch (e) {
+      expect((e as EnvValidationError).problems).toEqual([
+        'AGENT_EXPR_MAX_STEPS: must not be less than 100',
+        expect.stringMatching(/^AGENT_EXPR_TIMEOUT: /),
+      ]);
+    }
+  });
+
   it('names every bad variable in one error', () => {
     let err: unknown;
     try {

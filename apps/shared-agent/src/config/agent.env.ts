@@ -116,6 +116,20 @@ export class AgentEnv implements EnvExtras {
   AGENT_HTTP_DEFAULT_TIMEOUT = '10m';
 
   /**
+   * Most steps one successCondition may take (every node evaluated, a closure's body once per element, every
+   * element of a range); past it the node fails. Argo's agent has no bound: one condition held its only thread.
+   */
+  @EnvInt()
+  @IsInt()
+  @Min(100)
+  @Max(1_000_000_000)
+  AGENT_EXPR_MAX_STEPS = 100_000;
+
+  /** Longest one successCondition may run, checked with its steps; past it the node fails. */
+  @IsGoDuration({ min: '1ms', max: '10s' })
+  AGENT_EXPR_TIMEOUT = '100ms';
+
+  /**
    * Networks HTTP templates may not reach (CIDRs, comma-separated; `none`): by default the agent's own pod
    * (loopback, the unspecified address) and link-local addresses (a cloud's metadata endpoint). Argo's agent
    * pod runs in the workflow's namespace, under its network policies; the shared agent runs in its own.

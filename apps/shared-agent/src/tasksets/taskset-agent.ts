@@ -6,7 +6,7 @@
 // it removes the task from its spec, and a new owner has no memory of having run it.
 import {
   processTask,
-  type BlockedNetworks,
+  type HttpTemplateOptions,
   type KubeClient,
   type PluginCaller,
   type WatchEvent,
@@ -38,7 +38,7 @@ export interface TaskSetAgentOptions {
   owns: (shard: number) => boolean;
   shards: number;
   maxInFlight: number;
-  http: { maxBodyBytes: number; defaultTimeoutMs?: number; blocked?: BlockedNetworks };
+  http: Omit<HttpTemplateOptions, 'secret'>;
   /** The TaskSet collections watched (one per namespace, or the cluster's). */
   collections: string[];
   /** The label selector of the watch and the lists (query form). */

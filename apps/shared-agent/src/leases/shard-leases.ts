@@ -5,6 +5,10 @@
 // replica's clock, as client-go's leader election judges it, so clocks need not agree) is dead and its shards
 // are taken with a compare-and-swap on the Lease's resourceVersion: one owner per shard at a time. Each replica
 // holds about shards / live replicas, releasing extras (after finishing their tasks) when others join.
+// Ownership itself is decided on this replica's monotonic clock: a shard is worked only while less than 2/3 of
+// the lease duration has passed since the last member renewal that succeeded, counted from when that request
+// was sent (the write cannot have landed, and no other replica can have seen it, before then). A replica whose
+// API connection hangs, or that was paused, drops its shards at the first look past that and takes them anew.
 import { fnv32a, KubeError, type KubeClient } from '@app/argo-agent';
 import type { PluginLogger } from '@app/plugin-kit';
 import type { AgentMetrics } from '../observe/metrics.js';
@@ -61,7 +65,8 @@ export class ShardLeases {
   private readonly releasingShards = new Set<number>();
   /** Lease name → what it said last time and when that was first seen here. */
   private readonly observed = new Map<string, { record: string; since: number }>();
-  private lastRenew = 0;
+  /** Monotonic time at which the last successful member renewal was sent; -Infinity before the first. */
+  private lastRenew = -Infinity;
   private liveMembers = 1;
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
@@ -74,7 +79,10 @@ export class ShardLeases {
     private readonly owner: ShardOwner,
     private readonly metrics: AgentMetrics,
     private readonly logger: PluginLogger,
-    private readonly now: () => number = Date.now,
+    /** Wall-clock time, only for the Lease's renewTime and acquireTime. */
+    private readonly wallClock: () => number = Date.now,
+    /** The clock ownership and others' Leases are judged by (monotonic). */
+    private readonly clock: () => number = () => performance.now(),
   ) {}
 
   private get collection(): string {
@@ -94,9 +102,21 @@ export class ShardLeases {
     return Math.max(500, Math.floor(this.settings.durationMs / 5));
   }
 
-  /** Whether this replica works the shard now. */
+  /** Whether this replica works the shard now: it holds its Lease and renewed its member Lease in time. */
   owns(shard: number): boolean {
+    this.dropIfStale();
     return this.held.has(shard) && !this.releasingShards.has(shard);
+  }
+
+  /** How long after the last successful renewal (sent) this replica stops working its shards. */
+  private get ownershipMs(): number {
+    return (this.settings.durationMs * 2) / 3;
+  }
+
+  /** Others take our shards once our member Lease looks dead to them: stop before they may. */
+  private dropIfStale(): void {
+    if (this.held.size > 0 && this.clock() - this.lastRenew > this.ownershipMs)
+      this.lose(this.heldShards(), 'member Lease not renewed within 2/3 of the lease duration');
   }
 
   heldShards(): number[] {
@@ -126,15 +146,14 @@ export class ShardLeases {
 
   /** One round: renew the member Lease, see who is alive, keep, release or take shards. */
   async tick(): Promise<void> {
-    const now = this.now();
-    const renewed = await this.renewMember(now);
-    if (!renewed && this.held.size > 0 && now - this.lastRenew > (this.settings.durationMs * 2) / 3) {
-      // Others will take our shards once our member Lease looks dead to them: stop before they may.
-      this.lose(this.heldShards(), 'member Lease not renewed in time');
-    }
+    this.dropIfStale();
+    const renewed = await this.renewMember();
+    this.dropIfStale(); // the renewal may have hung
     const leases = await this.client.get<{ items: Lease[] }>(
       `${this.collection}?labelSelector=${encodeURIComponent(`${LEASE_LABEL}=${this.settings.prefix}`)}`,
     );
+    // What the list shows is judged at the time it arrived.
+    const now = this.clock();
     const members = new Map<string, Lease>();
     const shards = new Map<number, Lease>();
     for (const lease of leases.items) {
@@ -147,8 +166,7 @@ export class ShardLeases {
       }
     }
     const alive = (identity: string): boolean => {
-      if (identity === this.settings.identity)
-        return renewed || now - this.lastRenew <= this.settings.durationMs;
+      if (identity === this.settings.identity) return now - this.lastRenew <= this.ownershipMs;
       const member = members.get(identity);
       return member !== undefined && !this.expired(member, now);
     };
@@ -163,7 +181,7 @@ export class ShardLeases {
       return holder !== undefined && holder !== this.settings.identity;
     });
     if (taken.length) this.lose(taken, 'held by another replica');
-    if (!renewed || this.stopped) {
+    if (!renewed || this.stopped || now - this.lastRenew > this.ownershipMs) {
       this.ticked = true;
       return;
     }
@@ -193,7 +211,7 @@ export class ShardLeases {
         }
       }
       const acquired: number[] = [];
-      for (const n of free) if (await this.acquire(n, shards.get(n), now)) acquired.push(n);
+      for (const n of free) if (await this.acquire(n, shards.get(n))) acquired.push(n);
       if (acquired.length) {
         this.logger.info(
           { shards: acquired, holding: this.held.size, members: this.liveMembers },
@@ -248,11 +266,12 @@ export class ShardLeases {
     } as Lease;
   }
 
-  private async renewMember(now: number): Promise<boolean> {
+  private async renewMember(): Promise<boolean> {
+    const sent = this.clock();
     const spec = {
       holderIdentity: this.settings.identity,
       leaseDurationSeconds: Math.ceil(this.settings.durationMs / 1000),
-      renewTime: microTime(now),
+      renewTime: microTime(this.wallClock()),
     };
     try {
       await this.client
@@ -262,7 +281,7 @@ export class ShardLeases {
           const lease = this.lease(this.memberName, 'member', { ...spec, acquireTime: spec.renewTime });
           await this.client.call('POST', this.collection, lease);
         });
-      this.lastRenew = now;
+      this.lastRenew = sent;
       return true;
     } catch (err) {
       this.logger.warn({ err }, 'could not renew the member Lease');
@@ -270,9 +289,10 @@ export class ShardLeases {
     }
   }
 
-  private async acquire(shard: number, current: Lease | undefined, now: number): Promise<boolean> {
+  private async acquire(shard: number, current: Lease | undefined): Promise<boolean> {
     const name = this.shardName(shard);
     const previous = current?.spec?.holderIdentity ?? '';
+    const now = this.wallClock();
     const spec = {
       holderIdentity: this.settings.identity,
       leaseDurationSeconds: Math.ceil(this.settings.durationMs / 1000),

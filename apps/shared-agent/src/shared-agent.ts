@@ -19,6 +19,7 @@ import {
 import { stopHostedPlugins, type HostedPlugin } from '@app/plugin-kit/hosting/hosted-plugin.js';
 import { collection } from '../../collection/src/collection.definition.js';
 import { AgentEnv } from './config/agent.env.js';
+import { scopeText } from './leases/lease-scope.js';
 import { ShardLeases } from './leases/shard-leases.js';
 import { startHealthServer } from './observe/health-server.js';
 import { AgentMetrics } from './observe/metrics.js';
@@ -126,6 +127,11 @@ export async function startSharedAgent(options: SharedAgentOptions = {}): Promis
       shards: env.AGENT_SHARDS,
       identity,
       durationMs: parseDuration(env.AGENT_LEASE_DURATION),
+      scope: scopeText({
+        shards: env.AGENT_SHARDS,
+        instanceId: env.AGENT_INSTANCE_ID,
+        namespaces: env.namespaces,
+      }),
     },
     agent,
     metrics,
@@ -155,9 +161,7 @@ export async function startSharedAgent(options: SharedAgentOptions = {}): Promis
           ? 'stopping'
           : synced.size < collections.length
             ? 'TaskSet watch not synced'
-            : !leases.ready
-              ? 'shard Leases not read yet'
-              : undefined,
+            : leases.notReady,
       metrics: () => metrics.registry.render(),
     },
     env.AGENT_PORT,

@@ -2,128 +2,47 @@
 // paused with SIGSTOP. Every plugin call is checked, when it arrives, against the Lease of its TaskSet's shard
 // as the API server holds it then: a replica calling for a shard whose Lease another replica holds would run
 // that step a second time.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ScriptedPlugin } from '@app/testing';
 import { shardOf } from '../src/leases/shard-leases.js';
-import { FakeApi } from './support/fake-api.js';
 import { HangingProxy } from './support/hanging-proxy.js';
-import { pluginTask, until, writeToken } from './support/agent-harness.js';
-import { ensureBuilt, ReplicaProcess } from './support/replica-process.js';
+import { until } from './support/agent-harness.js';
+import { RecordedReplicas } from './support/recorded-replicas.js';
+import { ensureBuilt } from './support/replica-process.js';
 
 const NS = 'team-a';
 const SHARDS = 8;
 const LEASE_MS = 2000;
-
-interface Call {
-  replica: string;
-  step: string;
-  at: number;
-  /** The holder of the shard's Lease when the call arrived. */
-  holder: string;
-}
+const env = { AGENT_SHARDS: String(SHARDS) };
 
 describe('a replica cut off or paused', () => {
-  let api: FakeApi;
-  let dir: string;
-  let finish = false;
-  const calls: Call[] = [];
-  const replicas: ReplicaProcess[] = [];
-  const plugins: ScriptedPlugin[] = [];
+  let set: RecordedReplicas;
 
   beforeAll(() => ensureBuilt());
   beforeEach(async () => {
-    api = await FakeApi.start();
-    dir = mkdtempSync(join(tmpdir(), 'shared-agent-ownership-'));
-    writeToken(dir, 'hello', 'token-hello');
-    finish = false;
-    calls.length = 0;
+    set = await RecordedReplicas.start();
+    set.holderAt = (namespace, wf) => set.holderOf(shardOf(namespace, wf, SHARDS));
   });
-  afterEach(async () => {
-    for (const r of replicas.splice(0)) {
-      r.kill('SIGCONT');
-      r.kill('SIGKILL');
-    }
-    await Promise.all(plugins.splice(0).map((p) => p.close()));
-    await api.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => set.close());
 
-  const holderOf = (shard: number) =>
-    (
-      api.leaseList().find((l) => l.metadata.name === `shared-agent-shard-${shard}`)?.spec as
-        { holderIdentity?: string } | undefined
-    )?.holderIdentity ?? '';
-  const holders = () => Array.from({ length: SHARDS }, (_, n) => holderOf(n));
-
-  /** A replica with a plugin of its own, which records each call: `quick` succeeds, `slow` runs until `finish`. */
-  async function startReplica(identity: string, server = api.url): Promise<ReplicaProcess> {
-    const plugin = await new ScriptedPlugin('token-hello', (body) => {
-      const wf = (body.workflow as { metadata: { name: string } }).metadata.name;
-      const name = (body.template as { name: string }).name;
-      calls.push({
-        replica: identity,
-        step: `${wf}/${name}`,
-        at: Date.now(),
-        holder: holderOf(shardOf(NS, wf, SHARDS)),
-      });
-      return name === 'quick' || finish
-        ? { body: '{"node":{"phase":"Succeeded"}}' }
-        : { body: '{"node":{"phase":"Running","message":"working"},"requeue":"300ms"}' };
-    }).start();
-    plugins.push(plugin);
-    const kubeconfig = join(dir, `kubeconfig-${identity}`);
-    writeFileSync(kubeconfig, api.kubeconfig().replace(api.url, server));
-    const replica = new ReplicaProcess(identity, {
-      KUBECONFIG: kubeconfig,
-      PLUGINS: 'none',
-      AGENT_EXTERNAL_PLUGINS: `hello=${plugin.url}`,
-      AGENT_PLUGIN_TOKEN_DIR: join(dir, 'tokens'),
-      AGENT_SHARDS: String(SHARDS),
-      AGENT_LEASE_DURATION: `${LEASE_MS / 1000}s`,
-      ARGO_AGENT_PATCH_RATE: '200ms',
-    });
-    replicas.push(replica);
-    return replica;
+  const count = (who: string) => set.holders(SHARDS).filter((h) => h === who).length;
+  async function split(): Promise<void> {
+    await until('shards split', () => count('replica-a') === SHARDS / 2, 20_000);
+    await until('shards split', () => count('replica-b') === SHARDS / 2, 20_000);
   }
-
-  async function slowStepsRunning(prefix: string, count: number): Promise<string[]> {
-    const workflows = Array.from({ length: count }, (_, i) => `${prefix}-${i}`);
-    for (const wf of workflows)
-      api.createTaskSet(NS, wf, { [`${wf}-slow`]: pluginTask({ hello: {} }, 'slow') });
-    await until(
-      'every slow step running',
-      () => workflows.every((wf) => api.nodes(NS, wf)[`${wf}-slow`]?.phase === 'Running'),
-      20_000,
-    );
-    return workflows;
-  }
-
-  const byOthers = () => calls.filter((c) => c.holder !== c.replica);
+  const byOthers = () => set.calls.filter((c) => c.holder !== c.replica);
   const lastCall = (replica: string) =>
-    Math.max(...calls.filter((c) => c.replica === replica).map((c) => c.at));
+    Math.max(...set.calls.filter((c) => c.replica === replica).map((c) => c.at));
 
   it('a replica whose API connection hangs stops starting tasks within 2/3 of the lease duration', async () => {
-    const proxy = await HangingProxy.start(api.url);
+    const proxy = await HangingProxy.start(set.api.url);
     try {
-      await startReplica('replica-a', proxy.url);
-      await startReplica('replica-b');
-      await until(
-        'shards split',
-        () => holders().filter((h) => h === 'replica-a').length === SHARDS / 2,
-        20_000,
-      );
-      await until(
-        'shards split',
-        () => holders().filter((h) => h === 'replica-b').length === SHARDS / 2,
-        20_000,
-      );
-      await slowStepsRunning('cut', 16);
+      await set.replica('replica-a', env, proxy.url);
+      await set.replica('replica-b', env);
+      await split();
+      await set.allIn('every slow step running', NS, set.create(NS, 'cut', 16, 'slow'), 'slow', 'Running');
 
       proxy.hang();
       const hungAt = Date.now();
-      await until('replica-b holds every shard', () => holders().every((h) => h === 'replica-b'), 20_000);
+      await until('replica-b holds every shard', () => count('replica-b') === SHARDS, 20_000);
       const takenAt = Date.now();
       await new Promise((r) => setTimeout(r, 3000)); // replica-a's renewals still hang; its API timeout is 30 s
       const stoppedAfter = lastCall('replica-a') - hungAt;
@@ -140,39 +59,23 @@ describe('a replica cut off or paused', () => {
   }, 60_000);
 
   it('a replica paused with SIGSTOP and continued starts nothing of the shards taken meanwhile', async () => {
-    const a = await startReplica('replica-a');
-    await startReplica('replica-b');
-    await until(
-      'shards split',
-      () => holders().filter((h) => h === 'replica-a').length === SHARDS / 2,
-      20_000,
-    );
-    await until(
-      'shards split',
-      () => holders().filter((h) => h === 'replica-b').length === SHARDS / 2,
-      20_000,
-    );
-    const slow = await slowStepsRunning('paused', 16);
+    const a = await set.replica('replica-a', env);
+    await set.replica('replica-b', env);
+    await split();
+    const slow = set.create(NS, 'paused', 16, 'slow');
+    await set.allIn('every slow step running', NS, slow, 'slow', 'Running');
 
     a.kill('SIGSTOP');
-    await until('replica-b holds every shard', () => holders().every((h) => h === 'replica-b'), 20_000);
+    await until('replica-b holds every shard', () => count('replica-b') === SHARDS, 20_000);
     // Created while replica-a is paused: their watch events wait in its socket.
-    const quick = Array.from({ length: 8 }, (_, i) => `new-${i}`);
-    for (const wf of quick)
-      api.createTaskSet(NS, wf, { [`${wf}-quick`]: pluginTask({ hello: {} }, 'quick') });
-    await until('the new steps done', () => quick.every((wf) => api.nodes(NS, wf)[`${wf}-quick`]), 20_000);
+    const quick = set.create(NS, 'new', 8, 'quick');
+    await set.allIn('the new steps done', NS, quick, 'quick', 'Succeeded');
     a.kill('SIGCONT');
     await new Promise((r) => setTimeout(r, 3000));
-    finish = true;
-    await until(
-      'every workflow over',
-      () => slow.every((wf) => api.nodes(NS, wf)[`${wf}-slow`]?.phase === 'Succeeded'),
-      20_000,
-    );
+    set.finish = true;
+    await set.allIn('every workflow over', NS, slow, 'slow', 'Succeeded');
     console.log(`SIGSTOP: ${byOthers().length} calls by a replica not holding the shard`);
     expect(byOthers()).toEqual([]);
-    expect(quick.map((wf) => calls.filter((c) => c.step === `${wf}/quick`).length)).toEqual(
-      quick.map(() => 1),
-    );
+    expect(set.callsOf(NS, quick, 'quick')).toEqual(quick.map(() => 1));
   }, 90_000);
 });

@@ -378,7 +378,7 @@ describe('the shared agent', () => {
     await until('written', () => phases('m')['m-1'] === 'Succeeded');
     const harness = h;
     expect(await harness.get('/healthz')).toEqual({ status: 200, text: 'ok\n' });
-    await until('ready', () => harness.agent.leases.ready);
+    await until('ready', () => harness.agent.leases.notReady === undefined);
     expect((await harness.get('/readyz')).status).toBe(200);
     const metrics = (await harness.get('/metrics')).text;
     for (const line of [

@@ -43,6 +43,8 @@ describe('the shared agent settings', () => {
         AGENT_EXTERNAL_PLUGINS: 'hello=ftp://x,hello=http://a,Bad=http://b,nothing',
         ARGO_AGENT_PATCH_RATE: '10',
         AGENT_MAX_TASKS_IN_FLIGHT: '0',
+        AGENT_LEASE_NAMESPACE: 'Agents',
+        AGENT_LEASE_PREFIX: 'Shared_Agent',
       });
     } catch (e) {
       err = e;
@@ -52,6 +54,8 @@ describe('the shared agent settings', () => {
       expect.stringMatching(/^ARGO_AGENT_PATCH_RATE: /),
       'AGENT_MAX_TASKS_IN_FLIGHT: must not be less than 1',
       'AGENT_NAMESPACES: "Team_A" is not a namespace name',
+      'AGENT_LEASE_NAMESPACE: "Agents" is not a namespace name',
+      'AGENT_LEASE_PREFIX: "Shared_Agent" is not a Lease name prefix (lower-case letters, digits, - and ., at most 52)',
       'AGENT_EXTERNAL_PLUGINS: "hello=ftp://x": the URL must be http(s)',
       'AGENT_EXTERNAL_PLUGINS: "Bad=http://b": "Bad" is not a plugin name (lower-case letters, digits and -)',
       'AGENT_EXTERNAL_PLUGINS: "nothing": expected <name>=<url>',

@@ -13,6 +13,8 @@ import { parseExternalPlugins, type ExternalPluginSpec } from './external-plugin
 
 /** DNS-1123 label: a namespace name. */
 const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+/** A label value that also starts a Lease name (a DNS-1123 subdomain): the Leases carry it as their label. */
+const LEASE_PREFIX = /^[a-z0-9]([-a-z0-9.]{0,50}[a-z0-9])?$/;
 
 /**
  * The shared agent's own settings. Its names start with AGENT_ (and Argo's ARGO_AGENT_PATCH_RATE), so they
@@ -150,6 +152,12 @@ export class AgentEnv implements EnvExtras {
       .filter(Boolean);
     for (const n of this.namespaces)
       if (!NAMESPACE.test(n)) problems.push(`AGENT_NAMESPACES: "${n}" is not a namespace name`);
+    if (this.AGENT_LEASE_NAMESPACE !== undefined && !NAMESPACE.test(this.AGENT_LEASE_NAMESPACE))
+      problems.push(`AGENT_LEASE_NAMESPACE: "${this.AGENT_LEASE_NAMESPACE}" is not a namespace name`);
+    if (!LEASE_PREFIX.test(this.AGENT_LEASE_PREFIX))
+      problems.push(
+        `AGENT_LEASE_PREFIX: "${this.AGENT_LEASE_PREFIX}" is not a Lease name prefix (lower-case letters, digits, - and ., at most 52)`,
+      );
     const external = parseExternalPlugins(this.AGENT_EXTERNAL_PLUGINS);
     this.externalPlugins = external.plugins;
     problems.push(...external.problems);

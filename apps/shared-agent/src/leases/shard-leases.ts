@@ -12,6 +12,11 @@
 import { fnv32a, KubeError, type KubeClient } from '@app/argo-agent';
 import type { PluginLogger } from '@app/plugin-kit';
 import type { AgentMetrics } from '../observe/metrics.js';
+import { KIND_LABEL, LEASE_LABEL, leaseObject, microTime, type Lease } from './lease-object.js';
+import { SCOPE_ANNOTATION, STARTED_ANNOTATION, scopeConflict } from './lease-scope.js';
+import { MemberLease } from './member-lease.js';
+
+export { leaseName } from './lease-object.js';
 
 export interface LeaseSettings {
   namespace: string;
@@ -19,6 +24,8 @@ export interface LeaseSettings {
   shards: number;
   identity: string;
   durationMs: number;
+  /** What the replicas sharing these Leases must agree on (lease-scope.ts). */
+  scope: string;
 }
 
 /** The agent's side of shard ownership. */
@@ -27,32 +34,6 @@ export interface ShardOwner {
   lost(shards: number[]): void;
   /** Before a shard is handed to another replica: stop its new tasks, finish its in-flight ones, write them. */
   releasing(shard: number): Promise<void>;
-}
-
-interface Lease {
-  metadata: { name: string; resourceVersion?: string; labels?: Record<string, string> };
-  spec?: {
-    holderIdentity?: string;
-    leaseDurationSeconds?: number;
-    acquireTime?: string;
-    renewTime?: string;
-    leaseTransitions?: number;
-  };
-}
-
-const LEASE_LABEL = 'executor-plugins.dev/shared-agent';
-const KIND_LABEL = 'executor-plugins.dev/lease';
-
-/** metav1.MicroTime's layout: RFC 3339 with exactly six fractional digits. */
-const microTime = (ms: number) => new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-
-/** A DNS-1123 subdomain made of an identity (a pod name already is one). */
-export function leaseName(text: string): string {
-  const name = text
-    .toLowerCase()
-    .replace(/[^a-z0-9.-]+/g, '-')
-    .replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, '');
-  return name.slice(0, 200) || 'agent';
 }
 
 /** The shard of a TaskSet. */
@@ -72,6 +53,12 @@ export class ShardLeases {
   private ticking: Promise<void> | undefined;
   private stopped = false;
   private ticked = false;
+  private readonly member: MemberLease;
+  /** Why this replica works no shard for good (another process has its identity). */
+  private refusal: string | undefined;
+  /** Why it works no shard for now (replicas of another scope, older than this one, are alive). */
+  private blocked: string | undefined;
+  private waitingForMember = false;
 
   constructor(
     private readonly client: KubeClient,
@@ -83,14 +70,12 @@ export class ShardLeases {
     private readonly wallClock: () => number = Date.now,
     /** The clock ownership and others' Leases are judged by (monotonic). */
     private readonly clock: () => number = () => performance.now(),
-  ) {}
+  ) {
+    this.member = new MemberLease(client, settings, wallClock, clock);
+  }
 
   private get collection(): string {
     return `/apis/coordination.k8s.io/v1/namespaces/${this.settings.namespace}/leases`;
-  }
-
-  private get memberName(): string {
-    return leaseName(`${this.settings.prefix}-member-${this.settings.identity}`);
   }
 
   private shardName(shard: number): string {
@@ -127,9 +112,16 @@ export class ShardLeases {
     return this.liveMembers;
   }
 
-  /** Whether one round has run (the replica knows what it holds). */
-  get ready(): boolean {
-    return this.ticked;
+  /**
+   * Why the replica is not ready, as far as its Leases go: it refuses or waits to work, or has not looked yet.
+   * Holding no shard is no such reason: a replica beyond the shard count holds none by design, and one that
+   * joined holds none until the others hand theirs over.
+   */
+  get notReady(): string | undefined {
+    if (this.refusal ?? this.blocked) return this.refusal ?? this.blocked;
+    if (this.waitingForMember)
+      return `the member Lease ${this.member.name} exists: waiting a lease period to see whether its writer is gone`;
+    return this.ticked ? undefined : 'shard Leases not read yet';
   }
 
   start(): void {
@@ -146,8 +138,20 @@ export class ShardLeases {
 
   /** One round: renew the member Lease, see who is alive, keep, release or take shards. */
   async tick(): Promise<void> {
+    if (this.refusal) return;
     this.dropIfStale();
-    const renewed = await this.renewMember();
+    const sent = this.clock();
+    const renewal = await this.member.renew();
+    if (renewal.kind === 'refused') return this.refuse(renewal.reason);
+    if (renewal.kind === 'failed') this.logger.warn({ err: renewal.err }, 'could not renew the member Lease');
+    if (renewal.kind === 'waiting' && !this.waitingForMember)
+      this.logger.info(
+        { lease: this.member.name },
+        'the member Lease of this identity exists: waiting a lease period to see whether its writer is gone',
+      );
+    this.waitingForMember = renewal.kind === 'waiting';
+    const renewed = renewal.kind === 'renewed';
+    if (renewed) this.lastRenew = sent;
     this.dropIfStale(); // the renewal may have hung
     const leases = await this.client.get<{ items: Lease[] }>(
       `${this.collection}?labelSelector=${encodeURIComponent(`${LEASE_LABEL}=${this.settings.prefix}`)}`,
@@ -170,10 +174,21 @@ export class ShardLeases {
       const member = members.get(identity);
       return member !== undefined && !this.expired(member, now);
     };
-    this.liveMembers = Math.max(
-      1,
-      [...members.keys()].filter(alive).length + (members.has(this.settings.identity) ? 0 : 1),
-    );
+    // Live replicas that must not work beside this one; the younger side of each such pair waits.
+    const others = [...members.entries()].filter(([id]) => id !== this.settings.identity && alive(id));
+    const conflicts = others.map(([id, lease]) => ({
+      id,
+      lease,
+      why: scopeConflict(this.settings.scope, lease.metadata.annotations?.[SCOPE_ANNOTATION]),
+    }));
+    const older = conflicts.find((c) => c.why && this.startedBefore(c.lease, c.id));
+    this.block(older && `${older.why} (replica ${older.id})`);
+    if (this.blocked) {
+      if (this.held.size > 0) this.lose(this.heldShards(), 'replicas of another scope are alive');
+      this.ticked = true;
+      return;
+    }
+    this.liveMembers = 1 + conflicts.filter((c) => !c.why).length;
 
     // A shard taken from us (we looked dead to another replica) is no longer ours.
     const taken = this.heldShards().filter((n) => {
@@ -231,9 +246,32 @@ export class ShardLeases {
     const shards = this.heldShards();
     await Promise.all(shards.map((n) => this.release(n)));
     if (shards.length) this.logger.info({ shards }, 'shards released');
-    await this.client
-      .call('DELETE', `${this.collection}/${this.memberName}`)
+    await this.member
+      .delete()
       .catch((err: unknown) => this.logger.warn({ err }, 'could not delete the member Lease'));
+  }
+
+  /** Whether the other member started before this replica (ties: the lower identity). */
+  private startedBefore(lease: Lease, identity: string): boolean {
+    const other = lease.metadata.annotations?.[STARTED_ANNOTATION] ?? '';
+    const own = this.member.startedAt;
+    return other < own || (other === own && identity < this.settings.identity);
+  }
+
+  private block(reason: string | undefined): void {
+    if (reason === this.blocked) return;
+    if (reason) this.logger.error({ reason }, 'not working any shard');
+    else this.logger.info({}, 'working shards again: no replica of another scope is alive');
+    this.blocked = reason;
+  }
+
+  /** For good: another process has this identity. No shard, no renewal, not ready. */
+  private refuse(reason: string): void {
+    this.refusal = reason;
+    this.logger.error({ reason }, 'not working any shard');
+    if (this.held.size > 0) this.lose(this.heldShards(), 'another replica has this identity');
+    this.ticked = true;
+    clearTimeout(this.timer);
   }
 
   private expired(lease: Lease, now: number): boolean {
@@ -246,47 +284,6 @@ export class ShardLeases {
     const record = `${lease.spec?.holderIdentity ?? ''}|${lease.spec?.renewTime ?? ''}|${lease.metadata.resourceVersion ?? ''}`;
     const last = this.observed.get(lease.metadata.name);
     if (last?.record !== record) this.observed.set(lease.metadata.name, { record, since: now });
-  }
-
-  private lease(
-    name: string,
-    kind: 'member' | 'shard',
-    spec: Lease['spec'],
-    resourceVersion?: string,
-  ): Lease {
-    return {
-      apiVersion: 'coordination.k8s.io/v1',
-      kind: 'Lease',
-      metadata: {
-        name,
-        labels: { [LEASE_LABEL]: this.settings.prefix, [KIND_LABEL]: kind },
-        ...(resourceVersion && { resourceVersion }),
-      },
-      spec,
-    } as Lease;
-  }
-
-  private async renewMember(): Promise<boolean> {
-    const sent = this.clock();
-    const spec = {
-      holderIdentity: this.settings.identity,
-      leaseDurationSeconds: Math.ceil(this.settings.durationMs / 1000),
-      renewTime: microTime(this.wallClock()),
-    };
-    try {
-      await this.client
-        .mergePatch(`${this.collection}/${this.memberName}`, { spec })
-        .catch(async (err: unknown) => {
-          if (!(err instanceof KubeError && err.status === 404)) throw err;
-          const lease = this.lease(this.memberName, 'member', { ...spec, acquireTime: spec.renewTime });
-          await this.client.call('POST', this.collection, lease);
-        });
-      this.lastRenew = sent;
-      return true;
-    } catch (err) {
-      this.logger.warn({ err }, 'could not renew the member Lease');
-      return false;
-    }
   }
 
   private async acquire(shard: number, current: Lease | undefined): Promise<boolean> {
@@ -306,9 +303,13 @@ export class ShardLeases {
         ? await this.client.call<Lease>(
             'PUT',
             `${this.collection}/${name}`,
-            this.lease(name, 'shard', spec, current.metadata.resourceVersion),
+            leaseObject(this.settings.prefix, name, 'shard', spec, current.metadata.resourceVersion),
           )
-        : await this.client.call<Lease>('POST', this.collection, this.lease(name, 'shard', spec));
+        : await this.client.call<Lease>(
+            'POST',
+            this.collection,
+            leaseObject(this.settings.prefix, name, 'shard', spec),
+          );
       this.held.set(shard, written);
       this.metrics.leaseChanges.inc({ change: 'acquired' });
       if (previous && previous !== this.settings.identity)
@@ -344,7 +345,13 @@ export class ShardLeases {
       await this.client.call(
         'PUT',
         `${this.collection}/${name}`,
-        this.lease(name, 'shard', { ...lease.spec, holderIdentity: '' }, lease.metadata.resourceVersion),
+        leaseObject(
+          this.settings.prefix,
+          name,
+          'shard',
+          { ...lease.spec, holderIdentity: '' },
+          lease.metadata.resourceVersion,
+        ),
       );
     } catch (err) {
       // Someone took it meanwhile, or the API is away: either way it frees itself once we stop renewing.

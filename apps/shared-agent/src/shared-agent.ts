@@ -107,9 +107,11 @@ export async function startSharedAgent(options: SharedAgentOptions = {}): Promis
     owns: (shard): boolean => leases.owns(shard),
     shards: env.AGENT_SHARDS,
     maxInFlight: env.AGENT_MAX_TASKS_IN_FLIGHT,
+    maxPerNamespace: env.maxTasksPerNamespace,
     http: {
       maxBodyBytes: env.AGENT_HTTP_MAX_BODY,
       defaultTimeoutMs: httpTimeout > 0 ? httpTimeout : undefined,
+      maxTimeoutMs: parseDuration(env.AGENT_HTTP_MAX_TIMEOUT),
       blocked: env.blockedNetworks,
       exprBudget: { maxSteps: env.AGENT_EXPR_MAX_STEPS, timeoutMs: parseDuration(env.AGENT_EXPR_TIMEOUT) },
     },
@@ -186,6 +188,7 @@ export async function startSharedAgent(options: SharedAgentOptions = {}): Promis
       patchRate: env.ARGO_AGENT_PATCH_RATE,
       shards: env.AGENT_SHARDS,
       maxInFlight: env.AGENT_MAX_TASKS_IN_FLIGHT,
+      maxPerNamespace: env.maxTasksPerNamespace,
     },
     'shared agent started',
   );

@@ -280,6 +280,41 @@ describe('the shared agent', () => {
       expect(seen).toHaveLength(1); // the secret test's call only
     });
 
+    it("one namespace's hanging steps hold at most AGENT_MAX_TASKS_PER_NAMESPACE slots: another namespace's step starts at once", async () => {
+      const held: Array<import('node:http').ServerResponse> = [];
+      const hanging = createServer((_req, res) => void held.push(res));
+      await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
+      const never = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/never`;
+      try {
+        h = await startAgent(api, { ...reachLoopback, AGENT_SHUTDOWN_TIMEOUT: '1s' });
+        const tasks = Object.fromEntries(
+          Array.from({ length: 256 }, (_, i) => [
+            `hang-${i}`,
+            { ...httpTask(`h${i}`), http: { url: never } },
+          ]),
+        );
+        api.createTaskSet(NS, 'hang', tasks);
+        await until('the namespace at its share', () => held.length >= 64);
+        await new Promise((r) => setTimeout(r, 500));
+        expect(held).toHaveLength(64); // a quarter of AGENT_MAX_TASKS_IN_FLIGHT (256)
+        const asked = Date.now();
+        api.createTaskSet('team-b', 'other', { 'other-1': { ...httpTask('call'), http: { url } } });
+        await until('the other namespace answered', () => api.nodes('team-b', 'other')['other-1']);
+        const tookMs = Date.now() - asked;
+        expect(api.nodes('team-b', 'other')['other-1']).toEqual({
+          phase: 'Succeeded',
+          outputs: { result: 'pong' },
+        });
+        expect(tookMs).toBeLessThan(2000); // its HTTP call and the next patch (200 ms)
+        console.log(
+          `fair slots: 64 of 256 hanging steps held, another namespace's step written in ${tookMs} ms`,
+        );
+      } finally {
+        hanging.closeAllConnections();
+        hanging.close();
+      }
+    });
+
     it('a bad AGENT_HTTP_BLOCKED_NETWORKS stops the start naming it', async () => {
       await expect(startAgent(api, { AGENT_HTTP_BLOCKED_NETWORKS: '10.0.0.0/40' })).rejects.toThrow(
         'AGENT_HTTP_BLOCKED_NETWORKS: "10.0.0.0/40" is not a network such as 169.254.0.0/16 or fe80::/10',
@@ -318,7 +353,12 @@ describe('the shared agent', () => {
     const dir = tokenDir(['slow']);
     h = await startAgent(
       api,
-      { PLUGINS: 'none', AGENT_EXTERNAL_PLUGINS: `slow=${slow.url}`, AGENT_MAX_TASKS_IN_FLIGHT: '2' },
+      {
+        PLUGINS: 'none',
+        AGENT_EXTERNAL_PLUGINS: `slow=${slow.url}`,
+        AGENT_MAX_TASKS_IN_FLIGHT: '2',
+        AGENT_MAX_TASKS_PER_NAMESPACE: '2',
+      },
       { dir },
     );
     for (const wf of ['b1', 'b2', 'b3'])

@@ -131,6 +131,18 @@ describe('executeHttpTemplate (Argo agent executeHTTPTemplate)', () => {
     );
   });
 
+  it("timeoutSeconds never goes past the host's ceiling (maxTimeoutMs), nor does a template without one", async () => {
+    const started = performance.now();
+    const capped = (http: Partial<HttpTemplate>) =>
+      executeHttpTemplate({ url: `${base}/slow`, ...http }, { ...options, maxTimeoutMs: 300 }).then(
+        () => 'no error',
+        (e: Error) => e.message,
+      );
+    expect(await capped({ timeoutSeconds: 3600 })).toBe(`Get "${base}/slow": context deadline exceeded`);
+    expect(await capped({})).toBe(`Get "${base}/slow": context deadline exceeded`);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
   it('a successCondition past its budget of steps or time fails the node saying which bound (Argo has none)', async () => {
     const nested = 'let r = 1..700; all(r, all(r, all(r, true)))';
     const within = (exprBudget: { maxSteps: number; timeoutMs: number }) =>

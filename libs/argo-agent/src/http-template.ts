@@ -51,6 +51,8 @@ export interface HttpTemplateOptions {
   maxBodyBytes: number;
   /** Deadline of a template without timeoutSeconds (Argo: none); undefined for none. */
   defaultTimeoutMs?: number;
+  /** Longest deadline of any template, its timeoutSeconds included (Argo: none); undefined for none. */
+  maxTimeoutMs?: number;
   /** Networks the template may not reach, at any hop (Argo: none). */
   blocked?: BlockedNetworks;
   /** Steps and time one successCondition may take (Argo: none). */
@@ -98,8 +100,10 @@ export async function executeHttpTemplate(
     else (headers[canonicalHeaderKey(header.name)] ??= []).push(value);
   }
 
-  const timeoutMs =
+  const asked =
     http.timeoutSeconds != null ? Math.max(0, http.timeoutSeconds) * 1000 : options.defaultTimeoutMs;
+  const timeoutMs =
+    options.maxTimeoutMs === undefined ? asked : Math.min(asked ?? Infinity, options.maxTimeoutMs);
   let response: GoResponse;
   let bodyBytes: Buffer;
   try {

@@ -35,6 +35,21 @@ describe('the shared agent settings', () => {
     }
   });
 
+  it('gives one namespace a quarter of the slots by default, and every HTTP deadline a ceiling of 1h', () => {
+    const env = loadEnv(AgentEnv, {});
+    expect([env.maxTasksPerNamespace, env.AGENT_HTTP_MAX_TIMEOUT]).toEqual([64, '1h']);
+    expect(loadEnv(AgentEnv, { AGENT_MAX_TASKS_IN_FLIGHT: '1000' }).maxTasksPerNamespace).toBe(250);
+    try {
+      loadEnv(AgentEnv, { AGENT_MAX_TASKS_PER_NAMESPACE: '300', AGENT_HTTP_MAX_TIMEOUT: '5m' });
+    } catch (e) {
+      expect((e as EnvValidationError).problems).toEqual([
+        'AGENT_MAX_TASKS_PER_NAMESPACE: 300 is more than AGENT_MAX_TASKS_IN_FLIGHT (256)',
+        'AGENT_HTTP_DEFAULT_TIMEOUT: 10m is longer than AGENT_HTTP_MAX_TIMEOUT (5m)',
+      ]);
+    }
+    expect.assertions(3);
+  });
+
   it('names every bad variable in one error', () => {
     let err: unknown;
     try {

@@ -38,6 +38,8 @@ export interface TaskSetAgentOptions {
   owns: (shard: number) => boolean;
   shards: number;
   maxInFlight: number;
+  /** Most tasks of one namespace executing at once. */
+  maxPerNamespace: number;
   http: Omit<HttpTemplateOptions, 'secret'>;
   /** The TaskSet collections watched (one per namespace, or the cluster's). */
   collections: string[];
@@ -83,7 +85,11 @@ export class TaskSetAgent implements ShardOwner {
   private readonly announced = new Set<number>();
 
   constructor(private readonly options: TaskSetAgentOptions) {
-    this.queue = new TaskQueue(options.maxInFlight, (key, nodeId) => this.runTask(key, nodeId));
+    this.queue = new TaskQueue(
+      options.maxInFlight,
+      (key, nodeId) => this.runTask(key, nodeId),
+      options.maxPerNamespace,
+    );
   }
 
   /** A watch event of a TaskSet, from any shard. */

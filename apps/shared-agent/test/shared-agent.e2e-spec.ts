@@ -161,6 +161,14 @@ describe('the shared agent', () => {
     ]);
   });
 
+  it('honours a requeue past 2^31 ms (720h): the task is not called again at once', async () => {
+    const [plugin] = await external(['hello'], [[{ body: '{"node":{"phase":"Running"},"requeue":"720h"}' }]]);
+    api.createTaskSet(NS, 'month', { 'month-1': pluginTask({ hello: {} }) });
+    await until('called', () => plugin!.calls >= 1);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(plugin!.calls).toBe(1);
+  });
+
   it('calls again after the requeue; Succeeded ignores a requeue; Running without one is never called again', async () => {
     const [plugin] = await external(
       ['hello'],

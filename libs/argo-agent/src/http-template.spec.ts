@@ -131,6 +131,13 @@ describe('executeHttpTemplate (Argo agent executeHTTPTemplate)', () => {
     );
   });
 
+  it('a timeoutSeconds past 2^31 ms (30 days) is a deadline 30 days away, not one that passes at once', async () => {
+    expect(await run({ url: `${base}/slow`, timeoutSeconds: 2592000 })).toEqual({
+      phase: 'Succeeded',
+      outputs: { result: 'late' },
+    });
+  });
+
   it("timeoutSeconds never goes past the host's ceiling (maxTimeoutMs), nor does a template without one", async () => {
     const started = performance.now();
     const capped = (http: Partial<HttpTemplate>) =>

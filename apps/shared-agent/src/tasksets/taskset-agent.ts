@@ -11,6 +11,7 @@ import {
   type PluginCaller,
   type WatchEvent,
 } from '@app/argo-agent';
+import { setLongTimeout, type LongTimer } from '@app/contract';
 import type { PluginLogger } from '@app/plugin-kit';
 import type { ShardOwner } from '../leases/shard-leases.js';
 import { shardOf } from '../leases/shard-leases.js';
@@ -57,7 +58,7 @@ interface WorkflowRun {
   considered: Set<string>;
   /** When each task was first seen here. */
   seen: Map<string, number>;
-  requeues: Map<string, NodeJS.Timeout>;
+  requeues: Map<string, LongTimer>;
   plugins: PluginCaller[];
   /** Until the Workflow has said which of the tasks found at first sight are fulfilled, nothing is offered. */
   checked: boolean;
@@ -140,7 +141,7 @@ export class TaskSetAgent implements ShardOwner {
   async stop(timeoutMs: number): Promise<boolean> {
     this.stopping = true;
     this.queue.pause();
-    for (const run of this.runs.values()) for (const timer of run.requeues.values()) clearTimeout(timer);
+    for (const run of this.runs.values()) for (const timer of run.requeues.values()) timer.clear();
     return this.queue.settle(this.queue.runningKeys(), timeoutMs);
   }
 
@@ -186,7 +187,7 @@ export class TaskSetAgent implements ShardOwner {
       if (!(nodeId in held.tasks)) {
         run.seen.delete(nodeId);
         run.considered.delete(nodeId);
-        clearTimeout(run.requeues.get(nodeId));
+        run.requeues.get(nodeId)?.clear();
         run.requeues.delete(nodeId);
       }
     const now = Date.now();
@@ -236,7 +237,7 @@ export class TaskSetAgent implements ShardOwner {
 
   private forget(key: string, fromStore = true): void {
     const run = this.runs.get(key);
-    if (run) for (const timer of run.requeues.values()) clearTimeout(timer);
+    if (run) for (const timer of run.requeues.values()) timer.clear();
     this.runs.delete(key);
     this.queue.drop(key);
     this.options.patcher.forget(key);
@@ -280,7 +281,7 @@ export class TaskSetAgent implements ShardOwner {
     if (requeueMs > 0) {
       run.requeues.set(
         nodeId,
-        setTimeout(() => {
+        setLongTimeout(() => {
           run.requeues.delete(nodeId);
           run.considered.delete(nodeId);
           if (this.runs.get(key) === run) this.queue.push(key, nodeId);

@@ -1,4 +1,5 @@
 import { setLongTimeout } from '@app/contract';
+
 /**
  * One line, at most `max` characters, for evidence in tables, JSON and JUnit: secrets are masked in the whole
  * text first, so a cut never leaves part of one and collapsing whitespace never brings one together.

@@ -201,20 +201,33 @@ describe('the shared agent', () => {
     });
   });
 
-  it("fails a task no plugin answers, and a task of a kind it cannot run with Argo's agent error", async () => {
+  it('fails a task no plugin answers; leaves a task that is neither a plugin nor an HTTP template alone, logged once', async () => {
     await external(['hello'], [[{ body: '{}' }]]);
+    // Argo's open PR #16372 puts resource templates in the TaskSet, for an agent that runs them.
+    const resource = { name: 'r', inputs: {}, outputs: {}, metadata: {}, resource: { action: 'create' } };
     api.createTaskSet(NS, 'odd', {
       'odd-1': pluginTask({ nobody: {} }),
-      'odd-2': { name: 'c', inputs: {}, outputs: {}, metadata: {}, container: { image: 'x' } },
+      'odd-2': resource,
+      'odd-3': { name: 'c', inputs: {}, outputs: {}, metadata: {}, container: { image: 'x' } },
     });
-    await until('both written', () => Object.keys(api.nodes(NS, 'odd')).length === 2);
+    await until('the plugin task written', () => api.nodes(NS, 'odd')['odd-1']);
+    api.addTasks(NS, 'odd', { 'odd-4': pluginTask({ nobody: {} }) }); // the TaskSet changes: seen again
+    await until('the next one written', () => api.nodes(NS, 'odd')['odd-4']);
+    await new Promise((r) => setTimeout(r, 600)); // two more patch periods
     expect(api.nodes(NS, 'odd')).toEqual({
       'odd-1': { phase: 'Failed', message: 'no plugin executed the template' },
-      'odd-2': {
-        phase: 'Error',
-        message: 'error processing task: agent cannot execute: unknown task type: Container',
-      },
+      'odd-4': { phase: 'Failed', message: 'no plugin executed the template' },
     });
+    expect(
+      api.patches.flatMap((p) => Object.keys(p.nodes)).filter((n) => n === 'odd-2' || n === 'odd-3'),
+    ).toEqual([]);
+    const left = h!
+      .logs()
+      .filter((l) => l.msg === 'task left for another agent: neither a plugin nor an HTTP template');
+    expect(left.map((l) => [l.node, l.type])).toEqual([
+      ['odd-2', 'Resource'],
+      ['odd-3', 'Container'],
+    ]);
   });
 
   describe('HTTP templates', () => {

@@ -6,6 +6,7 @@
 // it removes the task from its spec, and a new owner has no memory of having run it.
 import {
   processTask,
+  templateType,
   type HttpTemplateOptions,
   type KubeClient,
   type PluginCaller,
@@ -62,6 +63,8 @@ interface WorkflowRun {
   plugins: PluginCaller[];
   /** Until the Workflow has said which of the tasks found at first sight are fulfilled, nothing is offered. */
   checked: boolean;
+  /** Tasks of a kind this agent does not run (neither plugin nor HTTP), logged once and left alone. */
+  foreign: Set<string>;
 }
 
 interface WorkflowNodes {
@@ -173,6 +176,7 @@ export class TaskSetAgent implements ShardOwner {
         requeues: new Map(),
         plugins: this.options.plugins.forWorkflow(),
         checked: false,
+        foreign: new Set(),
       };
       this.runs.set(held.key, run);
       const pending = Object.keys(held.tasks).filter((nodeId) => !held.finals.has(nodeId));
@@ -195,12 +199,26 @@ export class TaskSetAgent implements ShardOwner {
     if (run.checked) this.offer(held.key, run);
   }
 
-  /** Queues the TaskSet's tasks that are neither final nor considered. */
+  /**
+   * Queues the TaskSet's tasks that are neither final nor considered. A task of another kind (Argo's open PR
+   * #16372 puts resource templates in the TaskSet) is for whatever agent runs it: neither failed nor written.
+   */
   private offer(key: string, run: WorkflowRun): void {
     const held = this.options.store.get(key);
     if (!held || this.runs.get(key) !== run) return;
-    for (const nodeId of Object.keys(held.tasks))
-      if (!held.finals.has(nodeId) && !run.considered.has(nodeId)) this.queue.push(key, nodeId);
+    for (const [nodeId, template] of Object.entries(held.tasks)) {
+      if (held.finals.has(nodeId) || run.considered.has(nodeId) || run.foreign.has(nodeId)) continue;
+      const type = templateType(template);
+      if (type === 'HTTP' || type === 'Plugin') {
+        this.queue.push(key, nodeId);
+        continue;
+      }
+      run.foreign.add(nodeId);
+      this.options.logger.info(
+        { namespace: held.namespace, workflow: held.name, node: nodeId, type },
+        'task left for another agent: neither a plugin nor an HTTP template',
+      );
+    }
   }
 
   /**

@@ -87,9 +87,12 @@ describe('a successCondition past the step budget', () => {
     expect(renewals.size).toBeGreaterThanOrEqual(3); // renewed every 400 ms over at least 3 s
     for (const ns of ['team-a', 'team-b'])
       for (const node of Object.values(api.nodes(ns, 'heavy')))
+        // The step budget (about 50 ms of work), or the time budget first on a machine that busy.
         expect(node).toEqual({
           phase: 'Failed',
-          message: `unable to evaluate expression '${NESTED}': step budget exceeded: the agent evaluates a successCondition in at most 100000 steps and 100 ms`,
+          message: expect.stringMatching(
+            /^unable to evaluate expression 'let r = 1\.\.700; all\(r, all\(r, all\(r, true\)\)\)': (step|time) budget exceeded: the agent evaluates a successCondition in at most 100000 steps and 100 ms$/,
+          ),
         });
     expect(api.nodes('team-c', 'plain')['plain-1']).toEqual({
       phase: 'Succeeded',

@@ -58,6 +58,36 @@ describe('a replica cut off or paused', () => {
     }
   }, 60_000);
 
+  it('a replica whose API connection stalls for less than a lease pauses its shards and resumes them: nothing runs twice', async () => {
+    const proxy = await HangingProxy.start(set.api.url);
+    try {
+      // A patch period long enough that the results of the steps below still wait when the connection stalls.
+      const slowPatch = { ...env, ARGO_AGENT_PATCH_RATE: '5s' };
+      const a = await set.replica('replica-a', slowPatch, proxy.url);
+      await set.replica('replica-b', slowPatch);
+      await split();
+      const quick = set.create(NS, 'stall', 16, 'quick');
+      await until(
+        'replica-a called its steps',
+        () => set.calls.some((c) => c.replica === 'replica-a'),
+        20_000,
+      );
+      proxy.hang();
+      await new Promise((r) => setTimeout(r, 1500)); // past 2/3 of the lease, short of the lease
+      proxy.resume();
+      await set.allIn('every step written', NS, quick, 'quick', 'Succeeded');
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(set.callsOf(NS, quick, 'quick')).toEqual(quick.map(() => 1));
+      expect(byOthers()).toEqual([]);
+      const said = a.logs().map((l) => l.msg);
+      expect(said).toContain('shards paused: member Lease not renewed within 2/3 of the lease duration');
+      if (!said.includes('shards lost'))
+        expect(said).toContain('shards resumed: their Leases are as this replica left them');
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
+
   it('a replica paused with SIGSTOP and continued starts nothing of the shards taken meanwhile', async () => {
     const a = await set.replica('replica-a', env);
     await set.replica('replica-b', env);

@@ -32,6 +32,8 @@ export interface LeaseSettings {
 export interface ShardOwner {
   acquired(shards: number[]): void;
   lost(shards: number[]): void;
+  /** Shards paused (see ShardLeases.pauseIfStale) are worked again: offer what was held back meanwhile. */
+  resumed(shards: number[]): void;
   /** Before a shard is handed to another replica: stop its new tasks, finish its in-flight ones, write them. */
   releasing(shard: number): Promise<void>;
 }
@@ -59,6 +61,8 @@ export class ShardLeases {
   /** Why it works no shard for now (replicas of another scope, older than this one, are alive). */
   private blocked: string | undefined;
   private waitingForMember = false;
+  /** No task starts: the last successful renewal is too old (see pauseIfStale). */
+  private paused = false;
 
   constructor(
     private readonly client: KubeClient,
@@ -89,8 +93,8 @@ export class ShardLeases {
 
   /** Whether this replica works the shard now: it holds its Lease and renewed its member Lease in time. */
   owns(shard: number): boolean {
-    this.dropIfStale();
-    return this.held.has(shard) && !this.releasingShards.has(shard);
+    this.pauseIfStale();
+    return !this.paused && this.held.has(shard) && !this.releasingShards.has(shard);
   }
 
   /** How long after the last successful renewal (sent) this replica stops working its shards. */
@@ -98,10 +102,18 @@ export class ShardLeases {
     return (this.settings.durationMs * 2) / 3;
   }
 
-  /** Others take our shards once our member Lease looks dead to them: stop before they may. */
-  private dropIfStale(): void {
-    if (this.held.size > 0 && this.clock() - this.lastRenew > this.ownershipMs)
-      this.lose(this.heldShards(), 'member Lease not renewed within 2/3 of the lease duration');
+  /**
+   * Others take our shards once our member Lease looks dead to them: stop starting tasks before they may. The
+   * shards are paused, not dropped: what this replica knows of their TaskSets (tasks offered, results not
+   * written yet) stays, and they resume if the next round finds their Leases as this replica left them.
+   */
+  private pauseIfStale(): void {
+    if (this.paused || this.held.size === 0 || this.clock() - this.lastRenew <= this.ownershipMs) return;
+    this.paused = true;
+    this.logger.warn(
+      { shards: this.heldShards() },
+      'shards paused: member Lease not renewed within 2/3 of the lease duration',
+    );
   }
 
   heldShards(): number[] {
@@ -139,7 +151,7 @@ export class ShardLeases {
   /** One round: renew the member Lease, see who is alive, keep, release or take shards. */
   async tick(): Promise<void> {
     if (this.refusal) return;
-    this.dropIfStale();
+    this.pauseIfStale();
     const sent = this.clock();
     const renewal = await this.member.renew();
     if (renewal.kind === 'refused') return this.refuse(renewal.reason);
@@ -152,7 +164,7 @@ export class ShardLeases {
     this.waitingForMember = renewal.kind === 'waiting';
     const renewed = renewal.kind === 'renewed';
     if (renewed) this.lastRenew = sent;
-    this.dropIfStale(); // the renewal may have hung
+    this.pauseIfStale(); // the renewal may have hung
     const leases = await this.client.get<{ items: Lease[] }>(
       `${this.collection}?labelSelector=${encodeURIComponent(`${LEASE_LABEL}=${this.settings.prefix}`)}`,
     );
@@ -190,13 +202,27 @@ export class ShardLeases {
     }
     this.liveMembers = 1 + conflicts.filter((c) => !c.why).length;
 
-    // A shard taken from us (we looked dead to another replica) is no longer ours.
+    // A shard whose Lease another replica wrote (we looked dead to it) is no longer ours.
     const taken = this.heldShards().filter((n) => {
-      const holder = shards.get(n)?.spec?.holderIdentity;
-      return holder !== undefined && holder !== this.settings.identity;
+      const lease = shards.get(n);
+      return (
+        lease?.spec?.holderIdentity !== this.settings.identity ||
+        lease.metadata.resourceVersion !== this.held.get(n)?.metadata.resourceVersion
+      );
     });
     if (taken.length) this.lose(taken, 'held by another replica');
-    if (!renewed || this.stopped || now - this.lastRenew > this.ownershipMs) {
+    const fresh = renewed && now - this.lastRenew <= this.ownershipMs;
+    if (this.paused && fresh && !this.stopped) {
+      this.paused = false;
+      if (this.held.size > 0) {
+        this.logger.info(
+          { shards: this.heldShards() },
+          'shards resumed: their Leases are as this replica left them',
+        );
+        this.owner.resumed(this.heldShards());
+      }
+    }
+    if (!fresh || this.stopped) {
       this.ticked = true;
       return;
     }

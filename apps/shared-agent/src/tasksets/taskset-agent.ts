@@ -124,6 +124,14 @@ export class TaskSetAgent implements ShardOwner {
     });
   }
 
+  resumed(shards: number[]): void {
+    for (const shard of shards)
+      for (const key of this.options.store.keysOfShard(shard)) {
+        const run = this.runs.get(key);
+        if (run?.checked) this.offer(key, run);
+      }
+  }
+
   lost(shards: number[]): void {
     for (const shard of shards) this.announced.delete(shard);
     for (const key of this.options.store.dropShards(new Set(shards))) this.forget(key, false);

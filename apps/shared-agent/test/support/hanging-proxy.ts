@@ -1,29 +1,39 @@
 // A TCP proxy in front of the API server that can stop answering (a partition that hangs rather than fails):
-// once hung, nothing more is passed either way on the connections it has, and new ones are accepted and left
-// silent.
+// once hung, nothing more is passed either way on the connections it has (the bytes wait), and new ones are
+// accepted and left silent; resumed, everything waiting goes through.
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
 export class HangingProxy {
   private hung = false;
   private readonly sockets = new Set<Socket>();
+  private readonly waiting: Array<() => void> = [];
 
   private constructor(
     private readonly server: Server,
     readonly url: string,
+    private readonly target: { host: string; port: number },
   ) {}
 
   static async start(target: string): Promise<HangingProxy> {
     const { hostname, port } = new URL(target);
     const proxies: HangingProxy[] = [];
-    const server = createServer((client) => proxies[0]!.accept(client, hostname, Number(port)));
+    const server = createServer((client) => proxies[0]!.accept(client));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    proxies.push(new HangingProxy(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    proxies.push(new HangingProxy(server, url, { host: hostname, port: Number(port) }));
     return proxies[0]!;
   }
 
   hang(): void {
     this.hung = true;
+    for (const s of this.sockets) s.pause();
+  }
+
+  resume(): void {
+    this.hung = false;
+    for (const s of this.sockets) s.resume();
+    for (const open of this.waiting.splice(0)) open();
   }
 
   async close(): Promise<void> {
@@ -31,21 +41,27 @@ export class HangingProxy {
     await new Promise((r) => this.server.close(r));
   }
 
-  private accept(client: Socket, host: string, port: number): void {
-    this.sockets.add(client);
+  private accept(client: Socket): void {
     client.on('error', () => undefined);
-    client.on('close', () => this.sockets.delete(client));
-    if (this.hung) return;
-    const upstream = connect(port, host);
-    this.sockets.add(upstream);
-    upstream.on('error', () => client.destroy());
-    upstream.on('close', () => this.sockets.delete(upstream));
-    client.on('close', () => upstream.destroy());
-    const pass = (from: Socket, to: Socket) =>
-      from.on('data', (chunk: Buffer) => {
-        if (!this.hung) to.write(chunk);
+    this.sockets.add(client);
+    const open = () => {
+      const upstream = connect(this.target.port, this.target.host);
+      this.sockets.add(upstream);
+      upstream.on('error', () => client.destroy());
+      upstream.on('close', () => {
+        this.sockets.delete(upstream);
+        client.destroy();
       });
-    pass(client, upstream);
-    pass(upstream, client);
+      client.on('close', () => {
+        this.sockets.delete(client);
+        upstream.destroy();
+      });
+      client.pipe(upstream);
+      upstream.pipe(client);
+    };
+    if (this.hung) {
+      client.pause();
+      this.waiting.push(open);
+    } else open();
   }
 }

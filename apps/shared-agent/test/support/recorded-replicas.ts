@@ -81,11 +81,15 @@ export class RecordedReplicas {
     return replica;
   }
 
-  /** TaskSets of one step each (`quick` or `slow`), named `<prefix>-<i>`. */
-  create(namespace: string, prefix: string, count: number, kind: 'quick' | 'slow'): string[] {
+  /** TaskSets named `<prefix>-<i>` with a step of each kind given (`quick`, `slow`), node `<wf>-<kind>`. */
+  create(namespace: string, prefix: string, count: number, ...kinds: Array<'quick' | 'slow'>): string[] {
     const workflows = Array.from({ length: count }, (_, i) => `${prefix}-${i}`);
     for (const wf of workflows)
-      this.api.createTaskSet(namespace, wf, { [`${wf}-${kind}`]: pluginTask({ hello: {} }, kind) });
+      this.api.createTaskSet(
+        namespace,
+        wf,
+        Object.fromEntries(kinds.map((kind) => [`${wf}-${kind}`, pluginTask({ hello: {} }, kind)])),
+      );
     return workflows;
   }
 

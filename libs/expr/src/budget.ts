@@ -5,7 +5,10 @@
 import { fail } from './errors.js';
 
 export interface EvaluationBudget {
-  /** Most steps one run may take: every node evaluated (a closure's body once per element) and every element a range makes. */
+  /**
+   * Most steps one run may take: every node evaluated (a closure's body once per element) and every element
+   * the run makes (the ranges, lists, maps and builtins that expr's memory budget counts).
+   */
   readonly maxSteps?: number;
   /** Most wall-clock milliseconds one run may take, checked with the steps. */
   readonly timeoutMs?: number;

@@ -185,11 +185,8 @@ class Evaluator {
         return compare(left, right, operator) >= 0;
       case 'in':
         return contains(left, constantStringSet(rightNode) ?? right);
-      case '..': {
-        const list = range(left, right);
-        spendSteps(list.length);
-        return list;
-      }
+      case '..':
+        return range(left, right);
       case 'contains':
       case 'startsWith':
       case 'endsWith':

@@ -24,6 +24,12 @@ describe('a run’s step and time budget (a host’s bound: expr’s VM has none
     expect(reason('all(1..100, # > 0)', { maxSteps: 200 })).toBe('step budget exceeded');
   });
 
+  it('counts every element a run makes, as the memory budget does: lists made by builtins too', () => {
+    expect(reason('len(repeat("ab", 30000)) > 0', { maxSteps: 50_000 })).toBe('step budget exceeded');
+    expect(reason('len(repeat("ab", 20000)) > 0', { maxSteps: 50_000 })).toBe('no error');
+    expect(reason('len(concat(1..20000, 1..20000)) > 0', { maxSteps: 50_000 })).toBe('step budget exceeded');
+  });
+
   it('fails a run past its time, checked with the steps', () => {
     const started = performance.now();
     expect(reason(NESTED, { timeoutMs: 50 })).toBe('time budget exceeded');

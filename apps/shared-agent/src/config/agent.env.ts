@@ -134,7 +134,7 @@ export class AgentEnv implements EnvExtras {
 
   /**
    * Most steps one successCondition may take (every node evaluated, a closure's body once per element, every
-   * element of a range); past it the node fails. Argo's agent has no bound: one condition held its only thread.
+   * element it makes); past it the node fails. Argo's agent has no bound: one condition held its only thread.
    */
   @EnvInt()
   @IsInt()

@@ -19,6 +19,7 @@ import {
 import { stopHostedPlugins, type HostedPlugin } from '@app/plugin-kit/hosting/hosted-plugin.js';
 import { collection } from '../../collection/src/collection.definition.js';
 import { AgentEnv } from './config/agent.env.js';
+import { scopeText } from './leases/lease-scope.js';
 import { ShardLeases } from './leases/shard-leases.js';
 import { startHealthServer } from './observe/health-server.js';
 import { AgentMetrics } from './observe/metrics.js';
@@ -106,10 +107,13 @@ export async function startSharedAgent(options: SharedAgentOptions = {}): Promis
     owns: (shard): boolean => leases.owns(shard),
     shards: env.AGENT_SHARDS,
     maxInFlight: env.AGENT_MAX_TASKS_IN_FLIGHT,
+    maxPerNamespace: env.maxTasksPerNamespace,
     http: {
       maxBodyBytes: env.AGENT_HTTP_MAX_BODY,
       defaultTimeoutMs: httpTimeout > 0 ? httpTimeout : undefined,
+      maxTimeoutMs: parseDuration(env.AGENT_HTTP_MAX_TIMEOUT),
       blocked: env.blockedNetworks,
+      exprBudget: { maxSteps: env.AGENT_EXPR_MAX_STEPS, timeoutMs: parseDuration(env.AGENT_EXPR_TIMEOUT) },
     },
     collections,
     query,
@@ -125,6 +129,11 @@ export async function startSharedAgent(options: SharedAgentOptions = {}): Promis
       shards: env.AGENT_SHARDS,
       identity,
       durationMs: parseDuration(env.AGENT_LEASE_DURATION),
+      scope: scopeText({
+        shards: env.AGENT_SHARDS,
+        instanceId: env.AGENT_INSTANCE_ID,
+        namespaces: env.namespaces,
+      }),
     },
     agent,
     metrics,
@@ -154,9 +163,7 @@ export async function startSharedAgent(options: SharedAgentOptions = {}): Promis
           ? 'stopping'
           : synced.size < collections.length
             ? 'TaskSet watch not synced'
-            : !leases.ready
-              ? 'shard Leases not read yet'
-              : undefined,
+            : leases.notReady,
       metrics: () => metrics.registry.render(),
     },
     env.AGENT_PORT,
@@ -181,6 +188,7 @@ export async function startSharedAgent(options: SharedAgentOptions = {}): Promis
       patchRate: env.ARGO_AGENT_PATCH_RATE,
       shards: env.AGENT_SHARDS,
       maxInFlight: env.AGENT_MAX_TASKS_IN_FLIGHT,
+      maxPerNamespace: env.maxTasksPerNamespace,
     },
     'shared agent started',
   );

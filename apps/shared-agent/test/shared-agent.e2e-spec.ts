@@ -161,6 +161,14 @@ describe('the shared agent', () => {
     ]);
   });
 
+  it('honours a requeue past 2^31 ms (720h): the task is not called again at once', async () => {
+    const [plugin] = await external(['hello'], [[{ body: '{"node":{"phase":"Running"},"requeue":"720h"}' }]]);
+    api.createTaskSet(NS, 'month', { 'month-1': pluginTask({ hello: {} }) });
+    await until('called', () => plugin!.calls >= 1);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(plugin!.calls).toBe(1);
+  });
+
   it('calls again after the requeue; Succeeded ignores a requeue; Running without one is never called again', async () => {
     const [plugin] = await external(
       ['hello'],
@@ -193,20 +201,33 @@ describe('the shared agent', () => {
     });
   });
 
-  it("fails a task no plugin answers, and a task of a kind it cannot run with Argo's agent error", async () => {
+  it('fails a task no plugin answers; leaves a task that is neither a plugin nor an HTTP template alone, logged once', async () => {
     await external(['hello'], [[{ body: '{}' }]]);
+    // Argo's open PR #16372 puts resource templates in the TaskSet, for an agent that runs them.
+    const resource = { name: 'r', inputs: {}, outputs: {}, metadata: {}, resource: { action: 'create' } };
     api.createTaskSet(NS, 'odd', {
       'odd-1': pluginTask({ nobody: {} }),
-      'odd-2': { name: 'c', inputs: {}, outputs: {}, metadata: {}, container: { image: 'x' } },
+      'odd-2': resource,
+      'odd-3': { name: 'c', inputs: {}, outputs: {}, metadata: {}, container: { image: 'x' } },
     });
-    await until('both written', () => Object.keys(api.nodes(NS, 'odd')).length === 2);
+    await until('the plugin task written', () => api.nodes(NS, 'odd')['odd-1']);
+    api.addTasks(NS, 'odd', { 'odd-4': pluginTask({ nobody: {} }) }); // the TaskSet changes: seen again
+    await until('the next one written', () => api.nodes(NS, 'odd')['odd-4']);
+    await new Promise((r) => setTimeout(r, 600)); // two more patch periods
     expect(api.nodes(NS, 'odd')).toEqual({
       'odd-1': { phase: 'Failed', message: 'no plugin executed the template' },
-      'odd-2': {
-        phase: 'Error',
-        message: 'error processing task: agent cannot execute: unknown task type: Container',
-      },
+      'odd-4': { phase: 'Failed', message: 'no plugin executed the template' },
     });
+    expect(
+      api.patches.flatMap((p) => Object.keys(p.nodes)).filter((n) => n === 'odd-2' || n === 'odd-3'),
+    ).toEqual([]);
+    const left = h!
+      .logs()
+      .filter((l) => l.msg === 'task left for another agent: neither a plugin nor an HTTP template');
+    expect(left.map((l) => [l.node, l.type])).toEqual([
+      ['odd-2', 'Resource'],
+      ['odd-3', 'Container'],
+    ]);
   });
 
   describe('HTTP templates', () => {
@@ -280,6 +301,41 @@ describe('the shared agent', () => {
       expect(seen).toHaveLength(1); // the secret test's call only
     });
 
+    it("one namespace's hanging steps hold at most AGENT_MAX_TASKS_PER_NAMESPACE slots: another namespace's step starts at once", async () => {
+      const held: Array<import('node:http').ServerResponse> = [];
+      const hanging = createServer((_req, res) => void held.push(res));
+      await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
+      const never = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/never`;
+      try {
+        h = await startAgent(api, { ...reachLoopback, AGENT_SHUTDOWN_TIMEOUT: '1s' });
+        const tasks = Object.fromEntries(
+          Array.from({ length: 256 }, (_, i) => [
+            `hang-${i}`,
+            { ...httpTask(`h${i}`), http: { url: never } },
+          ]),
+        );
+        api.createTaskSet(NS, 'hang', tasks);
+        await until('the namespace at its share', () => held.length >= 64);
+        await new Promise((r) => setTimeout(r, 500));
+        expect(held).toHaveLength(64); // a quarter of AGENT_MAX_TASKS_IN_FLIGHT (256)
+        const asked = Date.now();
+        api.createTaskSet('team-b', 'other', { 'other-1': { ...httpTask('call'), http: { url } } });
+        await until('the other namespace answered', () => api.nodes('team-b', 'other')['other-1']);
+        const tookMs = Date.now() - asked;
+        expect(api.nodes('team-b', 'other')['other-1']).toEqual({
+          phase: 'Succeeded',
+          outputs: { result: 'pong' },
+        });
+        expect(tookMs).toBeLessThan(2000); // its HTTP call and the next patch (200 ms)
+        console.log(
+          `fair slots: 64 of 256 hanging steps held, another namespace's step written in ${tookMs} ms`,
+        );
+      } finally {
+        hanging.closeAllConnections();
+        hanging.close();
+      }
+    });
+
     it('a bad AGENT_HTTP_BLOCKED_NETWORKS stops the start naming it', async () => {
       await expect(startAgent(api, { AGENT_HTTP_BLOCKED_NETWORKS: '10.0.0.0/40' })).rejects.toThrow(
         'AGENT_HTTP_BLOCKED_NETWORKS: "10.0.0.0/40" is not a network such as 169.254.0.0/16 or fe80::/10',
@@ -318,7 +374,12 @@ describe('the shared agent', () => {
     const dir = tokenDir(['slow']);
     h = await startAgent(
       api,
-      { PLUGINS: 'none', AGENT_EXTERNAL_PLUGINS: `slow=${slow.url}`, AGENT_MAX_TASKS_IN_FLIGHT: '2' },
+      {
+        PLUGINS: 'none',
+        AGENT_EXTERNAL_PLUGINS: `slow=${slow.url}`,
+        AGENT_MAX_TASKS_IN_FLIGHT: '2',
+        AGENT_MAX_TASKS_PER_NAMESPACE: '2',
+      },
       { dir },
     );
     for (const wf of ['b1', 'b2', 'b3'])
@@ -378,7 +439,7 @@ describe('the shared agent', () => {
     await until('written', () => phases('m')['m-1'] === 'Succeeded');
     const harness = h;
     expect(await harness.get('/healthz')).toEqual({ status: 200, text: 'ok\n' });
-    await until('ready', () => harness.agent.leases.ready);
+    await until('ready', () => harness.agent.leases.notReady === undefined);
     expect((await harness.get('/readyz')).status).toBe(200);
     const metrics = (await harness.get('/metrics')).text;
     for (const line of [

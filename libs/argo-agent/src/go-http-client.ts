@@ -3,6 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { isIP } from 'node:net';
 import { createGunzip } from 'node:zlib';
+import { setLongTimeout } from '@app/contract';
 import { blockedError, type BlockedNetworks } from './blocked-networks.js';
 import { FirstValueReader, GoDecodeError } from './json-decode.js';
 
@@ -161,12 +162,12 @@ export async function goRequest(request: GoRequest): Promise<GoResponse> {
   const timer =
     request.timeoutMs === undefined
       ? undefined
-      : setTimeout(() => {
+      : setLongTimeout(() => {
           timedOut = true;
           onTimeout?.();
         }, request.timeoutMs);
   const close = (res?: IncomingMessage): void => {
-    clearTimeout(timer);
+    timer?.clear();
     res?.destroy();
   };
 

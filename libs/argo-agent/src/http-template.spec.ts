@@ -131,6 +131,42 @@ describe('executeHttpTemplate (Argo agent executeHTTPTemplate)', () => {
     );
   });
 
+  it('a timeoutSeconds past 2^31 ms (30 days) is a deadline 30 days away, not one that passes at once', async () => {
+    expect(await run({ url: `${base}/slow`, timeoutSeconds: 2592000 })).toEqual({
+      phase: 'Succeeded',
+      outputs: { result: 'late' },
+    });
+  });
+
+  it("timeoutSeconds never goes past the host's ceiling (maxTimeoutMs), nor does a template without one", async () => {
+    const started = performance.now();
+    const capped = (http: Partial<HttpTemplate>) =>
+      executeHttpTemplate({ url: `${base}/slow`, ...http }, { ...options, maxTimeoutMs: 300 }).then(
+        () => 'no error',
+        (e: Error) => e.message,
+      );
+    expect(await capped({ timeoutSeconds: 3600 })).toBe(`Get "${base}/slow": context deadline exceeded`);
+    expect(await capped({})).toBe(`Get "${base}/slow": context deadline exceeded`);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('a successCondition past its budget of steps or time fails the node saying which bound (Argo has none)', async () => {
+    const nested = 'let r = 1..700; all(r, all(r, all(r, true)))';
+    const within = (exprBudget: { maxSteps: number; timeoutMs: number }) =>
+      executeHttpTemplate({ url: `${base}/`, successCondition: nested }, { ...options, exprBudget }).then(
+        () => 'no error',
+        (e: Error) => e.message,
+      );
+    const started = performance.now();
+    expect(await within({ maxSteps: 100_000, timeoutMs: 10_000 })).toBe(
+      `unable to evaluate expression '${nested}': step budget exceeded: the agent evaluates a successCondition in at most 100000 steps and 10000 ms`,
+    );
+    expect(await within({ maxSteps: 1e9, timeoutMs: 50 })).toBe(
+      `unable to evaluate expression '${nested}': time budget exceeded: the agent evaluates a successCondition in at most 1000000000 steps and 50 ms`,
+    );
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
   it('headers: values and secrets of the namespace, canonical names, repeated names, Host rewrite', async () => {
     await run({
       headers: [

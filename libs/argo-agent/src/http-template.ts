@@ -8,10 +8,12 @@ import {
   compile,
   execute,
   ExprCompileError,
+  ExprRuntimeError,
   GoInt,
   nilSlice,
   sprintS,
   tagged,
+  type EvaluationBudget,
   type ExprValue,
 } from '@app/expr';
 import type { ArgoNodeResult } from './argo-reply.js';
@@ -49,8 +51,12 @@ export interface HttpTemplateOptions {
   maxBodyBytes: number;
   /** Deadline of a template without timeoutSeconds (Argo: none); undefined for none. */
   defaultTimeoutMs?: number;
+  /** Longest deadline of any template, its timeoutSeconds included (Argo: none); undefined for none. */
+  maxTimeoutMs?: number;
   /** Networks the template may not reach, at any hop (Argo: none). */
   blocked?: BlockedNetworks;
+  /** Steps and time one successCondition may take (Argo: none). */
+  exprBudget?: EvaluationBudget;
 }
 
 /** An HTTP template that cannot run: Argo's agent fails the node with this text (processTask: Failed). */
@@ -94,8 +100,10 @@ export async function executeHttpTemplate(
     else (headers[canonicalHeaderKey(header.name)] ??= []).push(value);
   }
 
-  const timeoutMs =
+  const asked =
     http.timeoutSeconds != null ? Math.max(0, http.timeoutSeconds) * 1000 : options.defaultTimeoutMs;
+  const timeoutMs =
+    options.maxTimeoutMs === undefined ? asked : Math.min(asked ?? Infinity, options.maxTimeoutMs);
   let response: GoResponse;
   let bodyBytes: Buffer;
   try {
@@ -144,7 +152,7 @@ export async function executeHttpTemplate(
       ['headers', goHeaderValue(response.header)],
     ]),
   };
-  const success = evalBool(http.successCondition, env);
+  const success = evalBool(http.successCondition, env, options.exprBudget);
   return success
     ? { phase: 'Succeeded', outputs }
     : {
@@ -154,14 +162,23 @@ export async function executeHttpTemplate(
       };
 }
 
-/** argoexpr.EvalBool: a compile error as expr words it, a run error and a non-bool result as Argo does. */
-export function evalBool(source: string, env: Record<string, unknown>): boolean {
+const BUDGET_REASONS = new Set(['step budget exceeded', 'time budget exceeded']);
+
+/**
+ * argoexpr.EvalBool: a compile error as expr words it, a run error and a non-bool result as Argo does; a run
+ * past the budget (which Argo's agent does not have) says which bound stopped it.
+ */
+export function evalBool(source: string, env: Record<string, unknown>, budget?: EvaluationBudget): boolean {
   let result: ExprValue;
   try {
-    result = execute(compile(source, env), env);
+    result = execute(compile(source, env), env, budget);
   } catch (err) {
     if (err instanceof ExprCompileError) throw new HttpTemplateError(err.message);
-    throw new HttpTemplateError(`unable to evaluate expression '${source}': ${(err as Error).message}`);
+    const reason =
+      err instanceof ExprRuntimeError && BUDGET_REASONS.has(err.reason)
+        ? `${err.reason}: the agent evaluates a successCondition in at most ${budget?.maxSteps} steps and ${budget?.timeoutMs} ms`
+        : (err as Error).message;
+    throw new HttpTemplateError(`unable to evaluate expression '${source}': ${reason}`);
   }
   if (typeof result !== 'boolean')
     throw new HttpTemplateError(`unable to cast expression result '${sprintS(result)}' to bool`);

@@ -5,3 +5,4 @@ export * from './node-phase.js';
 export * from './request-shape.js';
 export type * from './template-model.js';
 export * from './former-names.js';
+export * from './long-timer.js';

@@ -3,6 +3,7 @@ import { check } from './checker.js';
 import { envNatures, metadataEnv, toEnvMap } from './environment.js';
 import type { Environment } from './environment.js';
 import { beyondJavaScript, ExprCompileError, ExprRuntimeError, Fault, isStackOverflow } from './errors.js';
+import type { EvaluationBudget } from './budget.js';
 import { evaluateNode } from './evaluator.js';
 import { compileConstantPatterns, fold } from './optimizer.js';
 import { rewrite } from './optimizer-rewrites.js';
@@ -37,10 +38,13 @@ export function compile(source: string, env: Environment): Program {
   }
 }
 
-/** Runs a program and returns the Go-typed value model (ints are bigint, maps are Map). Throws ExprRuntimeError. */
-export function execute(program: Program, env: Environment): ExprValue {
+/**
+ * Runs a program and returns the Go-typed value model (ints are bigint, maps are Map). Throws ExprRuntimeError,
+ * also past `budget` (none by default, as expr).
+ */
+export function execute(program: Program, env: Environment, budget?: EvaluationBudget): ExprValue {
   try {
-    return evaluateNode(program.node, toEnvMap(env));
+    return evaluateNode(program.node, toEnvMap(env), budget);
   } catch (e) {
     throw asExprError(e, program.source, ExprRuntimeError);
   }

@@ -3,6 +3,7 @@ import type { BinaryNode, BuiltinNode, Node } from './ast.js';
 import { BUILTINS, CLOSURE_BUILTINS, runClosureBuiltin } from './builtins/index.js';
 import { checkElement } from './builtins/closures.js';
 import type { Closure } from './builtins/index.js';
+import { resetBudget, spendSteps, type EvaluationBudget } from './budget.js';
 import { beyondJavaScript, fail, Fault } from './errors.js';
 import { goRegexpMatch } from './regexp.js';
 import {
@@ -31,8 +32,9 @@ interface Frame {
   readonly accumulator?: ExprValue;
 }
 
-export function evaluateNode(node: Node, env: ExprMap): ExprValue {
+export function evaluateNode(node: Node, env: ExprMap, budget?: EvaluationBudget): ExprValue {
   resetMemory();
+  resetBudget(budget);
   return new Evaluator(env).visit(node);
 }
 
@@ -44,6 +46,7 @@ class Evaluator {
 
   visit(node: Node): ExprValue {
     try {
+      spendSteps();
       return this.visitNode(node);
     } catch (e) {
       if (e instanceof Fault && e.offset === undefined) e.offset = node.offset;

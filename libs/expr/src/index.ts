@@ -3,6 +3,7 @@ import { fromJs, goTypeName } from './values.js';
 
 export { compile, evaluate, execute, run } from './api.js';
 export type { EvaluateOptions, Program } from './api.js';
+export type { EvaluationBudget } from './budget.js';
 export { eventEnv, metadataEnv, metadataFunctions } from './environment.js';
 export type { Environment } from './environment.js';
 export { ExprCompileError, ExprError, ExprRuntimeError } from './errors.js';

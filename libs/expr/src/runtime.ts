@@ -1,4 +1,5 @@
 // Go-like runtime semantics of expr's operators (equality, ordering, arithmetic, fetch, slice, in, range).
+import { spendSteps } from './budget.js';
 import { fail } from './errors.js';
 import { compareCodePoints, formatValue } from './go-format.js';
 import { fromUtf8Bytes, utf8Bytes } from './go-bytes.js';
@@ -290,4 +291,5 @@ export function resetMemory(): void {
 export function growMemory(size: number | bigint): void {
   memory += Number(size);
   if (memory >= MEMORY_BUDGET) fail('memory budget exceeded');
+  spendSteps(size); // making an element is a step of the run's budget too
 }

@@ -203,6 +203,20 @@ describe('local agent: calls plugins exactly as Argo does', () => {
     expect(result.warnings).toEqual([expect.stringContaining('Running without a requeue')]);
   });
 
+  it('a requeue past 2^31 ms (720h) is waited, up to the deadline, not repeated at once', async () => {
+    const p = await plugin([{ body: '{"node":{"phase":"Running"},"requeue":"720h"}' }]);
+    const started = Date.now();
+    const result = await runWorkflow(workflow({ hello: {} }), {
+      ...asAgent(p),
+      timeScale: 1,
+      deadlineMs: 1000,
+    });
+    expect(result.phase).toBe('Failed');
+    expect(result.nodes[0]!.message).toBe('Step exceeded its deadline (local agent)');
+    expect(p.calls).toBe(1);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+  });
+
   it('ignores the requeue of a Succeeded reply', async () => {
     const p = await plugin([{ body: '{"node":{"phase":"Succeeded"},"requeue":"1s"}' }]);
     expect((await runWorkflow(workflow({ hello: {} }), asAgent(p))).phase).toBe('Succeeded');

@@ -1,3 +1,5 @@
+import { setLongTimeout } from '@app/contract';
+
 /**
  * One line, at most `max` characters, for evidence in tables, JSON and JUnit: secrets are masked in the whole
  * text first, so a cut never leaves part of one and collapsing whitespace never brings one together.
@@ -16,6 +18,6 @@ export function plural(n: number, word: string, words = `${word}s`): string {
 /** Waits `ms`, or less when `signal` aborts. */
 export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    const timer = setLongTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (timer.clear(), resolve()), { once: true });
   });

@@ -45,6 +45,37 @@ describe('the shared agent settings', () => {
       expect([address, blocked.holding(address)]).toEqual([address, undefined]);
   });
 
+  it('bounds every successCondition in steps and time by default, and checks both bounds at start', () => {
+    const env = loadEnv(AgentEnv, {});
+    expect([env.AGENT_EXPR_MAX_STEPS, env.AGENT_EXPR_TIMEOUT]).toEqual([100_000, '100ms']);
+    expect(() => loadEnv(AgentEnv, { AGENT_EXPR_MAX_STEPS: '10', AGENT_EXPR_TIMEOUT: '1m' })).toThrow(
+      EnvValidationError,
+    );
+    try {
+      loadEnv(AgentEnv, { AGENT_EXPR_MAX_STEPS: '10', AGENT_EXPR_TIMEOUT: '1m' });
+    } catch (e) {
+      expect((e as EnvValidationError).problems).toEqual([
+        'AGENT_EXPR_MAX_STEPS: must not be less than 100',
+        expect.stringMatching(/^AGENT_EXPR_TIMEOUT: /),
+      ]);
+    }
+  });
+
+  it('gives one namespace a quarter of the slots by default, and every HTTP deadline a ceiling of 1h', () => {
+    const env = loadEnv(AgentEnv, {});
+    expect([env.maxTasksPerNamespace, env.AGENT_HTTP_MAX_TIMEOUT]).toEqual([64, '1h']);
+    expect(loadEnv(AgentEnv, { AGENT_MAX_TASKS_IN_FLIGHT: '1000' }).maxTasksPerNamespace).toBe(250);
+    try {
+      loadEnv(AgentEnv, { AGENT_MAX_TASKS_PER_NAMESPACE: '300', AGENT_HTTP_MAX_TIMEOUT: '5m' });
+    } catch (e) {
+      expect((e as EnvValidationError).problems).toEqual([
+        'AGENT_MAX_TASKS_PER_NAMESPACE: 300 is more than AGENT_MAX_TASKS_IN_FLIGHT (256)',
+        'AGENT_HTTP_DEFAULT_TIMEOUT: 10m is longer than AGENT_HTTP_MAX_TIMEOUT (5m)',
+      ]);
+    }
+    expect.assertions(3);
+  });
+
   it('names every bad variable in one error', () => {
     let err: unknown;
     try {
@@ -53,6 +84,8 @@ describe('the shared agent settings', () => {
         AGENT_EXTERNAL_PLUGINS: 'hello=ftp://x,hello=http://a,Bad=http://b,nothing',
         ARGO_AGENT_PATCH_RATE: '10',
         AGENT_MAX_TASKS_IN_FLIGHT: '0',
+        AGENT_LEASE_NAMESPACE: 'Agents',
+        AGENT_LEASE_PREFIX: 'Shared_Agent',
       });
     } catch (e) {
       err = e;
@@ -62,6 +95,8 @@ describe('the shared agent settings', () => {
       expect.stringMatching(/^ARGO_AGENT_PATCH_RATE: /),
       'AGENT_MAX_TASKS_IN_FLIGHT: must not be less than 1',
       'AGENT_NAMESPACES: "Team_A" is not a namespace name',
+      'AGENT_LEASE_NAMESPACE: "Agents" is not a namespace name',
+      'AGENT_LEASE_PREFIX: "Shared_Agent" is not a Lease name prefix (lower-case letters, digits, - and ., at most 52)',
       'AGENT_EXTERNAL_PLUGINS: "hello=ftp://x": the URL must be http(s)',
       'AGENT_EXTERNAL_PLUGINS: "Bad=http://b": "Bad" is not a plugin name (lower-case letters, digits and -)',
       'AGENT_EXTERNAL_PLUGINS: "nothing": expected <name>=<url>',

@@ -1,3 +1,4 @@
+import { parseDuration } from '@app/contract';
 import { EnvInt, type EnvExtras, type EnvSource } from '@app/plugin-kit';
 import { BlockedNetworks, DEFAULT_BLOCKED_NETWORKS } from '@app/argo-agent';
 import {
@@ -13,6 +14,8 @@ import { parseExternalPlugins, type ExternalPluginSpec } from './external-plugin
 
 /** DNS-1123 label: a namespace name. */
 const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+/** A label value that also starts a Lease name (a DNS-1123 subdomain): the Leases carry it as their label. */
+const LEASE_PREFIX = /^[a-z0-9]([-a-z0-9.]{0,50}[a-z0-9])?$/;
 
 /**
  * The shared agent's own settings. Its names start with AGENT_ (and Argo's ARGO_AGENT_PATCH_RATE), so they
@@ -34,6 +37,16 @@ export class AgentEnv implements EnvExtras {
   @Min(1)
   @Max(100_000)
   AGENT_MAX_TASKS_IN_FLIGHT = 256;
+
+  /**
+   * Most tasks of one namespace executing at once (default a quarter of AGENT_MAX_TASKS_IN_FLIGHT): one
+   * namespace whose steps hang cannot hold every slot.
+   */
+  @IsOptional()
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  AGENT_MAX_TASKS_PER_NAMESPACE?: number;
 
   /** Bytes of TaskSets held in memory; past it, further TaskSets wait (read again once room is made). */
   @EnvInt()
@@ -111,9 +124,27 @@ export class AgentEnv implements EnvExtras {
   @Max(64 * 1024 * 1024)
   AGENT_HTTP_MAX_BODY = 1024 * 1024;
 
-  /** Deadline of an HTTP template without timeoutSeconds (Argo's agent has none; `0s` for none). */
+  /** Deadline of an HTTP template without timeoutSeconds (Argo's agent has none; `0s`: AGENT_HTTP_MAX_TIMEOUT). */
   @IsGoDuration({ max: '24h' })
   AGENT_HTTP_DEFAULT_TIMEOUT = '10m';
+
+  /** Longest deadline of any HTTP template, its timeoutSeconds included (Argo's agent has none). */
+  @IsGoDuration({ min: '1s', max: '24h' })
+  AGENT_HTTP_MAX_TIMEOUT = '1h';
+
+  /**
+   * Most steps one successCondition may take (every node evaluated, a closure's body once per element, every
+   * element it makes); past it the node fails. Argo's agent has no bound: one condition held its only thread.
+   */
+  @EnvInt()
+  @IsInt()
+  @Min(100)
+  @Max(1_000_000_000)
+  AGENT_EXPR_MAX_STEPS = 100_000;
+
+  /** Longest one successCondition may run, checked with its steps; past it the node fails. */
+  @IsGoDuration({ min: '1ms', max: '10s' })
+  AGENT_EXPR_TIMEOUT = '100ms';
 
   /**
    * Networks HTTP templates may not reach (CIDRs, comma-separated; `none`): by default the agent's own pod
@@ -125,6 +156,7 @@ export class AgentEnv implements EnvExtras {
 
   /** Filled by loadExtras. */
   namespaces: string[] = [];
+  maxTasksPerNamespace = 64;
   externalPlugins: ExternalPluginSpec[] = [];
   blockedNetworks?: BlockedNetworks;
 
@@ -136,6 +168,25 @@ export class AgentEnv implements EnvExtras {
       .filter(Boolean);
     for (const n of this.namespaces)
       if (!NAMESPACE.test(n)) problems.push(`AGENT_NAMESPACES: "${n}" is not a namespace name`);
+    if (this.AGENT_LEASE_NAMESPACE !== undefined && !NAMESPACE.test(this.AGENT_LEASE_NAMESPACE))
+      problems.push(`AGENT_LEASE_NAMESPACE: "${this.AGENT_LEASE_NAMESPACE}" is not a namespace name`);
+    if (!LEASE_PREFIX.test(this.AGENT_LEASE_PREFIX))
+      problems.push(
+        `AGENT_LEASE_PREFIX: "${this.AGENT_LEASE_PREFIX}" is not a Lease name prefix (lower-case letters, digits, - and ., at most 52)`,
+      );
+    this.maxTasksPerNamespace =
+      this.AGENT_MAX_TASKS_PER_NAMESPACE ?? Math.max(1, Math.floor(this.AGENT_MAX_TASKS_IN_FLIGHT / 4));
+    if (
+      this.AGENT_MAX_TASKS_PER_NAMESPACE !== undefined &&
+      this.maxTasksPerNamespace > this.AGENT_MAX_TASKS_IN_FLIGHT
+    )
+      problems.push(
+        `AGENT_MAX_TASKS_PER_NAMESPACE: ${this.maxTasksPerNamespace} is more than AGENT_MAX_TASKS_IN_FLIGHT (${this.AGENT_MAX_TASKS_IN_FLIGHT})`,
+      );
+    if (parseDuration(this.AGENT_HTTP_DEFAULT_TIMEOUT) > parseDuration(this.AGENT_HTTP_MAX_TIMEOUT))
+      problems.push(
+        `AGENT_HTTP_DEFAULT_TIMEOUT: ${this.AGENT_HTTP_DEFAULT_TIMEOUT} is longer than AGENT_HTTP_MAX_TIMEOUT (${this.AGENT_HTTP_MAX_TIMEOUT})`,
+      );
     const external = parseExternalPlugins(this.AGENT_EXTERNAL_PLUGINS);
     this.externalPlugins = external.plugins;
     problems.push(...external.problems);

@@ -5,9 +5,18 @@
 // replica's clock, as client-go's leader election judges it, so clocks need not agree) is dead and its shards
 // are taken with a compare-and-swap on the Lease's resourceVersion: one owner per shard at a time. Each replica
 // holds about shards / live replicas, releasing extras (after finishing their tasks) when others join.
+// Ownership itself is decided on this replica's monotonic clock: a shard is worked only while less than 2/3 of
+// the lease duration has passed since the last member renewal that succeeded, counted from when that request
+// was sent (the write cannot have landed, and no other replica can have seen it, before then). A replica whose
+// API connection hangs, or that was paused, drops its shards at the first look past that and takes them anew.
 import { fnv32a, KubeError, type KubeClient } from '@app/argo-agent';
 import type { PluginLogger } from '@app/plugin-kit';
 import type { AgentMetrics } from '../observe/metrics.js';
+import { KIND_LABEL, LEASE_LABEL, leaseObject, microTime, type Lease } from './lease-object.js';
+import { SCOPE_ANNOTATION, STARTED_ANNOTATION, scopeConflict } from './lease-scope.js';
+import { MemberLease } from './member-lease.js';
+
+export { leaseName } from './lease-object.js';
 
 export interface LeaseSettings {
   namespace: string;
@@ -15,40 +24,18 @@ export interface LeaseSettings {
   shards: number;
   identity: string;
   durationMs: number;
+  /** What the replicas sharing these Leases must agree on (lease-scope.ts). */
+  scope: string;
 }
 
 /** The agent's side of shard ownership. */
 export interface ShardOwner {
   acquired(shards: number[]): void;
   lost(shards: number[]): void;
+  /** Shards paused (see ShardLeases.pauseIfStale) are worked again: offer what was held back meanwhile. */
+  resumed(shards: number[]): void;
   /** Before a shard is handed to another replica: stop its new tasks, finish its in-flight ones, write them. */
   releasing(shard: number): Promise<void>;
-}
-
-interface Lease {
-  metadata: { name: string; resourceVersion?: string; labels?: Record<string, string> };
-  spec?: {
-    holderIdentity?: string;
-    leaseDurationSeconds?: number;
-    acquireTime?: string;
-    renewTime?: string;
-    leaseTransitions?: number;
-  };
-}
-
-const LEASE_LABEL = 'executor-plugins.dev/shared-agent';
-const KIND_LABEL = 'executor-plugins.dev/lease';
-
-/** metav1.MicroTime's layout: RFC 3339 with exactly six fractional digits. */
-const microTime = (ms: number) => new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-
-/** A DNS-1123 subdomain made of an identity (a pod name already is one). */
-export function leaseName(text: string): string {
-  const name = text
-    .toLowerCase()
-    .replace(/[^a-z0-9.-]+/g, '-')
-    .replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, '');
-  return name.slice(0, 200) || 'agent';
 }
 
 /** The shard of a TaskSet. */
@@ -61,12 +48,21 @@ export class ShardLeases {
   private readonly releasingShards = new Set<number>();
   /** Lease name → what it said last time and when that was first seen here. */
   private readonly observed = new Map<string, { record: string; since: number }>();
-  private lastRenew = 0;
+  /** Monotonic time at which the last successful member renewal was sent; -Infinity before the first. */
+  private lastRenew = -Infinity;
   private liveMembers = 1;
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
   private stopped = false;
   private ticked = false;
+  private readonly member: MemberLease;
+  /** Why this replica works no shard for good (another process has its identity). */
+  private refusal: string | undefined;
+  /** Why it works no shard for now (replicas of another scope, older than this one, are alive). */
+  private blocked: string | undefined;
+  private waitingForMember = false;
+  /** No task starts: the last successful renewal is too old (see pauseIfStale). */
+  private paused = false;
 
   constructor(
     private readonly client: KubeClient,
@@ -74,15 +70,16 @@ export class ShardLeases {
     private readonly owner: ShardOwner,
     private readonly metrics: AgentMetrics,
     private readonly logger: PluginLogger,
-    private readonly now: () => number = Date.now,
-  ) {}
+    /** Wall-clock time, only for the Lease's renewTime and acquireTime. */
+    private readonly wallClock: () => number = Date.now,
+    /** The clock ownership and others' Leases are judged by (monotonic). */
+    private readonly clock: () => number = () => performance.now(),
+  ) {
+    this.member = new MemberLease(client, settings, wallClock, clock);
+  }
 
   private get collection(): string {
     return `/apis/coordination.k8s.io/v1/namespaces/${this.settings.namespace}/leases`;
-  }
-
-  private get memberName(): string {
-    return leaseName(`${this.settings.prefix}-member-${this.settings.identity}`);
   }
 
   private shardName(shard: number): string {
@@ -94,9 +91,29 @@ export class ShardLeases {
     return Math.max(500, Math.floor(this.settings.durationMs / 5));
   }
 
-  /** Whether this replica works the shard now. */
+  /** Whether this replica works the shard now: it holds its Lease and renewed its member Lease in time. */
   owns(shard: number): boolean {
-    return this.held.has(shard) && !this.releasingShards.has(shard);
+    this.pauseIfStale();
+    return !this.paused && this.held.has(shard) && !this.releasingShards.has(shard);
+  }
+
+  /** How long after the last successful renewal (sent) this replica stops working its shards. */
+  private get ownershipMs(): number {
+    return (this.settings.durationMs * 2) / 3;
+  }
+
+  /**
+   * Others take our shards once our member Lease looks dead to them: stop starting tasks before they may. The
+   * shards are paused, not dropped: what this replica knows of their TaskSets (tasks offered, results not
+   * written yet) stays, and they resume if the next round finds their Leases as this replica left them.
+   */
+  private pauseIfStale(): void {
+    if (this.paused || this.held.size === 0 || this.clock() - this.lastRenew <= this.ownershipMs) return;
+    this.paused = true;
+    this.logger.warn(
+      { shards: this.heldShards() },
+      'shards paused: member Lease not renewed within 2/3 of the lease duration',
+    );
   }
 
   heldShards(): number[] {
@@ -107,9 +124,16 @@ export class ShardLeases {
     return this.liveMembers;
   }
 
-  /** Whether one round has run (the replica knows what it holds). */
-  get ready(): boolean {
-    return this.ticked;
+  /**
+   * Why the replica is not ready, as far as its Leases go: it refuses or waits to work, or has not looked yet.
+   * Holding no shard is no such reason: a replica beyond the shard count holds none by design, and one that
+   * joined holds none until the others hand theirs over.
+   */
+  get notReady(): string | undefined {
+    if (this.refusal ?? this.blocked) return this.refusal ?? this.blocked;
+    if (this.waitingForMember)
+      return `the member Lease ${this.member.name} exists: waiting a lease period to see whether its writer is gone`;
+    return this.ticked ? undefined : 'shard Leases not read yet';
   }
 
   start(): void {
@@ -126,15 +150,26 @@ export class ShardLeases {
 
   /** One round: renew the member Lease, see who is alive, keep, release or take shards. */
   async tick(): Promise<void> {
-    const now = this.now();
-    const renewed = await this.renewMember(now);
-    if (!renewed && this.held.size > 0 && now - this.lastRenew > (this.settings.durationMs * 2) / 3) {
-      // Others will take our shards once our member Lease looks dead to them: stop before they may.
-      this.lose(this.heldShards(), 'member Lease not renewed in time');
-    }
+    if (this.refusal) return;
+    this.pauseIfStale();
+    const sent = this.clock();
+    const renewal = await this.member.renew();
+    if (renewal.kind === 'refused') return this.refuse(renewal.reason);
+    if (renewal.kind === 'failed') this.logger.warn({ err: renewal.err }, 'could not renew the member Lease');
+    if (renewal.kind === 'waiting' && !this.waitingForMember)
+      this.logger.info(
+        { lease: this.member.name },
+        'the member Lease of this identity exists: waiting a lease period to see whether its writer is gone',
+      );
+    this.waitingForMember = renewal.kind === 'waiting';
+    const renewed = renewal.kind === 'renewed';
+    if (renewed) this.lastRenew = sent;
+    this.pauseIfStale(); // the renewal may have hung
     const leases = await this.client.get<{ items: Lease[] }>(
       `${this.collection}?labelSelector=${encodeURIComponent(`${LEASE_LABEL}=${this.settings.prefix}`)}`,
     );
+    // What the list shows is judged at the time it arrived.
+    const now = this.clock();
     const members = new Map<string, Lease>();
     const shards = new Map<number, Lease>();
     for (const lease of leases.items) {
@@ -147,23 +182,47 @@ export class ShardLeases {
       }
     }
     const alive = (identity: string): boolean => {
-      if (identity === this.settings.identity)
-        return renewed || now - this.lastRenew <= this.settings.durationMs;
+      if (identity === this.settings.identity) return now - this.lastRenew <= this.ownershipMs;
       const member = members.get(identity);
       return member !== undefined && !this.expired(member, now);
     };
-    this.liveMembers = Math.max(
-      1,
-      [...members.keys()].filter(alive).length + (members.has(this.settings.identity) ? 0 : 1),
-    );
+    // Live replicas that must not work beside this one; the younger side of each such pair waits.
+    const others = [...members.entries()].filter(([id]) => id !== this.settings.identity && alive(id));
+    const conflicts = others.map(([id, lease]) => ({
+      id,
+      lease,
+      why: scopeConflict(this.settings.scope, lease.metadata.annotations?.[SCOPE_ANNOTATION]),
+    }));
+    const older = conflicts.find((c) => c.why && this.startedBefore(c.lease, c.id));
+    this.block(older && `${older.why} (replica ${older.id})`);
+    if (this.blocked) {
+      if (this.held.size > 0) this.lose(this.heldShards(), 'replicas of another scope are alive');
+      this.ticked = true;
+      return;
+    }
+    this.liveMembers = 1 + conflicts.filter((c) => !c.why).length;
 
-    // A shard taken from us (we looked dead to another replica) is no longer ours.
+    // A shard whose Lease another replica wrote (we looked dead to it) is no longer ours.
     const taken = this.heldShards().filter((n) => {
-      const holder = shards.get(n)?.spec?.holderIdentity;
-      return holder !== undefined && holder !== this.settings.identity;
+      const lease = shards.get(n);
+      return (
+        lease?.spec?.holderIdentity !== this.settings.identity ||
+        lease.metadata.resourceVersion !== this.held.get(n)?.metadata.resourceVersion
+      );
     });
     if (taken.length) this.lose(taken, 'held by another replica');
-    if (!renewed || this.stopped) {
+    const fresh = renewed && now - this.lastRenew <= this.ownershipMs;
+    if (this.paused && fresh && !this.stopped) {
+      this.paused = false;
+      if (this.held.size > 0) {
+        this.logger.info(
+          { shards: this.heldShards() },
+          'shards resumed: their Leases are as this replica left them',
+        );
+        this.owner.resumed(this.heldShards());
+      }
+    }
+    if (!fresh || this.stopped) {
       this.ticked = true;
       return;
     }
@@ -193,7 +252,7 @@ export class ShardLeases {
         }
       }
       const acquired: number[] = [];
-      for (const n of free) if (await this.acquire(n, shards.get(n), now)) acquired.push(n);
+      for (const n of free) if (await this.acquire(n, shards.get(n))) acquired.push(n);
       if (acquired.length) {
         this.logger.info(
           { shards: acquired, holding: this.held.size, members: this.liveMembers },
@@ -213,9 +272,32 @@ export class ShardLeases {
     const shards = this.heldShards();
     await Promise.all(shards.map((n) => this.release(n)));
     if (shards.length) this.logger.info({ shards }, 'shards released');
-    await this.client
-      .call('DELETE', `${this.collection}/${this.memberName}`)
+    await this.member
+      .delete()
       .catch((err: unknown) => this.logger.warn({ err }, 'could not delete the member Lease'));
+  }
+
+  /** Whether the other member started before this replica (ties: the lower identity). */
+  private startedBefore(lease: Lease, identity: string): boolean {
+    const other = lease.metadata.annotations?.[STARTED_ANNOTATION] ?? '';
+    const own = this.member.startedAt;
+    return other < own || (other === own && identity < this.settings.identity);
+  }
+
+  private block(reason: string | undefined): void {
+    if (reason === this.blocked) return;
+    if (reason) this.logger.error({ reason }, 'not working any shard');
+    else this.logger.info({}, 'working shards again: no replica of another scope is alive');
+    this.blocked = reason;
+  }
+
+  /** For good: another process has this identity. No shard, no renewal, not ready. */
+  private refuse(reason: string): void {
+    this.refusal = reason;
+    this.logger.error({ reason }, 'not working any shard');
+    if (this.held.size > 0) this.lose(this.heldShards(), 'another replica has this identity');
+    this.ticked = true;
+    clearTimeout(this.timer);
   }
 
   private expired(lease: Lease, now: number): boolean {
@@ -230,49 +312,10 @@ export class ShardLeases {
     if (last?.record !== record) this.observed.set(lease.metadata.name, { record, since: now });
   }
 
-  private lease(
-    name: string,
-    kind: 'member' | 'shard',
-    spec: Lease['spec'],
-    resourceVersion?: string,
-  ): Lease {
-    return {
-      apiVersion: 'coordination.k8s.io/v1',
-      kind: 'Lease',
-      metadata: {
-        name,
-        labels: { [LEASE_LABEL]: this.settings.prefix, [KIND_LABEL]: kind },
-        ...(resourceVersion && { resourceVersion }),
-      },
-      spec,
-    } as Lease;
-  }
-
-  private async renewMember(now: number): Promise<boolean> {
-    const spec = {
-      holderIdentity: this.settings.identity,
-      leaseDurationSeconds: Math.ceil(this.settings.durationMs / 1000),
-      renewTime: microTime(now),
-    };
-    try {
-      await this.client
-        .mergePatch(`${this.collection}/${this.memberName}`, { spec })
-        .catch(async (err: unknown) => {
-          if (!(err instanceof KubeError && err.status === 404)) throw err;
-          const lease = this.lease(this.memberName, 'member', { ...spec, acquireTime: spec.renewTime });
-          await this.client.call('POST', this.collection, lease);
-        });
-      this.lastRenew = now;
-      return true;
-    } catch (err) {
-      this.logger.warn({ err }, 'could not renew the member Lease');
-      return false;
-    }
-  }
-
-  private async acquire(shard: number, current: Lease | undefined, now: number): Promise<boolean> {
+  private async acquire(shard: number, current: Lease | undefined): Promise<boolean> {
     const name = this.shardName(shard);
     const previous = current?.spec?.holderIdentity ?? '';
+    const now = this.wallClock();
     const spec = {
       holderIdentity: this.settings.identity,
       leaseDurationSeconds: Math.ceil(this.settings.durationMs / 1000),
@@ -286,9 +329,13 @@ export class ShardLeases {
         ? await this.client.call<Lease>(
             'PUT',
             `${this.collection}/${name}`,
-            this.lease(name, 'shard', spec, current.metadata.resourceVersion),
+            leaseObject(this.settings.prefix, name, 'shard', spec, current.metadata.resourceVersion),
           )
-        : await this.client.call<Lease>('POST', this.collection, this.lease(name, 'shard', spec));
+        : await this.client.call<Lease>(
+            'POST',
+            this.collection,
+            leaseObject(this.settings.prefix, name, 'shard', spec),
+          );
       this.held.set(shard, written);
       this.metrics.leaseChanges.inc({ change: 'acquired' });
       if (previous && previous !== this.settings.identity)
@@ -324,7 +371,13 @@ export class ShardLeases {
       await this.client.call(
         'PUT',
         `${this.collection}/${name}`,
-        this.lease(name, 'shard', { ...lease.spec, holderIdentity: '' }, lease.metadata.resourceVersion),
+        leaseObject(
+          this.settings.prefix,
+          name,
+          'shard',
+          { ...lease.spec, holderIdentity: '' },
+          lease.metadata.resourceVersion,
+        ),
       );
     } catch (err) {
       // Someone took it meanwhile, or the API is away: either way it frees itself once we stop renewing.

@@ -42,6 +42,29 @@ describe('TaskQueue', () => {
     expect(order).toEqual(['big:1', 'big:2', 'small:x', 'big:3', 'small:y']);
   });
 
+  it('gives one namespace at most maxPerNamespace slots, and lets namespaces take turns before TaskSets', async () => {
+    const started: string[] = [];
+    const hang = new Promise<void>(() => undefined);
+    const queue = new TaskQueue(
+      4,
+      async (key, node) => {
+        started.push(`${key}:${node}`);
+        if (key.startsWith('busy/')) await hang;
+        else await tick();
+      },
+      2,
+    );
+    for (let i = 0; i < 10; i++) queue.push(`busy/wf-${i}`, 'n');
+    expect([queue.inFlight, queue.queued]).toEqual([2, 8]);
+    queue.push('quiet/a', '1');
+    queue.push('quiet/a', '2');
+    queue.push('quiet/b', '1');
+    expect(started.slice(2)).toEqual(['quiet/a:1', 'quiet/a:2']);
+    for (let i = 0; i < 10; i++) await tick();
+    expect(started.slice(2)).toEqual(['quiet/a:1', 'quiet/a:2', 'quiet/b:1']);
+    expect([queue.inFlight, queue.queued]).toEqual([2, 8]);
+  });
+
   it('drops the waiting tasks of a TaskSet, and settles when its running ones end', async () => {
     let release!: () => void;
     const ran: string[] = [];

@@ -6,11 +6,13 @@
 // it removes the task from its spec, and a new owner has no memory of having run it.
 import {
   processTask,
-  type BlockedNetworks,
+  templateType,
+  type HttpTemplateOptions,
   type KubeClient,
   type PluginCaller,
   type WatchEvent,
 } from '@app/argo-agent';
+import { setLongTimeout, type LongTimer } from '@app/contract';
 import type { PluginLogger } from '@app/plugin-kit';
 import type { ShardOwner } from '../leases/shard-leases.js';
 import { shardOf } from '../leases/shard-leases.js';
@@ -38,7 +40,9 @@ export interface TaskSetAgentOptions {
   owns: (shard: number) => boolean;
   shards: number;
   maxInFlight: number;
-  http: { maxBodyBytes: number; defaultTimeoutMs?: number; blocked?: BlockedNetworks };
+  /** Most tasks of one namespace executing at once. */
+  maxPerNamespace: number;
+  http: Omit<HttpTemplateOptions, 'secret'>;
   /** The TaskSet collections watched (one per namespace, or the cluster's). */
   collections: string[];
   /** The label selector of the watch and the lists (query form). */
@@ -55,10 +59,12 @@ interface WorkflowRun {
   considered: Set<string>;
   /** When each task was first seen here. */
   seen: Map<string, number>;
-  requeues: Map<string, NodeJS.Timeout>;
+  requeues: Map<string, LongTimer>;
   plugins: PluginCaller[];
   /** Until the Workflow has said which of the tasks found at first sight are fulfilled, nothing is offered. */
   checked: boolean;
+  /** Tasks of a kind this agent does not run (neither plugin nor HTTP), logged once and left alone. */
+  foreign: Set<string>;
 }
 
 interface WorkflowNodes {
@@ -83,7 +89,11 @@ export class TaskSetAgent implements ShardOwner {
   private readonly announced = new Set<number>();
 
   constructor(private readonly options: TaskSetAgentOptions) {
-    this.queue = new TaskQueue(options.maxInFlight, (key, nodeId) => this.runTask(key, nodeId));
+    this.queue = new TaskQueue(
+      options.maxInFlight,
+      (key, nodeId) => this.runTask(key, nodeId),
+      options.maxPerNamespace,
+    );
   }
 
   /** A watch event of a TaskSet, from any shard. */
@@ -114,6 +124,14 @@ export class TaskSetAgent implements ShardOwner {
     });
   }
 
+  resumed(shards: number[]): void {
+    for (const shard of shards)
+      for (const key of this.options.store.keysOfShard(shard)) {
+        const run = this.runs.get(key);
+        if (run?.checked) this.offer(key, run);
+      }
+  }
+
   lost(shards: number[]): void {
     for (const shard of shards) this.announced.delete(shard);
     for (const key of this.options.store.dropShards(new Set(shards))) this.forget(key, false);
@@ -134,7 +152,7 @@ export class TaskSetAgent implements ShardOwner {
   async stop(timeoutMs: number): Promise<boolean> {
     this.stopping = true;
     this.queue.pause();
-    for (const run of this.runs.values()) for (const timer of run.requeues.values()) clearTimeout(timer);
+    for (const run of this.runs.values()) for (const timer of run.requeues.values()) timer.clear();
     return this.queue.settle(this.queue.runningKeys(), timeoutMs);
   }
 
@@ -166,6 +184,7 @@ export class TaskSetAgent implements ShardOwner {
         requeues: new Map(),
         plugins: this.options.plugins.forWorkflow(),
         checked: false,
+        foreign: new Set(),
       };
       this.runs.set(held.key, run);
       const pending = Object.keys(held.tasks).filter((nodeId) => !held.finals.has(nodeId));
@@ -180,7 +199,7 @@ export class TaskSetAgent implements ShardOwner {
       if (!(nodeId in held.tasks)) {
         run.seen.delete(nodeId);
         run.considered.delete(nodeId);
-        clearTimeout(run.requeues.get(nodeId));
+        run.requeues.get(nodeId)?.clear();
         run.requeues.delete(nodeId);
       }
     const now = Date.now();
@@ -188,12 +207,26 @@ export class TaskSetAgent implements ShardOwner {
     if (run.checked) this.offer(held.key, run);
   }
 
-  /** Queues the TaskSet's tasks that are neither final nor considered. */
+  /**
+   * Queues the TaskSet's tasks that are neither final nor considered. A task of another kind (Argo's open PR
+   * #16372 puts resource templates in the TaskSet) is for whatever agent runs it: neither failed nor written.
+   */
   private offer(key: string, run: WorkflowRun): void {
     const held = this.options.store.get(key);
     if (!held || this.runs.get(key) !== run) return;
-    for (const nodeId of Object.keys(held.tasks))
-      if (!held.finals.has(nodeId) && !run.considered.has(nodeId)) this.queue.push(key, nodeId);
+    for (const [nodeId, template] of Object.entries(held.tasks)) {
+      if (held.finals.has(nodeId) || run.considered.has(nodeId) || run.foreign.has(nodeId)) continue;
+      const type = templateType(template);
+      if (type === 'HTTP' || type === 'Plugin') {
+        this.queue.push(key, nodeId);
+        continue;
+      }
+      run.foreign.add(nodeId);
+      this.options.logger.info(
+        { namespace: held.namespace, workflow: held.name, node: nodeId, type },
+        'task left for another agent: neither a plugin nor an HTTP template',
+      );
+    }
   }
 
   /**
@@ -230,7 +263,7 @@ export class TaskSetAgent implements ShardOwner {
 
   private forget(key: string, fromStore = true): void {
     const run = this.runs.get(key);
-    if (run) for (const timer of run.requeues.values()) clearTimeout(timer);
+    if (run) for (const timer of run.requeues.values()) timer.clear();
     this.runs.delete(key);
     this.queue.drop(key);
     this.options.patcher.forget(key);
@@ -274,7 +307,7 @@ export class TaskSetAgent implements ShardOwner {
     if (requeueMs > 0) {
       run.requeues.set(
         nodeId,
-        setTimeout(() => {
+        setLongTimeout(() => {
           run.requeues.delete(nodeId);
           run.considered.delete(nodeId);
           if (this.runs.get(key) === run) this.queue.push(key, nodeId);

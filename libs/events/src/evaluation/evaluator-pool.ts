@@ -7,6 +7,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { setLongTimeout, type LongTimer } from '@app/contract';
 import type { Environment } from '@app/expr';
 import type { ExpressionSite } from '../dispatch/expression-site.js';
 import type { EvaluationJob, JobResult } from './evaluation-job.js';
@@ -33,7 +34,7 @@ interface Running {
   site?: ExpressionSite;
   /** When the current expression started (or the job, before its first expression). */
   since: number;
-  timer?: NodeJS.Timeout;
+  timer?: LongTimer;
   /** Set when the pool kills the evaluator for its time bound. */
   stoppedFor?: string;
 }
@@ -174,13 +175,13 @@ export class EvaluatorPool {
     const check = () => {
       const elapsed = performance.now() - running.since;
       if (elapsed < timeoutMs) {
-        running.timer = setTimeout(check, timeoutMs - elapsed);
+        running.timer = setLongTimeout(check, timeoutMs - elapsed);
         return;
       }
       running.stoppedFor = timeBound(this.options.limits);
       evaluator.child.kill('SIGKILL');
     };
-    running.timer = setTimeout(check, timeoutMs);
+    running.timer = setLongTimeout(check, timeoutMs);
   }
 
   private onMessage(evaluator: Evaluator, message: FromEvaluator): void {
@@ -196,7 +197,7 @@ export class EvaluatorPool {
       running.since = performance.now();
       return;
     }
-    clearTimeout(running.timer);
+    running.timer?.clear();
     evaluator.running = undefined;
     if (message.type === 'result') running.resolve({ kind: 'result', result: message.result });
     else running.reject(new Error(`evaluator: ${message.message}`));
@@ -207,7 +208,7 @@ export class EvaluatorPool {
     this.evaluators.splice(this.evaluators.indexOf(evaluator), 1);
     const running = evaluator.running;
     if (running) {
-      clearTimeout(running.timer);
+      running.timer?.clear();
       running.resolve({
         kind: 'bound',
         site: running.site,

@@ -1,4 +1,4 @@
-import type { ExecuteTemplateReply } from '@app/contract';
+import { setLongTimeout, type ExecuteTemplateReply, type LongTimer } from '@app/contract';
 import type { LedgerEntry, LedgerStore } from './ledger-store.js';
 
 /** How a reply came about, for logs and tests. */
@@ -151,17 +151,16 @@ export class ExecutionLedger {
     entry: LedgerEntry,
   ): Promise<LedgerOutcome> {
     flight.waiters++;
-    let timer: NodeJS.Timeout | undefined;
+    let timer: LongTimer | undefined;
     const deadline = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), deadlineMs);
-      timer.unref?.();
+      timer = setLongTimeout(() => resolve(undefined), deadlineMs).unref();
     });
     try {
       const reply = await Promise.race([flight.promise, deadline]);
       if (reply === undefined) return { reply: onDeadline(), source: 'deadline', entry };
       return { reply, source, entry };
     } finally {
-      clearTimeout(timer);
+      timer?.clear();
       flight.waiters--;
     }
   }

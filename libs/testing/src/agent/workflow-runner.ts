@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isNodePhase, parseDuration, type NodePhase } from '@app/contract';
+import { isNodePhase, parseDuration, sleep, type NodePhase } from '@app/contract';
 import { executePluginTemplate } from '@app/argo-agent/agent-dispatch.js';
 import type { ArgoNodeResult } from '@app/argo-agent/argo-reply.js';
 import { isFailedPhase, nodeId, type AgentNode, type AgentNodeType } from './agent-node.js';
@@ -722,9 +722,10 @@ class WorkflowRun {
     if (parameters.length > 0) node.outputs = { parameters };
   }
 
+  /** Waits a requeue or a backoff (scaled), never past the workflow's deadline: a longer one ends there. */
   private async sleep(ms: number): Promise<void> {
-    const scaled = ms * this.timeScale;
-    if (scaled > 0) await new Promise((r) => setTimeout(r, scaled));
+    const scaled = Math.min(ms * this.timeScale, this.deadline + 1 - Date.now());
+    if (scaled > 0) await sleep(scaled);
   }
 }
 

@@ -3,11 +3,11 @@ import { preloadProviderModules } from '../../test/support.js';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import { providerFolder } from '@app/plugin-kit';
 import { envProperties } from '@app/plugin-kit/config/env-rules.js';
 import { ProviderStandIn } from '../../stand-ins/provider-stand-in.js';
 import { chatNotifierPlugin } from '../chat-notifier.plugin.js';
-import { providerFolder } from './provider-definition.js';
-import { PROVIDERS } from './provider-table.js';
+import { PROVIDERS } from './index.js';
 
 const app = join(import.meta.dirname, '../..');
 const repo = join(app, '../..');
@@ -41,7 +41,7 @@ const exampleBlocks = new Set(
     ),
 );
 
-describe.each(PROVIDERS.map((p) => [p.key, p] as const))('provider %s', (key, provider) => {
+describe.each(PROVIDERS.providers.map((p) => [p.key, p] as const))('provider %s', (key, provider) => {
   const folder = providerFolder(key);
 
   it('has its folder under providers/ and its variables, each in one of its families', () => {

@@ -1,4 +1,4 @@
-import type { ProviderModule } from '../provider-definition.js';
+import type { ProviderModule } from '../notifier-provider.js';
 import { DiscordConfig } from './discord-config.dto.js';
 import { DiscordProvider } from './discord.provider.js';
 

@@ -1,4 +1,4 @@
-import type { ProviderModule } from '../provider-definition.js';
+import type { ProviderModule } from '../notifier-provider.js';
 import { EmailConfig } from './email-config.dto.js';
 import { EmailProvider } from './email.provider.js';
 

@@ -1,4 +1,4 @@
-import type { ProviderModule } from '../provider-definition.js';
+import type { ProviderModule } from '../notifier-provider.js';
 import { GoogleChatConfig } from './google-chat-config.dto.js';
 import { GoogleChatProvider } from './google-chat.provider.js';
 

@@ -1,4 +1,4 @@
-import type { ProviderModule } from '../provider-definition.js';
+import type { ProviderModule } from '../notifier-provider.js';
 import { MattermostConfig } from './mattermost-config.dto.js';
 import { MattermostProvider } from './mattermost.provider.js';
 

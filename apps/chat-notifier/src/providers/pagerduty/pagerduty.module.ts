@@ -1,4 +1,4 @@
-import type { ProviderModule } from '../provider-definition.js';
+import type { ProviderModule } from '../notifier-provider.js';
 import { PagerDutyConfig } from './pagerduty-config.dto.js';
 import { PagerDutyProvider } from './pagerduty.provider.js';
 

@@ -1,4 +1,4 @@
-import type { ProviderModule } from '../provider-definition.js';
+import type { ProviderModule } from '../notifier-provider.js';
 import { ChannelResolver } from './channel-resolver.js';
 import { DuplicateFinder } from './duplicate-finder.js';
 import { FileUploader } from './file-uploader.js';

@@ -1,4 +1,4 @@
-import type { ProviderModule } from '../provider-definition.js';
+import type { ProviderModule } from '../notifier-provider.js';
 import { TeamsConfig } from './teams-config.dto.js';
 import { TeamsProvider } from './teams.provider.js';
 

@@ -1,0 +1,86 @@
+import { envProperties, IsOptional, IsString } from '../config/env-rules.js';
+import { PluginConfigError } from '../errors/upstream-error.js';
+import { createMemoryLogger } from '../logging/plugin-logger.js';
+import { Redactor } from '../logging/redactor.js';
+import { NamespaceScopes } from '../config/namespace-scopes.js';
+import { defineProviderSettings, providerFolder, type EnvClass } from './provider-definition.js';
+import { providerContext } from './provider-context.js';
+import { ProviderTable } from './provider-table.js';
+
+/** A provider of one variable, `<PREFIX>TOKEN`, enabled when it is set; `bad` is refused with a problem. */
+function tokenProvider(key: string, prefix: string) {
+  const variable = `${prefix}TOKEN`;
+  const variables = (Base: EnvClass): EnvClass<Record<string, string | undefined>> => {
+    class Variables extends Base {}
+    IsOptional()(Variables.prototype, variable);
+    IsString()(Variables.prototype, variable);
+    return Variables as EnvClass<Record<string, string | undefined>>;
+  };
+  return defineProviderSettings<Record<string, string | undefined>, { token?: string }>({
+    key,
+    variables,
+    prefixes: [prefix],
+    enable: variable,
+    scopeKinds: [key],
+    read: (env, source) => ({
+      settings: { token: env[variable] },
+      problems: env[variable] === 'bad' ? [`${variable}: must be a token`] : [],
+      formerNames: source[`${variable}_OLD`] ? [`${variable}_OLD (now ${variable})`] : [],
+    }),
+    configured: (s) => s.token !== undefined,
+    destinations: (s) => ({ [key]: s.token ? ['default'] : [] }),
+  });
+}
+
+const table = new ProviderTable([tokenProvider('alpha', 'ALPHA_'), tokenProvider('betaGamma', 'BETA_')]);
+
+describe('ProviderTable', () => {
+  it("stacks every provider's variables into one env class, and lists their families", () => {
+    expect([...envProperties(table.variables())].sort()).toEqual(['ALPHA_TOKEN', 'BETA_TOKEN']);
+    expect(table.prefixes).toEqual(['ALPHA_', 'BETA_']);
+    expect(table.keys).toEqual(['alpha', 'betaGamma']);
+  });
+
+  it("reads each provider's settings, problems, former names and destinations", () => {
+    const read = table.read({ ALPHA_TOKEN: 'a', BETA_TOKEN: 'bad' }, { BETA_TOKEN_OLD: 'x' });
+    expect([...read.settings]).toEqual([
+      ['alpha', { token: 'a' }],
+      ['betaGamma', { token: 'bad' }],
+    ]);
+    expect(read.problems).toEqual(['BETA_TOKEN: must be a token']);
+    expect(read.formerNames).toEqual(['BETA_TOKEN_OLD (now BETA_TOKEN)']);
+    expect(Object.keys(read.destinations)).toEqual(['alpha', 'betaGamma']);
+    expect(table.configured(read.settings)).toEqual(['alpha', 'betaGamma']);
+    expect(table.configured(table.read({ BETA_TOKEN: 'b' }, {}).settings)).toEqual(['betaGamma']);
+  });
+
+  it('names what enables each provider when none is', () => {
+    expect(table.configured(table.read({}, {}).settings)).toEqual([]);
+    expect(table.noneConfigured()).toBe(
+      'no provider is configured: set one of: ALPHA_TOKEN (alpha); BETA_TOKEN (betaGamma)',
+    );
+  });
+
+  it('picks the one provider block of a body, else names the ones allowed and found', () => {
+    expect(table.pick({ betaGamma: {}, other: 1 })).toBe('betaGamma');
+    expect(() => table.pick({})).toThrow(
+      new PluginConfigError('body: exactly one provider block is required (alpha, betaGamma); got none'),
+    );
+    expect(() => table.pick({ alpha: {}, betaGamma: {} })).toThrow(/got alpha and betaGamma$/);
+  });
+
+  it("a provider's folder is its key in kebab case", () => {
+    expect(table.keys.map(providerFolder)).toEqual(['alpha', 'beta-gamma']);
+  });
+});
+
+describe('providerContext', () => {
+  it("gives a provider its own settings and the plugin's scopes, timeout, redactor and logger", () => {
+    const redactor = new Redactor();
+    const { logger } = createMemoryLogger(redactor);
+    const scopes = NamespaceScopes.unrestricted;
+    expect(
+      providerContext('alpha', { settings: { token: 'a' }, scopes, timeoutMs: 8000 }, redactor, logger),
+    ).toEqual({ key: 'alpha', settings: { token: 'a' }, scopes, timeoutMs: 8000, redactor, logger });
+  });
+});

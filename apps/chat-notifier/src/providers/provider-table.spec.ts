@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { providerFolder } from '@app/plugin-kit';
 import { envProperties } from '@app/plugin-kit/config/env-rules.js';
-import { ProviderStandIn } from '../../stand-ins/provider-stand-in.js';
 import { chatNotifierPlugin } from '../chat-notifier.plugin.js';
 import { PROVIDERS } from './index.js';
+import { ProviderStandIn } from '@app/testing';
 
 const app = join(import.meta.dirname, '../..');
 const repo = join(app, '../..');

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ExecuteTemplateReply } from '@app/contract';
 import { PluginConfigError, succeeded, UpstreamClients, type ExecutionContext } from '@app/plugin-kit';
 import { InjectProviderContext, type ProviderContext } from '@app/plugin-kit/providers/provider-context.js';
-import type { DiscordConfig } from './discord-config.dto.js';
+import type { DiscordConfig } from './discord-block.dto.js';
 import type { NotifierProvider } from '../notifier-provider.js';
 import { renderDiscord } from './discord-message.js';
 import { DISCORD_WEBHOOKS, type DiscordWebhook, type DiscordSettings } from './discord-settings.js';

@@ -11,7 +11,7 @@ import {
   type ExecutionContext,
 } from '@app/plugin-kit';
 import { InjectProviderContext, type ProviderContext } from '@app/plugin-kit/providers/provider-context.js';
-import type { EmailConfig } from './email-config.dto.js';
+import type { EmailConfig } from './email-block.dto.js';
 import { clipMasked } from '@app/plugin-kit/upstream/error-detail.js';
 import type { NotifierProvider } from '../notifier-provider.js';
 import { renderEmail } from './email-message.js';

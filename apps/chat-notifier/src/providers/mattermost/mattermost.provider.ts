@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ExecuteTemplateReply } from '@app/contract';
 import { PluginConfigError, succeeded, UpstreamClients, type ExecutionContext } from '@app/plugin-kit';
 import { InjectProviderContext, type ProviderContext } from '@app/plugin-kit/providers/provider-context.js';
-import { MATTERMOST_ID, type MattermostConfig } from './mattermost-config.dto.js';
+import { MATTERMOST_ID, type MattermostConfig } from './mattermost-block.dto.js';
 import type { NotifierProvider } from '../notifier-provider.js';
 import { mayHaveHappened } from '../../shared/write-outcome.js';
 import { MattermostApi, type MattermostPost } from './mattermost-api.js';

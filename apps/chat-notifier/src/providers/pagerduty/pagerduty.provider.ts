@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ExecuteTemplateReply } from '@app/contract';
 import { succeeded, UpstreamClients, type ExecutionContext } from '@app/plugin-kit';
 import { InjectProviderContext, type ProviderContext } from '@app/plugin-kit/providers/provider-context.js';
-import type { PagerDutyConfig, Severity } from './pagerduty-config.dto.js';
+import type { PagerDutyConfig, Severity } from './pagerduty-block.dto.js';
 import type { Status } from '../../shared/status-style.js';
 import type { NotifierProvider } from '../notifier-provider.js';
 import { PagerDutyEvents, type PagerDutyEvent } from './pagerduty-events.js';

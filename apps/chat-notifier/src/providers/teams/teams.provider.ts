@@ -12,7 +12,7 @@ import {
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
 import type { AxiosInstance } from 'axios';
 import { InjectProviderContext, type ProviderContext } from '@app/plugin-kit/providers/provider-context.js';
-import type { TeamsConfig } from './teams-config.dto.js';
+import type { TeamsConfig } from './teams-block.dto.js';
 import type { NotifierProvider } from '../notifier-provider.js';
 import { withHint } from '../../shared/upstream-hints.js';
 import { renderAdaptiveCard } from './adaptive-card.js';

@@ -1,11 +1,11 @@
 import {
   DEFAULT_UPSTREAM,
-  httpUrlProblem,
   readUpstreams,
   upstreamVariable,
   type EnvSource,
   type UpstreamSettings,
 } from '@app/plugin-kit';
+import { missingSettings, urlSetting } from '@app/plugin-kit/config/settings-checks.js';
 import {
   gitlabApiUrl,
   GITHUB_PUBLIC_API,
@@ -22,28 +22,27 @@ export interface DefaultServerSettings {
   GITLAB_URL: string;
 }
 
-/** Checked by the env class already; a bad value there is reported once, by the class. */
-const CLASS_CHECKED = new Set(['JENKINS_URL', 'GITHUB_API_URL', 'GITLAB_URL']);
-
-function checkUrl(variable: string, url: string | undefined, problems: string[]): string | undefined {
+/**
+ * A server's URL, without trailing slashes. The default server's (JENKINS_URL, GITHUB_API_URL, GITLAB_URL) is
+ * checked by the env class already (`@IsHttpUrl()`), which reports a bad value once.
+ */
+function checkUrl(server: UpstreamSettings, setting: string, url: string | undefined, problems: string[]) {
   if (url === undefined) return undefined;
-  if (httpUrlProblem(url)) {
-    if (!CLASS_CHECKED.has(variable)) problems.push(`${variable}: must be an http(s) URL`);
-    return undefined;
-  }
-  return url.replace(/\/+$/, '');
+  return urlSetting(server.variable(setting), url, problems, {
+    checkedByEnvClass: server.name === DEFAULT_UPSTREAM,
+  });
 }
 
 function jenkins(server: UpstreamSettings, problems: string[]): JenkinsServer | undefined {
   const { URL: url, USER: user, API_TOKEN: apiToken } = server.values;
-  const missing = SERVER_FAMILIES.jenkins.settings.filter((s) => server.values[s] === undefined);
+  const missing = missingSettings(server.values, SERVER_FAMILIES.jenkins.settings);
   if (missing.length > 0) {
     problems.push(
       `${missing.map(server.variable).join(', ')}: required with the other ${upstreamVariable(SERVER_FAMILIES.jenkins, server.name, '*')} variables`,
     );
     return undefined;
   }
-  const checked = checkUrl(server.variable('URL'), url, problems);
+  const checked = checkUrl(server, 'URL', url, problems);
   return checked ? { name: server.name, url: checked, user: user!, apiToken: apiToken! } : undefined;
 }
 
@@ -54,7 +53,7 @@ function github(server: UpstreamSettings, problems: string[], defaultApi: string
       problems.push(`${server.variable('TOKEN')}: required with ${server.variable('API_URL')}`);
     return undefined;
   }
-  const apiUrl = checkUrl(server.variable('API_URL'), api ?? defaultApi, problems);
+  const apiUrl = checkUrl(server, 'API_URL', api ?? defaultApi, problems);
   return apiUrl ? { name: server.name, apiUrl, token } : undefined;
 }
 
@@ -67,7 +66,7 @@ function gitlab(server: UpstreamSettings, problems: string[], defaultUrl: string
       );
     return undefined;
   }
-  const url = checkUrl(server.variable('URL'), given ?? defaultUrl, problems);
+  const url = checkUrl(server, 'URL', given ?? defaultUrl, problems);
   return url ? { name: server.name, apiUrl: gitlabApiUrl(url), token, triggerToken } : undefined;
 }
 

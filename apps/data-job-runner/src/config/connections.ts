@@ -5,6 +5,7 @@ import {
   type EnvSource,
   type UpstreamFamily,
 } from '@app/plugin-kit';
+import { missingSettings, urlSetting } from '@app/plugin-kit/config/settings-checks.js';
 import { PROVIDER_NAMES, type ProviderName } from '../providers/provider-names.js';
 
 export interface DatabricksConnection {
@@ -57,30 +58,12 @@ export function variableName(provider: ProviderName, connection: string, field: 
   return upstreamVariable(CONNECTION_FAMILIES[provider], connection, field);
 }
 
-/** Checks an admin-configured base URL; returns it without trailing slashes. */
-export function checkBaseUrl(
-  value: string,
-  variable: string,
-  problems: string[],
-  defaultScheme?: string,
-): string {
-  const text =
-    defaultScheme && !/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? `${defaultScheme}://${value}` : value;
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    problems.push(`${variable}: must be an http(s) URL`);
-    return text;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    problems.push(`${variable}: must be an http(s) URL`);
-  else if (url.username || url.password)
-    problems.push(
-      `${variable}: must not carry credentials (use the *_USERNAME/*_PASSWORD/*_TOKEN variables)`,
-    );
-  else if (url.search || url.hash) problems.push(`${variable}: must not have a query or fragment`);
-  return text.replace(/\/+$/, '');
+/** A connection's base URL: http(s), without credentials (they have their own variables), query or fragment. */
+function baseUrl(value: string, variable: string, problems: string[], defaultScheme?: 'https'): string {
+  return (
+    urlSetting(variable, value, problems, { defaultScheme, noCredentials: true, noQuery: true }) ??
+    value.replace(/\/+$/, '')
+  );
 }
 
 function requireAll(
@@ -90,7 +73,7 @@ function requireAll(
   required: string[],
   problems: string[],
 ): boolean {
-  const missing = required.filter((f) => fields[f] === undefined);
+  const missing = missingSettings(fields, required);
   for (const f of missing) {
     const given = Object.keys(fields).map((g) => variableName(provider, connection, g));
     problems.push(
@@ -108,8 +91,9 @@ function pairOrNone(
   b: string,
   problems: string[],
 ): void {
-  if ((fields[a] === undefined) !== (fields[b] === undefined)) {
-    const [set, unset] = fields[a] === undefined ? [b, a] : [a, b];
+  const [unset] = missingSettings({ [a]: fields[a], [b]: fields[b] }, [a, b]);
+  if (unset !== undefined) {
+    const set = unset === a ? b : a;
     problems.push(
       `${variableName(provider, connection, unset)}: must be set together with ${variableName(provider, connection, set)}`,
     );
@@ -144,13 +128,13 @@ export function parseConnections(source: EnvSource): { connections: Connections;
 
   for (const [name, f] of raw.databricks) {
     if (!requireAll('databricks', name, f, ['HOST', 'TOKEN'], problems)) continue;
-    const host = checkBaseUrl(f.HOST, v('databricks', name, 'HOST'), problems, 'https');
+    const host = baseUrl(f.HOST, v('databricks', name, 'HOST'), problems, 'https');
     connections.databricks.set(name, { host, token: f.TOKEN });
   }
 
   for (const [name, f] of raw.airflow) {
     if (!requireAll('airflow', name, f, ['URL'], problems)) continue;
-    const url = checkBaseUrl(f.URL, v('airflow', name, 'URL'), problems);
+    const url = baseUrl(f.URL, v('airflow', name, 'URL'), problems);
     pairOrNone('airflow', name, f, 'USERNAME', 'PASSWORD', problems);
     const hasPair = f.USERNAME !== undefined && f.PASSWORD !== undefined;
     if (hasPair && f.TOKEN !== undefined) {
@@ -178,14 +162,14 @@ export function parseConnections(source: EnvSource): { connections: Connections;
     // DBT_CLOUD_URL alone (its default spelled out) configures nothing.
     if (f.ACCOUNT_ID === undefined && f.API_TOKEN === undefined && name === DEFAULT_UPSTREAM) continue;
     if (!requireAll('dbtCloud', name, f, ['ACCOUNT_ID', 'API_TOKEN'], problems)) continue;
-    const url = checkBaseUrl(f.URL ?? DBT_CLOUD_DEFAULT_URL, v('dbtCloud', name, 'URL'), problems);
+    const url = baseUrl(f.URL ?? DBT_CLOUD_DEFAULT_URL, v('dbtCloud', name, 'URL'), problems);
     if (!/^\d+$/.test(f.ACCOUNT_ID)) problems.push(`${v('dbtCloud', name, 'ACCOUNT_ID')}: must be a number`);
     connections.dbtCloud.set(name, { url, accountId: f.ACCOUNT_ID, token: f.API_TOKEN });
   }
 
   for (const [name, f] of raw.livy) {
     if (!requireAll('livy', name, f, ['URL'], problems)) continue;
-    const url = checkBaseUrl(f.URL, v('livy', name, 'URL'), problems);
+    const url = baseUrl(f.URL, v('livy', name, 'URL'), problems);
     pairOrNone('livy', name, f, 'USERNAME', 'PASSWORD', problems);
     connections.livy.set(name, { url, username: f.USERNAME, password: f.PASSWORD });
   }

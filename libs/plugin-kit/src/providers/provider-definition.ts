@@ -1,4 +1,4 @@
-import type { EnvSource } from '../config/env.js';
+import type { Credential, EnvSource } from '../config/env.js';
 
 /** An env class, as each provider's variables extend it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a mixin's base takes any constructor
@@ -20,6 +20,8 @@ export interface SettingsRead<S> {
 export interface ProviderSettings<V extends object = object, S = unknown> {
   /** Its key in the body (`googleChat`); its folder is the key in kebab case (`providers/google-chat`). */
   key: string;
+  /** Its name in messages (`dbt Cloud`). */
+  label?: string;
   /** Adds its variables (rules, secrets, defaults) to the sidecar's env class. */
   variables(base: EnvClass): EnvClass<V>;
   /** Its variable families (`SLACK_`): its named upstreams, and its share of a collection's environment. */
@@ -34,6 +36,11 @@ export interface ProviderSettings<V extends object = object, S = unknown> {
   configured(settings: S): boolean;
   /** Its upstreams' names, by NAMESPACE_SCOPES kind. */
   destinations(settings: S): Record<string, Iterable<string>>;
+  /**
+   * The credentials its settings hold beyond the env class's secret fields (named upstreams' ones, a password
+   * sent with its user), for the redactor.
+   */
+  credentials?(settings: S): Credential[];
 }
 
 /**

@@ -29,6 +29,7 @@ function tokenProvider(key: string, prefix: string) {
     }),
     configured: (s) => s.token !== undefined,
     destinations: (s) => ({ [key]: s.token ? ['default'] : [] }),
+    credentials: (s) => (s.token ? [{ secret: s.token, user: key }] : []),
   });
 }
 
@@ -52,6 +53,15 @@ describe('ProviderTable', () => {
     expect(Object.keys(read.destinations)).toEqual(['alpha', 'betaGamma']);
     expect(table.configured(read.settings)).toEqual(['alpha', 'betaGamma']);
     expect(table.configured(table.read({ BETA_TOKEN: 'b' }, {}).settings)).toEqual(['betaGamma']);
+  });
+
+  it("gathers the credentials each provider's settings hold", () => {
+    const { settings } = table.read({ ALPHA_TOKEN: 'a', BETA_TOKEN: 'b' }, {});
+    expect(table.credentials(settings)).toEqual([
+      { secret: 'a', user: 'alpha' },
+      { secret: 'b', user: 'betaGamma' },
+    ]);
+    expect(table.credentials(table.read({}, {}).settings)).toEqual([]);
   });
 
   it('names what enables each provider when none is', () => {

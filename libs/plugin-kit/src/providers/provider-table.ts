@@ -1,4 +1,4 @@
-import type { EnvSource } from '../config/env.js';
+import type { Credential, EnvSource } from '../config/env.js';
 import { exactlyOneProviderBlock } from '../config/provider-block.js';
 import type { AnyProviderSettings, EnvClass } from './provider-definition.js';
 
@@ -55,6 +55,11 @@ export class ProviderTable<P extends AnyProviderSettings = AnyProviderSettings> 
   /** The keys of the providers the settings enable. */
   configured(settings: ReadonlyMap<string, unknown>): string[] {
     return this.providers.filter((p) => p.configured(settings.get(p.key))).map((p) => p.key);
+  }
+
+  /** Every provider's credentials in its settings (the env's `credentials()`). */
+  credentials(settings: ReadonlyMap<string, unknown>): Credential[] {
+    return this.providers.flatMap((p) => p.credentials?.(settings.get(p.key)) ?? []);
   }
 
   /** The start-up problem when no provider is enabled, naming what enables each. */

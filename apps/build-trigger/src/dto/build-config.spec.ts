@@ -107,6 +107,8 @@ describe('BuildConfig', () => {
     [{ gitlab: { project: 'g/p', ref: 'main' }, url: 'https://evil.example' }, 'url: unknown field'],
     [{ githib: github }, 'githib: unknown field (did you mean "github"?)'],
     [{ gitlab: { project: 'g/p', ref: 'main', host: 'evil.example' } }, 'gitlab.host: unknown field'],
+    // A block's own check is its class's, never a field of the body.
+    [{ gitlab: { project: 'g/p', ref: 'main', problems: [] } }, 'gitlab.problems: unknown field'],
   ])('%j → %s', (body, problem) => {
     expect(problemsOf(body)).toContain(problem);
   });

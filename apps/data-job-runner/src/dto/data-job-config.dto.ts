@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsBoolean, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
-import { IsGoDuration } from '@app/plugin-kit';
+import { IsGoDuration, PluginConfigError } from '@app/plugin-kit';
 import { PROVIDERS } from '../providers/index.js';
 import { AirflowBlock } from '../providers/airflow/airflow-block.dto.js';
 import { DatabricksBlock } from '../providers/databricks/databricks-block.dto.js';
@@ -61,22 +61,15 @@ export class DataJobConfig {
   connection?: string;
 }
 
-/** A provider's block: what class-validator cannot see of it, given the whole body (`pollInterval`). */
-export interface ProviderBlock {
-  problems?(config: DataJobConfig): string[];
-}
-
 /** The provider block of a validated body, or the problems (each `path: problem`) that class-validator cannot see. */
 export function selectProvider(
   config: DataJobConfig,
-): { ok: true; selected: { provider: string; block: ProviderBlock } } | { ok: false; problems: string[] } {
-  let provider: string;
+): { ok: true; selected: { provider: string; block: object } } | { ok: false; problems: string[] } {
   try {
-    provider = PROVIDERS.pick(config);
+    const { key, block } = PROVIDERS.pickBlock(config);
+    return { ok: true, selected: { provider: key, block } };
   } catch (err) {
-    return { ok: false, problems: [(err as Error).message] };
+    if (!(err instanceof PluginConfigError)) throw err;
+    return { ok: false, problems: [err.message] };
   }
-  const block = config[provider as keyof DataJobConfig] as ProviderBlock;
-  const problems = block.problems?.(config) ?? [];
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, selected: { provider, block } };
 }

@@ -84,6 +84,8 @@ describe('DataJobConfig', () => {
       'airflow.logicalDate: must include a timezone (Z or ±hh:mm)',
     ],
     [{ airflow: { dagId: 'd', dagRunId: 'mine' } }, 'airflow.dagRunId: unknown field'],
+    // A block's own check is its class's, never a field of the body.
+    [{ databricks: { jobId: 1, problems: [] } }, 'databricks.problems: unknown field'],
     [{ dbtCloud: { jobId: 'abc' } }, 'dbtCloud.jobId: must be a positive integer'],
     [{ dbtCloud: { jobId: 1, stepsOverride: 'dbt run' } }, 'dbtCloud.stepsOverride: must be an array'],
     [{ livy: { args: [] } }, 'livy.file: must be a string'],

@@ -5,7 +5,7 @@ import { Redactor } from '../logging/redactor.js';
 import { NamespaceScopes } from '../config/namespace-scopes.js';
 import { defineProviderSettings, providerFolder, type EnvClass } from './provider-definition.js';
 import { providerContext } from './provider-context.js';
-import { ProviderTable } from './provider-table.js';
+import { loadProviderModules, ProviderTable } from './provider-table.js';
 
 /** A provider of one variable, `<PREFIX>TOKEN`, enabled when it is set; `bad` is refused with a problem. */
 function tokenProvider(key: string, prefix: string) {
@@ -79,6 +79,26 @@ describe('ProviderTable', () => {
     expect(() => table.pick({ alpha: {}, betaGamma: {} })).toThrow(/got alpha and betaGamma$/);
   });
 
+  it('picks the block with its key, else the problems its own check finds', () => {
+    class Checked {
+      constructor(readonly limit: number) {}
+      static problems(block: Checked, body: object): string[] {
+        return (body as { n: number }).n > block.limit
+          ? [`n: at most ${block.limit} with alpha`, 'and another']
+          : [];
+      }
+    }
+    expect(table.pickBlock({ alpha: new Checked(5), n: 3 })).toEqual({ key: 'alpha', block: new Checked(5) });
+    expect(table.pickBlock({ betaGamma: { plain: true } })).toEqual({
+      key: 'betaGamma',
+      block: { plain: true },
+    });
+    expect(() => table.pickBlock({ alpha: new Checked(5), n: 7 })).toThrow(
+      new PluginConfigError('n: at most 5 with alpha; and another'),
+    );
+    expect(() => table.pickBlock({})).toThrow(/exactly one provider block is required/);
+  });
+
   it("a provider's folder is its key in kebab case", () => {
     expect(table.keys.map(providerFolder)).toEqual(['alpha', 'beta-gamma']);
   });
@@ -92,5 +112,29 @@ describe('providerContext', () => {
     expect(
       providerContext('alpha', { settings: { token: 'a' }, scopes, timeoutMs: 8000 }, redactor, logger),
     ).toEqual({ key: 'alpha', settings: { token: 'a' }, scopes, timeoutMs: 8000, redactor, logger });
+  });
+});
+
+describe('loadProviderModules', () => {
+  it("loads each provider's module once, one after the other, by key", async () => {
+    const order: string[] = [];
+    const loading = (key: string) => async () => {
+      order.push(`start ${key}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      order.push(`end ${key}`);
+      return { module: key };
+    };
+    const modules = new ProviderTable([
+      { ...tokenProvider('alpha', 'ALPHA_'), load: loading('alpha') },
+      { ...tokenProvider('betaGamma', 'BETA_'), load: loading('betaGamma') },
+    ]);
+    const first = await loadProviderModules(modules);
+    expect([...first]).toEqual([
+      ['alpha', { module: 'alpha' }],
+      ['betaGamma', { module: 'betaGamma' }],
+    ]);
+    expect(order).toEqual(['start alpha', 'end alpha', 'start betaGamma', 'end betaGamma']);
+    expect(await loadProviderModules(modules)).toBe(first);
+    expect(order).toHaveLength(4);
   });
 });

@@ -1,6 +1,15 @@
 import type { Credential, EnvSource } from '../config/env.js';
 import { exactlyOneProviderBlock } from '../config/provider-block.js';
-import type { AnyProviderSettings, EnvClass } from './provider-definition.js';
+import { PluginConfigError } from '../errors/upstream-error.js';
+import type { AnyProviderDefinition, AnyProviderSettings, EnvClass } from './provider-definition.js';
+
+/**
+ * A provider's block class may check what class-validator cannot: rules across its fields, or with the body's.
+ * A static method, as a method of the block would take a body field of its name silently.
+ */
+export interface ProviderBlockClass {
+  problems?(block: object, body: object): string[];
+}
 
 /** What a table read of its providers' settings at start-up. */
 export interface ProvidersRead {
@@ -71,4 +80,38 @@ export class ProviderTable<P extends AnyProviderSettings = AnyProviderSettings> 
   pick(body: object, keys: readonly string[] = this.keys): string {
     return exactlyOneProviderBlock(body, keys);
   }
+
+  /**
+   * The one provider block of a validated body and its key, else a PluginConfigError: for none or several
+   * blocks, or for what its class's static `problems(block, body)` finds (rules across fields that class-validator cannot
+   * express), joined with `; `.
+   */
+  pickBlock<B extends object = object>(body: object): { key: string; block: B } {
+    const key = this.pick(body);
+    const block = (body as Record<string, B>)[key]!;
+    const problems = (block.constructor as ProviderBlockClass).problems?.(block, body) ?? [];
+    if (problems.length > 0) throw new PluginConfigError(problems.join('; '));
+    return { key, block };
+  }
+}
+
+const loaded = new WeakMap<ProviderTable, Promise<Map<string, unknown>>>();
+
+/**
+ * Every provider's Nest side (`load()`), by key, loaded once with the plugin's module, one after the other:
+ * concurrent dynamic imports race under Jest's ESM loader.
+ */
+export function loadProviderModules<M>(
+  table: ProviderTable<AnyProviderDefinition<M>>,
+): Promise<Map<string, M>> {
+  let loading = loaded.get(table);
+  if (!loading) {
+    loading = (async () => {
+      const modules = new Map<string, unknown>();
+      for (const provider of table.providers) modules.set(provider.key, await provider.load());
+      return modules;
+    })();
+    loaded.set(table, loading);
+  }
+  return loading as Promise<Map<string, M>>;
 }

@@ -65,8 +65,8 @@ export class DatabricksBlock {
   @IsIn(SUCCESS_WITH_FAILURES)
   successWithFailures: (typeof SUCCESS_WITH_FAILURES)[number] = 'succeeded';
 
-  problems(): string[] {
-    return databricksProblems(this);
+  static problems(block: DatabricksBlock): string[] {
+    return databricksProblems(block);
   }
 }
 

@@ -64,7 +64,7 @@ export class LivyBlock {
   numExecutors?: number;
 
   /** A poll interval longer than Livy keeps a finished batch would never see it end. */
-  problems({ pollInterval }: { pollInterval: string }): string[] {
+  static problems(_block: LivyBlock, { pollInterval }: { pollInterval: string }): string[] {
     return parseDuration(pollInterval) > LIVY_MAX_POLL_INTERVAL_MS
       ? [
           'pollInterval: must be at most 5m with livy (Livy forgets finished batches after 10 minutes by default)',

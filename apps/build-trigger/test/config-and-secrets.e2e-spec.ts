@@ -1,9 +1,9 @@
 import { EnvValidationError } from '@app/plugin-kit';
 import { startHarness, StandInServer, type PluginHarness } from '@app/testing';
 import { buildTriggerPlugin } from '../src/build-trigger.plugin.js';
-import { GitHubStandIn } from '../stand-ins/github.stand-in.js';
-import { GitLabStandIn } from '../stand-ins/gitlab.stand-in.js';
-import { JenkinsStandIn } from '../stand-ins/jenkins.stand-in.js';
+import { GitHubStandIn } from '../stand-ins/github/github.stand-in.js';
+import { GitLabStandIn } from '../stand-ins/gitlab/gitlab.stand-in.js';
+import { JenkinsStandIn } from '../stand-ins/jenkins/jenkins.stand-in.js';
 import { buildRequest, drive, uid } from './drive.js';
 
 const SECRETS = {

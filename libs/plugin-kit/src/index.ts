@@ -24,6 +24,7 @@ export * from './config/named-upstreams.js';
 export * from './config/provider-block.js';
 export * from './providers/provider-definition.js';
 export * from './providers/provider-table.js';
+export * from './providers/provider-clients.js';
 export * from './auth/token-guard.js';
 export * from './http/contract-server.js';
 export * from './json/json-text.js';

@@ -51,20 +51,11 @@ export interface BuildProviderDefinition<V extends object = object, S = unknown>
   BuildProviderModule<S, V>
 > {
   /** Its servers as the body chooses them (`server: prod`), and what the admin sets for one. */
-  servers: UpstreamKind;
+  upstreams: UpstreamKind;
 }
 
 export function defineBuildProvider<V extends object, S>(
   definition: BuildProviderDefinition<V, S>,
 ): BuildProviderDefinition<V, S> {
   return definition;
-}
-
-/** The kind of a CI system's servers: `server: <name>` in the body, `enable` naming their variables. */
-export function serverKind(
-  provider: string,
-  enable: string,
-  variablesFor: (name: string) => string,
-): UpstreamKind {
-  return { provider, scope: provider, field: 'server', enable, variablesFor };
 }

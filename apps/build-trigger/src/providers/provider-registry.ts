@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { parseDuration } from '@app/contract';
-import { UpstreamClients } from '@app/plugin-kit';
+import { ProviderClients } from '@app/plugin-kit';
 import type { BuildProvider, BuildProviderModule } from '../build/build-provider.js';
 import { BuildTriggerEnv } from '../config/build-trigger.env.js';
 import { PROVIDERS } from './index.js';
@@ -15,20 +15,18 @@ export type ProviderModules = ReadonlyMap<string, BuildProviderModule<unknown>>;
  */
 @Injectable()
 export class ProviderRegistry {
-  private readonly providers = new Map<string, UpstreamClients<unknown, BuildProvider>>();
+  private readonly clients: ProviderClients<BuildProvider>;
 
   constructor(
     private readonly env: BuildTriggerEnv,
     @Inject(PROVIDER_MODULES) modules: ProviderModules,
   ) {
     const context = { timeoutMs: parseDuration(env.UPSTREAM_TIMEOUT), variables: env };
-    for (const { key, servers: kind } of PROVIDERS.providers) {
-      const module = modules.get(key)!;
-      this.providers.set(
-        key,
-        new UpstreamClients(kind, env.serversOf(key), (server: unknown) => module.create(server, context)),
-      );
-    }
+    this.clients = new ProviderClients(
+      PROVIDERS,
+      (key) => env.serversOf(key),
+      (key, server) => modules.get(key)!.create(server, context),
+    );
   }
 
   /**
@@ -37,6 +35,6 @@ export class ProviderRegistry {
    * servers the namespace may use: an author learns no other server's name.
    */
   get(provider: string, server: string | undefined, namespace: string): BuildProvider {
-    return this.providers.get(provider)!.get(server, { scopes: this.env.scopes, namespace });
+    return this.clients.get(provider, server, { scopes: this.env.scopes, namespace });
   }
 }

@@ -1,13 +1,10 @@
-import {
-  DEFAULT_UPSTREAM,
-  upstreamVariable,
-  type Credential,
-  type PluginLogger,
-  type ProviderDefinition,
-  type Redactor,
-  type UpstreamFamily,
-  type UpstreamKind,
-  type WorkflowMeta,
+import type {
+  Credential,
+  PluginLogger,
+  ProviderDefinition,
+  Redactor,
+  UpstreamKind,
+  WorkflowMeta,
 } from '@app/plugin-kit';
 import type { JobRun, RunExtras, RunRef } from '../job/job-run.js';
 
@@ -57,29 +54,13 @@ export interface DataJobProviderDefinition<V extends object = object, C = unknow
 > {
   label: string;
   /** Its connections as the body chooses them (`connection: prod`), and what the admin sets for one. */
-  connections: UpstreamKind;
+  upstreams: UpstreamKind;
 }
 
 export function defineDataJobProvider<V extends object, C>(
   definition: DataJobProviderDefinition<V, C>,
 ): DataJobProviderDefinition<V, C> {
   return definition;
-}
-
-/** The kind of a provider's connections: `connection: <name>` in the body, `enable` naming their variables. */
-export function connectionKind(
-  provider: string,
-  family: UpstreamFamily,
-  enable: (variable: (setting: string) => string) => string,
-): UpstreamKind {
-  const enableFor = (name: string) => enable((setting) => upstreamVariable(family, name, setting));
-  return {
-    provider,
-    scope: provider,
-    field: 'connection',
-    enable: enableFor(DEFAULT_UPSTREAM),
-    variablesFor: enableFor,
-  };
 }
 
 /** A token, and a password with its user, as the redactor takes them. */

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { parseDuration } from '@app/contract';
-import { Redactor, UpstreamClients } from '@app/plugin-kit';
+import { ProviderClients, Redactor } from '@app/plugin-kit';
 import { DataJobEnv } from '../config/data-job.env.js';
 import type { DataJobProvider, DataJobProviderModule } from './data-job-provider.js';
 import { PROVIDERS } from './index.js';
@@ -15,7 +15,7 @@ export type ProviderModules = ReadonlyMap<string, DataJobProviderModule<unknown>
  */
 @Injectable()
 export class ProviderRegistry {
-  private readonly providers = new Map<string, UpstreamClients<unknown, DataJobProvider<unknown>>>();
+  private readonly clients: ProviderClients<DataJobProvider<unknown>>;
 
   constructor(
     private readonly env: DataJobEnv,
@@ -23,15 +23,11 @@ export class ProviderRegistry {
     @Inject(PROVIDER_MODULES) modules: ProviderModules,
   ) {
     const context = { timeoutMs: parseDuration(env.UPSTREAM_TIMEOUT), redactor };
-    for (const { key, connections: kind } of PROVIDERS.providers) {
-      const module = modules.get(key)!;
-      this.providers.set(
-        key,
-        new UpstreamClients(kind, env.connectionsOf(key), (connection: unknown) =>
-          module.create(connection, context),
-        ),
-      );
-    }
+    this.clients = new ProviderClients(
+      PROVIDERS,
+      (key) => env.connectionsOf(key),
+      (key, connection) => modules.get(key)!.create(connection, context),
+    );
   }
 
   /**
@@ -40,6 +36,6 @@ export class ProviderRegistry {
    * two read the same and list only the connections the namespace may use.
    */
   get(provider: string, connection: string | undefined, namespace: string): DataJobProvider<unknown> {
-    return this.providers.get(provider)!.get(connection, { scopes: this.env.scopes, namespace });
+    return this.clients.get(provider, connection, { scopes: this.env.scopes, namespace });
   }
 }

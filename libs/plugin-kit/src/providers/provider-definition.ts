@@ -1,4 +1,5 @@
 import type { Credential, EnvSource } from '../config/env.js';
+import type { UpstreamKind } from '../config/named-upstreams.js';
 
 /** An env class, as each provider's variables extend it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a mixin's base takes any constructor
@@ -41,6 +42,8 @@ export interface ProviderSettings<V extends object = object, S = unknown> {
    * sent with its user), for the redactor.
    */
   credentials?(settings: S): Credential[];
+  /** Its named upstreams as a body chooses them (`connection: prod`), for a table's ProviderClients. */
+  upstreams?: UpstreamKind;
 }
 
 /**

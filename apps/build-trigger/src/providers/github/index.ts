@@ -1,4 +1,5 @@
-import { defineBuildProvider, serverKind } from '../../build/build-provider.js';
+import { upstreamKind } from '@app/plugin-kit';
+import { defineBuildProvider } from '../../build/build-provider.js';
 import { GITHUB_FAMILY, githubVariables, readGithub } from './github-settings.js';
 
 /** GitHub Actions: a workflow dispatch, followed by its run. */
@@ -12,10 +13,11 @@ export const github = defineBuildProvider({
   configured: (servers) => servers.size > 0,
   destinations: (servers) => ({ github: servers.keys() }),
   credentials: (servers) => [...servers.values()].map((s) => ({ secret: s.token })),
-  servers: serverKind(
+  upstreams: upstreamKind(
     'github',
-    'GITHUB_TOKEN (and GITHUB_API_URL for GitHub Enterprise)',
-    (n) => `GITHUB_${n}_TOKEN (and GITHUB_${n}_API_URL for GitHub Enterprise)`,
+    'server',
+    GITHUB_FAMILY,
+    (v) => `${v('TOKEN')} (and ${v('API_URL')} for GitHub Enterprise)`,
   ),
   load: async () => (await import('./github-actions.provider.js')).githubModule,
 });

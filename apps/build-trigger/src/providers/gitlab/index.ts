@@ -1,4 +1,5 @@
-import { defineBuildProvider, serverKind } from '../../build/build-provider.js';
+import { upstreamKind } from '@app/plugin-kit';
+import { defineBuildProvider } from '../../build/build-provider.js';
 import { GITLAB_FAMILY, gitlabVariables, readGitlab } from './gitlab-settings.js';
 
 /** GitLab CI: a pipeline (with an access token or a pipeline trigger token). */
@@ -15,10 +16,11 @@ export const gitlab = defineBuildProvider({
     [...servers.values()].flatMap((s) =>
       [s.token, s.triggerToken].flatMap((t) => (t ? [{ secret: t }] : [])),
     ),
-  servers: serverKind(
+  upstreams: upstreamKind(
     'gitlab',
-    'GITLAB_URL and GITLAB_TOKEN or GITLAB_TRIGGER_TOKEN',
-    (n) => `GITLAB_${n}_URL and GITLAB_${n}_TOKEN or GITLAB_${n}_TRIGGER_TOKEN`,
+    'server',
+    GITLAB_FAMILY,
+    (v) => `${v('URL')} and ${v('TOKEN')} or ${v('TRIGGER_TOKEN')}`,
   ),
   load: async () => (await import('./gitlab.provider.js')).gitlabModule,
 });

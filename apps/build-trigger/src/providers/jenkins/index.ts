@@ -1,4 +1,5 @@
-import { defineBuildProvider, serverKind } from '../../build/build-provider.js';
+import { upstreamKind } from '@app/plugin-kit';
+import { defineBuildProvider } from '../../build/build-provider.js';
 import { JENKINS_FAMILY, jenkinsVariables, readJenkins } from './jenkins-settings.js';
 
 /** Jenkins: a job's build (`buildWithParameters`), multibranch jobs included. */
@@ -13,10 +14,11 @@ export const jenkins = defineBuildProvider({
   destinations: (servers) => ({ jenkins: servers.keys() }),
   // A Jenkins token is sent with its user (Basic).
   credentials: (servers) => [...servers.values()].map((s) => ({ secret: s.apiToken, user: s.user })),
-  servers: serverKind(
+  upstreams: upstreamKind(
     'jenkins',
-    'JENKINS_URL, JENKINS_USER and JENKINS_API_TOKEN',
-    (n) => `JENKINS_${n}_URL, JENKINS_${n}_USER and JENKINS_${n}_API_TOKEN`,
+    'server',
+    JENKINS_FAMILY,
+    (v) => `${v('URL')}, ${v('USER')} and ${v('API_TOKEN')}`,
   ),
   load: async () => (await import('./jenkins.provider.js')).jenkinsModule,
 });

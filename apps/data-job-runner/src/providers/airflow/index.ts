@@ -1,9 +1,5 @@
-import {
-  connectionKind,
-  defineDataJobProvider,
-  loginCredential,
-  tokenCredential,
-} from '../data-job-provider.js';
+import { upstreamKind } from '@app/plugin-kit';
+import { defineDataJobProvider, loginCredential, tokenCredential } from '../data-job-provider.js';
 import { AIRFLOW_FAMILY, airflowVariables, readAirflow } from './airflow-settings.js';
 
 /** Apache Airflow's REST API (v1 for Airflow 2, v2 for Airflow 3): a DAG run. */
@@ -19,8 +15,9 @@ export const airflow = defineDataJobProvider({
   destinations: (connections) => ({ airflow: connections.keys() }),
   credentials: (connections) =>
     [...connections.values()].flatMap((c) => [...tokenCredential(c.token), ...loginCredential(c)]),
-  connections: connectionKind(
+  upstreams: upstreamKind(
     'airflow',
+    'connection',
     AIRFLOW_FAMILY,
     (v) => `${v('URL')} and ${v('USERNAME')}/${v('PASSWORD')} or ${v('TOKEN')}`,
   ),

@@ -1,4 +1,5 @@
-import { connectionKind, defineDataJobProvider, tokenCredential } from '../data-job-provider.js';
+import { upstreamKind } from '@app/plugin-kit';
+import { defineDataJobProvider, tokenCredential } from '../data-job-provider.js';
 import { DATABRICKS_FAMILY, databricksVariables, readDatabricks } from './databricks-settings.js';
 
 /** Databricks Jobs: a job run (`run-now`) or a one-time run (`runs/submit`). */
@@ -13,6 +14,11 @@ export const databricks = defineDataJobProvider({
   configured: (connections) => connections.size > 0,
   destinations: (connections) => ({ databricks: connections.keys() }),
   credentials: (connections) => [...connections.values()].flatMap((c) => tokenCredential(c.token)),
-  connections: connectionKind('databricks', DATABRICKS_FAMILY, (v) => `${v('HOST')} and ${v('TOKEN')}`),
+  upstreams: upstreamKind(
+    'databricks',
+    'connection',
+    DATABRICKS_FAMILY,
+    (v) => `${v('HOST')} and ${v('TOKEN')}`,
+  ),
   load: async () => (await import('./databricks.provider.js')).databricksModule,
 });

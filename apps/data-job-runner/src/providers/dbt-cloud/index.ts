@@ -1,4 +1,5 @@
-import { connectionKind, defineDataJobProvider, tokenCredential } from '../data-job-provider.js';
+import { upstreamKind } from '@app/plugin-kit';
+import { defineDataJobProvider, tokenCredential } from '../data-job-provider.js';
 import { DBT_CLOUD_FAMILY, dbtCloudVariables, readDbtCloud } from './dbt-cloud-settings.js';
 
 /** dbt Cloud's Administrative API: a job run. */
@@ -13,8 +14,9 @@ export const dbtCloud = defineDataJobProvider({
   configured: (connections) => connections.size > 0,
   destinations: (connections) => ({ dbtCloud: connections.keys() }),
   credentials: (connections) => [...connections.values()].flatMap((c) => tokenCredential(c.token)),
-  connections: connectionKind(
+  upstreams: upstreamKind(
     'dbtCloud',
+    'connection',
     DBT_CLOUD_FAMILY,
     (v) => `${v('ACCOUNT_ID')} and ${v('API_TOKEN')}`,
   ),

@@ -1,4 +1,5 @@
-import { connectionKind, defineDataJobProvider, loginCredential } from '../data-job-provider.js';
+import { upstreamKind } from '@app/plugin-kit';
+import { defineDataJobProvider, loginCredential } from '../data-job-provider.js';
 import { LIVY_FAMILY, livyVariables, readLivy } from './livy-settings.js';
 
 /** Apache Livy: a Spark batch. */
@@ -13,6 +14,6 @@ export const livy = defineDataJobProvider({
   configured: (connections) => connections.size > 0,
   destinations: (connections) => ({ livy: connections.keys() }),
   credentials: (connections) => [...connections.values()].flatMap(loginCredential),
-  connections: connectionKind('livy', LIVY_FAMILY, (v) => v('URL')),
+  upstreams: upstreamKind('livy', 'connection', LIVY_FAMILY, (v) => v('URL')),
   load: async () => (await import('./livy.provider.js')).livyModule,
 });

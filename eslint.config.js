@@ -15,6 +15,26 @@ export default tseslint.config(
     },
   },
   {
+    // An env class is read at start-up with the kit's env rules, which share their names with class-validator's
+    // decorators: one marked with class-validator's IsString is never read, so its files may not import it.
+    files: ['**/*.env.ts', '**/*-settings.ts', 'libs/plugin-kit/src/config/kit-env.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'class-validator',
+              allowTypeImports: true,
+              message:
+                "env and settings files take their rules from '@app/plugin-kit/config/env-rules.js' (class-validator's names, read at start-up); class-validator's decorators are never read there",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: [
       '**/*.spec.ts',
       '**/*.e2e-spec.ts',

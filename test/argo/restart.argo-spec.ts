@@ -4,7 +4,7 @@
 // (docs/build-trigger.md, "Exactly one build"), and the node ends once: Succeeded, one attempt, one build.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { JenkinsStandIn } from '../../apps/build-trigger/stand-ins/jenkins.stand-in.js';
+import { JenkinsStandIn } from '../../apps/build-trigger/stand-ins/jenkins/jenkins.stand-in.js';
 import type { StackState } from '../../tools/argo-stack/src/stack.js';
 import {
   agentContainerEvents,

@@ -1,7 +1,7 @@
 import type { DemoContext, DemoUpstreams } from '@app/testing';
-import { GitHubStandIn } from '../stand-ins/github.stand-in.js';
-import { GitLabStandIn } from '../stand-ins/gitlab.stand-in.js';
-import { JenkinsStandIn } from '../stand-ins/jenkins.stand-in.js';
+import { GitHubStandIn } from '../stand-ins/github/github.stand-in.js';
+import { GitLabStandIn } from '../stand-ins/gitlab/gitlab.stand-in.js';
+import { JenkinsStandIn } from '../stand-ins/jenkins/jenkins.stand-in.js';
 
 /** Credentials of the demo stand-ins (fake, loopback only). */
 export const DEMO_CREDENTIALS = {

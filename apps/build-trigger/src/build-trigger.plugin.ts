@@ -1,5 +1,6 @@
 import { definePlugin } from '@app/plugin-kit';
 import { BuildTriggerEnv } from './config/build-trigger.env.js';
+import { PROVIDERS } from './providers/index.js';
 
 /** Trigger a Jenkins, GitHub Actions or GitLab CI build from a workflow step and wait for its result. */
 export const buildTriggerPlugin = definePlugin({
@@ -7,6 +8,7 @@ export const buildTriggerPlugin = definePlugin({
   key: 'build',
   port: 10421,
   env: BuildTriggerEnv,
-  envPrefixes: ['JENKINS_', 'GITHUB_', 'GITLAB_'],
-  load: async () => (await import('./build-trigger.module.js')).BuildTriggerModule,
+  // Each CI system's family: its named servers (JENKINS_<NAME>_URL, GITLAB_<NAME>_TOKEN, ...).
+  envPrefixes: PROVIDERS.prefixes,
+  load: async () => (await import('./build-trigger.module.js')).buildTriggerModule(),
 });

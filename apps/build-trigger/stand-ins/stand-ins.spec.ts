@@ -1,7 +1,7 @@
 import { request } from 'node:http';
-import { GitHubStandIn } from './github.stand-in.js';
-import { GitLabStandIn } from './gitlab.stand-in.js';
-import { JenkinsStandIn } from './jenkins.stand-in.js';
+import { GitHubStandIn } from './github/github.stand-in.js';
+import { GitLabStandIn } from './gitlab/gitlab.stand-in.js';
+import { JenkinsStandIn } from './jenkins/jenkins.stand-in.js';
 
 /** The stand-ins refuse what the real APIs refuse (a fake that accepts anything proves nothing). */
 async function call(url: string, init: RequestInit & { json?: unknown; form?: Record<string, string> } = {}) {

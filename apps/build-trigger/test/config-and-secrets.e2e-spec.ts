@@ -1,10 +1,14 @@
 import { EnvValidationError } from '@app/plugin-kit';
 import { startHarness, StandInServer, type PluginHarness } from '@app/testing';
 import { buildTriggerPlugin } from '../src/build-trigger.plugin.js';
-import { GitHubStandIn } from '../stand-ins/github.stand-in.js';
-import { GitLabStandIn } from '../stand-ins/gitlab.stand-in.js';
-import { JenkinsStandIn } from '../stand-ins/jenkins.stand-in.js';
+import { PROVIDERS } from '../src/providers/index.js';
+import { GitHubStandIn } from '../stand-ins/github/github.stand-in.js';
+import { GitLabStandIn } from '../stand-ins/gitlab/gitlab.stand-in.js';
+import { JenkinsStandIn } from '../stand-ins/jenkins/jenkins.stand-in.js';
 import { buildRequest, drive, uid } from './drive.js';
+
+/** The providers, as the body's "exactly one provider block" names them: the table's keys in its order. */
+const KEYS = PROVIDERS.keys.join(', ');
 
 const SECRETS = {
   jenkins: 'jenkins-default-token-0a1b2c3d',
@@ -69,13 +73,10 @@ describe('build plugin: configuration, server choice and secrets', () => {
   });
 
   it.each([
-    [
-      {},
-      'build: invalid config: body: exactly one provider block is required (jenkins, github, gitlab); got none',
-    ],
+    [{}, `build: invalid config: body: exactly one provider block is required (${KEYS}); got none`],
     [
       { jenkins: { job: 'app' }, gitlab: { project: 1, ref: 'main' } },
-      'build: invalid config: body: exactly one provider block is required (jenkins, github, gitlab); got jenkins and gitlab',
+      `build: invalid config: body: exactly one provider block is required (${KEYS}); got jenkins and gitlab`,
     ],
     [
       { jenkins: { job: 'app' }, pollInterval: 30 },

@@ -1,6 +1,6 @@
 import { startHarness, type PluginHarness } from '@app/testing';
 import { buildTriggerPlugin } from '../src/build-trigger.plugin.js';
-import { GitHubStandIn, type GitHubStandInOptions } from '../stand-ins/github.stand-in.js';
+import { GitHubStandIn, type GitHubStandInOptions } from '../stand-ins/github/github.stand-in.js';
 import { buildRequest, drive, outputs, sleep, uid } from './drive.js';
 
 const TOKEN = 'ghp_e2eTOKENe2eTOKENe2eTOKENe2e0001';

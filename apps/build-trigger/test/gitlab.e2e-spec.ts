@@ -1,6 +1,6 @@
 import { startHarness, type PluginHarness } from '@app/testing';
 import { buildTriggerPlugin } from '../src/build-trigger.plugin.js';
-import { GitLabStandIn } from '../stand-ins/gitlab.stand-in.js';
+import { GitLabStandIn } from '../stand-ins/gitlab/gitlab.stand-in.js';
 import { buildRequest, drive, outputs, sleep, uid } from './drive.js';
 
 const TOKEN = 'glpat-e2eTOKENe2eTOKEN0001';

@@ -1,6 +1,6 @@
 import { startHarness, type PluginHarness } from '@app/testing';
 import { buildTriggerPlugin } from '../src/build-trigger.plugin.js';
-import { JenkinsStandIn } from '../stand-ins/jenkins.stand-in.js';
+import { JenkinsStandIn } from '../stand-ins/jenkins/jenkins.stand-in.js';
 import { buildRequest, drive, outputs, sleep, uid } from './drive.js';
 
 const USER = 'argo-bot';

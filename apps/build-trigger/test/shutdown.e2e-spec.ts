@@ -1,6 +1,6 @@
 import { startHarness } from '@app/testing';
 import { buildTriggerPlugin } from '../src/build-trigger.plugin.js';
-import { GitLabStandIn } from '../stand-ins/gitlab.stand-in.js';
+import { GitLabStandIn } from '../stand-ins/gitlab/gitlab.stand-in.js';
 import { buildRequest, uid } from './drive.js';
 
 const TOKEN = 'glpat-shutdownTESTshutdown1';

@@ -1,10 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { provideHandler } from '@app/plugin-kit';
+import { provideProviderContexts } from '@app/plugin-kit/providers/provider-context.js';
+import { NotifierEnv } from './config/notifier.env.js';
 import { NOTIFIER_PROVIDERS, NOTIFY_CONFIG, NotifierHandler } from './notifier.handler.js';
 import { notifyConfigClass } from './notify-config.dto.js';
-import type { NotifierProvider } from './providers/notifier-provider.js';
-import type { ProviderModule } from './providers/provider-definition.js';
-import { PROVIDERS } from './providers/provider-table.js';
+import type { NotifierProvider, ProviderModule } from './providers/notifier-provider.js';
+import { PROVIDERS } from './providers/index.js';
 import { approvalParts } from './approvals/approvals.module-parts.js';
 
 @Module({})
@@ -15,14 +16,14 @@ let loading: Promise<Array<ProviderModule & { key: string }>> | undefined;
 /** The Nest side of every provider of the table, loaded once, all at the same time. */
 export function loadProviderModules(): Promise<Array<ProviderModule & { key: string }>> {
   loading ??= Promise.all(
-    PROVIDERS.map(async (provider) => ({ key: provider.key, ...(await provider.load()) })),
+    PROVIDERS.providers.map(async (provider) => ({ key: provider.key, ...(await provider.load()) })),
   );
   return loading;
 }
 
 /**
- * The notifier's module: each provider (and what only it injects), the table of them, the approval gate and its
- * readers, the body class, the handler.
+ * The notifier's module: each provider (and what only it injects) with its context, the table of them, the
+ * approval gate and its readers, the body class, the handler.
  */
 export async function chatNotifierModule(): Promise<DynamicModule> {
   const providers = await loadProviderModules();
@@ -30,6 +31,7 @@ export async function chatNotifierModule(): Promise<DynamicModule> {
   return {
     module: ChatNotifierModule,
     providers: [
+      ...provideProviderContexts(PROVIDERS.keys, NotifierEnv, (env, key) => env.contextOf(key)),
       ...providers.flatMap((p) => [...(p.helpers ?? []), p.provider]),
       {
         provide: NOTIFIER_PROVIDERS,

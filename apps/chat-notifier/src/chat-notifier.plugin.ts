@@ -1,6 +1,6 @@
 import { definePlugin } from '@app/plugin-kit';
 import { NotifierEnv } from './config/notifier.env.js';
-import { PROVIDER_SETTINGS } from './providers/provider-table.js';
+import { PROVIDER_SETTINGS } from './providers/index.js';
 
 /**
  * The chat notifier: `plugin: {notify: {<provider>: {...}}}` posts, threads and edits one message per
@@ -15,6 +15,6 @@ export const chatNotifierPlugin = definePlugin({
   port: 10420,
   env: NotifierEnv,
   // Each provider's family: its named destinations (SLACK_<NAME>_BOT_TOKEN, SMTP_<NAME>_URL, ...).
-  envPrefixes: PROVIDER_SETTINGS.flatMap((p) => p.prefixes),
+  envPrefixes: PROVIDER_SETTINGS.prefixes,
   load: async () => (await import('./chat-notifier.module.js')).chatNotifierModule(),
 });

@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ExecuteTemplateReply } from '@app/contract';
 import {
-  exactlyOneProviderBlock,
   PluginConfigError,
   type ConfigClass,
   type ExecutionContext,
   type PluginHandler,
 } from '@app/plugin-kit';
 import type { NotifierProvider } from './providers/notifier-provider.js';
+import { PROVIDERS } from './providers/index.js';
 import { ApprovalGate } from './approvals/approval-gate.js';
 import { inBlock } from './shared/block-errors.js';
 
@@ -40,7 +40,7 @@ export class NotifierHandler implements PluginHandler<Record<string, object>> {
         );
       return this.gate.execute({ ...ctx, config: ctx.config.approve } as never);
     }
-    const name = exactlyOneProviderBlock(ctx.config, [...this.providers.keys()]);
+    const name = PROVIDERS.pick(ctx.config);
     // `channel: …` from the Slack block is `slack.channel: …` from the body's root.
     return inBlock(name, () => this.providers.get(name)!.execute({ ...ctx, config: ctx.config[name]! }));
   }

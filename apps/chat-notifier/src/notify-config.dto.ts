@@ -1,5 +1,5 @@
 import type { ConfigClass } from '@app/plugin-kit';
-import { withProviderBlocks } from './shared/provider-blocks.js';
+import { withProviderBlocks } from '@app/plugin-kit/providers/provider-blocks.js';
 
 /**
  * The class of the body under `plugin.notify`: one optional block per provider (`notify: {slack: {...}}`), each

@@ -5,8 +5,8 @@ import { startPagerDutyDemo } from '../demo/pagerduty.js';
 import { startTeamsBotDemo, startTeamsDemo } from '../demo/teams.js';
 import { startSlackDemoWorkspace } from '../demo/upstreams.js';
 import { looksSecret } from '@app/plugin-kit';
-import type { ProviderStandIn } from '../stand-ins/provider-stand-in.js';
 import { notify, startNotifier } from './support.js';
+import type { ProviderStandIn } from '@app/testing';
 
 /** Each HTTP provider's stand-in, a body, and the credential forms it sends (all must stay masked). */
 const cases = [

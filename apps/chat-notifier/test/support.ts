@@ -6,11 +6,11 @@ import { loadProviderModules } from '../src/chat-notifier.module.js';
 import { executeArgs, startHarness, type ExecuteArgsOptions, type PluginHarness } from '@app/testing';
 import { startSlackDemoWorkspace, type SlackDemoWorkspace } from '../demo/upstreams.js';
 import { chatNotifierPlugin } from '../src/chat-notifier.plugin.js';
-import { PROVIDERS } from '../src/providers/provider-table.js';
+import { PROVIDERS } from '../src/providers/index.js';
 
 /** Every provider's module, each imported on its own before the plugin imports them all at once. */
 export async function preloadProviderModules(): ReturnType<typeof loadProviderModules> {
-  for (const provider of PROVIDERS) await provider.load();
+  for (const provider of PROVIDERS.providers) await provider.load();
   return loadProviderModules();
 }
 

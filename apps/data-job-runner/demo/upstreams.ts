@@ -1,7 +1,7 @@
-import { AirflowStandIn } from '../stand-ins/airflow.stand-in.js';
-import { DatabricksStandIn } from '../stand-ins/databricks.stand-in.js';
-import { DbtCloudStandIn } from '../stand-ins/dbt-cloud.stand-in.js';
-import { LivyStandIn } from '../stand-ins/livy.stand-in.js';
+import { AirflowStandIn } from '../stand-ins/airflow/airflow.stand-in.js';
+import { DatabricksStandIn } from '../stand-ins/databricks/databricks.stand-in.js';
+import { DbtCloudStandIn } from '../stand-ins/dbt-cloud/dbt-cloud.stand-in.js';
+import { LivyStandIn } from '../stand-ins/livy/livy.stand-in.js';
 
 /** Credentials of the demo stand-ins (fake, loopback only). */
 export const DEMO_CREDENTIALS = {

@@ -1,5 +1,6 @@
 import { definePlugin } from '@app/plugin-kit';
 import { DataJobEnv } from './config/data-job.env.js';
+import { PROVIDERS } from './providers/index.js';
 
 /** Runs Databricks jobs, Airflow DAGs, dbt Cloud jobs and Spark batches (Livy) and waits for them. */
 export const dataJobPlugin = definePlugin({
@@ -7,6 +8,7 @@ export const dataJobPlugin = definePlugin({
   key: 'data-job',
   port: 10422,
   env: DataJobEnv,
-  envPrefixes: ['DATABRICKS_', 'AIRFLOW_', 'DBT_CLOUD_', 'LIVY_'],
-  load: async () => (await import('./data-job.module.js')).DataJobModule,
+  // Each provider's family: its named connections (DATABRICKS_<NAME>_HOST, LIVY_<NAME>_URL, ...).
+  envPrefixes: PROVIDERS.prefixes,
+  load: async () => (await import('./data-job.module.js')).dataJobModule(),
 });

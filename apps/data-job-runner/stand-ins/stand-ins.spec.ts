@@ -1,8 +1,8 @@
 // The stand-ins must refuse what the real APIs refuse, or the e2e tests prove nothing.
-import { AirflowStandIn } from './airflow.stand-in.js';
-import { DatabricksStandIn } from './databricks.stand-in.js';
-import { DbtCloudStandIn } from './dbt-cloud.stand-in.js';
-import { LivyStandIn } from './livy.stand-in.js';
+import { AirflowStandIn } from './airflow/airflow.stand-in.js';
+import { DatabricksStandIn } from './databricks/databricks.stand-in.js';
+import { DbtCloudStandIn } from './dbt-cloud/dbt-cloud.stand-in.js';
+import { LivyStandIn } from './livy/livy.stand-in.js';
 
 async function call(url: string, method: string, headers: Record<string, string> = {}, body?: unknown) {
   const res = await fetch(url, {

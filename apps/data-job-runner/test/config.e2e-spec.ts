@@ -1,5 +1,6 @@
 import { EnvValidationError, startPlugin } from '@app/plugin-kit';
 import { dataJobPlugin } from '../src/data-job.plugin.js';
+import { PROVIDERS } from '../src/providers/index.js';
 import { DatabricksStandIn } from '../stand-ins/index.js';
 import {
   dataJob,
@@ -11,6 +12,9 @@ import {
   startDataJob,
   uniqueWorkflow,
 } from './support.js';
+
+/** The providers, as the body's "exactly one provider block" names them: the table's keys in its order. */
+const KEYS = PROVIDERS.keys.join(', ');
 
 const PROD_TOKEN = 'dapi-prod-4d3c2b1a0f9e8d7c6b5a';
 
@@ -60,11 +64,11 @@ describe('data-job: admin connections and body checks', () => {
     ],
     [
       { wait: true },
-      'data-job: invalid config: body: exactly one provider block is required (databricks, airflow, dbtCloud, livy); got none',
+      `data-job: invalid config: body: exactly one provider block is required (${KEYS}); got none`,
     ],
     [
       { databricks: { jobId: 1 }, dbtCloud: { jobId: 2 } },
-      'data-job: invalid config: body: exactly one provider block is required (databricks, airflow, dbtCloud, livy); got databricks and dbtCloud',
+      `data-job: invalid config: body: exactly one provider block is required (${KEYS}); got databricks and dbtCloud`,
     ],
     [
       { databricks: { jobId: 1 }, host: 'https://elsewhere.example' },

@@ -11,8 +11,12 @@ export const NODE_PHASES = [
 
 export type NodePhase = (typeof NODE_PHASES)[number];
 
-/** Phases after which the agent stops calling the plugin for that node. */
-export function isFinalPhase(phase: NodePhase | undefined): boolean {
+/**
+ * Phases after which the agent stops calling the plugin for that node, and the controller treats the node as
+ * done (NodeStatus.Fulfilled). Takes any text, as a TaskSet or a reply carries it; Argo's spelling is
+ * case-sensitive.
+ */
+export function isFinalPhase(phase: string | undefined): boolean {
   return (
     phase === 'Succeeded' ||
     phase === 'Failed' ||

@@ -2,7 +2,9 @@
 // The Nest runtime is loaded by the kit itself on the first call addressed to the plugin; HTTP clients for
 // upstreams live in '@app/plugin-kit/upstream/http-client.js', the check of a plugin body (class-transformer) in
 // '@app/plugin-kit/config/plugin-config.js', the rules of env classes (class-validator's names and messages, without
-// class-validator) in '@app/plugin-kit/config/env-rules.js'.
+// class-validator) in '@app/plugin-kit/config/env-rules.js', a provider's Nest context in
+// '@app/plugin-kit/providers/provider-context.js' and the body's provider blocks in
+// '@app/plugin-kit/providers/provider-blocks.js'.
 export * from './plugin-definition.js';
 export * from './run-plugin.js';
 export * from './execution/plugin-handler.js';
@@ -20,6 +22,9 @@ export * from './config/namespace-scopes.js';
 export * from './config/former-names.js';
 export * from './config/named-upstreams.js';
 export * from './config/provider-block.js';
+export * from './providers/provider-definition.js';
+export * from './providers/provider-table.js';
+export * from './providers/provider-clients.js';
 export * from './auth/token-guard.js';
 export * from './http/contract-server.js';
 export * from './json/json-text.js';

@@ -1,6 +1,7 @@
 // The local agent and the real one side by side: what each made of a workflow (its phase and message, each
 // plugin node's phase, message and outputs) and the calls its plugin saw, put in one comparable shape, and
 // the differences between the two in words.
+import { isFinalPhase } from '@app/contract';
 import type { WorkflowResult } from '@app/testing';
 import type { StackState } from '../../../tools/argo-stack/src/stack.js';
 import { agentPodLogs, kubeClient, waitForWorkflow, type WorkflowOutcome } from './cluster.js';
@@ -15,7 +16,6 @@ export interface SeenRequest {
   reply?: { node: string; phase: string; requeueMs?: number; ms: number };
 }
 
-const FINAL_PHASES = new Set(['Succeeded', 'Failed', 'Error', 'Skipped', 'Omitted']);
 /** How far a call may land from when the reply before it asked (the agent's and this machine's delays). */
 const REQUEUE_SLACK_MS = 2000;
 
@@ -43,8 +43,8 @@ export function followsReplies(requests: SeenRequest[]): boolean {
       calls.every((call, i) => {
         const reply = call.reply!;
         const next = calls[i + 1];
-        if (!next) return FINAL_PHASES.has(reply.phase);
-        if (FINAL_PHASES.has(reply.phase) || reply.requeueMs === undefined) return false;
+        if (!next) return isFinalPhase(reply.phase);
+        if (isFinalPhase(reply.phase) || reply.requeueMs === undefined) return false;
         return Math.abs(gapBetween(call, next) - reply.requeueMs) <= REQUEUE_SLACK_MS;
       }),
     )

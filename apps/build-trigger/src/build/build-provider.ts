@@ -1,9 +1,9 @@
-import type { PluginLogger, RunObservation } from '@app/plugin-kit';
-import type { BuildRun, ProviderName } from './build-run.js';
+import type { PluginLogger, ProviderDefinition, RunObservation, UpstreamKind } from '@app/plugin-kit';
+import type { BuildRun } from './build-run.js';
 
 /** Everything a provider needs for one call: the provider block of the body and the correlation key. */
 export interface BuildRequest<Spec = unknown> {
-  provider: ProviderName;
+  provider: string;
   /** The validated provider block (JenkinsBuildSpec, GitHubBuildSpec or GitLabBuildSpec). */
   spec: Spec;
   /** Stable per execution, survives restarts: sent upstream so the build can be found again. */
@@ -28,7 +28,7 @@ export type Tracked<Ref = unknown> = RunObservation<Ref, BuildRun>;
  * one `poll` per later call, and `cancel` on timeout or shutdown.
  */
 export interface BuildProvider<Spec = unknown, Ref = unknown> {
-  readonly name: ProviderName;
+  readonly name: string;
   /** A build an earlier call (maybe another process) started for this correlation key, if the upstream can tell. */
   find(request: BuildRequest<Spec>): Promise<Tracked<Ref> | undefined>;
   start(request: BuildRequest<Spec>): Promise<Tracked<Ref>>;
@@ -36,4 +36,26 @@ export interface BuildProvider<Spec = unknown, Ref = unknown> {
   poll(request: BuildRequest<Spec>, ref: Ref): Promise<Tracked<Ref>>;
   /** Asks the upstream to stop the build; returns the run when the upstream says what state it is in. */
   cancel(request: BuildRequest<Spec>, ref: Ref): Promise<BuildRun | undefined>;
+}
+
+/** A provider's Nest-free side, loaded with the plugin's module on the first own call. */
+export interface BuildProviderModule<S, V = object> {
+  /** The provider of one server the admin configured; `variables`: the provider's own (its timeouts). */
+  create(server: S, context: { timeoutMs: number; variables: V }): BuildProvider;
+}
+
+/** One CI system of the build trigger: the kit's definition and its servers' kind. */
+export interface BuildProviderDefinition<V extends object = object, S = unknown> extends ProviderDefinition<
+  V,
+  Map<string, S>,
+  BuildProviderModule<S, V>
+> {
+  /** Its servers as the body chooses them (`server: prod`), and what the admin sets for one. */
+  upstreams: UpstreamKind;
+}
+
+export function defineBuildProvider<V extends object, S>(
+  definition: BuildProviderDefinition<V, S>,
+): BuildProviderDefinition<V, S> {
+  return definition;
 }

@@ -1,15 +1,12 @@
 import type { RunOutcome } from '@app/plugin-kit';
 
-/** The CI systems the plugin can drive; also the names of the provider blocks in the plugin body. */
-export const PROVIDER_NAMES = ['jenkins', 'github', 'gitlab'] as const;
-export type ProviderName = (typeof PROVIDER_NAMES)[number];
-
 /** Normalised state of a build, whatever the upstream calls it. */
 export type BuildStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
 /** One build as the plugin sees it, normalised across providers. */
 export interface BuildRun {
-  provider: ProviderName;
+  /** The provider's key (`jenkins`). */
+  provider: string;
   /** Build number (Jenkins), run id (GitHub), pipeline id (GitLab); '' while not known yet. */
   id: string;
   /** Web page of the run (or of the job while a Jenkins build is still queued); '' when not known. */

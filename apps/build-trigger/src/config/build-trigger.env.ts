@@ -1,69 +1,29 @@
 import {
   EnvBoolean,
   NamespaceScopes,
-  Secret,
   type Credential,
   upstreamId,
   type EnvExtras,
   type EnvSource,
 } from '@app/plugin-kit';
-import {
-  IsBoolean,
-  IsGoDuration,
-  IsHttpUrl,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-} from '@app/plugin-kit/config/env-rules.js';
-import { readServers } from './named-servers.js';
-import { GITHUB_PUBLIC_API, GITLAB_PUBLIC_URL, type ServerDirectory } from './servers.js';
+import { IsBoolean, IsGoDuration, IsOptional, IsString } from '@app/plugin-kit/config/env-rules.js';
+import { PROVIDERS, type ServerDirectory } from '../providers/index.js';
+
+/** Variables with a default: set alone, they configure no server. */
+const WITH_DEFAULTS = new Set(['GITHUB_API_URL', 'GITLAB_URL']);
+
+const enables = PROVIDERS.providers.map((p) => p.enable);
+const NO_SERVER = `no build server configured: set ${enables.slice(0, -1).join(', ')}, or ${enables.at(-1)} (or their named JENKINS_<NAME>_* ... forms)`;
+
+/** Every CI system's variables (the default server's), one on top of the other. */
+const ProviderVariables = PROVIDERS.variables();
 
 /**
- * Admin configuration of the build sidecar. Credentials come from Secrets (secretKeyRef) only; the workflow
- * body can choose a configured server by name, never a host or a credential.
+ * Admin configuration of the build sidecar: each CI system's variables (providers/<provider>/<provider>-settings.ts)
+ * and the ones they share. Credentials come from Secrets (secretKeyRef) only; the workflow body can choose a
+ * configured server by name, never a host or a credential.
  */
-export class BuildTriggerEnv implements EnvExtras {
-  @IsOptional()
-  @IsHttpUrl()
-  JENKINS_URL?: string;
-
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  JENKINS_USER?: string;
-
-  @Secret()
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  JENKINS_API_TOKEN?: string;
-
-  @Secret()
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  GITHUB_TOKEN?: string;
-
-  /** https://api.github.com, or https://HOST/api/v3 for GitHub Enterprise Server. */
-  @IsHttpUrl()
-  GITHUB_API_URL = GITHUB_PUBLIC_API;
-
-  /** The instance root (https://gitlab.example.com); a trailing /api/v4 is accepted too. */
-  @IsHttpUrl()
-  GITLAB_URL = GITLAB_PUBLIC_URL;
-
-  @Secret()
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  GITLAB_TOKEN?: string;
-
-  @Secret()
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  GITLAB_TRIGGER_TOKEN?: string;
-
+export class BuildTriggerEnv extends ProviderVariables implements EnvExtras {
   /** Cancel the builds this sidecar is following when it receives SIGTERM (off: a restart must not kill builds). */
   @EnvBoolean()
   @IsBoolean()
@@ -73,10 +33,6 @@ export class BuildTriggerEnv implements EnvExtras {
   @IsGoDuration({ min: '100ms', max: '15s' })
   UPSTREAM_TIMEOUT = '10s';
 
-  /** GitHub without run details: how long to look for a dispatched run (by its argo_key run-name) before failing. */
-  @IsGoDuration({ min: '1s', max: '1h' })
-  GITHUB_RUN_LOOKUP_TIMEOUT = '2m';
-
   /**
    * Which namespaces may use which server: `jenkins/prod=release,ci; github/*=ci-*` (docs/build-trigger.md).
    * Unset: every server is open to every namespace.
@@ -85,22 +41,34 @@ export class BuildTriggerEnv implements EnvExtras {
   @IsString()
   NAMESPACE_SCOPES?: string;
 
-  /** Filled by loadExtras: the default and named servers. */
-  servers: ServerDirectory = { jenkins: new Map(), github: new Map(), gitlab: new Map() };
+  /** Each CI system's servers, by key. Filled by loadExtras. */
+  private settings: ReadonlyMap<string, unknown> = new Map();
 
   /** Filled by loadExtras from NAMESPACE_SCOPES. */
   scopes = NamespaceScopes.unrestricted;
 
+  /** The default and named servers, by CI system. */
+  get servers(): ServerDirectory {
+    return Object.fromEntries(this.settings) as ServerDirectory;
+  }
+
+  /** The servers of CI system `key`, by name. */
+  serversOf(key: string): ReadonlyMap<string, unknown> {
+    return this.settings.get(key) as ReadonlyMap<string, unknown>;
+  }
+
   loadExtras(source: EnvSource): string[] {
-    const { servers, problems } = readServers(this, source);
-    this.servers = servers;
+    const { settings, problems, destinations } = PROVIDERS.read(this, source);
+    this.settings = settings;
+    // Only when no credential was even given: a bad variable has its own problem already.
+    const tried = Object.entries(source).some(
+      ([name, value]) =>
+        value && PROVIDERS.prefixes.some((p) => name.startsWith(p)) && !WITH_DEFAULTS.has(name),
+    );
+    if (PROVIDERS.configured(settings).length === 0 && !tried) problems.push(NO_SERVER);
     const scoped = NamespaceScopes.parse(this.NAMESPACE_SCOPES, {
       noun: 'server',
-      configured: {
-        jenkins: servers.jenkins.keys(),
-        github: servers.github.keys(),
-        gitlab: servers.gitlab.keys(),
-      },
+      configured: destinations,
       normalize: upstreamId,
     });
     this.scopes = scoped.scopes;
@@ -109,13 +77,6 @@ export class BuildTriggerEnv implements EnvExtras {
 
   /** Every server's credentials: a Jenkins token is sent with its user (Basic), the others alone. */
   credentials(): Credential[] {
-    const { jenkins, github, gitlab } = this.servers;
-    return [
-      ...[...jenkins.values()].map((s) => ({ secret: s.apiToken, user: s.user })),
-      ...[...github.values()].map((s) => ({ secret: s.token })),
-      ...[...gitlab.values()].flatMap((s) =>
-        [s.token, s.triggerToken].flatMap((t) => (t ? [{ secret: t }] : [])),
-      ),
-    ];
+    return PROVIDERS.credentials(this.settings);
   }
 }

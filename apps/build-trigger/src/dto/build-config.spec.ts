@@ -4,6 +4,10 @@ import { PluginConfigError } from '@app/plugin-kit';
 import { validatePluginConfig } from '@app/plugin-kit/config/plugin-config.js';
 import { BuildConfig } from './build-config.dto.js';
 import { chooseProvider } from './provider-block.js';
+import { PROVIDERS } from '../providers/index.js';
+
+/** The providers, as the body's "exactly one provider block" names them: the table's keys in its order. */
+const KEYS = PROVIDERS.keys.join(', ');
 
 const validate = (body: unknown) => validatePluginConfig(BuildConfig, body);
 const problemsOf = (body: unknown): string[] => {
@@ -107,6 +111,8 @@ describe('BuildConfig', () => {
     [{ gitlab: { project: 'g/p', ref: 'main' }, url: 'https://evil.example' }, 'url: unknown field'],
     [{ githib: github }, 'githib: unknown field (did you mean "github"?)'],
     [{ gitlab: { project: 'g/p', ref: 'main', host: 'evil.example' } }, 'gitlab.host: unknown field'],
+    // A block's own check is its class's, never a field of the body.
+    [{ gitlab: { project: 'g/p', ref: 'main', problems: [] } }, 'gitlab.problems: unknown field'],
   ])('%j → %s', (body, problem) => {
     expect(problemsOf(body)).toContain(problem);
   });
@@ -124,11 +130,11 @@ describe('BuildConfig', () => {
     });
 
     it.each([
-      [{}, 'body: exactly one provider block is required (jenkins, github, gitlab); got none'],
-      [{ wait: false }, 'body: exactly one provider block is required (jenkins, github, gitlab); got none'],
+      [{}, `body: exactly one provider block is required (${KEYS}); got none`],
+      [{ wait: false }, `body: exactly one provider block is required (${KEYS}); got none`],
       [
         { jenkins: { job: 'x' }, github },
-        'body: exactly one provider block is required (jenkins, github, gitlab); got jenkins and github',
+        `body: exactly one provider block is required (${KEYS}); got jenkins and github`,
       ],
       [{ github, unstableIsSuccess: true }, 'unstableIsSuccess: only applies to jenkins builds, not github'],
     ])('%j → %s', (body, message) => {

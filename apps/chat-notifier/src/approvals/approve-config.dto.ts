@@ -2,7 +2,7 @@ import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { IsGoDuration, type ConfigClass } from '@app/plugin-kit';
 import { EmptyAsAbsent } from '../shared/body-fields.js';
-import { withProviderBlocks } from '../shared/provider-blocks.js';
+import { withProviderBlocks } from '@app/plugin-kit/providers/provider-blocks.js';
 
 export const ON_TIMEOUT = ['fail', 'approve', 'reject'] as const;
 export type OnTimeout = (typeof ON_TIMEOUT)[number];

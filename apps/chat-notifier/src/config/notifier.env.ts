@@ -1,19 +1,17 @@
+import { parseDuration } from '@app/contract';
 import {
   NamespaceScopes,
   upstreamId,
   type EnvExtras,
   type EnvSource,
+  type ProviderSettings,
   type ReadsFormerNames,
 } from '@app/plugin-kit';
 import { IsGoDuration, IsOptional, IsString } from '@app/plugin-kit/config/env-rules.js';
-import type { EnvClass, ProviderSettings } from '../providers/provider-definition.js';
-import { PROVIDER_SETTINGS } from '../providers/provider-table.js';
+import { PROVIDER_SETTINGS } from '../providers/index.js';
 
 /** Every provider's variables, one on top of the other. */
-const ProviderVariables = PROVIDER_SETTINGS.reduce<EnvClass>(
-  (base, provider) => provider.variables(base),
-  class {},
-);
+const ProviderVariables = PROVIDER_SETTINGS.variables();
 
 /**
  * Admin configuration of the notifier sidecar (from the pod env; credentials only through secretKeyRef): each
@@ -42,32 +40,33 @@ export class NotifierEnv extends ProviderVariables implements EnvExtras, ReadsFo
   formerNames: string[] = [];
 
   /** Each provider's settings, by key. Filled by loadExtras. */
-  private readonly settings = new Map<string, unknown>();
+  private settings: ReadonlyMap<string, unknown> = new Map();
 
   /** A provider's settings (read at start-up). */
   settingsOf<S>(provider: Pick<ProviderSettings<object, S>, 'key' | 'configured'>): S {
     return this.settings.get(provider.key) as S;
   }
 
+  /** What a provider's Nest side is given of the env (its context): its settings, the scopes, the timeout. */
+  contextOf(key: string): { settings: unknown; scopes: NamespaceScopes; timeoutMs: number } {
+    return {
+      settings: this.settings.get(key),
+      scopes: this.scopes,
+      timeoutMs: parseDuration(this.NOTIFY_REQUEST_TIMEOUT),
+    };
+  }
+
   /** The providers this sidecar can send to or ask approvals in. */
   configuredProviders(): string[] {
-    return PROVIDER_SETTINGS.filter((p) => p.configured(this.settings.get(p.key))).map((p) => p.key);
+    return PROVIDER_SETTINGS.configured(this.settings);
   }
 
   loadExtras(source: EnvSource): string[] {
-    const problems: string[] = [];
-    const destinations: Record<string, Iterable<string>> = {};
-    for (const provider of PROVIDER_SETTINGS) {
-      const read = provider.read(this, source);
-      this.settings.set(provider.key, read.settings);
-      problems.push(...read.problems);
-      this.formerNames.push(...(read.formerNames ?? []));
-      Object.assign(destinations, provider.destinations(read.settings));
-    }
+    const { settings, problems, formerNames, destinations } = PROVIDER_SETTINGS.read(this, source);
+    this.settings = settings;
+    this.formerNames.push(...formerNames);
     if (problems.length === 0 && this.configuredProviders().length === 0)
-      problems.push(
-        `no provider is configured: set one of: ${PROVIDER_SETTINGS.map((p) => `${p.enable} (${p.key})`).join('; ')}`,
-      );
+      problems.push(PROVIDER_SETTINGS.noneConfigured());
     const scoped = NamespaceScopes.parse(this.NAMESPACE_SCOPES, {
       noun: 'destination',
       configured: destinations,

@@ -1,6 +1,11 @@
 import { randomInt } from 'node:crypto';
-import { credential, type StandInRequest, type StandInResponse } from '@app/testing';
-import { multipartParts, ProviderStandIn } from '../provider-stand-in.js';
+import {
+  credential,
+  multipartParts,
+  ProviderStandIn,
+  type StandInRequest,
+  type StandInResponse,
+} from '@app/testing';
 import { ApprovalScript } from '../approval-script.js';
 
 export interface DiscordChannel {

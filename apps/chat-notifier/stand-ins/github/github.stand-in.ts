@@ -1,5 +1,4 @@
-import { credential, type StandInRequest, type StandInResponse } from '@app/testing';
-import { ProviderStandIn } from '../provider-stand-in.js';
+import { credential, ProviderStandIn, type StandInRequest, type StandInResponse } from '@app/testing';
 import { ApprovalScript } from '../approval-script.js';
 
 export interface GhUser {

@@ -1,5 +1,4 @@
-import { randomId } from '../provider-stand-in.js';
-
+import { randomId } from '@app/testing';
 export interface MmUser {
   id: string;
   username: string;

@@ -1,5 +1,11 @@
-import { credential, type StandInRequest, type StandInResponse } from '@app/testing';
-import { multipartParts, ProviderStandIn, randomId } from '../provider-stand-in.js';
+import {
+  credential,
+  multipartParts,
+  ProviderStandIn,
+  randomId,
+  type StandInRequest,
+  type StandInResponse,
+} from '@app/testing';
 import { ApprovalScript } from '../approval-script.js';
 import { MattermostState, type MmChannel, type MmPost, type MmUser } from './mattermost-state.js';
 

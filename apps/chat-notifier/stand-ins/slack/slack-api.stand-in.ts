@@ -1,5 +1,10 @@
-import { credential, type StandInRequest, type StandInResponse } from '@app/testing';
-import { multipartParts, ProviderStandIn } from '../provider-stand-in.js';
+import {
+  credential,
+  multipartParts,
+  ProviderStandIn,
+  type StandInRequest,
+  type StandInResponse,
+} from '@app/testing';
 import type { MethodHandler } from './method-call.js';
 import { chatGetPermalink, chatPostMessage, chatUpdate } from './methods/chat.js';
 import { reactionsGet, usergroupsList, usergroupsUsersList, usersInfo } from './methods/approvals.js';

@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { StandInRequest, StandInResponse } from '@app/testing';
-import { ProviderStandIn } from '../provider-stand-in.js';
+import { ProviderStandIn, type StandInRequest, type StandInResponse } from '@app/testing';
 
 /** An app registered in Microsoft Entra ID and as an Azure Bot with the Microsoft Teams channel on. */
 export interface BotApp {

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { StandInRequest, StandInResponse } from '@app/testing';
-import { ProviderStandIn } from '../provider-stand-in.js';
+import { ProviderStandIn, type StandInRequest, type StandInResponse } from '@app/testing';
 
 export interface TeamsFlow {
   id: string;

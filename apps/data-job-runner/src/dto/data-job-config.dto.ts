@@ -1,12 +1,11 @@
 import { Type } from 'class-transformer';
 import { IsBoolean, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
-import { parseDuration } from '@app/contract';
-import { exactlyOneProviderBlock, IsGoDuration } from '@app/plugin-kit';
-import { PROVIDER_NAMES, type ProviderName } from '../providers/provider-names.js';
-import { AirflowBlock } from './airflow-block.dto.js';
-import { DatabricksBlock, databricksProblems } from './databricks-block.dto.js';
-import { DbtCloudBlock } from './dbt-cloud-block.dto.js';
-import { LivyBlock } from './livy-block.dto.js';
+import { IsGoDuration, PluginConfigError } from '@app/plugin-kit';
+import { PROVIDERS } from '../providers/index.js';
+import { AirflowBlock } from '../providers/airflow/airflow-block.dto.js';
+import { DatabricksBlock } from '../providers/databricks/databricks-block.dto.js';
+import { DbtCloudBlock } from '../providers/dbt-cloud/dbt-cloud-block.dto.js';
+import { LivyBlock } from '../providers/livy/livy-block.dto.js';
 import { ToBoolean } from './validators.js';
 
 /** The `data-job:` plugin body: exactly one provider block plus how to wait for the run. */
@@ -62,31 +61,15 @@ export class DataJobConfig {
   connection?: string;
 }
 
-export type ProviderBlock =
-  | { provider: 'databricks'; block: DatabricksBlock }
-  | { provider: 'airflow'; block: AirflowBlock }
-  | { provider: 'dbtCloud'; block: DbtCloudBlock }
-  | { provider: 'livy'; block: LivyBlock };
-
-/** Livy forgets finished batches after livy.server.session.state-retain.sec (10 minutes by default). */
-export const LIVY_MAX_POLL_INTERVAL_MS = 5 * 60_000;
-
 /** The provider block of a validated body, or the problems (each `path: problem`) that class-validator cannot see. */
 export function selectProvider(
   config: DataJobConfig,
-): { ok: true; selected: ProviderBlock } | { ok: false; problems: string[] } {
-  let provider: ProviderName;
+): { ok: true; selected: { provider: string; block: object } } | { ok: false; problems: string[] } {
   try {
-    provider = exactlyOneProviderBlock(config, PROVIDER_NAMES);
+    const { key, block } = PROVIDERS.pickBlock(config);
+    return { ok: true, selected: { provider: key, block } };
   } catch (err) {
-    return { ok: false, problems: [(err as Error).message] };
+    if (!(err instanceof PluginConfigError)) throw err;
+    return { ok: false, problems: [err.message] };
   }
-  const selected = { provider, block: config[provider] } as ProviderBlock;
-  const problems = selected.provider === 'databricks' ? databricksProblems(selected.block) : [];
-  if (selected.provider === 'livy' && parseDuration(config.pollInterval) > LIVY_MAX_POLL_INTERVAL_MS) {
-    problems.push(
-      'pollInterval: must be at most 5m with livy (Livy forgets finished batches after 10 minutes by default)',
-    );
-  }
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, selected };
 }

@@ -2,6 +2,10 @@
 import 'reflect-metadata';
 import { validatePluginConfig } from '@app/plugin-kit/config/plugin-config.js';
 import { DataJobConfig, selectProvider } from './data-job-config.dto.js';
+import { PROVIDERS } from '../providers/index.js';
+
+/** The providers, as the body's "exactly one provider block" names them: the table's keys in its order. */
+const KEYS = PROVIDERS.keys.join(', ');
 
 const validate = (body: unknown) => validatePluginConfig(DataJobConfig, body);
 
@@ -48,10 +52,10 @@ describe('DataJobConfig', () => {
   });
 
   it.each([
-    [{}, 'body: exactly one provider block is required (databricks, airflow, dbtCloud, livy); got none'],
+    [{}, `body: exactly one provider block is required (${KEYS}); got none`],
     [
       { databricks: { jobId: 1 }, airflow: { dagId: 'd' } },
-      'body: exactly one provider block is required (databricks, airflow, dbtCloud, livy); got databricks and airflow',
+      `body: exactly one provider block is required (${KEYS}); got databricks and airflow`,
     ],
     [{ databricks: {} }, 'databricks: set jobId (run an existing job) or submit (a one-time run)'],
     [
@@ -84,6 +88,8 @@ describe('DataJobConfig', () => {
       'airflow.logicalDate: must include a timezone (Z or ±hh:mm)',
     ],
     [{ airflow: { dagId: 'd', dagRunId: 'mine' } }, 'airflow.dagRunId: unknown field'],
+    // A block's own check is its class's, never a field of the body.
+    [{ databricks: { jobId: 1, problems: [] } }, 'databricks.problems: unknown field'],
     [{ dbtCloud: { jobId: 'abc' } }, 'dbtCloud.jobId: must be a positive integer'],
     [{ dbtCloud: { jobId: 1, stepsOverride: 'dbt run' } }, 'dbtCloud.stepsOverride: must be an array'],
     [{ livy: { args: [] } }, 'livy.file: must be a string'],

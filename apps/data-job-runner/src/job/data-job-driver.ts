@@ -10,7 +10,6 @@ import {
 } from '@app/plugin-kit';
 import type { DataJobConfig } from '../dto/data-job-config.dto.js';
 import type { DataJobProvider, PollRequest } from '../providers/data-job-provider.js';
-import type { ProviderName } from '../providers/provider-names.js';
 import { runMessage, runOutputs, timeoutMessage, type ReportInput } from './job-report.js';
 import type { JobRun, RunExtras, RunRef } from './job-run.js';
 
@@ -29,7 +28,7 @@ export class DataJobDriver implements RemoteRunDriver<RunRef, JobRun> {
 
   constructor(
     private readonly ctx: Ctx,
-    private readonly name: ProviderName,
+    private readonly name: string,
     private readonly block: unknown,
     private readonly provider: DataJobProvider<unknown>,
   ) {}

@@ -1,14 +1,10 @@
 import { formatDuration } from '@app/contract';
 import type { OutputValues } from '@app/plugin-kit';
-import type { ProviderName } from '../providers/provider-names.js';
+import { PROVIDERS } from '../providers/index.js';
 import type { JobRun, RunExtras } from './job-run.js';
 
-const LABELS: Record<ProviderName, string> = {
-  databricks: 'Databricks',
-  airflow: 'Airflow',
-  dbtCloud: 'dbt Cloud',
-  livy: 'Livy',
-};
+/** A provider's name in messages (`dbt Cloud`). */
+const label = (provider: string): string => PROVIDERS.providers.find((p) => p.key === provider)!.label;
 
 /** A duration as Go prints it, whole seconds past one second (`1m23s`, `450ms`). */
 export function runDuration(startedAt: number, finishedAt: number): string {
@@ -17,7 +13,7 @@ export function runDuration(startedAt: number, finishedAt: number): string {
 }
 
 export interface ReportInput {
-  provider: ProviderName;
+  provider: string;
   run: JobRun;
   /** Start of the run: the upstream's time if it gave one, else when this execution started or adopted it. */
   startedAt: number;
@@ -49,7 +45,7 @@ const where = (run: JobRun): string => (run.url ? ` (${run.url})` : '');
 /** `Databricks run 455 is running (RUNNING): <message> (<url>)` and its terminal variants. */
 export function runMessage(input: ReportInput, phase: 'started' | 'progress' | 'final'): string {
   const { provider, run } = input;
-  const subject = `${LABELS[provider]} run ${run.ref.runId}`;
+  const subject = `${label(provider)} run ${run.ref.runId}`;
   if (phase === 'started') return `${subject} started (${run.upstreamState})${where(run)}`;
   switch (run.state) {
     case 'succeeded':
@@ -64,6 +60,6 @@ export function runMessage(input: ReportInput, phase: 'started' | 'progress' | '
 }
 
 /** The message when the body's timeout cancelled the run. */
-export function timeoutMessage(provider: ProviderName, run: JobRun, timeout: string): string {
-  return `${LABELS[provider]} run ${run.ref.runId} timed out after ${timeout} and was cancelled (last state ${run.upstreamState})${where(run)}`;
+export function timeoutMessage(provider: string, run: JobRun, timeout: string): string {
+  return `${label(provider)} run ${run.ref.runId} timed out after ${timeout} and was cancelled (last state ${run.upstreamState})${where(run)}`;
 }

@@ -1,4 +1,11 @@
-import type { PluginLogger, WorkflowMeta } from '@app/plugin-kit';
+import type {
+  Credential,
+  PluginLogger,
+  ProviderDefinition,
+  Redactor,
+  UpstreamKind,
+  WorkflowMeta,
+} from '@app/plugin-kit';
 import type { JobRun, RunExtras, RunRef } from '../job/job-run.js';
 
 export interface StartRequest<B> {
@@ -32,3 +39,31 @@ export interface DataJobProvider<B> {
   cancel(ref: RunRef, signal: AbortSignal): Promise<void>;
   finish?(run: JobRun, request: PollRequest<B>): Promise<RunExtras>;
 }
+
+/** A provider's Nest-free side, loaded with the plugin's module on the first own call. */
+export interface DataJobProviderModule<C> {
+  /** The provider of one connection the admin configured. */
+  create(connection: C, context: { timeoutMs: number; redactor: Redactor }): DataJobProvider<unknown>;
+}
+
+/** One provider of the data-job runner: the kit's definition, its label and its connections' kind. */
+export interface DataJobProviderDefinition<V extends object = object, C = unknown> extends ProviderDefinition<
+  V,
+  Map<string, C>,
+  DataJobProviderModule<C>
+> {
+  label: string;
+  /** Its connections as the body chooses them (`connection: prod`), and what the admin sets for one. */
+  upstreams: UpstreamKind;
+}
+
+export function defineDataJobProvider<V extends object, C>(
+  definition: DataJobProviderDefinition<V, C>,
+): DataJobProviderDefinition<V, C> {
+  return definition;
+}
+
+/** A token, and a password with its user, as the redactor takes them. */
+export const tokenCredential = (secret: string | undefined): Credential[] => (secret ? [{ secret }] : []);
+export const loginCredential = (c: { username?: string; password?: string }): Credential[] =>
+  c.password ? [{ secret: c.password, user: c.username }] : [];

@@ -1,7 +1,7 @@
 import { isTransientKubeError, KubeError, type ArgoNodeResult, type KubeClient } from '@app/argo-agent';
+import { isFinalPhase } from '@app/contract';
 import type { PluginLogger } from '@app/plugin-kit';
 import type { AgentMetrics } from '../observe/metrics.js';
-import { FINAL_PHASES } from '../tasksets/taskset.js';
 
 interface Pending {
   namespace: string;
@@ -114,7 +114,7 @@ export class ResultPatcher {
       for (const [nodeId, result] of results) {
         this.metrics.tasks.inc({ phase: result.phase ?? '' });
         const at = seen.get(nodeId);
-        if (at !== undefined && FINAL_PHASES.has(result.phase ?? ''))
+        if (at !== undefined && isFinalPhase(result.phase))
           this.metrics.taskToPatch.observe((now - at) / 1000);
       }
       log.debug({ nodes: results.size }, 'TaskSet patched');

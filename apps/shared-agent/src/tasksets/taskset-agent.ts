@@ -12,7 +12,7 @@ import {
   type PluginCaller,
   type WatchEvent,
 } from '@app/argo-agent';
-import { setLongTimeout, type LongTimer } from '@app/contract';
+import { isFinalPhase, setLongTimeout, type LongTimer } from '@app/contract';
 import type { PluginLogger } from '@app/plugin-kit';
 import type { ShardOwner } from '../leases/shard-leases.js';
 import { shardOf } from '../leases/shard-leases.js';
@@ -21,14 +21,7 @@ import type { PluginSet } from '../plugins/plugin-set.js';
 import { namespaceSecrets } from '../tasks/namespace-secrets.js';
 import type { ResultPatcher } from '../tasks/result-patcher.js';
 import { TaskQueue } from '../tasks/task-queue.js';
-import {
-  FINAL_PHASES,
-  holdTaskSet,
-  isCompleted,
-  olderResourceVersion,
-  taskSetKey,
-  type TaskSetObject,
-} from './taskset.js';
+import { holdTaskSet, isCompleted, olderResourceVersion, taskSetKey, type TaskSetObject } from './taskset.js';
 import type { TaskSetStore } from './taskset-store.js';
 
 export interface TaskSetAgentOptions {
@@ -244,7 +237,7 @@ export class TaskSetAgent implements ShardOwner {
         `/apis/argoproj.io/v1alpha1/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(name)}`,
       );
       const nodes = workflow.status?.nodes ?? {};
-      const fulfilled = nodeIds.filter((nodeId) => FINAL_PHASES.has(nodes[nodeId]?.phase ?? ''));
+      const fulfilled = nodeIds.filter((nodeId) => isFinalPhase(nodes[nodeId]?.phase));
       for (const nodeId of fulfilled) run.considered.add(nodeId);
       if (fulfilled.length > 0)
         this.options.logger.info(

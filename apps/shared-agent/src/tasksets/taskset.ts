@@ -1,4 +1,5 @@
 import type { KubeObject } from '@app/argo-agent';
+import { isFinalPhase } from '@app/contract';
 
 /** The label the controller sets on a TaskSet once its workflow is fulfilled (Argo's agent then stops). */
 export const COMPLETED_LABEL = 'workflows.argoproj.io/completed';
@@ -17,9 +18,6 @@ export interface TaskSetObject extends KubeObject {
   spec?: { tasks?: Record<string, Record<string, unknown>> };
   status?: { nodes?: Record<string, { phase?: string }> };
 }
-
-/** NodeStatus.Fulfilled(): a node in one of these phases is never worked again. */
-export const FINAL_PHASES = new Set(['Succeeded', 'Failed', 'Error', 'Skipped', 'Omitted']);
 
 /** What the agent keeps of a TaskSet it works. */
 export interface HeldTaskSet {
@@ -61,7 +59,7 @@ export function holdTaskSet(object: TaskSetObject, shard: number): HeldTaskSet {
   const nodes = object.status?.nodes ?? {};
   const finals = new Set(
     Object.entries(nodes)
-      .filter(([, node]) => FINAL_PHASES.has(node?.phase ?? ''))
+      .filter(([, node]) => isFinalPhase(node?.phase))
       .map(([id]) => id),
   );
   const owner =

@@ -4,6 +4,7 @@
 // Like Argo's controller, it can mark a TaskSet completed once every task is final.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isFinalPhase } from '@app/contract';
 
 type Obj = {
   apiVersion?: string;
@@ -26,8 +27,6 @@ interface Event {
   type: 'ADDED' | 'MODIFIED' | 'DELETED';
   object: Obj;
 }
-
-const FINAL = new Set(['Succeeded', 'Failed', 'Error', 'Skipped', 'Omitted']);
 
 export interface Fault {
   status: number;
@@ -262,7 +261,7 @@ export class FakeApi {
         if (
           this.autoComplete &&
           tasks.length > 0 &&
-          tasks.every((id) => FINAL.has((merged[id] as { phase?: string } | undefined)?.phase ?? ''))
+          tasks.every((id) => isFinalPhase((merged[id] as { phase?: string } | undefined)?.phase))
         )
           next.metadata.labels = { ...next.metadata.labels, 'workflows.argoproj.io/completed': 'true' };
         return reply(res, 200, this.store('taskset', next, 'MODIFIED'));

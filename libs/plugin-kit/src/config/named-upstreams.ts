@@ -158,6 +158,20 @@ export interface UpstreamKind {
   variablesFor(name: string): string;
 }
 
+/**
+ * The kind of a provider's named upstreams (`server: <name>` in the body, NAMESPACE_SCOPES kind `provider`),
+ * `enable` naming the variables of one from its settings (`(v) => `${v('URL')} and ${v('TOKEN')}``).
+ */
+export function upstreamKind(
+  provider: string,
+  field: string,
+  family: Pick<UpstreamFamily, 'prefix'>,
+  enable: (variable: (setting: string) => string) => string,
+): UpstreamKind {
+  const enableFor = (name: string) => enable((setting) => upstreamVariable(family, name, setting));
+  return { provider, scope: provider, field, enable: enableFor(DEFAULT_UPSTREAM), variablesFor: enableFor };
+}
+
 /** Who asks: the workflow's namespace, and which upstreams each namespace may use. */
 export interface UpstreamAccess {
   scopes: NamespaceScopes;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isNodePhase, parseDuration, sleep, type NodePhase } from '@app/contract';
+import { isFinalPhase, isNodePhase, parseDuration, sleep, type NodePhase } from '@app/contract';
 import { executePluginTemplate } from '@app/argo-agent/agent-dispatch.js';
 import type { ArgoNodeResult } from '@app/argo-agent/argo-reply.js';
 import { isFailedPhase, nodeId, type AgentNode, type AgentNodeType } from './agent-node.js';
@@ -458,7 +458,7 @@ class WorkflowRun {
       node.outputs = reported.outputs;
       node.message = reported.message || undefined;
       node.phase = reported.phase as NodePhase;
-      const final = FINAL_PHASES.has(result.phase);
+      const final = isFinalPhase(result.phase);
       if (result.phase === 'Succeeded') return this.finish(node, node.phase);
       if (requeueMs > 0 && final) {
         const cap = this.options.maxRequeuesAfterFinal ?? 3;
@@ -769,9 +769,6 @@ function shuffle<T>(items: T[], random: () => number): T[] {
 
 /** Root node phases that complete a workflow as Succeeded. */
 const SKIPPED_PHASES = new Set<string>(['Skipped', 'Omitted']);
-
-/** Phases the controller treats as completed (NodeStatus.Fulfilled for a plugin node). */
-const FINAL_PHASES = new Set(['Succeeded', 'Failed', 'Error', 'Skipped', 'Omitted']);
 
 /** Resolves workflowTemplateRef: the WorkflowTemplate's spec, with the Workflow's own fields and arguments on top. */
 export function resolveWorkflowTemplateRef(wf: WorkflowShape, templates: WorkflowShape[]): WorkflowShape {

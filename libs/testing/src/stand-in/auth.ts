@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { StandInRequest } from './stand-in-server.js';
+import type { StandInRequest } from './stand-in-request.js';
 
 function same(a: string, b: string): boolean {
   const x = Buffer.from(a);

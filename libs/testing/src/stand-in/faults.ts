@@ -1,6 +1,6 @@
 import { seededRandom } from './seeded-random.js';
 import type { HostileReply } from './hostile-replies.js';
-import type { StandInRequest } from './stand-in-server.js';
+import type { StandInRequest } from './stand-in-request.js';
 
 /** What a stand-in does instead of answering normally. */
 export type Fault =

@@ -3,20 +3,9 @@ import type { Socket } from 'node:net';
 import { FaultPlan } from './faults.js';
 import { writeHostileReply } from './hostile-replies.js';
 import { standInHost } from './stand-in-host.js';
+import type { StandInRequest } from './stand-in-request.js';
 
-export interface StandInRequest {
-  method: string;
-  /** Path without the query string, percent-encoding kept as sent. */
-  path: string;
-  query: URLSearchParams;
-  headers: IncomingMessage['headers'];
-  /** Raw body text. */
-  text: string;
-  /** Parsed body: JSON for application/json, an object for form bodies, else undefined. */
-  body: unknown;
-  /** Named path parameters from the route pattern. */
-  params: Record<string, string>;
-}
+export type { StandInRequest } from './stand-in-request.js';
 
 export interface StandInResponse {
   status?: number;

@@ -1,12 +1,19 @@
 import type { AxiosInstance } from 'axios';
+import { parseDuration } from '@app/contract';
 import { UpstreamError } from '@app/plugin-kit';
-import type { BuildProvider, BuildRequest, Tracked } from '../../build/build-provider.js';
+import type {
+  BuildProvider,
+  BuildProviderModule,
+  BuildRequest,
+  Tracked,
+} from '../../build/build-provider.js';
 import type { BuildRun } from '../../build/build-run.js';
 import { GITHUB_KEY_INPUT } from '../../build/correlation-key.js';
-import { GITHUB_MAX_INPUTS, type GitHubBuildSpec } from '../../dto/build-config.dto.js';
+import { GITHUB_MAX_INPUTS, type GitHubBuildSpec } from './github-block.dto.js';
 import { toStringMap } from '../../dto/scalar-map.validator.js';
 import { branchName, type DispatchDetails, type WorkflowRun, type WorkflowRunList } from './github-api.js';
-import { describeGitHubError } from './github-client.js';
+import { createGitHubHttp, describeGitHubError } from './github-client.js';
+import type { GitHubServer, GithubVariables } from './github-settings.js';
 import { runFromWorkflowRun } from './github-state.js';
 
 export interface GitHubRef {
@@ -191,3 +198,11 @@ export class GitHubActionsProvider implements BuildProvider<GitHubBuildSpec, Git
     return `${request.spec.repo} ${request.spec.workflow}`;
   }
 }
+
+export const githubModule: BuildProviderModule<GitHubServer, GithubVariables> = {
+  create: (server, { timeoutMs, variables }) =>
+    new GitHubActionsProvider(
+      createGitHubHttp(server, timeoutMs),
+      parseDuration(variables.GITHUB_RUN_LOOKUP_TIMEOUT),
+    ),
+};

@@ -3,7 +3,7 @@ import { formatDuration } from '@app/contract';
 import { UpstreamError } from '@app/plugin-kit';
 import { errorDetail } from '@app/plugin-kit/upstream/error-detail.js';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
-import type { GitHubServer } from '../../config/servers.js';
+import type { GitHubServer } from './github-settings.js';
 import { rateLimitWaitMs } from './github-rate-limit.js';
 
 export const GITHUB_API_VERSION = '2022-11-28';

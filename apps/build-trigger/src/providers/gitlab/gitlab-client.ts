@@ -1,7 +1,7 @@
 import { AxiosError, type AxiosInstance } from 'axios';
 import { UpstreamError } from '@app/plugin-kit';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
-import type { GitLabServer } from '../../config/servers.js';
+import type { GitLabServer } from './gitlab-settings.js';
 import { gitlabErrorDetail } from './gitlab-api.js';
 
 /** Axios for a GitLab API, with PRIVATE-TOKEN when `token` is given (none for the trigger endpoint). */

@@ -1,11 +1,16 @@
 import type { AxiosInstance } from 'axios';
 import { PluginConfigError, UpstreamError } from '@app/plugin-kit';
-import type { BuildProvider, BuildRequest, Tracked } from '../../build/build-provider.js';
+import type {
+  BuildProvider,
+  BuildProviderModule,
+  BuildRequest,
+  Tracked,
+} from '../../build/build-provider.js';
 import type { BuildRun } from '../../build/build-run.js';
 import { GITLAB_KEY_VARIABLE } from '../../build/correlation-key.js';
-import type { GitLabBuildSpec } from '../../dto/build-config.dto.js';
+import type { GitLabBuildSpec } from './gitlab-block.dto.js';
 import { toStringMap } from '../../dto/scalar-map.validator.js';
-import type { GitLabServer } from '../../config/servers.js';
+import type { GitLabServer } from './gitlab-settings.js';
 import { projectId, type GitLabPipeline, type GitLabVariable } from './gitlab-api.js';
 import { createGitLabHttp, describeGitLabError } from './gitlab-client.js';
 import { runFromPipeline } from './gitlab-state.js';
@@ -167,3 +172,7 @@ export class GitLabProvider implements BuildProvider<GitLabBuildSpec, GitLabRef>
     return String(request.spec.project);
   }
 }
+
+export const gitlabModule: BuildProviderModule<GitLabServer> = {
+  create: (server, { timeoutMs }) => new GitLabProvider(server, timeoutMs),
+};

@@ -1,7 +1,7 @@
 import type { AxiosInstance, AxiosResponse } from 'axios';
 import { UpstreamError } from '@app/plugin-kit';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
-import type { JenkinsServer } from '../../config/servers.js';
+import type { JenkinsServer } from './jenkins-settings.js';
 import type { JenkinsCrumb } from './jenkins-api.js';
 
 interface Crumb {

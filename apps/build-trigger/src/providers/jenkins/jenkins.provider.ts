@@ -1,8 +1,13 @@
 import { PluginConfigError, UpstreamError } from '@app/plugin-kit';
-import type { BuildProvider, BuildRequest, Tracked } from '../../build/build-provider.js';
+import type {
+  BuildProvider,
+  BuildProviderModule,
+  BuildRequest,
+  Tracked,
+} from '../../build/build-provider.js';
 import type { BuildRun } from '../../build/build-run.js';
 import { JENKINS_KEY_PARAMETER } from '../../build/correlation-key.js';
-import type { JenkinsBuildSpec } from '../../dto/build-config.dto.js';
+import type { JenkinsBuildSpec } from './jenkins-block.dto.js';
 import { toStringMap } from '../../dto/scalar-map.validator.js';
 import {
   BUILD_TREE,
@@ -17,7 +22,8 @@ import {
   type JenkinsJob,
   type JenkinsQueueItem,
 } from './jenkins-api.js';
-import type { JenkinsClient } from './jenkins-client.js';
+import { JenkinsClient } from './jenkins-client.js';
+import type { JenkinsServer } from './jenkins-settings.js';
 import { describeJenkinsError } from './jenkins-errors.js';
 import { jobLabel, jobPath, queueIdFromLocation } from './jenkins-paths.js';
 import { runFromBuild, runFromQueueItem } from './jenkins-state.js';
@@ -225,3 +231,7 @@ export class JenkinsProvider implements BuildProvider<JenkinsBuildSpec, JenkinsR
     return jobLabel(request.spec.job, request.spec.branch);
   }
 }
+
+export const jenkinsModule: BuildProviderModule<JenkinsServer> = {
+  create: (server, { timeoutMs }) => new JenkinsProvider(new JenkinsClient(server, timeoutMs)),
+};

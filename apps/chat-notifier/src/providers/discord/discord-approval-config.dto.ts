@@ -1,7 +1,7 @@
 import { Matches } from 'class-validator';
 import { AdminChoice } from '../../shared/body-fields.js';
 import { ApprovalText, Approvers } from '../../shared/approval-fields.js';
-import { SNOWFLAKE } from './discord-config.dto.js';
+import { SNOWFLAKE } from './discord-block.dto.js';
 
 /**
  * Discord's 2000 characters of content, less the request's tag line and room for the decision appended when it

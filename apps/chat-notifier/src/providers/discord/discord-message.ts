@@ -1,4 +1,4 @@
-import type { DiscordConfig } from './discord-config.dto.js';
+import type { DiscordConfig } from './discord-block.dto.js';
 import { STATUS_STYLES } from '../../shared/status-style.js';
 
 /** Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits). */

@@ -1,11 +1,16 @@
-import { httpUrlProblem, type EnvSource, type UpstreamKind } from '@app/plugin-kit';
+import {
+  httpUrlProblem,
+  type EnvClass,
+  type EnvSource,
+  type SettingsRead,
+  type UpstreamKind,
+} from '@app/plugin-kit';
 import {
   ApprovalCallsPerMinute,
   OptionalCredential,
   OptionalSetting,
   readDestinations,
 } from '../../shared/destination-settings.js';
-import type { EnvClass, SettingsRead } from '../provider-definition.js';
 import { readDiscordBots, type DiscordBot } from './discord-bot-settings.js';
 
 export const discordVariables = (Base: EnvClass) => {

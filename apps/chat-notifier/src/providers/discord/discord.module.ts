@@ -1,5 +1,5 @@
-import type { ProviderModule } from '../provider-definition.js';
-import { DiscordConfig } from './discord-config.dto.js';
+import type { ProviderModule } from '../notifier-provider.js';
+import { DiscordConfig } from './discord-block.dto.js';
 import { DiscordProvider } from './discord.provider.js';
 
 export const discordModule: ProviderModule<DiscordConfig> = {

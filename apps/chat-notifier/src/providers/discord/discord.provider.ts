@@ -1,20 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { ExecuteTemplateReply } from '@app/contract';
-import { parseDuration } from '@app/contract';
-import {
-  PluginConfigError,
-  Redactor,
-  succeeded,
-  UpstreamClients,
-  type ExecutionContext,
-} from '@app/plugin-kit';
-import { NotifierEnv } from '../../config/notifier.env.js';
-import type { DiscordConfig } from './discord-config.dto.js';
+import { PluginConfigError, succeeded, UpstreamClients, type ExecutionContext } from '@app/plugin-kit';
+import { InjectProviderContext, type ProviderContext } from '@app/plugin-kit/providers/provider-context.js';
+import type { DiscordConfig } from './discord-block.dto.js';
 import type { NotifierProvider } from '../notifier-provider.js';
 import { renderDiscord } from './discord-message.js';
-import { DISCORD_WEBHOOKS, type DiscordWebhook } from './discord-settings.js';
+import { DISCORD_WEBHOOKS, type DiscordWebhook, type DiscordSettings } from './discord-settings.js';
 import { DiscordWebhookClient, type DiscordPosted } from './discord-webhook.js';
-import { discord } from './index.js';
 
 interface DiscordState {
   message?: DiscordPosted;
@@ -30,12 +22,9 @@ interface DiscordState {
 export class DiscordProvider implements NotifierProvider<DiscordConfig> {
   private readonly clients: UpstreamClients<DiscordWebhook, DiscordWebhookClient>;
 
-  constructor(
-    private readonly env: NotifierEnv,
-    redactor: Redactor,
-  ) {
-    const timeoutMs = parseDuration(env.NOTIFY_REQUEST_TIMEOUT);
-    const { webhooks } = env.settingsOf(discord);
+  constructor(@InjectProviderContext('discord') private readonly context: ProviderContext<DiscordSettings>) {
+    const { timeoutMs, redactor } = context;
+    const { webhooks } = context.settings;
     for (const webhook of webhooks.values()) redactor.add(webhook.token);
     this.clients = new UpstreamClients(
       DISCORD_WEBHOOKS,
@@ -50,7 +39,7 @@ export class DiscordProvider implements NotifierProvider<DiscordConfig> {
       throw new PluginConfigError('file: cannot be added by an edit (update); send it as a new message');
     // Checked on every call, cached client or not: NAMESPACE_SCOPES depends on the workflow.
     const client = this.clients.get(config.webhook, {
-      scopes: this.env.scopes,
+      scopes: this.context.scopes,
       namespace: ctx.workflow.namespace,
     });
     const state = ctx.state.get() ?? {};

@@ -1,4 +1,4 @@
-import { defineProvider } from '../provider-definition.js';
+import { defineProvider } from '@app/plugin-kit';
 import { discordVariables, readDiscordSettings } from './discord-settings.js';
 
 /** Discord through channel webhooks; approval gates through a bot. */

@@ -1,4 +1,4 @@
-import type { EmailConfig } from './email-config.dto.js';
+import type { EmailConfig } from './email-block.dto.js';
 import { STATUS_STYLES } from '../../shared/status-style.js';
 
 export interface EmailContent {

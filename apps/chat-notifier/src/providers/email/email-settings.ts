@@ -1,7 +1,12 @@
-import { EnvBoolean, type EnvSource, type UpstreamKind } from '@app/plugin-kit';
+import {
+  EnvBoolean,
+  type EnvClass,
+  type EnvSource,
+  type SettingsRead,
+  type UpstreamKind,
+} from '@app/plugin-kit';
 import { IsBoolean } from '@app/plugin-kit/config/env-rules.js';
 import { OptionalCredential, OptionalSetting, readDestinations } from '../../shared/destination-settings.js';
-import type { EnvClass, SettingsRead } from '../provider-definition.js';
 
 export const emailVariables = (Base: EnvClass) => {
   class EmailVariables extends Base {

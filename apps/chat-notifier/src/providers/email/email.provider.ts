@@ -2,9 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Injectable } from '@nestjs/common';
 import nodemailer from 'nodemailer';
 import type { ExecuteTemplateReply } from '@app/contract';
-import { parseDuration } from '@app/contract';
 import {
-  Redactor,
   succeeded,
   UpstreamClients,
   UpstreamError,
@@ -12,13 +10,12 @@ import {
   upstreamVariable,
   type ExecutionContext,
 } from '@app/plugin-kit';
-import { NotifierEnv } from '../../config/notifier.env.js';
-import type { EmailConfig } from './email-config.dto.js';
+import { InjectProviderContext, type ProviderContext } from '@app/plugin-kit/providers/provider-context.js';
+import type { EmailConfig } from './email-block.dto.js';
 import { clipMasked } from '@app/plugin-kit/upstream/error-detail.js';
 import type { NotifierProvider } from '../notifier-provider.js';
 import { renderEmail } from './email-message.js';
 import { SMTP_FAMILY, SMTP_SERVERS, type EmailSettings, type SmtpServer } from './email-settings.js';
-import { email } from './index.js';
 
 type Transport = ReturnType<typeof nodemailer.createTransport>;
 
@@ -39,12 +36,9 @@ interface SmtpError extends Error {
 export class EmailProvider implements NotifierProvider<EmailConfig> {
   private readonly transports: UpstreamClients<SmtpServer, { transport: Transport; server: SmtpServer }>;
 
-  constructor(
-    private readonly env: NotifierEnv,
-    redactor: Redactor,
-  ) {
-    const timeoutMs = parseDuration(env.NOTIFY_REQUEST_TIMEOUT);
-    const settings = env.settingsOf(email);
+  constructor(@InjectProviderContext('email') private readonly context: ProviderContext<EmailSettings>) {
+    const { timeoutMs, redactor } = context;
+    const settings = context.settings;
     for (const server of settings.servers.values()) {
       const url = new URL(server.url);
       redactor.addLogin(decodeURIComponent(url.username), decodeURIComponent(url.password)).add(url.password);
@@ -60,7 +54,7 @@ export class EmailProvider implements NotifierProvider<EmailConfig> {
     const name = upstreamId(config.server);
     // Checked on every call, cached client or not: NAMESPACE_SCOPES depends on the workflow.
     const { transport, server } = this.transports.get(config.server, {
-      scopes: this.env.scopes,
+      scopes: this.context.scopes,
       namespace: ctx.workflow.namespace,
     });
     const domain = /@([^\s<>@]+)>?\s*$/.exec(server.from)?.[1] ?? 'localhost';

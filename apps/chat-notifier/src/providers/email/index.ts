@@ -1,4 +1,4 @@
-import { defineProvider } from '../provider-definition.js';
+import { defineProvider } from '@app/plugin-kit';
 import { emailVariables, readEmailSettings } from './email-settings.js';
 
 /** Email through the admin's SMTP relay. */

@@ -3,7 +3,7 @@ import {
   OptionalCredential,
   OptionalSetting,
 } from '../../shared/destination-settings.js';
-import { defineProviderSettings, type EnvClass } from '../provider-definition.js';
+import { defineProviderSettings, type EnvClass } from '@app/plugin-kit';
 import { readGithubAccounts } from './github-settings.js';
 
 export const githubVariables = (Base: EnvClass) => {

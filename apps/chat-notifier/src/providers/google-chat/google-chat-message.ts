@@ -1,4 +1,4 @@
-import type { GoogleChatConfig } from './google-chat-config.dto.js';
+import type { GoogleChatConfig } from './google-chat-block.dto.js';
 import { STATUS_STYLES } from '../../shared/status-style.js';
 
 type Widget = Record<string, unknown>;

@@ -1,7 +1,12 @@
-import { httpUrlProblem, type EnvSource, type UpstreamKind } from '@app/plugin-kit';
+import {
+  httpUrlProblem,
+  type EnvClass,
+  type EnvSource,
+  type SettingsRead,
+  type UpstreamKind,
+} from '@app/plugin-kit';
 import { IsHttpUrl } from '@app/plugin-kit/config/env-rules.js';
 import { OptionalCredential, readDestinations } from '../../shared/destination-settings.js';
-import type { EnvClass, SettingsRead } from '../provider-definition.js';
 import { parseServiceAccount, type GoogleServiceAccount } from './service-account.js';
 
 export const googleChatVariables = (Base: EnvClass) => {

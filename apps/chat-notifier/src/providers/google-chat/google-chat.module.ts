@@ -1,5 +1,5 @@
-import type { ProviderModule } from '../provider-definition.js';
-import { GoogleChatConfig } from './google-chat-config.dto.js';
+import type { ProviderModule } from '../notifier-provider.js';
+import { GoogleChatConfig } from './google-chat-block.dto.js';
 import { GoogleChatProvider } from './google-chat.provider.js';
 
 export const googleChatModule: ProviderModule<GoogleChatConfig> = {

@@ -1,21 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import type { ExecuteTemplateReply } from '@app/contract';
-import { parseDuration } from '@app/contract';
-import {
-  PluginConfigError,
-  Redactor,
-  succeeded,
-  UpstreamClients,
-  type ExecutionContext,
-} from '@app/plugin-kit';
-import { NotifierEnv } from '../../config/notifier.env.js';
-import type { GoogleChatConfig } from './google-chat-config.dto.js';
+import { PluginConfigError, succeeded, UpstreamClients, type ExecutionContext } from '@app/plugin-kit';
+import { InjectProviderContext, type ProviderContext } from '@app/plugin-kit/providers/provider-context.js';
+import type { GoogleChatConfig } from './google-chat-block.dto.js';
 import type { NotifierProvider } from '../notifier-provider.js';
 import { GoogleChatAppClient } from './google-chat-app.js';
 import { renderGoogleChat } from './google-chat-message.js';
-import { GOOGLE_CHAT_APP, GOOGLE_CHAT_WEBHOOKS, type GoogleChatWebhook } from './google-chat-settings.js';
+import {
+  GOOGLE_CHAT_APP,
+  GOOGLE_CHAT_WEBHOOKS,
+  type GoogleChatWebhook,
+  type GoogleChatSettings,
+} from './google-chat-settings.js';
 import { GoogleChatWebhookClient, type GoogleChatPosted } from './google-chat-webhook.js';
-import { googleChat } from './index.js';
 import { CHAT_BOT_SCOPE, ServiceAccountTokens } from './service-account-token.js';
 
 /** The client-assigned ID of an execution's message: `client-` and 56 hex digits of its key (63 characters). */
@@ -36,11 +33,10 @@ export class GoogleChatProvider implements NotifierProvider<GoogleChatConfig> {
   private readonly app?: GoogleChatAppClient;
 
   constructor(
-    private readonly env: NotifierEnv,
-    redactor: Redactor,
+    @InjectProviderContext('googleChat') private readonly context: ProviderContext<GoogleChatSettings>,
   ) {
-    const timeoutMs = parseDuration(env.NOTIFY_REQUEST_TIMEOUT);
-    const settings = env.settingsOf(googleChat);
+    const { timeoutMs, redactor } = context;
+    const settings = context.settings;
     for (const webhook of settings.webhooks.values())
       redactor.add(webhook.key, webhook.token, encodeURIComponent(webhook.token));
     this.clients = new UpstreamClients(
@@ -63,7 +59,7 @@ export class GoogleChatProvider implements NotifierProvider<GoogleChatConfig> {
     if (config.space !== undefined || config.update !== undefined) return this.executeAsApp(ctx);
     // Checked on every call, cached client or not: NAMESPACE_SCOPES depends on the workflow.
     const client = this.clients.get(config.webhook, {
-      scopes: this.env.scopes,
+      scopes: this.context.scopes,
       namespace: ctx.workflow.namespace,
     });
     const state = ctx.state.get() ?? {};
@@ -118,7 +114,7 @@ export class GoogleChatProvider implements NotifierProvider<GoogleChatConfig> {
       throw new PluginConfigError('thread: an update keeps the message in its thread; leave thread out');
     if (config.update && config.space !== undefined && !config.update.startsWith(`${config.space}/messages/`))
       throw new PluginConfigError(`update: the message ${config.update} is not in space ${config.space}`);
-    if (!this.app || !this.env.scopes.allows('googleChat', GOOGLE_CHAT_APP, namespace))
+    if (!this.app || !this.context.scopes.allows('googleChat', GOOGLE_CHAT_APP, namespace))
       throw new PluginConfigError(
         `${config.update ? 'update' : 'space'}: no Google Chat app for namespace ${namespace}; the admin sets GOOGLE_CHAT_SERVICE_ACCOUNT_JSON (a webhook posts without it, but cannot update)`,
       );

@@ -1,4 +1,4 @@
-import { defineProvider } from '../provider-definition.js';
+import { defineProvider } from '@app/plugin-kit';
 import { GOOGLE_CHAT_APP, googleChatVariables, readGoogleChatSettings } from './google-chat-settings.js';
 
 /** Google Chat through incoming webhooks, or as the admin's Chat app. */

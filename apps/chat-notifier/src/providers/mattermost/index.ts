@@ -1,4 +1,4 @@
-import { defineProvider } from '../provider-definition.js';
+import { defineProvider } from '@app/plugin-kit';
 import { mattermostVariables, readMattermostSettings } from './mattermost-settings.js';
 
 /** Mattermost through its REST API v4 with a bot token. */

@@ -1,7 +1,7 @@
 import { Matches } from 'class-validator';
 import { AdminChoice } from '../../shared/body-fields.js';
 import { ApprovalText, Approvers } from '../../shared/approval-fields.js';
-import { MATTERMOST_ID } from './mattermost-config.dto.js';
+import { MATTERMOST_ID } from './mattermost-block.dto.js';
 
 /** `group:` and a user group's ID: its members are approvers. */
 export const MATTERMOST_GROUP = /^group:([a-z0-9]{26})$/;

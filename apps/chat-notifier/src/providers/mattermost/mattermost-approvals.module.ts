@@ -6,7 +6,7 @@ import { blockReader, type BlockTraits } from '../../approvals/block-reader.js';
 import { NotifierEnv } from '../../config/notifier.env.js';
 import { MattermostApprovalConfig } from './mattermost-approval-config.dto.js';
 import { MattermostApprovalReaders } from './mattermost-approvals.js';
-import { MATTERMOST_ID } from './mattermost-config.dto.js';
+import { MATTERMOST_ID } from './mattermost-block.dto.js';
 import { mattermost } from './index.js';
 
 /** `@alice` for a username; a user ID or a group as it is (Mattermost shows no mention for those). */

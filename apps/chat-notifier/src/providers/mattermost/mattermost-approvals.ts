@@ -11,7 +11,7 @@ import { replyVote, textDigest, withDecision, type Vote } from '../../shared/app
 import { replyFields } from '../../shared/reply-fields.js';
 import { MattermostApi, type MattermostPost } from './mattermost-api.js';
 import { MATTERMOST_GROUP, type MattermostApprovalConfig } from './mattermost-approval-config.dto.js';
-import { MATTERMOST_ID } from './mattermost-config.dto.js';
+import { MATTERMOST_ID } from './mattermost-block.dto.js';
 import { MATTERMOST_SERVERS, type MattermostServer, type MattermostSettings } from './mattermost-settings.js';
 
 /** The post prop that carries the request's marker: how the request is found again after a restart. */

@@ -1,4 +1,4 @@
-import type { MattermostConfig } from './mattermost-config.dto.js';
+import type { MattermostConfig } from './mattermost-block.dto.js';
 import { STATUS_STYLES } from '../../shared/status-style.js';
 
 /** Message attachments (Slack-compatible): the coloured bar, title, text and fields. */

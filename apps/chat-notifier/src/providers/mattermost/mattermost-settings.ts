@@ -1,4 +1,11 @@
-import { EnvInt, httpUrlProblem, type EnvSource, type UpstreamKind } from '@app/plugin-kit';
+import {
+  EnvInt,
+  httpUrlProblem,
+  type EnvClass,
+  type EnvSource,
+  type SettingsRead,
+  type UpstreamKind,
+} from '@app/plugin-kit';
 import { IsInt, Max, Min } from '@app/plugin-kit/config/env-rules.js';
 import {
   ApprovalCallsPerMinute,
@@ -7,7 +14,6 @@ import {
   OptionalSetting,
   readDestinations,
 } from '../../shared/destination-settings.js';
-import type { EnvClass, SettingsRead } from '../provider-definition.js';
 
 export const mattermostVariables = (Base: EnvClass) => {
   class MattermostVariables extends Base {

@@ -1,5 +1,5 @@
-import type { ProviderModule } from '../provider-definition.js';
-import { MattermostConfig } from './mattermost-config.dto.js';
+import type { ProviderModule } from '../notifier-provider.js';
+import { MattermostConfig } from './mattermost-block.dto.js';
 import { MattermostProvider } from './mattermost.provider.js';
 
 export const mattermostModule: ProviderModule<MattermostConfig> = {

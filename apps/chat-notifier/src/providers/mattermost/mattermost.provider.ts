@@ -1,18 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { ExecuteTemplateReply } from '@app/contract';
-import { parseDuration } from '@app/contract';
-import {
-  PluginConfigError,
-  Redactor,
-  succeeded,
-  UpstreamClients,
-  type ExecutionContext,
-} from '@app/plugin-kit';
-import { NotifierEnv } from '../../config/notifier.env.js';
-import { MATTERMOST_ID, type MattermostConfig } from './mattermost-config.dto.js';
+import { PluginConfigError, succeeded, UpstreamClients, type ExecutionContext } from '@app/plugin-kit';
+import { InjectProviderContext, type ProviderContext } from '@app/plugin-kit/providers/provider-context.js';
+import { MATTERMOST_ID, type MattermostConfig } from './mattermost-block.dto.js';
 import type { NotifierProvider } from '../notifier-provider.js';
 import { mayHaveHappened } from '../../shared/write-outcome.js';
-import { mattermost } from './index.js';
 import { MattermostApi, type MattermostPost } from './mattermost-api.js';
 import { MATTERMOST_SERVERS, type MattermostServer, type MattermostSettings } from './mattermost-settings.js';
 import { renderMattermost } from './mattermost-message.js';
@@ -46,11 +38,10 @@ export class MattermostProvider implements NotifierProvider<MattermostConfig> {
   private readonly settings: MattermostSettings;
 
   constructor(
-    private readonly env: NotifierEnv,
-    redactor: Redactor,
+    @InjectProviderContext('mattermost') private readonly context: ProviderContext<MattermostSettings>,
   ) {
-    const timeoutMs = parseDuration(env.NOTIFY_REQUEST_TIMEOUT);
-    this.settings = env.settingsOf(mattermost);
+    const { timeoutMs, redactor } = context;
+    this.settings = context.settings;
     for (const server of this.settings.servers.values()) redactor.add(server.token);
     this.apis = new UpstreamClients(
       MATTERMOST_SERVERS,
@@ -66,7 +57,10 @@ export class MattermostProvider implements NotifierProvider<MattermostConfig> {
     if (config.update && config.thread)
       throw new PluginConfigError('thread: an edit (update) stays where the post is; leave thread out');
     // Checked on every call, cached client or not: NAMESPACE_SCOPES depends on the workflow.
-    const api = this.apis.get(config.server, { scopes: this.env.scopes, namespace: ctx.workflow.namespace });
+    const api = this.apis.get(config.server, {
+      scopes: this.context.scopes,
+      namespace: ctx.workflow.namespace,
+    });
     const known = ctx.state.get();
     const state: MattermostState = { ...known };
     const save = async (patch: Partial<MattermostState>) => {

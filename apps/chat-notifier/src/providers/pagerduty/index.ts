@@ -1,4 +1,4 @@
-import { defineProvider } from '../provider-definition.js';
+import { defineProvider } from '@app/plugin-kit';
 import { pagerDutyVariables, readPagerDutySettings } from './pagerduty-settings.js';
 
 /** PagerDuty's Events API v2: trigger, acknowledge, resolve. */

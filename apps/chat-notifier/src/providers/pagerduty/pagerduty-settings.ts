@@ -1,7 +1,6 @@
-import type { EnvSource, UpstreamKind } from '@app/plugin-kit';
+import type { EnvClass, EnvSource, SettingsRead, UpstreamKind } from '@app/plugin-kit';
 import { IsHttpUrl } from '@app/plugin-kit/config/env-rules.js';
 import { OptionalCredential, readDestinations } from '../../shared/destination-settings.js';
-import type { EnvClass, SettingsRead } from '../provider-definition.js';
 
 export const pagerDutyVariables = (Base: EnvClass) => {
   class PagerDutyVariables extends Base {

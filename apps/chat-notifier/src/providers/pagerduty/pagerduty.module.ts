@@ -1,5 +1,5 @@
-import type { ProviderModule } from '../provider-definition.js';
-import { PagerDutyConfig } from './pagerduty-config.dto.js';
+import type { ProviderModule } from '../notifier-provider.js';
+import { PagerDutyConfig } from './pagerduty-block.dto.js';
 import { PagerDutyProvider } from './pagerduty.provider.js';
 
 export const pagerDutyModule: ProviderModule<PagerDutyConfig> = {

@@ -1,14 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { ExecuteTemplateReply } from '@app/contract';
-import { parseDuration } from '@app/contract';
-import { Redactor, succeeded, UpstreamClients, type ExecutionContext } from '@app/plugin-kit';
-import { NotifierEnv } from '../../config/notifier.env.js';
-import type { PagerDutyConfig, Severity } from './pagerduty-config.dto.js';
+import { succeeded, UpstreamClients, type ExecutionContext } from '@app/plugin-kit';
+import { InjectProviderContext, type ProviderContext } from '@app/plugin-kit/providers/provider-context.js';
+import type { PagerDutyConfig, Severity } from './pagerduty-block.dto.js';
 import type { Status } from '../../shared/status-style.js';
 import type { NotifierProvider } from '../notifier-provider.js';
-import { pagerduty } from './index.js';
 import { PagerDutyEvents, type PagerDutyEvent } from './pagerduty-events.js';
-import { PAGERDUTY_SERVICES } from './pagerduty-settings.js';
+import { PAGERDUTY_SERVICES, type PagerDutySettings } from './pagerduty-settings.js';
 
 const SEVERITY_OF: Record<Status, Severity> = {
   failed: 'error',
@@ -31,11 +29,10 @@ export class PagerDutyProvider implements NotifierProvider<PagerDutyConfig> {
   private readonly clients: UpstreamClients<string, PagerDutyEvents>;
 
   constructor(
-    private readonly env: NotifierEnv,
-    redactor: Redactor,
+    @InjectProviderContext('pagerduty') private readonly context: ProviderContext<PagerDutySettings>,
   ) {
-    const timeoutMs = parseDuration(env.NOTIFY_REQUEST_TIMEOUT);
-    const { services, eventsUrl } = env.settingsOf(pagerduty);
+    const { timeoutMs, redactor } = context;
+    const { services, eventsUrl } = context.settings;
     for (const key of services.values()) redactor.add(key);
     this.clients = new UpstreamClients(
       PAGERDUTY_SERVICES,
@@ -53,7 +50,7 @@ export class PagerDutyProvider implements NotifierProvider<PagerDutyConfig> {
       const dedupKey = config.dedupKey ?? `argo-${ctx.key.slice(0, 40)}`;
       // Checked on every call, cached client or not: NAMESPACE_SCOPES depends on the workflow.
       const events = this.clients.get(config.service, {
-        scopes: this.env.scopes,
+        scopes: this.context.scopes,
         namespace: ctx.workflow.namespace,
       });
       const sent = await events.send(this.event(ctx, dedupKey));

@@ -1,10 +1,12 @@
 import { createMemoryLogger, loadEnv, Redactor } from '@app/plugin-kit';
 import { SlackApiStandIn } from '../../../stand-ins/slack/slack-api.stand-in.js';
 import type { Team } from '../../../stand-ins/slack/slack-state.js';
+import { providerContext } from '@app/plugin-kit/providers/provider-context.js';
 import { NotifierEnv } from '../../config/notifier.env.js';
 import { CallBudget } from './call-budget.js';
 import { ChannelResolver } from './channel-resolver.js';
 import { SlackClientFactory } from './slack-client.factory.js';
+import type { SlackSettings } from './slack-settings.js';
 
 const TOKEN = 'xoxb-resolver-0000-aaaaaaaaaaaa';
 
@@ -20,8 +22,9 @@ describe('ChannelResolver (against the stand-in, through the real client)', () =
       SLACK_API_URL: slack.apiUrl,
       SLACK_CHANNEL_CACHE_TTL: ttl,
     });
-    const client = new SlackClientFactory(env, logger, new Redactor()).forWorkspace(undefined, 'argo');
-    return { resolver: new ChannelResolver(env), client };
+    const context = providerContext<SlackSettings>('slack', env.contextOf('slack'), new Redactor(), logger);
+    const client = new SlackClientFactory(context).forWorkspace(undefined, 'argo');
+    return { resolver: new ChannelResolver(context), client };
   };
 
   beforeAll(async () => {
@@ -113,8 +116,9 @@ describe('ChannelResolver (against the stand-in, through the real client)', () =
   it('without channels:read / groups:read: names the scope and suggests an ID', async () => {
     const narrow = slack.addBot(team, 'xoxb-resolver-narrow-0000', ['chat:write']);
     const env = loadEnv(NotifierEnv, { SLACK_BOT_TOKEN: narrow.token, SLACK_API_URL: slack.apiUrl });
-    const client = new SlackClientFactory(env, logger, new Redactor()).forWorkspace(undefined, 'argo');
-    await expect(new ChannelResolver(env).resolve(client, '#builds', budget(), logger)).rejects.toThrow(
+    const context = providerContext<SlackSettings>('slack', env.contextOf('slack'), new Redactor(), logger);
+    const client = new SlackClientFactory(context).forWorkspace(undefined, 'argo');
+    await expect(new ChannelResolver(context).resolve(client, '#builds', budget(), logger)).rejects.toThrow(
       /lacks the scope channels:read,groups:read .*\(missing_scope\).*; it is needed to look up channel names \(or give the channel ID instead\)$/,
     );
   });

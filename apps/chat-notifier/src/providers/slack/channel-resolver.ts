@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { parseDuration } from '@app/contract';
 import { UpstreamError, type PluginLogger } from '@app/plugin-kit';
-import { NotifierEnv } from '../../config/notifier.env.js';
-import { slack } from './index.js';
+import { InjectProviderContext, type ProviderContext } from '@app/plugin-kit/providers/provider-context.js';
 import { CHANNEL_ID } from './slack-fields.js';
 import type { CallBudget } from './call-budget.js';
 import { slackCall } from './slack-call.js';
 import type { WorkspaceClient } from './slack-client.factory.js';
+import type { SlackSettings } from './slack-settings.js';
 
 export interface ResolvedChannel {
   id: string;
@@ -49,8 +49,8 @@ export class ChannelResolver {
   /** The clock (tests move it). */
   now: () => number = Date.now;
 
-  constructor(env: NotifierEnv) {
-    this.ttlMs = parseDuration(env.settingsOf(slack).channelCacheTtl);
+  constructor(@InjectProviderContext('slack') context: ProviderContext<SlackSettings>) {
+    this.ttlMs = parseDuration(context.settings.channelCacheTtl);
   }
 
   async resolve(

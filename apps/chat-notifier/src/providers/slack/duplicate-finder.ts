@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { PluginLogger } from '@app/plugin-kit';
-import { NotifierEnv } from '../../config/notifier.env.js';
-import { slack } from './index.js';
+import { InjectProviderContext, type ProviderContext } from '@app/plugin-kit/providers/provider-context.js';
 import type { CallBudget } from './call-budget.js';
 import { slackCall } from './slack-call.js';
 import type { WorkspaceClient } from './slack-client.factory.js';
+import type { SlackSettings } from './slack-settings.js';
 import { slackErrorCode } from './slack-errors.js';
 import { notificationPayload } from './execution-metadata.js';
 
@@ -68,8 +68,8 @@ export class DuplicateFinder {
   private readonly unreadableUntil = new Map<string, number>();
   private readonly warned = new Set<string>();
 
-  constructor(env: NotifierEnv) {
-    this.lookback = env.settingsOf(slack).dedupLookback;
+  constructor(@InjectProviderContext('slack') context: ProviderContext<SlackSettings>) {
+    this.lookback = context.settings.dedupLookback;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { defineProvider } from '../provider-definition.js';
+import { defineProvider } from '@app/plugin-kit';
 import { readSlackSettings, slackVariables } from './slack-settings.js';
 
 /** Slack through the Web API with a bot token per workspace. */

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { WebClient, type FetchFunction } from '@slack/web-api';
 import { parseDuration } from '@app/contract';
-import { PluginLogger, Redactor, UpstreamClients } from '@app/plugin-kit';
-import { NotifierEnv } from '../../config/notifier.env.js';
+import { UpstreamClients } from '@app/plugin-kit';
+import { InjectProviderContext, type ProviderContext } from '@app/plugin-kit/providers/provider-context.js';
 import { apiScopedFetch } from './api-scoped-fetch.js';
-import { slack } from './index.js';
 import { SLACK_WORKSPACES, type SlackSettings } from './slack-settings.js';
 import { SlackLoggerAdapter } from './slack-logger.adapter.js';
 
@@ -26,12 +25,8 @@ export interface WorkspaceClient {
 export class SlackClientFactory {
   private readonly clients: UpstreamClients<string, WorkspaceClient>;
 
-  constructor(
-    private readonly env: NotifierEnv,
-    private readonly logger: PluginLogger,
-    redactor: Redactor,
-  ) {
-    const settings = env.settingsOf(slack);
+  constructor(@InjectProviderContext('slack') private readonly context: ProviderContext<SlackSettings>) {
+    const { settings, redactor } = context;
     // The env values may have been trimmed, so the exact strings sent to Slack are registered too.
     for (const token of settings.workspaces.values()) redactor.add(token);
     this.clients = new UpstreamClients(SLACK_WORKSPACES, settings.workspaces, (token, name) =>
@@ -45,14 +40,16 @@ export class SlackClientFactory {
    * list only the workspaces open to the namespace.
    */
   forWorkspace(workspace: string | undefined, namespace: string): WorkspaceClient {
-    return this.clients.get(workspace, { scopes: this.env.scopes, namespace });
+    return this.clients.get(workspace, { scopes: this.context.scopes, namespace });
   }
 
   private create(name: string, token: string, settings: SlackSettings): WorkspaceClient {
     const slackApiUrl = settings.apiUrl.endsWith('/') ? settings.apiUrl : `${settings.apiUrl}/`;
     const timeoutMs = parseDuration(settings.requestTimeout);
     const fetch = apiScopedFetch(slackApiUrl);
-    const logger = new SlackLoggerAdapter(this.logger.child({ component: 'slack-web-api', workspace: name }));
+    const logger = new SlackLoggerAdapter(
+      this.context.logger.child({ component: 'slack-web-api', workspace: name }),
+    );
     const common = {
       slackApiUrl,
       logger,

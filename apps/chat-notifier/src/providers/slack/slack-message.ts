@@ -1,6 +1,6 @@
 import { PluginConfigError } from '@app/plugin-kit';
 import { MAX_BLOCKS, type Block } from './block-kit-input.js';
-import type { SlackConfig } from './slack-config.dto.js';
+import type { SlackConfig } from './slack-block.dto.js';
 import { renderMentions } from './slack-mentions.js';
 import { STATUS_STYLES } from '../../shared/status-style.js';
 

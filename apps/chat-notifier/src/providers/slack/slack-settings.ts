@@ -3,7 +3,9 @@ import {
   EnvInt,
   readUpstreams,
   upstreamVariable,
+  type EnvClass,
   type EnvSource,
+  type SettingsRead,
   type UpstreamKind,
 } from '@app/plugin-kit';
 import {
@@ -16,7 +18,6 @@ import {
   Min,
 } from '@app/plugin-kit/config/env-rules.js';
 import { ApprovalCallsPerMinute, OptionalCredential } from '../../shared/destination-settings.js';
-import type { EnvClass, SettingsRead } from '../provider-definition.js';
 
 /** Slack's variables: the default workspace's bot token and the Web API client's settings. */
 export const slackVariables = (Base: EnvClass) => {

@@ -1,9 +1,9 @@
-import type { ProviderModule } from '../provider-definition.js';
+import type { ProviderModule } from '../notifier-provider.js';
 import { ChannelResolver } from './channel-resolver.js';
 import { DuplicateFinder } from './duplicate-finder.js';
 import { FileUploader } from './file-uploader.js';
 import { SlackClientFactory } from './slack-client.factory.js';
-import { SlackConfig } from './slack-config.dto.js';
+import { SlackConfig } from './slack-block.dto.js';
 import { SlackProvider } from './slack.provider.js';
 
 export const slackModule: ProviderModule<SlackConfig> = {

@@ -5,7 +5,7 @@ import { succeeded, type ExecutionContext, type PluginLogger } from '@app/plugin
 import { DuplicateFinder } from './duplicate-finder.js';
 import { notificationMetadata } from './execution-metadata.js';
 import { FileUploader } from './file-uploader.js';
-import type { SlackConfig } from './slack-config.dto.js';
+import type { SlackConfig } from './slack-block.dto.js';
 import { renderMessage, type RenderedMessage } from './slack-message.js';
 import { CallBudget } from './call-budget.js';
 import { ChannelResolver, type ResolvedChannel } from './channel-resolver.js';

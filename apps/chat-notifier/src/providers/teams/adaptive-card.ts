@@ -1,4 +1,4 @@
-import type { TeamsConfig } from './teams-config.dto.js';
+import type { TeamsConfig } from './teams-block.dto.js';
 import type { Status } from '../../shared/status-style.js';
 import { STATUS_STYLES } from '../../shared/status-style.js';
 

@@ -1,5 +1,4 @@
-import { DEFAULT_UPSTREAM } from '@app/plugin-kit';
-import { defineProvider } from '../provider-definition.js';
+import { DEFAULT_UPSTREAM, defineProvider } from '@app/plugin-kit';
 import { readTeamsSettings, teamsVariables } from './teams-settings.js';
 
 /** Microsoft Teams through Workflows webhooks, or through the admin's bot. */

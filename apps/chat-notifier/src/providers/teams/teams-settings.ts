@@ -1,7 +1,12 @@
-import { httpUrlProblem, type EnvSource, type UpstreamKind } from '@app/plugin-kit';
+import {
+  httpUrlProblem,
+  type EnvClass,
+  type EnvSource,
+  type SettingsRead,
+  type UpstreamKind,
+} from '@app/plugin-kit';
 import { IsHttpUrl, Matches } from '@app/plugin-kit/config/env-rules.js';
 import { OptionalCredential, OptionalSetting, readDestinations } from '../../shared/destination-settings.js';
-import type { EnvClass, SettingsRead } from '../provider-definition.js';
 
 const TEAMS_GUID = /^[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$/;
 

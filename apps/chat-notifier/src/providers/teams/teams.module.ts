@@ -1,5 +1,5 @@
-import type { ProviderModule } from '../provider-definition.js';
-import { TeamsConfig } from './teams-config.dto.js';
+import type { ProviderModule } from '../notifier-provider.js';
+import { TeamsConfig } from './teams-block.dto.js';
 import { TeamsProvider } from './teams.provider.js';
 
 export const teamsModule: ProviderModule<TeamsConfig> = { config: TeamsConfig, provider: TeamsProvider };

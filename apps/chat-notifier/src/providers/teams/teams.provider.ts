@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { ExecuteTemplateReply } from '@app/contract';
-import { parseDuration } from '@app/contract';
 import {
   DEFAULT_UPSTREAM,
   pickUpstream,
   PluginConfigError,
-  Redactor,
   succeeded,
   UpstreamClients,
   upstreamVariable,
@@ -13,14 +11,13 @@ import {
 } from '@app/plugin-kit';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
 import type { AxiosInstance } from 'axios';
-import { NotifierEnv } from '../../config/notifier.env.js';
-import type { TeamsConfig } from './teams-config.dto.js';
+import { InjectProviderContext, type ProviderContext } from '@app/plugin-kit/providers/provider-context.js';
+import type { TeamsConfig } from './teams-block.dto.js';
 import type { NotifierProvider } from '../notifier-provider.js';
 import { withHint } from '../../shared/upstream-hints.js';
 import { renderAdaptiveCard } from './adaptive-card.js';
 import { BotConnector } from './bot-connector.js';
 import { BotFrameworkToken } from './bot-framework-token.js';
-import { teams } from './index.js';
 import { TEAMS_BOTS, TEAMS_WEBHOOKS, type TeamsSettings } from './teams-settings.js';
 
 /** The message a bot step sent or edited, as its outputs name it. */
@@ -68,12 +65,9 @@ export class TeamsProvider implements NotifierProvider<TeamsConfig> {
   /** The bot's connector, as the one destination of kind teamsBot. */
   private readonly connectors = new Map<string, BotConnector>();
 
-  constructor(
-    private readonly env: NotifierEnv,
-    redactor: Redactor,
-  ) {
-    const timeoutMs = parseDuration(env.NOTIFY_REQUEST_TIMEOUT);
-    this.settings = env.settingsOf(teams);
+  constructor(@InjectProviderContext('teams') private readonly context: ProviderContext<TeamsSettings>) {
+    const { timeoutMs, redactor } = context;
+    this.settings = context.settings;
     for (const url of this.settings.webhooks.values()) {
       const sig = new URL(url).searchParams.get('sig')!;
       redactor.add(sig);
@@ -93,7 +87,7 @@ export class TeamsProvider implements NotifierProvider<TeamsConfig> {
     if (config.viaBot()) return this.viaBot(ctx);
     // Checked on every call, cached client or not: NAMESPACE_SCOPES depends on the workflow.
     const { http, name } = this.clients.get(config.webhook, {
-      scopes: this.env.scopes,
+      scopes: this.context.scopes,
       namespace: ctx.workflow.namespace,
     });
     if (!ctx.state.get()?.sent) {
@@ -125,7 +119,7 @@ export class TeamsProvider implements NotifierProvider<TeamsConfig> {
         'webhook: a message to a channel or conversation goes through the bot; leave webhook out',
       );
     const bot = pickUpstream(TEAMS_BOTS, this.connectors, undefined, {
-      scopes: this.env.scopes,
+      scopes: this.context.scopes,
       namespace: ctx.workflow.namespace,
     });
     let message = ctx.state.get()?.message;

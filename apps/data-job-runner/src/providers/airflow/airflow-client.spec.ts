@@ -1,6 +1,6 @@
 import { Redactor, UpstreamError } from '@app/plugin-kit';
 import { StandInServer } from '@app/testing';
-import { AirflowStandIn } from '../../../stand-ins/airflow.stand-in.js';
+import { AirflowStandIn } from '../../../stand-ins/airflow/airflow.stand-in.js';
 import { AirflowClient } from './airflow-client.js';
 
 describe('AirflowClient', () => {

@@ -1,7 +1,7 @@
 import type { AxiosInstance, AxiosRequestConfig, AxiosResponse } from 'axios';
 import { UpstreamError, type Redactor } from '@app/plugin-kit';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
-import type { AirflowConnection } from '../../config/connections.js';
+import type { AirflowConnection } from './airflow-settings.js';
 import { isJson, upstreamStatus } from '../upstream-reply.js';
 
 export type AirflowApiVersion = 'v1' | 'v2';

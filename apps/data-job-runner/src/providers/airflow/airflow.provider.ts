@@ -1,10 +1,16 @@
 import { UpstreamError } from '@app/plugin-kit';
-import type { AirflowBlock } from '../../dto/airflow-block.dto.js';
+import type { AirflowBlock } from './airflow-block.dto.js';
 import { parseTime, type JobRun, type RunExtras, type RunRef } from '../../job/job-run.js';
 import { airflowDagRunId } from '../../job/run-keys.js';
-import type { DataJobProvider, PollRequest, StartRequest } from '../data-job-provider.js';
+import type {
+  DataJobProvider,
+  DataJobProviderModule,
+  PollRequest,
+  StartRequest,
+} from '../data-job-provider.js';
 import { isJson, jsonBody, upstreamStatus } from '../upstream-reply.js';
-import type { AirflowApiVersion, AirflowClient } from './airflow-client.js';
+import { AirflowClient, type AirflowApiVersion } from './airflow-client.js';
+import type { AirflowConnection } from './airflow-settings.js';
 import { mapAirflowState } from './airflow-states.js';
 
 const FAILED_TASK_STATES = new Set(['failed', 'upstream_failed']);
@@ -139,3 +145,8 @@ export class AirflowProvider implements DataJobProvider<AirflowBlock> {
     };
   }
 }
+
+export const airflowModule: DataJobProviderModule<AirflowConnection> = {
+  create: (connection, { timeoutMs, redactor }) =>
+    new AirflowProvider(new AirflowClient(connection, timeoutMs, redactor)),
+};

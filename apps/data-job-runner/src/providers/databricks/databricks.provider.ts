@@ -1,12 +1,17 @@
 import type { AxiosInstance, AxiosResponse } from 'axios';
 import { UpstreamError } from '@app/plugin-kit';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
-import type { DatabricksConnection } from '../../config/connections.js';
-import type { DatabricksBlock } from '../../dto/databricks-block.dto.js';
+import type { DatabricksConnection } from './databricks-settings.js';
+import type { DatabricksBlock } from './databricks-block.dto.js';
 import { stringList, stringMap } from '../../dto/validators.js';
 import { isTerminal, parseTime, type JobRun, type RunExtras, type RunRef } from '../../job/job-run.js';
 import { databricksIdempotencyToken } from '../../job/run-keys.js';
-import type { DataJobProvider, PollRequest, StartRequest } from '../data-job-provider.js';
+import type {
+  DataJobProvider,
+  DataJobProviderModule,
+  PollRequest,
+  StartRequest,
+} from '../data-job-provider.js';
 import { clipMasked } from '@app/plugin-kit/upstream/error-detail.js';
 import { defined, isJson, jsonBody } from '../upstream-reply.js';
 import {
@@ -125,3 +130,7 @@ export class DatabricksProvider implements DataJobProvider<DatabricksBlock> {
     return { outputs, detail: error };
   }
 }
+
+export const databricksModule: DataJobProviderModule<DatabricksConnection> = {
+  create: (connection, { timeoutMs }) => new DatabricksProvider(connection, timeoutMs),
+};

@@ -1,11 +1,16 @@
 import type { AxiosInstance, AxiosResponse } from 'axios';
 import { UpstreamError } from '@app/plugin-kit';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
-import type { DbtCloudConnection } from '../../config/connections.js';
-import type { DbtCloudBlock } from '../../dto/dbt-cloud-block.dto.js';
+import type { DbtCloudConnection } from './dbt-cloud-settings.js';
+import type { DbtCloudBlock } from './dbt-cloud-block.dto.js';
 import { parseTime, type JobRun, type RunRef } from '../../job/job-run.js';
 import { DBT_LOOKUP_WINDOW, dbtCause, dbtCauseMarker } from '../../job/run-keys.js';
-import type { DataJobProvider, PollRequest, StartRequest } from '../data-job-provider.js';
+import type {
+  DataJobProvider,
+  DataJobProviderModule,
+  PollRequest,
+  StartRequest,
+} from '../data-job-provider.js';
 import { defined, isJson, type Json } from '../upstream-reply.js';
 import { mapDbtCloudStatus } from './dbt-cloud-states.js';
 
@@ -117,3 +122,7 @@ export class DbtCloudProvider implements DataJobProvider<DbtCloudBlock> {
     };
   }
 }
+
+export const dbtCloudModule: DataJobProviderModule<DbtCloudConnection> = {
+  create: (connection, { timeoutMs }) => new DbtCloudProvider(connection, timeoutMs),
+};

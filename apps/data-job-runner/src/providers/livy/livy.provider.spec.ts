@@ -1,7 +1,7 @@
 import { createMemoryLogger, Redactor } from '@app/plugin-kit';
 import { StandInServer } from '@app/testing';
-import { jettyError, LivyStandIn, type LivyVersion } from '../../../stand-ins/livy.stand-in.js';
-import type { LivyBlock } from '../../dto/livy-block.dto.js';
+import { jettyError, LivyStandIn, type LivyVersion } from '../../../stand-ins/livy/livy.stand-in.js';
+import type { LivyBlock } from './livy-block.dto.js';
 import { LivyProvider } from './livy.provider.js';
 
 const KEY = 'c0ffee00'.repeat(8);

@@ -1,12 +1,17 @@
 import type { AxiosInstance, AxiosResponse } from 'axios';
 import { UpstreamError } from '@app/plugin-kit';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
-import type { LivyConnection } from '../../config/connections.js';
-import type { LivyBlock } from '../../dto/livy-block.dto.js';
+import type { LivyConnection } from './livy-settings.js';
+import type { LivyBlock } from './livy-block.dto.js';
 import { stringList, stringMap } from '../../dto/validators.js';
 import type { JobRun, RunExtras, RunRef } from '../../job/job-run.js';
 import { livyBatchName } from '../../job/run-keys.js';
-import type { DataJobProvider, PollRequest, StartRequest } from '../data-job-provider.js';
+import type {
+  DataJobProvider,
+  DataJobProviderModule,
+  PollRequest,
+  StartRequest,
+} from '../data-job-provider.js';
 import { clipMasked } from '@app/plugin-kit/upstream/error-detail.js';
 import { defined, isJson, jsonBody, upstreamStatus, type Json } from '../upstream-reply.js';
 import { mapLivyState } from './livy-states.js';
@@ -153,3 +158,7 @@ export class LivyProvider implements DataJobProvider<LivyBlock> {
     };
   }
 }
+
+export const livyModule: DataJobProviderModule<LivyConnection> = {
+  create: (connection, { timeoutMs }) => new LivyProvider(connection, timeoutMs),
+};

@@ -1,5 +1,5 @@
 import { validatePluginConfig } from '@app/plugin-kit/config/plugin-config.js';
-import { MattermostConfig } from './mattermost-config.dto.js';
+import { MattermostConfig } from './mattermost-block.dto.js';
 
 const check = (body: unknown) => validatePluginConfig(MattermostConfig, body);
 const problems = (body: unknown): string[] => {

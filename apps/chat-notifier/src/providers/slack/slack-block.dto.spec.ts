@@ -1,5 +1,5 @@
 import { validatePluginConfig } from '@app/plugin-kit/config/plugin-config.js';
-import { SlackConfig } from './slack-config.dto.js';
+import { SlackConfig } from './slack-block.dto.js';
 
 const problems = (body: unknown): string[] => {
   const result = validatePluginConfig(SlackConfig, body);

@@ -1,11 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import {
-  StandInServer,
-  type Fault,
-  type RouteHandler,
-  type StandInRequest,
-  type StandInResponse,
-} from '@app/testing';
+import type { Fault } from './faults.js';
+import type { StandInRequest } from './stand-in-request.js';
+import { StandInServer, type RouteHandler, type StandInResponse } from './stand-in-server.js';
 
 /**
  * How a stand-in misbehaves on purpose, for the hostile-upstream suites:
@@ -19,7 +15,10 @@ export type HostileMode =
   | { mode: 'huge'; status?: number; bytes?: number }
   | { mode: 'empty'; status?: number; body?: object };
 
-/** What the provider stand-ins share: routes wrapped by the hostile modes, and scripted 429s and 5xx. */
+/**
+ * The base of every plugin's HTTP stand-in of a provider (`apps/<app>/stand-ins/<provider>/`): routes wrapped by
+ * the hostile modes, and scripted 429s and 5xx.
+ */
 export class ProviderStandIn {
   readonly server: StandInServer;
   hostile?: HostileMode;

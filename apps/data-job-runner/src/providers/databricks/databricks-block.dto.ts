@@ -11,7 +11,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { IsIdNumber, IsScalarList, IsScalarMap, ToIdNumber, type Scalar } from './validators.js';
+import { IsIdNumber, IsScalarList, IsScalarMap, ToIdNumber, type Scalar } from '../../dto/validators.js';
 
 /** A one-time run (`runs/submit`): the task list is passed to Databricks as written. */
 export class DatabricksSubmit {
@@ -64,6 +64,10 @@ export class DatabricksBlock {
   @IsOptional()
   @IsIn(SUCCESS_WITH_FAILURES)
   successWithFailures: (typeof SUCCESS_WITH_FAILURES)[number] = 'succeeded';
+
+  static problems(block: DatabricksBlock): string[] {
+    return databricksProblems(block);
+  }
 }
 
 /** Cross-field rules class-validator cannot express: `path: problem` strings. */

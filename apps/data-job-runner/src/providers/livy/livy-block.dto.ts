@@ -1,5 +1,9 @@
 import { IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { IsScalarList, IsScalarMap, type Scalar } from './validators.js';
+import { parseDuration } from '@app/contract';
+import { IsScalarList, IsScalarMap, type Scalar } from '../../dto/validators.js';
+
+/** Livy forgets finished batches after livy.server.session.state-retain.sec (10 minutes by default). */
+export const LIVY_MAX_POLL_INTERVAL_MS = 5 * 60_000;
 
 /** `livy:` — submit a Spark batch. */
 export class LivyBlock {
@@ -58,4 +62,13 @@ export class LivyBlock {
   @Min(1)
   @Max(10_000)
   numExecutors?: number;
+
+  /** A poll interval longer than Livy keeps a finished batch would never see it end. */
+  static problems(_block: LivyBlock, { pollInterval }: { pollInterval: string }): string[] {
+    return parseDuration(pollInterval) > LIVY_MAX_POLL_INTERVAL_MS
+      ? [
+          'pollInterval: must be at most 5m with livy (Livy forgets finished batches after 10 minutes by default)',
+        ]
+      : [];
+  }
 }

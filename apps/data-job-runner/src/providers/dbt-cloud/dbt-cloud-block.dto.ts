@@ -1,5 +1,5 @@
 import { ArrayNotEmpty, IsArray, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import { IsIdNumber, ToIdNumber } from './validators.js';
+import { IsIdNumber, ToIdNumber } from '../../dto/validators.js';
 
 /** `dbtCloud:` — trigger a dbt Cloud job run. */
 export class DbtCloudBlock {

@@ -1,5 +1,5 @@
 import { IsISO8601, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { IsPlainObject } from './validators.js';
+import { IsPlainObject } from '../../dto/validators.js';
 
 /** `airflow:` — trigger a DAG run with `conf`. */
 export class AirflowBlock {

@@ -1,4 +1,5 @@
-import type { AnyProviderDefinition, AnyProviderSettings } from './provider-definition.js';
+import { ProviderTable } from '@app/plugin-kit';
+import type { NotifierProviderDefinition } from './notifier-provider.js';
 import { discord } from './discord/index.js';
 import { email } from './email/index.js';
 import { github } from './github/index.js';
@@ -13,7 +14,7 @@ import { teams } from './teams/index.js';
  * here. The sidecar's variables, the body's `notify` blocks, the handler's table and a collection's families
  * all come from this list.
  */
-export const PROVIDERS: readonly AnyProviderDefinition[] = [
+export const PROVIDERS = new ProviderTable<NotifierProviderDefinition>([
   slack,
   teams,
   googleChat,
@@ -21,7 +22,7 @@ export const PROVIDERS: readonly AnyProviderDefinition[] = [
   discord,
   email,
   pagerduty,
-];
+]);
 
 /** Every provider whose variables the sidecar reads: the notifier's, and GitHub's (approval gates only). */
-export const PROVIDER_SETTINGS: readonly AnyProviderSettings[] = [...PROVIDERS, github];
+export const PROVIDER_SETTINGS = new ProviderTable([...PROVIDERS.providers, github]);

@@ -1,10 +1,10 @@
 import { Type } from 'class-transformer';
 import { IsOptional, ValidateNested } from 'class-validator';
-import type { ConfigClass } from '@app/plugin-kit';
+import type { ConfigClass } from '../execution/plugin-handler.js';
 
 /**
  * A body class with one optional nested block per provider (`{slack: {...}}`), each checked by its provider's
- * class, on top of `Base`'s own fields; that exactly one block is given is the handler's check.
+ * class, on top of `Base`'s own fields; that exactly one block is given is the table's `pick`.
  */
 export function withProviderBlocks(
   Base: ConfigClass,

@@ -1,0 +1,10 @@
+import { describeProviderTable } from '@app/testing/provider-table-checks.js';
+import { buildTriggerPlugin } from '../build-trigger.plugin.js';
+import { PROVIDERS } from './index.js';
+
+describeProviderTable({
+  app: 'build-trigger',
+  key: buildTriggerPlugin.key,
+  envPrefixes: buildTriggerPlugin.envPrefixes ?? [],
+  table: PROVIDERS,
+});

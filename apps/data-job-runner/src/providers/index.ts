@@ -1,0 +1,24 @@
+import { ProviderTable } from '@app/plugin-kit';
+import type { DataJobProviderDefinition } from './data-job-provider.js';
+import { airflow } from './airflow/index.js';
+import { databricks } from './databricks/index.js';
+import { dbtCloud } from './dbt-cloud/index.js';
+import { livy } from './livy/index.js';
+
+/**
+ * The data-job runner's providers, in the order of the docs: a provider is its folder under providers/ and its
+ * line here. The sidecar's variables, the connections, the body's provider blocks and a collection's families
+ * come from this list.
+ */
+const DEFINITIONS = { databricks, airflow, dbtCloud, livy };
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each entry has its own variables and connections
+export const PROVIDERS = new ProviderTable<DataJobProviderDefinition<any, any>>(Object.values(DEFINITIONS));
+
+/** Every connection the admin configured, by provider and connection name (`default` for the unnamed one). */
+export type Connections = {
+  [K in keyof typeof DEFINITIONS]: Map<
+    string,
+    (typeof DEFINITIONS)[K] extends DataJobProviderDefinition<object, infer C> ? C : never
+  >;
+};

@@ -1,0 +1,10 @@
+import { describeProviderTable } from '@app/testing/provider-table-checks.js';
+import { dataJobPlugin } from '../data-job.plugin.js';
+import { PROVIDERS } from './index.js';
+
+describeProviderTable({
+  app: 'data-job-runner',
+  key: dataJobPlugin.key,
+  envPrefixes: dataJobPlugin.envPrefixes ?? [],
+  table: PROVIDERS,
+});

@@ -1,0 +1,109 @@
+// What every provider of a plugin's table has, checked the same way in each plugin (its providers' spec calls
+// describeProviderTable): a failure names the provider and what it lacks.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { providerFolder, type ProviderTable } from '@app/plugin-kit';
+import { envProperties } from '@app/plugin-kit/config/env-rules.js';
+
+export interface ProviderTableChecks {
+  /** The plugin's app folder (`apps/<app>`), its manifests folder and its docs page (`docs/<app>.md`). */
+  app: string;
+  /** The plugin's template key (`data-job`) and its aliases (`slack` → `slack`: the body of `notify.slack`). */
+  key: string;
+  aliases?: Readonly<Record<string, string>>;
+  envPrefixes: readonly string[];
+  table: ProviderTable;
+}
+
+const repo = join(import.meta.dirname, '../../..');
+
+/** The provider blocks the examples of `app` use: `<key>: {<provider>: …}`, or an alias key (`slack: …`). */
+export function exampleBlocks({ app, key, aliases = {} }: ProviderTableChecks): Set<string> {
+  const dir = join(repo, 'manifests', app, 'examples');
+  return new Set(
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.yaml'))
+      .flatMap((f) =>
+        parseAllDocuments(readFileSync(join(dir, f), 'utf8')).flatMap((d) => {
+          const templates = (
+            d.toJSON() as { spec?: { templates?: Array<{ plugin?: Record<string, unknown> }> } }
+          ).spec?.templates;
+          return (templates ?? []).flatMap(({ plugin }) => [
+            ...Object.keys((plugin?.[key] ?? {}) as object),
+            ...Object.keys(plugin ?? {}).flatMap((k) => (aliases[k] ? [aliases[k]] : [])),
+          ]);
+        }),
+      ),
+  );
+}
+
+/** The rows of `docs/<app>.md`'s tables; `MATTERMOST[_<NAME>]_URL` documents MATTERMOST_URL. */
+function docRows(app: string): string[] {
+  return readFileSync(join(repo, 'docs', `${app}.md`), 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('|'))
+    .map((row) => row.replaceAll('[_<NAME>]', ''));
+}
+
+/** One `describe` per provider of the table: what every provider of every plugin has. */
+export function describeProviderTable(checks: ProviderTableChecks): void {
+  const { app, table, envPrefixes } = checks;
+  const appDir = join(repo, 'apps', app);
+  const examples = exampleBlocks(checks);
+  const rows = docRows(app);
+
+  describe.each(table.providers.map((p) => [p.key, p] as const))('provider %s', (key, provider) => {
+    const folder = providerFolder(key);
+    const variables = envProperties(provider.variables(class {}));
+
+    it('has its folder under providers/: its definition, settings and block', () => {
+      for (const file of ['index.ts', `${folder}-settings.ts`, `${folder}-block.dto.ts`])
+        expect({ file, exists: existsSync(join(appDir, 'src/providers', folder, file)) }).toEqual({
+          file,
+          exists: true,
+        });
+    });
+
+    it('has its variables, each in one of its families, which are the plugin’s', () => {
+      expect(variables.length).toBeGreaterThan(0);
+      for (const variable of variables)
+        expect({ variable, inFamily: provider.prefixes.some((p) => variable.startsWith(p)) }).toEqual({
+          variable,
+          inFamily: true,
+        });
+      expect(envPrefixes).toEqual(expect.arrayContaining([...provider.prefixes]));
+    });
+
+    it('reads settings: none configured, no problem, from an empty environment', () => {
+      const env = new (provider.variables(class {}))();
+      const read = provider.read(env, {});
+      expect(read.problems).toEqual([]);
+      expect(provider.configured(read.settings)).toBe(false);
+      expect(Object.keys(provider.destinations(read.settings)).sort()).toEqual(
+        [...provider.scopeKinds].sort(),
+      );
+    });
+
+    it('has a stand-in under stand-ins/', () => {
+      const dir = join(appDir, 'stand-ins', folder);
+      const standIns = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.stand-in.ts')) : [];
+      expect({ folder: `stand-ins/${folder}`, standIns: standIns.length > 0 }).toEqual({
+        folder: `stand-ins/${folder}`,
+        standIns: true,
+      });
+    });
+
+    it(`has an example under manifests/${app}/examples`, () => {
+      expect(examples).toContain(key);
+    });
+
+    it(`has its variables in the rows of docs/${app}.md`, () => {
+      for (const variable of variables)
+        expect({ variable, row: rows.some((row) => row.includes(variable)) }).toEqual({
+          variable,
+          row: true,
+        });
+    });
+  });
+}

@@ -12,6 +12,7 @@ import {
 import type { ApprovalBlock, ApprovalReaders, BlockReader } from './approval-provider.js';
 import type { PostedRequest } from './approval-reader.js';
 import { decisionOfLine } from './concluded-decision.js';
+import type { Decision } from './decision.js';
 import { DEFAULT_TIMEOUT, type ApproveSettings } from './approve-config.dto.js';
 import { PollSchedule } from './poll-schedule.js';
 import { tally } from './tally.js';
@@ -20,21 +21,6 @@ import { inBlock } from '../shared/block-errors.js';
 /** The approval providers by key, in the order of the table. */
 export const APPROVAL_READERS = Symbol.for('chat-notifier.approval-readers');
 export type ApprovalReadersByKey = ReadonlyMap<string, ApprovalReaders>;
-
-export type DecisionName = 'approved' | 'rejected' | 'timeout' | 'deleted' | 'tampered';
-
-/** The decision as it is answered on every call after it fell. */
-export interface Decision {
-  decision: DecisionName;
-  succeeded: boolean;
-  /** Who decided (user ids); none for a timeout, a deleted or a tampered request. */
-  approvers: string[];
-  decidedAt: string;
-  url: string;
-  message: string;
-  /** The line the request is concluded with ("Approved by <@U…> at …"); none when the request is gone. */
-  conclusion?: string;
-}
 
 /** What the gate keeps between calls (the kit's ledger state of the execution). */
 export interface GateState {

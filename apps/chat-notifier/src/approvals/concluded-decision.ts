@@ -1,7 +1,7 @@
 // The decision a concluded request shows, read back by a gate that lost its state (a sidecar restart, another
 // replica): the line the gate wrote under the request when it decided. A decision, once made, stands whatever
 // the answers are now, so a gate that finds such a line answers it instead of counting again.
-import type { Decision } from './approval-gate.js';
+import type { Decision } from './decision.js';
 
 /** The lines the gate concludes a request with (approval-gate.ts writes them). */
 const DECIDED =

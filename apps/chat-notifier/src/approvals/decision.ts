@@ -1,0 +1,16 @@
+// A gate's decision: what approval-gate.ts answers once it fell, and concluded-decision.ts reads back.
+
+export type DecisionName = 'approved' | 'rejected' | 'timeout' | 'deleted' | 'tampered';
+
+/** The decision as it is answered on every call after it fell. */
+export interface Decision {
+  decision: DecisionName;
+  succeeded: boolean;
+  /** Who decided (user ids); none for a timeout, a deleted or a tampered request. */
+  approvers: string[];
+  decidedAt: string;
+  url: string;
+  message: string;
+  /** The line the request is concluded with ("Approved by <@U…> at …"); none when the request is gone. */
+  conclusion?: string;
+}

@@ -27,7 +27,17 @@ export interface BinarySet {
 
 export const BINARIES = {
   argo: ['workflow-controller', 'argoexec', 'argo'],
-  kube: ['kube-apiserver', 'kube-controller-manager', 'kubectl', 'etcd', 'certs'],
+  kube: [
+    'kube-apiserver',
+    'kube-controller-manager',
+    'kubectl',
+    'etcd',
+    'certs',
+    // The real node's (up --node real).
+    'kubelet',
+    'kube-scheduler',
+    'kube-proxy',
+  ],
   // Not part of the stack: the suites that lint and render the Helm chart build it (ensureBinarySet).
   helm: ['helm'],
 } as const;
@@ -182,6 +192,9 @@ const PACKAGES: Record<keyof typeof BINARIES, string[]> = {
     'k8s.io/kubernetes/cmd/kubectl',
     './etcd',
     './certs',
+    'k8s.io/kubernetes/cmd/kubelet',
+    'k8s.io/kubernetes/cmd/kube-scheduler',
+    'k8s.io/kubernetes/cmd/kube-proxy',
   ],
   helm: ['helm.sh/helm/v4/cmd/helm'],
 };

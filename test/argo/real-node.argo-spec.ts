@@ -5,7 +5,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { JenkinsStandIn } from '../../apps/build-trigger/stand-ins/jenkins.stand-in.js';
 import type { StackState } from '../../tools/argo-stack/src/stack.js';
 import { VERSIONED_MODULE, pinnedVersion } from '../../tools/argo-stack/src/versions.js';
 import {
@@ -18,7 +19,10 @@ import {
   until,
   waitForWorkflow,
   type ManifestDoc,
+  examples,
 } from './support/cluster.js';
+import { installPlugin, pluginManifest } from './support/plugins.js';
+import { standInsOnStack } from './support/upstreams.js';
 
 const NAMESPACE = 'ep-real-node';
 const kubeVersion = () => {
@@ -43,6 +47,12 @@ interface PodObject {
 
 describe('the real node', () => {
   let state: StackState;
+  const jenkins = new JenkinsStandIn({
+    user: 'argo-bot',
+    apiToken: 'real-node-test-token-0123456789abcdef',
+    rootUrl: 'https://jenkins.example.com/',
+  });
+  afterAll(() => jenkins.close());
 
   beforeAll(async () => {
     state = stack();
@@ -173,5 +183,58 @@ describe('the real node', () => {
     expect(write).toMatch(/Read-only file system/);
     expect(write).toMatch(/exit 1/);
     await kubectlAsync(state, ['delete', 'pod', '-n', NAMESPACE, pod, '--grace-period=1']);
+  });
+
+  // The plugin's workflow does not end Succeeded on the real node yet: Argo's agent init (UID 8737, group 0)
+  // writes the sidecar's token 0440, which the sidecar as 65532:65532 cannot read (docs/testing.md).
+  it('starts an agent pod whose sidecar is our plugin image built from docker/Dockerfile, as UID 65532', async () => {
+    const app = 'build-trigger';
+    standInsOnStack(state);
+    await jenkins.start();
+    await installPlugin(state, NAMESPACE, app, {
+      JENKINS_URL: jenkins.url,
+      JENKINS_USER: 'argo-bot',
+      JENKINS_API_TOKEN: 'real-node-test-token-0123456789abcdef',
+    });
+    const sidecar = pluginManifest(app).spec.sidecar.container;
+    const example = examples(app, { quick: true }).find((e) => e.file.endsWith('/jenkins-build.yaml'))!;
+    const name = await create(state, NAMESPACE, example.doc);
+    const agent = await until('the agent pod running its sidecar', 180, () => {
+      const pods = JSON.parse(
+        kubectl(state, [
+          'get',
+          'pods',
+          '-n',
+          NAMESPACE,
+          '-l',
+          `workflows.argoproj.io/component=agent,workflows.argoproj.io/workflow=${name}`,
+          '-o',
+          'json',
+        ]),
+      ) as { items: Array<PodObject & { metadata: { name: string } }> };
+      const pod = pods.items[0];
+      const status = pod?.status.containerStatuses?.find((c) => c.name === sidecar.name);
+      return status && (status as { state?: { running?: unknown } }).state?.running
+        ? { pod, status }
+        : undefined;
+    });
+    expect(agent.status.image).toBe(sidecar.image);
+    expect(agent.status.imageID).toMatch(/sha256:[0-9a-f]{64}/);
+    const exec = (...command: string[]) =>
+      kubectl(state, [
+        'exec',
+        '-n',
+        NAMESPACE,
+        agent.pod.metadata.name,
+        '-c',
+        sidecar.name,
+        '--',
+        ...command,
+      ]);
+    expect(exec('id', '-u').trim()).toBe('65532');
+    // The image holds the bundle only: no node_modules, no sources.
+    expect(exec('ls', '/app').split(/\s+/).filter(Boolean)).not.toContain('node_modules');
+    expect(exec('sh', '-c', 'ls /app/*.ts /app/src 2>/dev/null | wc -l').trim()).toBe('0');
+    await kubectlAsync(state, ['delete', 'workflow', '-n', NAMESPACE, name, '--wait=false']);
   });
 });

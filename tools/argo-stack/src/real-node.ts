@@ -7,7 +7,8 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, writeFileS
 import { join } from 'node:path';
 import { ensureInstalled } from './debian.js';
 import { bridgeName, hostAddress } from './network.js';
-import { ensureNodeImages } from './node-images.js';
+import { NODE_BASE_IMAGE, ensureNodeImages } from './node-images.js';
+import { ensurePluginImages } from './plugin-images.js';
 import { exitedLine, freePort, kubectl, moduleDir, startProcess, until, type StackState } from './stack.js';
 
 /** Debian's packages the node runs, and why these: docs/testing.md, "The real node". */
@@ -224,6 +225,8 @@ export async function startRealNode(state: StackState, log: (line: string) => vo
     { kubeModule: moduleDir(state.repoRoot, 'kube', 'k8s.io/kubernetes'), argoBin: state.bin.argo },
     log,
   );
+  const base = images.find((i) => i.ref === NODE_BASE_IMAGE)!;
+  images.push(...ensurePluginImages(state.repoRoot, base, log));
   const sandbox = images.find((i) => i.ref.startsWith('registry.k8s.io/pause:'))!.ref;
   writeFileSync(join(dir, 'containerd.toml'), containerdConfig(state, node, sandbox));
   writeFileSync(join(dir, 'cni/net.d/10-argo-stack.conflist'), cniConfig(state));

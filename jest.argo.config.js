@@ -8,6 +8,8 @@ export default {
   ...base,
   roots: ['<rootDir>/test/argo'],
   testMatch: ['**/*.argo-spec.ts'],
+  // The real node is opt-in (ARGO_NODE=real starts the first stack with up --node real).
+  testPathIgnorePatterns: process.env.ARGO_NODE === 'real' ? [] : ['/real-node\\.argo-spec\\.ts$'],
   globalSetup: '<rootDir>/test/argo/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/argo/support/global-teardown.ts',
   testTimeout: 15 * 60 * 1000,

@@ -72,13 +72,13 @@ const COVERAGE: Array<[RegExp, Coverage]> = [
   [/^npm test$/, { skip: 'this very run' }],
   [/^npm run test:argo$/, { test: '.ci/run', contains: 'npm run test:argo' }],
   [
-    /^npm run argo -- (up|down|status|env|build)$|^eval "\$\(npm run -s argo -- env|^\$(KUBECTL|ARGO) /,
+    /^npm run argo -- (up|down|status|env|build)( --node real)?$|^eval "\$\(npm run -s argo -- env|^\$(KUBECTL|ARGO) /,
     {
       skip: 'the real Argo stack needs Go, root and the Go module proxy; npm run test:argo starts it, installs plugins and submits workflows the same way (test/argo)',
     },
   ],
   [
-    /^npm run test:argo$|^npm run argo -- (up|down|status|env|build)$|^eval "\$\(npm run -s argo -- env|^\$(KUBECTL|ARGO) |^npm run conformance -- --agent real /,
+    /^npm run test:argo$|^npm run argo -- (up|down|status|env|build)( --node real)?$|^eval "\$\(npm run -s argo -- env|^\$(KUBECTL|ARGO) |^npm run conformance -- --agent real /,
     {
       skip: 'the real Argo stack needs Go, root and the Go module proxy; npm run test:argo starts it, installs plugins and submits workflows the same way (test/argo)',
     },

@@ -7,13 +7,13 @@ import { exitWith, runCommand, UsageError, type CommandSpec, type ParsedCommand 
 const root = resolve(import.meta.dirname, '../..');
 
 const USAGE = `usage: npm run argo -- <up|down|status|env|build> [--dir <folder>] [--patch-rate <duration>]
-                                          [--agent pod|shared] [--replicas <n>]
+                                          [--agent pod|shared] [--replicas <n>] [--node runner|real]
                                           [--qps <n>] [--burst <n>] [--workflow-workers <n>]
 
 Runs the real Argo Workflows v4.1 stack on this machine, with no Docker and no kubelet: etcd, kube-apiserver
 and kube-controller-manager (Kubernetes v1.35), Argo's CRDs, workflow-controller, argo server, and a pod runner
 that runs the pods the controller creates (agent pods with their plugin sidecars, workflow pods) as processes,
-one network and mount namespace per pod. Builds the binaries from the Go modules pinned in tools/argo-stack/go
+one network and mount namespace per pod (or, with --node real, a real node). Builds the binaries from the Go modules pinned in tools/argo-stack/go
 on first use (needs Go and the Go module proxy; about 12 minutes on 2 cores, up to an hour on a busy machine;
 cached afterwards). Needs root.
 
@@ -31,6 +31,10 @@ cached afterwards). Needs root.
                            npm run build first) as processes of the stack, configured as manifests/shared-agent's
                            Deployment (its ServiceAccount's token, the plugins' Secrets of namespace argo)
   --replicas <n>           replicas of the shared agent (default 2)
+  --node runner|real       runner (default): the pod runner runs the pods as processes; real (opt-in): a real
+                           node runs them, the kubelet, kube-scheduler and kube-proxy (Kubernetes v1.35) with
+                           Debian's containerd, runc and CNI plugins (installed with apt-get when missing) and
+                           images built here (docs/testing.md, "The real node")
   --qps <n>, --burst <n>, --workflow-workers <n>
                            the workflow-controller's flags of the same names (Argo's defaults: 20, 30, 32), as
                            Argo's scaling guide raises them for many workflows`;
@@ -42,6 +46,7 @@ const SPEC = {
     'patch-rate': { type: 'string', default: '2s' },
     agent: { type: 'string', default: 'pod' },
     replicas: { type: 'string', default: '2' },
+    node: { type: 'string', default: 'runner' },
     qps: { type: 'string' },
     burst: { type: 'string' },
     'workflow-workers': { type: 'string' },
@@ -58,6 +63,8 @@ async function main({ values, positionals: [command] }: ParsedCommand<typeof SPE
     throw new UsageError(`--patch-rate must be a duration such as 2s, got '${values['patch-rate']}'`);
   if (!['pod', 'shared'].includes(values.agent))
     throw new UsageError(`--agent must be pod or shared, got '${values.agent}'`);
+  if (!['runner', 'real'].includes(values.node))
+    throw new UsageError(`--node must be runner or real, got '${values.node}'`);
   const replicas = Number(values.replicas);
   if (!/^\d+$/.test(values.replicas) || replicas < 1 || replicas > 16)
     throw new UsageError(`--replicas must be a number from 1 to 16, got '${values.replicas}'`);
@@ -79,6 +86,13 @@ async function main({ values, positionals: [command] }: ParsedCommand<typeof SPE
       if (shared && !existsSync(join(root, 'dist/apps/shared-agent/main.js')))
         throw new UsageError('--agent shared runs dist/apps/shared-agent: npm run build first');
       const running = stack.readState(dir);
+      if (
+        running?.processes.some((p) => stack.alive(p)) &&
+        Boolean(running.realNode) !== (values.node === 'real')
+      )
+        throw new UsageError(
+          `the stack in ${dir} is up with ${running.realNode ? 'a real node' : 'the pod runner'}: npm run argo -- down first`,
+        );
       if (running?.processes.some((p) => stack.alive(p)) && Boolean(running.sharedAgent) !== shared)
         throw new UsageError(
           `the stack in ${dir} is up with ${running.sharedAgent ? 'the shared agent' : 'agent pods'}: npm run argo -- down first`,
@@ -91,6 +105,7 @@ async function main({ values, positionals: [command] }: ParsedCommand<typeof SPE
         podRunner: [process.execPath, process.argv[1], 'run-pods', '--dir', dir],
         controllerConfig: shared ? { disableAgentPodCreation: 'true' } : {},
         controllerFlags,
+        node: values.node as 'runner' | 'real',
       });
       if (shared && !state.sharedAgent) {
         const { startSharedAgents } = await import('../argo-stack/src/shared-agents.js');

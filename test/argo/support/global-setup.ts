@@ -34,8 +34,10 @@ export default async function globalSetup(): Promise<void> {
   process.env.ARGO_SUITE_STARTED = String(Date.now());
   const run = mkdtempSync(join(tmpdir(), 'argo-suite-'));
   process.env.ARGO_SUITE_RESULTS = join(run, 'workflows.jsonl');
+  // ARGO_NODE=real: the first stack runs a real node (one per machine: kube-proxy's rules are the machine's).
+  const node = process.env.ARGO_NODE === 'real' ? ['--node', 'real'] : [];
   const stacks = [
-    { variable: 'ARGO_STACK_DIR', owner: 'ARGO_SUITE_OWNS_STACK', dir: 'stack', args: [] as string[] },
+    { variable: 'ARGO_STACK_DIR', owner: 'ARGO_SUITE_OWNS_STACK', dir: 'stack', args: node },
     {
       variable: 'ARGO_SHARED_STACK_DIR',
       owner: 'ARGO_SUITE_OWNS_SHARED_STACK',

@@ -16,6 +16,7 @@ import {
 } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { type ModuleRelease, VERSIONED_MODULE, pinnedVersion, versionLdflags } from './versions.js';
 
 export interface BinarySet {
   /** Go module folder (in the repository) the set is built from. */
@@ -26,12 +27,22 @@ export interface BinarySet {
 
 export const BINARIES = {
   argo: ['workflow-controller', 'argoexec', 'argo'],
-  kube: ['kube-apiserver', 'kube-controller-manager', 'kubectl', 'etcd', 'certs'],
+  kube: [
+    'kube-apiserver',
+    'kube-controller-manager',
+    'kubectl',
+    'etcd',
+    'certs',
+    // The real node's (up --node real).
+    'kubelet',
+    'kube-scheduler',
+    'kube-proxy',
+  ],
   // Not part of the stack: the suites that lint and render the Helm chart build it (ensureBinarySet).
   helm: ['helm'],
 } as const;
 
-const ARGO_MODULE = 'github.com/argoproj/argo-workflows/v4';
+const ARGO_MODULE = VERSIONED_MODULE.argo;
 
 export function cacheRoot(): string {
   const base =
@@ -51,11 +62,15 @@ function goFiles(dir: string): string[] {
   return out.sort();
 }
 
-/** The folder the binaries of a module land in: named after a hash of every Go file, go.mod and go.sum in it. */
-export function binDir(root: string, set: keyof typeof BINARIES): string {
+/**
+ * The folder the binaries of a module land in: named after a hash of every Go file, go.mod and go.sum in it and
+ * of the link flags, so a change of either builds the set anew.
+ */
+export function binDir(root: string, set: keyof typeof BINARIES, ldflags: string): string {
   const module = join(root, 'tools/argo-stack/go', set);
   const hash = createHash('sha256');
   for (const file of goFiles(module)) hash.update(file.slice(module.length)).update(readFileSync(file));
+  hash.update(`\0ldflags\0${ldflags}`);
   return join(cacheRoot(), 'bin', `${set}-${hash.digest('hex').slice(0, 12)}`);
 }
 
@@ -113,12 +128,8 @@ async function goOutput(args: string[], cwd: string): Promise<string> {
 async function argoModfile(root: string, work: string): Promise<string> {
   const module = join(root, 'tools/argo-stack/go/argo');
   const goMod = readFileSync(join(module, 'go.mod'), 'utf8');
-  const version = new RegExp(`${ARGO_MODULE.replace(/[./]/g, '\\$&')} (v[^\\s]+)`).exec(goMod)?.[1];
-  if (!version) throw new Error(`tools/argo-stack/go/argo/go.mod does not require ${ARGO_MODULE}`);
-  const dir = (await goOutput(['mod', 'download', '-json', `${ARGO_MODULE}@${version}`], module)).match(
-    /"Dir": "([^"]+)"/,
-  )?.[1];
-  if (!dir) throw new Error(`go mod download ${ARGO_MODULE}@${version} gave no folder`);
+  const { dir, release } = await downloadPinned(module, ARGO_MODULE);
+  const version = release.version;
   mkdirSync(work, { recursive: true });
   const copy = join(work, `argo-src-${version}`);
   if (!existsSync(join(copy, '.complete'))) {
@@ -139,6 +150,34 @@ async function argoModfile(root: string, work: string): Promise<string> {
   return modfile;
 }
 
+interface Downloaded {
+  Dir?: string;
+  Info?: string;
+  Origin?: { Hash?: string };
+}
+
+/** Downloads the version of a module that the go.mod of a folder pins; returns its folder and release. */
+async function downloadPinned(
+  module: string,
+  path: string,
+): Promise<{ dir: string; release: ModuleRelease }> {
+  const file = join(module, 'go.mod');
+  const version = pinnedVersion(readFileSync(file, 'utf8'), path, file);
+  const out = JSON.parse(
+    await goOutput(['mod', 'download', '-json', `${path}@${version}`], module),
+  ) as Downloaded;
+  if (!out.Dir || !out.Info) throw new Error(`go mod download ${path}@${version} gave no folder`);
+  const info = JSON.parse(readFileSync(out.Info, 'utf8')) as { Time?: string; Origin?: { Hash?: string } };
+  const commit = out.Origin?.Hash ?? info.Origin?.Hash;
+  return { dir: out.Dir, release: { version, time: info.Time ?? '', ...(commit ? { commit } : {}) } };
+}
+
+/** `-ldflags` of a set: no symbol tables, and the version variables its upstream release build sets. */
+async function ldflagsOf(root: string, set: keyof typeof BINARIES): Promise<string> {
+  const { release } = await downloadPinned(join(root, 'tools/argo-stack/go', set), VERSIONED_MODULE[set]);
+  return ['-s -w', ...versionLdflags(set, release)].join(' ');
+}
+
 function chmodRecursive(dir: string): void {
   chmodSync(dir, 0o755);
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -156,6 +195,9 @@ const PACKAGES: Record<keyof typeof BINARIES, string[]> = {
     'k8s.io/kubernetes/cmd/kubectl',
     './etcd',
     './certs',
+    'k8s.io/kubernetes/cmd/kubelet',
+    'k8s.io/kubernetes/cmd/kube-scheduler',
+    'k8s.io/kubernetes/cmd/kube-proxy',
   ],
   helm: ['helm.sh/helm/v4/cmd/helm'],
 };
@@ -174,7 +216,8 @@ export async function ensureBinarySet(
   set: keyof typeof BINARIES,
   log: (line: string) => void,
 ): Promise<string> {
-  const dir = binDir(root, set);
+  const ldflags = await ldflagsOf(root, set);
+  const dir = binDir(root, set, ldflags);
   if (BINARIES[set].every((b) => existsSync(join(dir, b)))) return dir;
   const started = Date.now();
   log(
@@ -184,7 +227,7 @@ export async function ensureBinarySet(
   rmSync(out, { recursive: true, force: true });
   const module = join(root, 'tools/argo-stack/go', set);
   const extra = set === 'argo' ? [`-modfile=${await argoModfile(root, join(cacheRoot(), 'src'))}`] : [];
-  await run('go', ['build', ...extra, '-ldflags=-s -w', '-o', `${out}/`, ...PACKAGES[set]], module, log);
+  await run('go', ['build', ...extra, `-ldflags=${ldflags}`, '-o', `${out}/`, ...PACKAGES[set]], module, log);
   rmSync(dir, { recursive: true, force: true });
   renameSync(out, dir);
   log(`built ${set} binaries in ${Math.round((Date.now() - started) / 1000)} s`);

@@ -1,6 +1,6 @@
 // `npm run argo -- up|down|status|env`: the real Argo Workflows stack as local processes — etcd, the Kubernetes
 // API server and controller manager, Argo's CRDs, workflow-controller, argo server, and the pod runner in place
-// of a kubelet — in a folder of its own, with its own ports and its own bridge, so several stacks run side by side.
+// of a kubelet (or a real node: real-node.ts) — in a folder of its own, with its own ports and its own bridge, so several stacks run side by side.
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import {
@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { BINARIES, cacheRoot, ensureBinaries } from './binaries.js';
 import { KubeClient } from '@app/argo-agent/kube/kube-client.js';
 import { EXECUTOR_IMAGE } from './images.js';
+import { cleanUpRealNode, drainRealNode, startRealNode, type RealNode } from './real-node.js';
 import {
   bridgeName,
   createBridge,
@@ -50,6 +51,8 @@ export interface StackState {
   startedAt: string;
   /** Set when the stack runs the shared agent in place of agent pods (up --agent shared). */
   sharedAgent?: { replicas: number; patchRate: string; ports: number[] };
+  /** Set when a real node (kubelet, containerd) runs the pods in place of the pod runner (up --node real). */
+  realNode?: RealNode;
 }
 
 export interface UpOptions {
@@ -64,6 +67,8 @@ export interface UpOptions {
   log: (line: string) => void;
   /** Argument vector that starts the pod runner (`node dist/tools/argo.mjs run-pods --dir <dir>`). */
   podRunner: string[];
+  /** `real`: the kubelet, containerd and runc run the pods (real-node.ts); `runner` (default): the pod runner. */
+  node?: 'runner' | 'real';
   /** More processes to start once the stack is up (e.g. shared agents), with their env. */
   extra?: Array<{ name: string; argv: string[]; env: Record<string, string> }>;
 }
@@ -274,16 +279,20 @@ export function kubectlAsync(state: StackState, args: string[], input?: string):
   });
 }
 
-/** The pinned Argo module's folder in the Go module cache (its CRDs, its e2e manifests). */
-export function argoModuleDir(repoRoot: string): string {
-  const out = execFileSync('go', ['list', '-m', '-json', 'github.com/argoproj/argo-workflows/v4'], {
-    cwd: join(repoRoot, 'tools/argo-stack/go/argo'),
+/** The folder of a module as the go.mod of one of tools/argo-stack/go pins it (downloaded by the build). */
+export function moduleDir(repoRoot: string, set: 'argo' | 'kube', module: string): string {
+  const out = execFileSync('go', ['list', '-m', '-json', module], {
+    cwd: join(repoRoot, 'tools/argo-stack/go', set),
     encoding: 'utf8',
   });
   const dir = /"Dir": "([^"]+)"/.exec(out)?.[1];
-  if (!dir)
-    throw new Error('go list -m github.com/argoproj/argo-workflows/v4 gave no folder (run go mod download)');
+  if (!dir) throw new Error(`go list -m ${module} gave no folder (run go mod download)`);
   return dir;
+}
+
+/** The pinned Argo module's folder in the Go module cache (its CRDs, its e2e manifests). */
+export function argoModuleDir(repoRoot: string): string {
+  return moduleDir(repoRoot, 'argo', 'github.com/argoproj/argo-workflows/v4');
 }
 
 /** The namespace a workflow runs in, prepared as Argo's quick-start prepares one (tools/argo-stack/manifests). */
@@ -355,11 +364,21 @@ export async function up(options: UpOptions): Promise<StackState> {
   };
   writeState(state);
   const started = Date.now();
+  const real = options.node === 'real';
   try {
     const kubeBin = (name: (typeof BINARIES.kube)[number]) => join(bin.kube, name);
     const argoBin = (name: (typeof BINARIES.argo)[number]) => join(bin.argo, name);
     const pki = join(dir, 'pki');
-    execFileSync(kubeBin('certs'), ['--dir', pki, '--ips', `${hostAddr},127.0.0.1`]);
+    execFileSync(kubeBin('certs'), [
+      '--dir',
+      pki,
+      '--ips',
+      // 10.96.0.1: the `kubernetes` Service's address (the first of --service-cluster-ip-range), by which pods
+      // on a real node reach the API server through kube-proxy.
+      `${hostAddr},127.0.0.1,10.96.0.1`,
+      // The API server's client certificate towards a real node's kubelet (kubectl logs, exec).
+      ...(real ? ['--client', 'apiserver-kubelet-client=kube-apiserver-kubelet-client/system:masters'] : []),
+    ]);
     writeFileSync(join(dir, 'tokens.csv'), `${state.adminToken},admin,admin,system:masters\n`);
     writeFileSync(join(dir, 'kubeconfig'), kubeconfig(state), { mode: 0o600 });
 
@@ -389,7 +408,17 @@ export async function up(options: UpOptions): Promise<StackState> {
       `--tls-private-key-file=${join(pki, 'serving.key')}`,
       `--client-ca-file=${join(pki, 'ca.crt')}`,
       `--token-auth-file=${join(dir, 'tokens.csv')}`,
-      '--authorization-mode=RBAC',
+      // A real node's kubelet is authorized as nodes are (Node) and limited to its own objects (NodeRestriction).
+      ...(real
+        ? [
+            '--authorization-mode=Node,RBAC',
+            '--enable-admission-plugins=NodeRestriction',
+            `--kubelet-client-certificate=${join(pki, 'apiserver-kubelet-client.crt')}`,
+            `--kubelet-client-key=${join(pki, 'apiserver-kubelet-client.key')}`,
+            `--kubelet-certificate-authority=${join(pki, 'ca.crt')}`,
+            '--kubelet-preferred-address-types=InternalIP',
+          ]
+        : ['--authorization-mode=RBAC']),
       '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
       `--service-account-key-file=${join(pki, 'sa.pub')}`,
       `--service-account-signing-key-file=${join(pki, 'sa.key')}`,
@@ -409,7 +438,15 @@ export async function up(options: UpOptions): Promise<StackState> {
     startProcess(state, 'kube-controller-manager', [
       kubeBin('kube-controller-manager'),
       `--kubeconfig=${join(dir, 'kubeconfig')}`,
-      '--controllers=serviceaccount-token-controller,serviceaccount-controller,garbage-collector-controller,namespace-controller,root-ca-certificate-publisher-controller',
+      `--controllers=${[
+        'serviceaccount-token-controller',
+        'serviceaccount-controller',
+        'garbage-collector-controller',
+        'namespace-controller',
+        'root-ca-certificate-publisher-controller',
+        // A real node: its not-ready taint is lifted once it is Ready, and Services get their endpoints.
+        ...(real ? ['node-lifecycle-controller', 'endpointslice-controller'] : []),
+      ].join(',')}`,
       `--service-account-private-key-file=${join(pki, 'sa.key')}`,
       `--root-ca-file=${join(pki, 'ca.crt')}`,
       '--use-service-account-credentials=false',
@@ -468,7 +505,8 @@ export async function up(options: UpOptions): Promise<StackState> {
       ],
       { KUBECONFIG: kubeconfigPath },
     );
-    const runner = startProcess(state, 'pod-runner', options.podRunner);
+    if (real) await startRealNode(state, log);
+    const runner = real ? undefined : startProcess(state, 'pod-runner', options.podRunner);
     await until(
       'workflow-controller',
       60,
@@ -483,12 +521,13 @@ export async function up(options: UpOptions): Promise<StackState> {
         (await fetch(`http://${hostAddr}:${state.ports.argoServer}/api/v1/version`)).ok ? true : undefined,
       () => exitedLine(server),
     );
-    await until(
-      'pod runner',
-      30,
-      async () => (existsSync(join(dir, 'pod-runner.ready')) ? true : undefined),
-      () => exitedLine(runner),
-    );
+    if (runner)
+      await until(
+        'pod runner',
+        30,
+        async () => (existsSync(join(dir, 'pod-runner.ready')) ? true : undefined),
+        () => exitedLine(runner),
+      );
     for (const extra of options.extra ?? []) startProcess(state, extra.name, extra.argv, extra.env);
     log(
       `argo stack up in ${((Date.now() - started) / 1000).toFixed(1)} s (${dir}, bridge ${bridgeName(index)})`,
@@ -511,6 +550,7 @@ export async function down(
     log(`no stack in ${dir}`);
     return false;
   }
+  await drainRealNode(state);
   for (const proc of [...state.processes].reverse()) {
     if (!alive(proc)) continue;
     try {
@@ -528,6 +568,7 @@ export async function down(
       }
     }
   }
+  cleanUpRealNode(state);
   for (const slot of leftoverPodSlots(state.index)) deletePodNetwork(state.index, slot);
   deleteBridge(state.index);
   if (keepFiles) writeState({ ...state, processes: [] });

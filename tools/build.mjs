@@ -9,7 +9,8 @@
 // checking is `npm run typecheck`.
 import { build } from 'esbuild';
 import { transform } from '@swc/core';
-import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 
@@ -335,9 +336,71 @@ export async function buildApp(app, { outRoot = join(root, 'dist/apps') } = {}) 
   return bundleEntry(join(root, 'apps', app, 'src/main.ts'), join(outRoot, app), app);
 }
 
-/** Bundles one plugin entry into `outdir` (main.js + chunks/ + package.json), runnable without node_modules. */
+/**
+ * Bundles one plugin entry into `outdir` (main.js + chunks/ + package.json), runnable without node_modules. It is
+ * built beside `outdir` and moved into place only when it differs from what is there: a process starting from
+ * `outdir` meanwhile (a suite's plugin, a running one loading a chunk) never finds it half written or gone, and a
+ * build of unchanged sources writes nothing.
+ */
 export async function bundleEntry(entry, outdir, name = 'plugin') {
-  await rm(outdir, { recursive: true, force: true });
+  const staging = join(
+    dirname(outdir),
+    `.${basename(outdir)}.building-${process.pid}-${randomBytes(4).toString('hex')}`,
+  );
+  try {
+    const metafile = await bundleInto(entry, staging, name);
+    await replaceIfChanged(staging, outdir);
+    const from = relative(root, staging);
+    const to = relative(root, outdir);
+    return JSON.parse(
+      JSON.stringify(metafile).replaceAll(JSON.stringify(from).slice(1, -1), JSON.stringify(to).slice(1, -1)),
+    );
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}
+
+/** Every file below `dir`, relative to it, sorted. */
+async function filesBelow(dir) {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => undefined);
+  if (!entries) return undefined;
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)))
+    .sort();
+}
+
+async function sameTree(a, b) {
+  const [left, right] = await Promise.all([filesBelow(a), filesBelow(b)]);
+  if (!left || !right || left.join('\n') !== right.join('\n')) return false;
+  for (const file of left) {
+    const [x, y] = await Promise.all([readFile(join(a, file)), readFile(join(b, file))]);
+    if (!x.equals(y)) return false;
+  }
+  return true;
+}
+
+/** Puts the tree `staging` at `outdir` unless `outdir` already holds the same files (two builds may race). */
+async function replaceIfChanged(staging, outdir) {
+  for (let attempt = 0; ; attempt++) {
+    if (await sameTree(staging, outdir)) return;
+    const old = `${staging}.old`;
+    await rename(outdir, old).catch((err) => {
+      if (err.code !== 'ENOENT') throw err;
+    });
+    try {
+      await rename(staging, outdir);
+      await rm(old, { recursive: true, force: true });
+      return;
+    } catch (err) {
+      // Another build put its tree there between the two renames: compare with that one.
+      if (!['ENOTEMPTY', 'EEXIST'].includes(err.code) || attempt >= 4) throw err;
+      await rm(old, { recursive: true, force: true });
+    }
+  }
+}
+
+async function bundleInto(entry, outdir, name) {
   const result = await build({
     absWorkingDir: root,
     entryPoints: { main: entry },

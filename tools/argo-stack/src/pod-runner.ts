@@ -12,6 +12,9 @@ import { createPodNetwork, deletePodNetwork, hostAddress, type PodNetwork } from
 import { containerEnv, Missing } from './container-env.js';
 import { resolveImage, type ImageRoot, type ImageTable } from './images.js';
 import { MOUNT_STAGE, mountScript, quote, type BindMount } from './mount-script.js';
+
+/** The time a kubelet takes to start a container through the CRI, left between two containers of a pod. */
+const CONTAINER_START_GAP_MS = 500;
 import type {
   Container,
   ContainerStatus,
@@ -255,11 +258,16 @@ class RunningPod {
       this.phase = 'Running';
       // A kubelet starts the containers one after the other in the order of the spec (an agent pod's plugin
       // sidecars before its main), each once the one before it is started or cannot be (missing settings).
+      // Starting one through the CRI takes it hundreds of milliseconds, so a sidecar has begun to listen before
+      // main starts; a process here starts in a few, and the agent's first call found no plugin listening yet
+      // (refused, then retried after Argo's 1 s backoff): the runner leaves that much time between containers.
       let previous: Promise<void> = Promise.resolve();
       const loops = this.main.map((run) => {
         const after = previous;
         let started!: () => void;
-        previous = new Promise<void>((resolve) => (started = resolve));
+        previous = new Promise<void>(
+          (resolve) => (started = () => setTimeout(resolve, CONTAINER_START_GAP_MS)),
+        );
         return after.then(() => this.keepRunning(run, volumes, started));
       });
       await Promise.all(loops);

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { parseDuration, type ExecuteTemplateReply } from '@app/contract';
 import {
   ActiveRuns,
+  cancelRemoteRun,
   executeRemoteRun,
   type ExecutionContext,
   type PluginHandler,
@@ -35,9 +36,27 @@ export class BuildTriggerHandler implements PluginHandler<BuildConfig, BuildStat
 
   execute(ctx: ExecutionContext<BuildConfig, BuildState>): Promise<ExecuteTemplateReply> {
     const { config } = ctx;
+    return executeRemoteRun(ctx, this.driver(ctx), {
+      wait: config.wait,
+      pollIntervalMs: parseDuration(config.pollInterval),
+      timeoutMs: config.timeout === undefined ? undefined : parseDuration(config.timeout),
+      soonMs: SOON_MS,
+      retryAtPollInterval: true,
+      noun: 'build',
+      tracker: this.active,
+    });
+  }
+
+  /** The workflow was stopped: the provider's own cancel (Jenkins stop, GitHub Actions or GitLab cancel). */
+  cancel(ctx: ExecutionContext<BuildConfig, BuildState>): Promise<boolean> {
+    return cancelRemoteRun(ctx, this.driver(ctx), { noun: 'build', tracker: this.active });
+  }
+
+  private driver(ctx: ExecutionContext<BuildConfig, BuildState>): ReturnType<typeof buildDriver> {
+    const { config } = ctx;
     const chosen = chooseProvider(config);
     const provider = this.registry.get(chosen.provider, config.server, ctx.workflow.namespace);
-    const driver = buildDriver(
+    return buildDriver(
       provider,
       {
         provider: chosen.provider,
@@ -49,14 +68,5 @@ export class BuildTriggerHandler implements PluginHandler<BuildConfig, BuildStat
       },
       config.timeout,
     );
-    return executeRemoteRun(ctx, driver, {
-      wait: config.wait,
-      pollIntervalMs: parseDuration(config.pollInterval),
-      timeoutMs: config.timeout === undefined ? undefined : parseDuration(config.timeout),
-      soonMs: SOON_MS,
-      retryAtPollInterval: true,
-      noun: 'build',
-      tracker: this.active,
-    });
   }
 }

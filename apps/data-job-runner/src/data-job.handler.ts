@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { parseDuration, type ExecuteTemplateReply } from '@app/contract';
 import {
   ActiveRuns,
+  cancelRemoteRun,
   executeRemoteRun,
   PluginConfigError,
   type ExecutionContext,
@@ -26,21 +27,30 @@ export class DataJobHandler implements PluginHandler<DataJobConfig, DataJobState
 
   execute(ctx: ExecutionContext<DataJobConfig, DataJobState>): Promise<ExecuteTemplateReply> {
     const { config } = ctx;
-    const selection = selectProvider(config);
-    if (!selection.ok) throw new PluginConfigError(selection.problems.join('; '));
-    const { provider: name, block } = selection.selected;
-    const driver = new DataJobDriver(
-      ctx,
-      name,
-      block,
-      this.registry.get(name, config.connection, ctx.workflow.namespace),
-    );
-    return executeRemoteRun(ctx, driver, {
+    return executeRemoteRun(ctx, this.driver(ctx), {
       wait: config.wait,
       pollIntervalMs: parseDuration(config.pollInterval),
       timeoutMs: config.timeout === undefined ? undefined : parseDuration(config.timeout),
       reportEndedWhenNotWaiting: true,
       tracker: this.active,
     });
+  }
+
+  /** The workflow was stopped: the provider's own cancel of the run this execution began. */
+  cancel(ctx: ExecutionContext<DataJobConfig, DataJobState>): Promise<boolean> {
+    return cancelRemoteRun(ctx, this.driver(ctx), { tracker: this.active });
+  }
+
+  private driver(ctx: ExecutionContext<DataJobConfig, DataJobState>): DataJobDriver {
+    const { config } = ctx;
+    const selection = selectProvider(config);
+    if (!selection.ok) throw new PluginConfigError(selection.problems.join('; '));
+    const { provider: name, block } = selection.selected;
+    return new DataJobDriver(
+      ctx,
+      name,
+      block,
+      this.registry.get(name, config.connection, ctx.workflow.namespace),
+    );
   }
 }

@@ -46,6 +46,11 @@ export interface ExecutionContext<C extends object, S = unknown> {
 export interface PluginHandler<C extends object = object, S = unknown> {
   readonly configClass: ConfigClass<C>;
   execute(ctx: ExecutionContext<C, S>): Promise<ExecuteTemplateReply> | ExecuteTemplateReply;
+  /**
+   * The workflow was stopped while this execution ran: stop its remote work (`ctx.state` holds what earlier
+   * calls saved). Answers whether a cancel was sent upstream; called at most once per stop, by the agent.
+   */
+  cancel?(ctx: ExecutionContext<C, S>): Promise<boolean>;
 }
 
 /** Nest injection token under which a plugin module provides its handler. */

@@ -234,11 +234,35 @@ export class TemplateExecutor {
     entry: LedgerEntry,
     own: OwnBody,
   ): Promise<ExecuteTemplateReply> {
-    const { ledger, shutdown } = this.options;
+    const { signal, release } = executionSignal(
+      this.options.shutdown,
+      this.options.backgroundLimitMs ?? 10 * 60_000,
+    );
+    const ctx = this.context(args, config, parameters, key, entry, signal);
+    try {
+      const reply = await handler.execute(ctx);
+      if (entry.transientFailures > 0)
+        await this.options.ledger.update(key, (e) => (e.transientFailures = 0));
+      return reply;
+    } catch (err) {
+      return this.mapError(err, key, entry, ctx.logger, own);
+    } finally {
+      release();
+    }
+  }
+
+  private context(
+    args: ExecuteTemplateArgs,
+    config: object,
+    parameters: Record<string, string>,
+    key: string,
+    entry: LedgerEntry,
+    signal: AbortSignal,
+  ): ExecutionContext<object> {
+    const { ledger } = this.options;
     const meta = args.workflow.metadata;
     let state = entry.state;
-    const { signal, release } = executionSignal(shutdown, this.options.backgroundLimitMs ?? 10 * 60_000);
-    const ctx: ExecutionContext<object> = {
+    return {
       config,
       workflow: { name: meta.name, namespace: meta.namespace, uid: meta.uid },
       template: args.template,
@@ -255,12 +279,39 @@ export class TemplateExecutor {
         },
       },
     };
+  }
+
+  /**
+   * The workflow of this request was stopped: the handler's `cancel` for the execution the request names, when
+   * an earlier call saved state for it and it has not succeeded. Answers whether a cancel was sent upstream;
+   * never throws (a failure is logged).
+   */
+  async cancel(body: unknown): Promise<boolean> {
+    const own = this.ownBody(body);
+    if (!own) return false;
+    const request = body as Record<string, unknown>;
+    if (envelopeProblems(request).length > 0 || nestingDepth(own.sent, MAX_BODY_DEPTH) > MAX_BODY_DEPTH)
+      return false;
+    const args = request as unknown as ExecuteTemplateArgs;
+    const parameters = inputParameters(args);
+    const key = executionKey(args, own.sent, parameters);
+    const log = this.callLogger(request).child({ key: key.slice(0, 16) });
+    const { signal, release } = executionSignal(this.options.shutdown, this.options.deadlineMs);
     try {
-      const reply = await handler.execute(ctx);
-      if (entry.transientFailures > 0) await ledger.update(key, (e) => (e.transientFailures = 0));
-      return reply;
+      const entry = await this.options.ledger.store.get(key);
+      if (entry?.state === undefined || entry.result?.node?.phase === 'Succeeded') return false;
+      const { handler, validateConfig } = await this.options.load();
+      const validation = validateConfig(own.body);
+      if (!handler.cancel || !validation.ok) return false;
+      const ctx = this.context(args, validation.config, parameters, key, entry, signal);
+      return await runInUpstreamScope(this.scope, () => handler.cancel!(ctx));
     } catch (err) {
-      return this.mapError(err, key, entry, ctx.logger, own);
+      const message = err instanceof Error ? err.message : String(err);
+      log.warn(
+        { err },
+        `could not cancel after the workflow was stopped: ${this.options.redactor.redact(message)}`,
+      );
+      return false;
     } finally {
       release();
     }

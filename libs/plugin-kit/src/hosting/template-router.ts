@@ -13,12 +13,20 @@ export class TemplateRouter implements TemplateDispatcher {
   }
 
   execute(body: unknown): Promise<ExecuteTemplateReply> {
+    return this.routeOf(body)?.execute(body) ?? Promise.resolve({});
+  }
+
+  cancel(body: unknown): Promise<boolean> {
+    return this.routeOf(body)?.cancel?.(body) ?? Promise.resolve(false);
+  }
+
+  private routeOf(body: unknown): TemplateDispatcher | undefined {
     const plugin = (body as { template?: { plugin?: unknown } } | null)?.template?.plugin;
-    if (plugin === null || typeof plugin !== 'object' || Array.isArray(plugin)) return Promise.resolve({});
+    if (plugin === null || typeof plugin !== 'object' || Array.isArray(plugin)) return undefined;
     for (const key of Object.keys(plugin)) {
       const route = this.routes.get(key);
-      if (route) return route.execute(body);
+      if (route) return route;
     }
-    return Promise.resolve({});
+    return undefined;
   }
 }

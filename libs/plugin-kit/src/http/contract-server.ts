@@ -10,6 +10,12 @@ import { BodyBudgetSpentError, BodyTooLargeError, readBody, type BodyLimits } fr
 
 export interface TemplateDispatcher {
   execute(body: unknown): Promise<ExecuteTemplateReply>;
+  /**
+   * The workflow of this request was stopped: cancel the remote work its earlier calls started, if any.
+   * Answers whether a cancel was sent upstream. Not part of Argo's contract: only an agent that hosts the
+   * plugins in process can call it.
+   */
+  cancel?(body: unknown): Promise<boolean>;
 }
 
 export interface ContractServerOptions {

@@ -10,7 +10,7 @@ import type {
   RunObservation,
   RunOutcome,
 } from './remote-run-driver.js';
-import { executeRemoteRun, type RemoteRunOptions } from './remote-run.js';
+import { cancelRemoteRun, executeRemoteRun, type RemoteRunOptions } from './remote-run.js';
 
 interface FakeRun {
   id: string;
@@ -103,6 +103,7 @@ function setup(options: Partial<RemoteRunOptions> = {}) {
     driver,
     tracked,
     call: () => executeRemoteRun(ctx, driver, all),
+    cancel: () => cancelRemoteRun(ctx, driver, all),
     state: () => state,
     setState: (next: State) => (state = next),
     /** As after a sidecar restart: the memory is empty. */
@@ -353,5 +354,44 @@ describe('executeRemoteRun', () => {
       await lengthening.call();
       await expect(lengthening.call()).rejects.toBe(permanent);
     });
+  });
+});
+
+describe('cancelRemoteRun (the workflow was stopped)', () => {
+  it('cancels the running run once; the final reply says so and is repeated without asking the upstream', async () => {
+    const t = setup({ noun: 'build' });
+    await t.call();
+    t.driver.cancels.push(run('cancelled'));
+    t.advance(5000);
+    expect(await t.cancel()).toBe(true);
+    expect(t.driver.calls).toEqual(['begin', 'cancel ref-1']);
+    const final = { node: { phase: 'Failed', message: 'build cancelled: the workflow was stopped' } };
+    expect(t.state()).toMatchObject({ cancelRequestedAt: T0 + 5000, run: run('cancelled'), final });
+    expect([...t.tracked.keys()]).toEqual([]);
+    expect(await t.cancel()).toBe(false);
+    expect(await t.call()).toEqual(final);
+    expect(t.driver.calls).toEqual(['begin', 'cancel ref-1']);
+    expect(t.logs().find((l) => l.msg === 'build cancelled: the workflow was stopped')).toMatchObject({
+      runId: 'r1',
+    });
+  });
+
+  it('sends nothing for a run never begun here, or one that has ended', async () => {
+    const never = setup();
+    expect(await never.cancel()).toBe(false);
+    const ended = setup();
+    ended.driver.begun = { ...seen('succeeded'), adopted: false };
+    await ended.call();
+    expect(ended.state()?.final?.node?.phase).toBe('Succeeded');
+    expect(await ended.cancel()).toBe(false);
+    expect([...never.driver.calls, ...ended.driver.calls]).toEqual(['begin']);
+  });
+
+  it('a refused cancel throws and keeps the run as it was, so a later call still follows it', async () => {
+    const t = setup();
+    await t.call();
+    t.driver.cancels.push(UpstreamError.permanent('403 forbidden', { status: 403 }));
+    await expect(t.cancel()).rejects.toThrow('403 forbidden');
+    expect(t.state()).toEqual({ startedAt: T0, ref: 'ref-1', run: run('queued') });
   });
 });

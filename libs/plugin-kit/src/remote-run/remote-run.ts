@@ -54,6 +54,28 @@ export function executeRemoteRun<Ref, Run>(
   return new RemoteRun(ctx, driver, options).execute();
 }
 
+/**
+ * The workflow was stopped while the run went on: the run an earlier call began is cancelled upstream, once,
+ * and the final reply says so (a later identical call repeats it). Nothing is sent for a run that has ended or
+ * was never begun. Answers whether a cancel was sent.
+ */
+export async function cancelRemoteRun<Ref, Run>(
+  ctx: RemoteRunContext<Ref, Run>,
+  driver: RemoteRunDriver<Ref, Run>,
+  options: Pick<RemoteRunOptions, 'noun' | 'tracker' | 'now'>,
+): Promise<boolean> {
+  const state = ctx.state.get();
+  if (!state || state.final || state.cancelRequestedAt !== undefined) return false;
+  const noun = options.noun ?? 'run';
+  const cancelRequestedAt = (options.now ?? Date.now)();
+  const after = await driver.cancel(state.ref, ctx.signal);
+  const final = failed(`${noun} cancelled: the workflow was stopped`);
+  await ctx.state.set({ ...state, run: after ?? state.run, cancelRequestedAt, final });
+  options.tracker?.forget(ctx.key);
+  ctx.logger.info(driver.describe(state.run), `${noun} cancelled: the workflow was stopped`);
+  return true;
+}
+
 type State<Ref, Run> = RemoteRunState<Ref, Run>;
 
 class RemoteRun<Ref, Run> {

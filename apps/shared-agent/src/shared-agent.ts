@@ -27,6 +27,7 @@ import { InProcessPlugins } from './plugins/in-process-plugins.js';
 import { PluginSet } from './plugins/plugin-set.js';
 import { ResultPatcher } from './tasks/result-patcher.js';
 import { COMPLETED_LABEL, INSTANCE_ID_LABEL, type TaskSetObject } from './tasksets/taskset.js';
+import { StoppedTasks } from './tasksets/stopped-tasks.js';
 import { TaskSetAgent } from './tasksets/taskset-agent.js';
 import { TaskSetStore } from './tasksets/taskset-store.js';
 
@@ -120,6 +121,7 @@ export async function startSharedAgent(options: SharedAgentOptions = {}): Promis
     handoverTimeoutMs: shutdownTimeoutMs,
     logger,
     metrics,
+    stopped: new StoppedTasks(client, logger, metrics),
   });
   const leases = new ShardLeases(
     client,

@@ -27,6 +27,11 @@ export const ARGO_RPC_TIMING: RpcTiming = { timeoutMs: 30_000, backoffMs: 1000, 
 export interface PluginCaller {
   readonly name: string;
   call(body: string, reply: ArgoReply): Promise<ArgoReply | null>;
+  /**
+   * The workflow of `body` was stopped: cancel the remote work earlier calls started; answers whether a cancel
+   * was sent. Argo's executor-plugin contract has no such call: only plugins hosted in process have it.
+   */
+  cancel?(body: string): Promise<boolean>;
 }
 
 /** A failed plugin call; `transient` errors were already retried by the client. */

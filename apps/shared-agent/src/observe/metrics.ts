@@ -127,6 +127,12 @@ export class AgentMetrics {
       'Failed TaskSet status patches, by whether they are retried.',
     ),
   );
+  readonly stopCancels = this.registry.add(
+    new Counter(
+      'shared_agent_stop_cancels_total',
+      'Tasks of stopped workflows whose remote work was cancelled (sent), or had none to cancel (none).',
+    ),
+  );
   readonly leaseChanges = this.registry.add(
     new Counter('shared_agent_lease_changes_total', 'Shard Leases acquired, released and lost.'),
   );

@@ -34,6 +34,11 @@ export class InProcessPlugins implements PluginCaller {
     return retryTransient(this.timing, this.random, () => this.once(body, reply));
   }
 
+  /** The hosted plugin's cancel of the work this call's execution started (see TemplateDispatcher.cancel). */
+  async cancel(body: string): Promise<boolean> {
+    return (await this.router.cancel?.(JSON.parse(body))) ?? false;
+  }
+
   private async once(body: string, reply: ArgoReply): Promise<ArgoReply> {
     let answer: unknown;
     try {

@@ -58,6 +58,12 @@ export class ResultPatcher {
     if (seenAt !== undefined) pending.seen.set(nodeId, seenAt);
   }
 
+  /** Drops the results not yet written of these tasks (the controller removed them: a stopped workflow). */
+  forgetTasks(key: string, nodeIds: Iterable<string>): void {
+    const pending = this.pending.get(key);
+    for (const nodeId of nodeIds) pending?.results.delete(nodeId);
+  }
+
   /** Drops what waits for a TaskSet that is gone. */
   forget(key: string): void {
     this.pending.delete(key);

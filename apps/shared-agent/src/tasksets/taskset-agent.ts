@@ -21,7 +21,15 @@ import type { PluginSet } from '../plugins/plugin-set.js';
 import { namespaceSecrets } from '../tasks/namespace-secrets.js';
 import type { ResultPatcher } from '../tasks/result-patcher.js';
 import { TaskQueue } from '../tasks/task-queue.js';
-import { holdTaskSet, isCompleted, olderResourceVersion, taskSetKey, type TaskSetObject } from './taskset.js';
+import type { LeftTask, StoppedTasks } from './stopped-tasks.js';
+import {
+  holdTaskSet,
+  isCompleted,
+  olderResourceVersion,
+  taskSetKey,
+  type HeldTaskSet,
+  type TaskSetObject,
+} from './taskset.js';
 import type { TaskSetStore } from './taskset-store.js';
 
 export interface TaskSetAgentOptions {
@@ -44,6 +52,8 @@ export interface TaskSetAgentOptions {
   handoverTimeoutMs: number;
   logger: PluginLogger;
   metrics: AgentMetrics;
+  /** Cancels the remote work of tasks a stopped workflow took away. */
+  stopped: StoppedTasks;
 }
 
 /** What the agent remembers of one workflow's tasks (Argo's agent: one process per workflow). */
@@ -58,6 +68,10 @@ interface WorkflowRun {
   checked: boolean;
   /** Tasks of a kind this agent does not run (neither plugin nor HTTP), logged once and left alone. */
   foreign: Set<string>;
+  /** Tasks called here whose last result was not final: their remote work may still be going. */
+  unfinished: Set<string>;
+  /** The calls running now. */
+  inFlight: Map<string, Promise<void>>;
 }
 
 interface WorkflowNodes {
@@ -95,7 +109,10 @@ export class TaskSetAgent implements ShardOwner {
     const namespace = object.metadata.namespace ?? '';
     const name = object.metadata.name ?? '';
     const key = taskSetKey(namespace, name);
-    if (event.type === 'DELETED' || isCompleted(object)) return this.forget(key);
+    if (event.type === 'DELETED' || isCompleted(object)) {
+      this.cancelStopped(key, object.spec?.tasks ?? {});
+      return this.forget(key);
+    }
     const shard = shardOf(namespace, name, this.options.shards);
     if (!this.options.owns(shard) || !this.announced.has(shard)) return;
     const waiting = this.listing.get(shard);
@@ -178,6 +195,8 @@ export class TaskSetAgent implements ShardOwner {
         plugins: this.options.plugins.forWorkflow(),
         checked: false,
         foreign: new Set(),
+        unfinished: new Set(),
+        inFlight: new Map(),
       };
       this.runs.set(held.key, run);
       const pending = Object.keys(held.tasks).filter((nodeId) => !held.finals.has(nodeId));
@@ -187,10 +206,12 @@ export class TaskSetAgent implements ShardOwner {
         );
       } else run.checked = true;
     }
-    // Tasks the controller removed (their results reached the workflow) are forgotten.
+    // Tasks the controller removed (their results reached the workflow, or it stopped them) are forgotten.
+    if (current) this.cancelStopped(held.key, held.tasks, current);
     for (const nodeId of run.seen.keys())
       if (!(nodeId in held.tasks)) {
         run.seen.delete(nodeId);
+        run.unfinished.delete(nodeId);
         run.considered.delete(nodeId);
         run.requeues.get(nodeId)?.clear();
         run.requeues.delete(nodeId);
@@ -254,6 +275,35 @@ export class TaskSetAgent implements ShardOwner {
     }
   }
 
+  /**
+   * The tasks this replica was running that are not in `remaining` any more: if their workflow was stopped,
+   * their remote work is cancelled (only by the shard's owner: a shard lost or handed over cancels nothing).
+   */
+  private cancelStopped(
+    key: string,
+    remaining: Record<string, unknown>,
+    held: HeldTaskSet | undefined = this.options.store.get(key),
+  ): void {
+    const run = this.runs.get(key);
+    if (!run || !held || run.uid !== held.uid || !this.options.owns(held.shard)) return;
+    const left: LeftTask[] = [];
+    for (const nodeId of run.unfinished) {
+      const template = held.tasks[nodeId];
+      if (nodeId in remaining || !template) continue;
+      run.unfinished.delete(nodeId);
+      left.push({ nodeId, template, inFlight: run.inFlight.get(nodeId) });
+    }
+    if (left.length === 0) return;
+    this.options.patcher.forgetTasks(
+      key,
+      left.map((task) => task.nodeId),
+    );
+    void this.options.stopped.cancelStopped(
+      { namespace: held.namespace, name: held.name, uid: held.workflowUid, plugins: run.plugins },
+      left,
+    );
+  }
+
   private forget(key: string, fromStore = true): void {
     const run = this.runs.get(key);
     if (run) for (const timer of run.requeues.values()) timer.clear();
@@ -271,6 +321,24 @@ export class TaskSetAgent implements ShardOwner {
     const template = taskSet.tasks[nodeId];
     if (!template || taskSet.finals.has(nodeId) || run.considered.has(nodeId)) return;
     run.considered.add(nodeId);
+    run.unfinished.add(nodeId);
+    let ended!: () => void;
+    run.inFlight.set(nodeId, new Promise<void>((resolve) => (ended = resolve)));
+    try {
+      await this.execute(key, nodeId, taskSet, run, template);
+    } finally {
+      run.inFlight.delete(nodeId);
+      ended();
+    }
+  }
+
+  private async execute(
+    key: string,
+    nodeId: string,
+    taskSet: HeldTaskSet,
+    run: WorkflowRun,
+    template: Record<string, unknown>,
+  ): Promise<void> {
     const log = this.options.logger.child({
       namespace: taskSet.namespace,
       workflow: taskSet.name,
@@ -294,7 +362,9 @@ export class TaskSetAgent implements ShardOwner {
       },
       'task done',
     );
-    if (this.runs.get(key) !== run) return; // the TaskSet went meanwhile
+    if (isFinalPhase(result.phase)) run.unfinished.delete(nodeId);
+    // The TaskSet, or this task, went meanwhile (a stopped workflow: the controller has ended the node).
+    if (this.runs.get(key) !== run || !(nodeId in (this.options.store.get(key)?.tasks ?? {}))) return;
     if (result.phase)
       this.options.patcher.add(key, taskSet.namespace, taskSet.name, nodeId, result, run.seen.get(nodeId));
     if (requeueMs > 0) {

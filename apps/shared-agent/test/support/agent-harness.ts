@@ -29,7 +29,7 @@ export function writeToken(dir: string, name: string, token: string): void {
 export async function startAgent(
   api: FakeApi,
   env: Record<string, string> = {},
-  options: { dir?: string; identity?: string } = {},
+  options: { dir?: string; identity?: string; plugins?: CollectionDefinition } = {},
 ): Promise<AgentHarness> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'shared-agent-'));
   writeFileSync(join(dir, 'kubeconfig'), api.kubeconfig());
@@ -50,7 +50,7 @@ export async function startAgent(
       ...env,
     },
     logDestination: { write: (line: string) => lines.push(line) },
-    plugins: probeCollection,
+    plugins: options.plugins ?? probeCollection,
   });
   return {
     agent,

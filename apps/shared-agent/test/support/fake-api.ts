@@ -155,9 +155,45 @@ export class FakeApi {
     this.workflows.set(`${namespace}/${name}`, {
       apiVersion: 'argoproj.io/v1alpha1',
       kind: 'Workflow',
-      metadata: { name, namespace },
+      metadata: { name, namespace, uid: `wf-${name}-uid` },
       status: { nodes },
     });
+  }
+
+  /**
+   * What the controller does on `argo stop` / `argo terminate` (operator.go): spec.shutdown set, the stopped
+   * nodes failed with "Stopped with strategy '<strategy>'", then their results and tasks cleared from the
+   * TaskSet, which is labelled completed once no task is left.
+   */
+  stopWorkflow(namespace: string, name: string, strategy: 'Stop' | 'Terminate', nodeIds: string[]): void {
+    const message = `Stopped with strategy '${strategy}'`;
+    const nodes = Object.fromEntries(nodeIds.map((id) => [id, { phase: 'Failed', message }]));
+    this.workflows.set(`${namespace}/${name}`, {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Workflow',
+      metadata: { name, namespace, uid: `wf-${name}-uid` },
+      spec: { shutdown: strategy },
+      status: {
+        nodes: { ...(this.workflows.get(`${namespace}/${name}`)?.status?.nodes as object), ...nodes },
+      },
+    });
+    this.clearTasks(namespace, name, nodeIds);
+  }
+
+  /** Removes tasks and their results from a TaskSet, as the controller does with fulfilled nodes. */
+  clearTasks(namespace: string, name: string, nodeIds: string[]): void {
+    const object = structuredClone(this.taskSets.get(`${namespace}/${name}`)!);
+    const tasks = { ...(object.spec?.tasks as Record<string, unknown>) };
+    const nodes = { ...(object.status?.nodes as Record<string, unknown>) };
+    for (const id of nodeIds) {
+      delete tasks[id];
+      delete nodes[id];
+    }
+    object.spec = { tasks };
+    object.status = { nodes };
+    if (Object.keys(tasks).length === 0)
+      object.metadata.labels = { ...object.metadata.labels, 'workflows.argoproj.io/completed': 'true' };
+    this.store('taskset', object, 'MODIFIED');
   }
 
   leaseList(): Obj[] {

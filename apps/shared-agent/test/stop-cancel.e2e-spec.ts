@@ -35,8 +35,12 @@ describe('the shared agent, when a workflow is stopped', () => {
       h = await startAgent(api);
       await running('wf', ['wf-1', 'wf-2']);
       const patches = api.patches.length;
-      api.stopWorkflow(NS, 'wf', strategy, ['wf-1', 'wf-2']);
-      await until('both cancelled', () => probeStats.cancels.length === 2);
+      await api.stopWorkflow(NS, 'wf', strategy, ['wf-1', 'wf-2']);
+      await until('both cancelled', () => probeStats.cancels.length === 2).catch((err: Error) => {
+        throw new Error(
+          `${err.message}\n${h?.lines.filter((l) => /stop|cancel|task done/.test(l)).join('\n')}`,
+        );
+      });
       await settle(); // a requeue (1 s) would have come by now
       expect(new Set(probeStats.cancels).size).toBe(2);
       const stopped = h
@@ -60,7 +64,7 @@ describe('the shared agent, when a workflow is stopped', () => {
     api.createTaskSet(NS, 'exit', { 'exit-1': job('main'), 'exit-2': job('handler') });
     h = await startAgent(api);
     await running('exit', ['exit-1', 'exit-2']);
-    api.stopWorkflow(NS, 'exit', 'Stop', ['exit-1']);
+    await api.stopWorkflow(NS, 'exit', 'Stop', ['exit-1']);
     await until('the stopped one cancelled', () => probeStats.cancels.length === 1);
     const calls = probeStats.byKey.size;
     await settle();
@@ -118,8 +122,16 @@ describe('the shared agent, when a workflow is stopped, on every data-job and bu
       30_000,
     );
     expect(Object.values(jobs.cancels())).toEqual(BACKENDS.map(() => 0));
-    api.stopWorkflow(NS, 'stopped', 'Stop', ids('stopped'));
-    await until('every job cancelled', () => Object.values(jobs.cancels()).every((n) => n >= 1), 20_000);
+    await api.stopWorkflow(NS, 'stopped', 'Stop', ids('stopped'));
+    await until(
+      'every job cancelled',
+      () => Object.values(jobs.cancels()).every((n) => n >= 1),
+      20_000,
+    ).catch((err: Error) => {
+      throw new Error(
+        `${err.message}: ${JSON.stringify(jobs.cancels())}\n${h?.lines.filter((l) => l.includes('cancel')).join('\n')}`,
+      );
+    });
     await settle();
     await settle(); // the other workflow polls on, every second
     expect(jobs.cancels()).toEqual(Object.fromEntries(BACKENDS.map((b) => [b, 1])));

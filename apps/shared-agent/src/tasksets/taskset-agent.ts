@@ -110,7 +110,9 @@ export class TaskSetAgent implements ShardOwner {
     const name = object.metadata.name ?? '';
     const key = taskSetKey(namespace, name);
     if (event.type === 'DELETED' || isCompleted(object)) {
-      this.cancelStopped(key, object.spec?.tasks ?? {});
+      // A watch that the completed label takes the TaskSet out of is sent it as it was, tasks included: every
+      // task still running here may have been stopped, and the Workflow says which.
+      this.cancelStopped(key, {});
       return this.forget(key);
     }
     const shard = shardOf(namespace, name, this.options.shards);
@@ -277,7 +279,8 @@ export class TaskSetAgent implements ShardOwner {
 
   /**
    * The tasks this replica was running that are not in `remaining` any more: if their workflow was stopped,
-   * their remote work is cancelled (only by the shard's owner: a shard lost or handed over cancels nothing).
+   * their remote work is cancelled, while this replica holds the shard (a shard lost or handed over cancels
+   * nothing).
    */
   private cancelStopped(
     key: string,
@@ -285,7 +288,7 @@ export class TaskSetAgent implements ShardOwner {
     held: HeldTaskSet | undefined = this.options.store.get(key),
   ): void {
     const run = this.runs.get(key);
-    if (!run || !held || run.uid !== held.uid || !this.options.owns(held.shard)) return;
+    if (!run || !held || run.uid !== held.uid) return;
     const left: LeftTask[] = [];
     for (const nodeId of run.unfinished) {
       const template = held.tasks[nodeId];
@@ -298,8 +301,15 @@ export class TaskSetAgent implements ShardOwner {
       key,
       left.map((task) => task.nodeId),
     );
+    const { shard } = held;
     void this.options.stopped.cancelStopped(
-      { namespace: held.namespace, name: held.name, uid: held.workflowUid, plugins: run.plugins },
+      {
+        namespace: held.namespace,
+        name: held.name,
+        uid: held.workflowUid,
+        plugins: run.plugins,
+        owned: () => this.options.owns(shard) && this.announced.has(shard),
+      },
       left,
     );
   }

@@ -26,6 +26,8 @@ interface Event {
   rv: number;
   type: 'ADDED' | 'MODIFIED' | 'DELETED';
   object: Obj;
+  /** The object before this change (what a watch that it leaves by its labels is sent). */
+  previous?: Obj;
 }
 
 export interface Fault {
@@ -161,23 +163,33 @@ export class FakeApi {
   }
 
   /**
-   * What the controller does on `argo stop` / `argo terminate` (operator.go): spec.shutdown set, the stopped
-   * nodes failed with "Stopped with strategy '<strategy>'", then their results and tasks cleared from the
-   * TaskSet, which is labelled completed once no task is left.
+   * What `argo stop` / `argo terminate` and then the controller do (operator.go): spec.shutdown set; the stopped
+   * nodes' results and tasks cleared from the TaskSet, which is labelled completed once no task is left; only
+   * then (persistUpdates patches the TaskSet before it updates the Workflow) the Workflow's nodes failed with
+   * "Stopped with strategy '<strategy>'".
    */
-  stopWorkflow(namespace: string, name: string, strategy: 'Stop' | 'Terminate', nodeIds: string[]): void {
-    const message = `Stopped with strategy '${strategy}'`;
-    const nodes = Object.fromEntries(nodeIds.map((id) => [id, { phase: 'Failed', message }]));
-    this.workflows.set(`${namespace}/${name}`, {
+  async stopWorkflow(
+    namespace: string,
+    name: string,
+    strategy: 'Stop' | 'Terminate',
+    nodeIds: string[],
+  ): Promise<void> {
+    const key = `${namespace}/${name}`;
+    const workflow = (): Obj => ({
       apiVersion: 'argoproj.io/v1alpha1',
       kind: 'Workflow',
       metadata: { name, namespace, uid: `wf-${name}-uid` },
       spec: { shutdown: strategy },
-      status: {
-        nodes: { ...(this.workflows.get(`${namespace}/${name}`)?.status?.nodes as object), ...nodes },
-      },
+      status: { nodes: { ...(this.workflows.get(key)?.status?.nodes as object) } },
     });
+    this.workflows.set(key, workflow());
     this.clearTasks(namespace, name, nodeIds);
+    await new Promise((r) => setTimeout(r, 300));
+    const message = `Stopped with strategy '${strategy}'`;
+    const stopped = workflow();
+    for (const id of nodeIds)
+      (stopped.status!.nodes as Record<string, unknown>)[id] = { phase: 'Failed', message };
+    this.workflows.set(key, stopped);
   }
 
   /** Removes tasks and their results from a TaskSet, as the controller does with fulfilled nodes. */
@@ -209,13 +221,19 @@ export class FakeApi {
       this.leases.set(key, object);
       return object;
     }
+    const previous = this.taskSets.get(key);
     this.taskSets.set(key, object);
-    this.emit(type, object);
+    this.emit(type, object, previous);
     return object;
   }
 
-  private emit(type: Event['type'], object: Obj): void {
-    const event = { rv: Number(object.metadata.resourceVersion), type, object: structuredClone(object) };
+  private emit(type: Event['type'], object: Obj, previous?: Obj): void {
+    const event: Event = {
+      rv: Number(object.metadata.resourceVersion),
+      type,
+      object: structuredClone(object),
+      previous: previous && structuredClone(previous),
+    };
     this.events.push(event);
     for (const w of this.watchers) this.send(w, event);
   }
@@ -223,11 +241,14 @@ export class FakeApi {
   private send(w: { res: ServerResponse; ns?: string; match: (o: Obj) => boolean }, event: Event): void {
     if (w.ns && event.object.metadata.namespace !== w.ns) return;
     let type = event.type;
+    let object = event.object;
     if (type !== 'DELETED' && !w.match(event.object)) {
-      // Leaving the selector reads as a deletion to the watcher.
+      // Leaving the selector reads as a deletion to the watcher, of the object as it was before the change (the
+      // API server's watch cache sends the previous object: a TaskSet labelled completed still has its tasks).
       type = 'DELETED';
+      if (event.previous && w.match(event.previous)) object = event.previous;
     }
-    w.res.write(`${JSON.stringify({ type, object: event.object })}\n`);
+    w.res.write(`${JSON.stringify({ type, object })}\n`);
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {

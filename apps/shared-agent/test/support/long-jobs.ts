@@ -36,7 +36,7 @@ export interface LongJobs {
   env: Record<string, string>;
   /** The template's `plugin` of each backend's step: its long job, polled every second. */
   plugin(backend: Backend, key: string): Record<string, unknown>;
-  /** Cancel requests each stand-in received (Jenkins: stop, term, kill and cancelItem). */
+  /** Cancels each stand-in received (Jenkins: a build's stop, term or kill, or a queue item cancelled). */
   cancels(): Record<Backend, number>;
   close(): Promise<void>;
 }
@@ -89,7 +89,14 @@ export async function startLongJobs(): Promise<LongJobs> {
     airflow: (s) => s.count('PATCH', /\/dags\/forever\/dagRuns\//),
     dbtCloud: (s) => s.count('POST', /\/runs\/\d+\/cancel\/$/),
     livy: (s) => s.count('DELETE', /^\/batches\/\d+$/),
-    jenkins: (s) => s.count('POST', /\/\d+\/(stop|term|kill)$/) + s.count('POST', '/queue/cancelItem'),
+    // A queue item that has just left the queue refuses cancelItem (422): the cancel then stops its build.
+    jenkins: (s) =>
+      s.calls.filter(
+        (c) =>
+          c.method === 'POST' &&
+          (/\/\d+\/(stop|term|kill)$/.test(c.path) ||
+            (c.path.startsWith('/queue/cancelItem') && c.status < 400)),
+      ).length,
     github: (s) => s.count('POST', /\/actions\/runs\/\d+\/cancel$/),
     gitlab: (s) => s.count('POST', /\/pipelines\/\d+\/cancel$/),
   };

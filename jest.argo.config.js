@@ -9,7 +9,7 @@ export default {
   roots: ['<rootDir>/test/argo'],
   testMatch: ['**/*.argo-spec.ts'],
   // The real node is opt-in (ARGO_NODE=real starts the first stack with up --node real).
-  testPathIgnorePatterns: process.env.ARGO_NODE === 'real' ? [] : ['/real-node\\.argo-spec\\.ts$'],
+  testPathIgnorePatterns: process.env.ARGO_NODE === 'real' ? [] : ['/real-node(-[a-z-]+)?\\.argo-spec\\.ts$'],
   globalSetup: '<rootDir>/test/argo/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/argo/support/global-teardown.ts',
   testTimeout: 15 * 60 * 1000,

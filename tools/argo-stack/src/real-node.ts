@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, writeFileS
 import { join } from 'node:path';
 import { ensureInstalled } from './debian.js';
 import { bridgeName, hostAddress } from './network.js';
-import { NODE_BASE_IMAGE, ensureNodeImages } from './node-images.js';
+import { ensureNodeImages, nodeBase } from './node-images.js';
 import { ensurePluginImages } from './plugin-images.js';
 import { exitedLine, freePort, kubectl, moduleDir, startProcess, until, type StackState } from './stack.js';
 
@@ -222,10 +222,14 @@ export async function startRealNode(state: StackState, log: (line: string) => vo
   };
   state.realNode = node;
   const images = ensureNodeImages(
-    { kubeModule: moduleDir(state.repoRoot, 'kube', 'k8s.io/kubernetes'), argoBin: state.bin.argo },
+    {
+      repoRoot: state.repoRoot,
+      kubeModule: moduleDir(state.repoRoot, 'kube', 'k8s.io/kubernetes'),
+      argoBin: state.bin.argo,
+    },
     log,
   );
-  const base = images.find((i) => i.ref === NODE_BASE_IMAGE)!;
+  const base = images.find((i) => i.ref === nodeBase(state.repoRoot).image)!;
   images.push(...ensurePluginImages(state.repoRoot, base, log));
   const sandbox = images.find((i) => i.ref.startsWith('registry.k8s.io/pause:'))!.ref;
   writeFileSync(join(dir, 'containerd.toml'), containerdConfig(state, node, sandbox));

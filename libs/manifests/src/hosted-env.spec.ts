@@ -44,8 +44,8 @@ const beta = plugin([
 const hosting: CollectionHosting = {
   app: 'collection',
   plugins: [
-    { name: 'alpha', key: 'a', prefix: 'ALPHA_', providers: [] },
-    { name: 'beta', key: 'b', prefix: 'BETA_', providers: [] },
+    { name: 'alpha', key: 'a', keys: ['a', 'aa'], prefix: 'ALPHA_', providers: [] },
+    { name: 'beta', key: 'b', keys: ['b'], prefix: 'BETA_', providers: [] },
   ],
   shared: ['NAMESPACE_SCOPES', 'CANCEL_ON_SHUTDOWN'],
   defaults: [{ name: 'MAX_EXECUTIONS', value: '32', meaning: 'Executions at a time' }],
@@ -96,6 +96,22 @@ describe("the collection's env, made from its hosted plugins' plugin.yaml", () =
     expect(collection.startsWith('spec:\n  sidecar:\n    container:\n      env:\n')).toBe(true);
     expect(collection.endsWith('      resources: {}\n')).toBe(true);
     expect(collection).not.toContain('OLD');
+  });
+
+  it("writes the keys and hosts annotations from the hosted plugins' keys and names", () => {
+    const annotated = [
+      'metadata:',
+      '  annotations:',
+      '    executor-plugins.dev/keys: old',
+      '    executor-plugins.dev/hosts: old',
+      '    other: kept',
+      plugin([]),
+    ].join('\n');
+    const text = withCollectionEnv(annotated, hosting, texts);
+    expect(text).toContain(
+      '    executor-plugins.dev/keys: a,aa,b\n    executor-plugins.dev/hosts: alpha,beta\n',
+    );
+    expect(text).toContain('    other: kept\n');
   });
 
   it('refuses a hosted plugin without a plugin.yaml, naming the file', () => {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { FORMER_VALUE_PREFIX } from '@app/contract';
-import type { LintFinding } from './lint.js';
+import { HOSTS_ANNOTATION, KEYS_ANNOTATION, type LintFinding } from './lint.js';
 
 /** One provider of a plugin, as its table knows it: its key and the variables it reads. */
 export interface ProviderVariables {
@@ -14,6 +14,8 @@ export interface ProviderVariables {
 export interface HostedPlugin {
   name: string;
   key: string;
+  /** Every key it answers: its own, then its aliases (`notify,slack,approve`). */
+  keys: readonly string[];
   /** `BUILD_TRIGGER_`: what a variable several plugins declare takes in the collection. */
   prefix: string;
   providers: readonly ProviderVariables[];
@@ -180,18 +182,26 @@ export function hostedPluginYaml(root: string, hosting: CollectionHosting): Map<
   return texts;
 }
 
-/** The collection's plugin.yaml with its env replaced by the one its hosted plugins make. */
+/**
+ * The collection's plugin.yaml with its env replaced by the one its hosted plugins make, and its keys and hosts
+ * annotations by theirs.
+ */
 export function withCollectionEnv(
   collectionYaml: string,
   hosting: CollectionHosting,
   hostedYaml: ReadonlyMap<string, string>,
 ): string {
   const block = envBlock(collectionYaml, `manifests/${hosting.app}/plugin.yaml`);
-  return [
-    ...block.lines.slice(0, block.start + 1),
-    ...collectionEnvLines(hosting, hostedYaml),
-    ...block.lines.slice(block.end),
-  ].join('\n');
+  const annotations: Record<string, string> = {
+    [KEYS_ANNOTATION]: hosting.plugins.flatMap((p) => p.keys).join(','),
+    [HOSTS_ANNOTATION]: hosting.plugins.map((p) => p.name).join(','),
+  };
+  const head = block.lines.slice(0, block.start + 1).map((line) => {
+    const annotation = /^( {4})([\w./-]+): .*$/.exec(line);
+    const value = annotation && annotations[annotation[2]!];
+    return value === undefined || value === null ? line : `${annotation![1]}${annotation![2]}: ${value}`;
+  });
+  return [...head, ...collectionEnvLines(hosting, hostedYaml), ...block.lines.slice(block.end)].join('\n');
 }
 
 /**

@@ -2,7 +2,7 @@
 // provider tables), the variables several of them declare and the kit values it sets for all.
 import { collection } from '../../../apps/collection/src/collection.definition.js';
 import type { CollectionHosting } from '@app/manifests';
-import { COLLECTION_KIT_DEFAULTS, overridePrefixOf, sharedVariables } from '@app/plugin-kit';
+import { COLLECTION_KIT_DEFAULTS, keysOf, overridePrefixOf, sharedVariables } from '@app/plugin-kit';
 import { envProperties } from '@app/plugin-kit/config/env-rules.js';
 
 /** What each of the collection's kit defaults means, for the comment above it in the manifest. */
@@ -16,6 +16,7 @@ export function collectionHosting(): CollectionHosting {
     plugins: collection.plugins.map((plugin) => ({
       name: plugin.name,
       key: plugin.key,
+      keys: keysOf(plugin),
       prefix: overridePrefixOf(plugin),
       providers: (plugin.providers?.providers ?? []).map((p) => ({
         key: p.key,

@@ -17,6 +17,7 @@ describeProviderTable({
   aliases: chatNotifierPlugin.aliases,
   envPrefixes: chatNotifierPlugin.envPrefixes ?? [],
   table: PROVIDERS,
+  notHttp: ['SmtpStandIn'],
 });
 
 describe.each(PROVIDERS.providers.map((p) => [p.key] as const))('provider %s of the notifier', (key) => {

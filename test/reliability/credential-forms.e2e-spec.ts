@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { keysOf, secretFieldsOf, type CollectionDefinition, type PluginDefinition } from '@app/plugin-kit';
-import { echoMessage, executeArgs, startAnyHarness, writeHostileReply } from '@app/testing';
+import { echoMessage, executeArgs, startAnyHarness, writeHostileReply } from '@app/local-agent';
 import { report } from './support/report.js';
 import { coverageLine, discoverApps, type PluginTarget } from './support/targets.js';
 

@@ -9,7 +9,7 @@ import {
   schemaProblems,
   startHarness,
   type PluginHarness,
-} from '@app/testing';
+} from '@app/local-agent';
 import { buildTriggerPlugin } from '../src/build-trigger.plugin.js';
 import { PROVIDERS } from '../src/providers/index.js';
 import { DEMO_CREDENTIALS, startDemoUpstreams, type BuildDemoUpstreams } from '../demo/upstreams.js';

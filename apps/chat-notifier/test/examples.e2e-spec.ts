@@ -6,7 +6,7 @@ import {
   runWorkflow,
   schemaProblems,
   type WorkflowResult,
-} from '@app/testing';
+} from '@app/local-agent';
 import { type AgentPlugin } from '@app/argo-agent';
 import { parse } from 'yaml';
 import { readFileSync } from 'node:fs';

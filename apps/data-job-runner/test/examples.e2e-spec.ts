@@ -8,7 +8,7 @@ import {
   runWorkflow,
   schemaProblems,
   type PluginHarness,
-} from '@app/testing';
+} from '@app/local-agent';
 import {
   DEMO_CREDENTIALS,
   DEMO_IDS,

@@ -1,5 +1,5 @@
-import { credential, Lifecycle, ProviderStandIn } from '@app/testing';
-import type { LifecycleStep, StandInRequest, StandInResponse, Timing } from '@app/testing';
+import { credential, Lifecycle, ProviderStandIn } from '@app/local-agent';
+import type { LifecycleStep, StandInRequest, StandInResponse, Timing } from '@app/local-agent';
 
 export type GitLabStatus =
   | 'created'

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { credential, hasBasic, Lifecycle, ProviderStandIn } from '@app/testing';
-import type { LifecycleStep, StandInRequest, StandInResponse, Timing } from '@app/testing';
+import { credential, hasBasic, Lifecycle, ProviderStandIn } from '@app/local-agent';
+import type { LifecycleStep, StandInRequest, StandInResponse, Timing } from '@app/local-agent';
 import { jettyError } from './jetty-error.js';
 import { filterTree } from './jenkins-tree.js';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { credential, hasBasic, Lifecycle, ProviderStandIn } from '@app/testing';
-import type { LifecycleStep, StandInRequest, StandInResponse } from '@app/testing';
+import { credential, hasBasic, Lifecycle, ProviderStandIn } from '@app/local-agent';
+import type { LifecycleStep, StandInRequest, StandInResponse } from '@app/local-agent';
 
 export type AirflowApi = 'v1' | 'v2';
 

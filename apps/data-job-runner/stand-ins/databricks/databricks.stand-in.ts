@@ -1,5 +1,5 @@
-import { hasBearer, Lifecycle, ProviderStandIn } from '@app/testing';
-import type { LifecycleStep, StandInRequest, StandInResponse } from '@app/testing';
+import { hasBearer, Lifecycle, ProviderStandIn } from '@app/local-agent';
+import type { LifecycleStep, StandInRequest, StandInResponse } from '@app/local-agent';
 
 /** A run state as `LIFE_CYCLE` or `LIFE_CYCLE/RESULT`, e.g. `RUNNING`, `TERMINATED/FAILED`. */
 export type DatabricksRunState = string;

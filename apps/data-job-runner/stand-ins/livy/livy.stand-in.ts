@@ -1,5 +1,5 @@
-import { hasBasic, Lifecycle, ProviderStandIn } from '@app/testing';
-import type { LifecycleStep, StandInRequest, StandInResponse } from '@app/testing';
+import { hasBasic, Lifecycle, ProviderStandIn } from '@app/local-agent';
+import type { LifecycleStep, StandInRequest, StandInResponse } from '@app/local-agent';
 
 export type LivyVersion = '0.6' | '0.7' | '0.8';
 

@@ -135,7 +135,7 @@ async function scaffold(name: string): Promise<number> {
   const collectionYaml = join(collectionDir, 'plugin.yaml');
   if (existsSync(collectionYaml)) {
     const text = readFileSync(collectionYaml, 'utf8');
-    writeNoFollow(collectionYaml, withGeneratedEnv(text, hosting.app, ctx), collectionDir);
+    writeNoFollow(collectionYaml, withGeneratedEnv(text, hosting.app, ctx, [name]), collectionDir);
     writePluginPackage(collectionDir, ctx);
   }
   writeCollectionFiles(ctx);

@@ -123,9 +123,14 @@ export function planPluginPackage(dir: string, ctx: CollectionContext): PluginPa
  * The plugin.yaml text `npm run plugin:build` writes for a plugin directory: the collection's env generated from
  * the plugins it hosts; any other plugin.yaml as it is.
  */
-export function withGeneratedEnv(text: string, app: string, ctx: CollectionContext): string {
+export function withGeneratedEnv(
+  text: string,
+  app: string,
+  ctx: CollectionContext,
+  serveAlso: readonly string[] = [],
+): string {
   if (!ctx.hosting || app !== ctx.hosting.app) return text;
-  return withCollectionEnv(text, ctx.hosting, hostedPluginYaml(ctx.root, ctx.hosting));
+  return withCollectionEnv(text, ctx.hosting, hostedPluginYaml(ctx.root, ctx.hosting), serveAlso);
 }
 
 /** The collection's env is what its hosted plugins make; a hosted plugin's plugin.yaml names its providers' variables. */

@@ -114,6 +114,19 @@ describe("the collection's env, made from its hosted plugins' plugin.yaml", () =
     expect(text).toContain('    other: kept\n');
   });
 
+  it("keeps the admin's PLUGINS (keys no hosted plugin answers dropped), adds a scaffolded one's key", () => {
+    const chosen = plugin(['- name: PLUGINS', '  value: aa,gone']);
+    const served = (text: string) =>
+      (parse(text) as { spec: { sidecar: { container: { env: Array<{ name: string; value?: string }> } } } })
+        .spec.sidecar.container.env[0];
+    expect(served(withCollectionEnv(chosen, hosting, texts))).toEqual({ name: 'PLUGINS', value: 'aa' });
+    expect(served(withCollectionEnv(chosen, hosting, texts, ['b']))).toEqual({
+      name: 'PLUGINS',
+      value: 'aa,b',
+    });
+    expect(served(withCollectionEnv(plugin([]), hosting, texts))).toEqual({ name: 'PLUGINS', value: 'a,b' });
+  });
+
   it('refuses a hosted plugin without a plugin.yaml, naming the file', () => {
     expect(() => collectionEnvLines(hosting, new Map([['alpha', alpha]]))).toThrow(
       'manifests/beta/plugin.yaml: no such file (the collection hosts beta)',

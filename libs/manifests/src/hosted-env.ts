@@ -100,18 +100,20 @@ const names = (kind: string, list: string[]): string | undefined =>
 /**
  * The collection's env: PLUGINS and the kit's defaults, then each hosted plugin's env as its own plugin.yaml
  * writes it (comments included; a variable several plugins declare takes the plugin's prefix), then every
- * plugin's 0.1.0 names. `hostedYaml` is each hosted plugin's plugin.yaml text, by name.
+ * plugin's 0.1.0 names. `hostedYaml` is each hosted plugin's plugin.yaml text, by name; `served`, the keys
+ * PLUGINS names (every hosted plugin's key when not given).
  */
 export function collectionEnvLines(
   hosting: CollectionHosting,
   hostedYaml: ReadonlyMap<string, string>,
+  served: readonly string[] = hosting.plugins.map((p) => p.key),
 ): string[] {
   const shared = new Set(hosting.shared);
   const out = [
     GENERATED,
     `${ITEM}# The keys served, comma-separated; drop the plugins whose settings you do not provide.`,
     `${ITEM}- name: PLUGINS`,
-    `${ITEM}  value: ${hosting.plugins.map((p) => p.key).join(',')}`,
+    `${ITEM}  value: ${served.join(',')}`,
   ];
   for (const { name, value, meaning } of hosting.defaults)
     out.push(
@@ -183,13 +185,14 @@ export function hostedPluginYaml(root: string, hosting: CollectionHosting): Map<
 }
 
 /**
- * The collection's plugin.yaml with its env replaced by the one its hosted plugins make, and its keys and hosts
- * annotations by theirs.
+ * The collection's plugin.yaml with its env replaced by the one its hosted plugins make (PLUGINS kept, with
+ * `also` added), and its keys and hosts annotations by theirs.
  */
 export function withCollectionEnv(
   collectionYaml: string,
   hosting: CollectionHosting,
   hostedYaml: ReadonlyMap<string, string>,
+  also: readonly string[] = [],
 ): string {
   const block = envBlock(collectionYaml, `manifests/${hosting.app}/plugin.yaml`);
   const annotations: Record<string, string> = {
@@ -201,7 +204,29 @@ export function withCollectionEnv(
     const value = annotation && annotations[annotation[2]!];
     return value === undefined || value === null ? line : `${annotation![1]}${annotation![2]}: ${value}`;
   });
-  return [...head, ...collectionEnvLines(hosting, hostedYaml), ...block.lines.slice(block.end)].join('\n');
+  return [
+    ...head,
+    ...collectionEnvLines(hosting, hostedYaml, servedKeys(block, hosting, also)),
+    ...block.lines.slice(block.end),
+  ].join('\n');
+}
+
+/**
+ * PLUGINS is the admin's choice: the keys the file names, those no hosted plugin answers dropped, plus `also`
+ * (a plugin just scaffolded); every hosted plugin's key when it names none.
+ */
+function servedKeys(block: ReturnType<typeof envBlock>, hosting: CollectionHosting, also: readonly string[]) {
+  const entry = block.entries.find((e) => e.name === 'PLUGINS');
+  const value = entry
+    ? (parse(entry.lines.map((l) => l.slice(ITEM.length)).join('\n')) as Array<{ value?: unknown }>)[0]?.value
+    : undefined;
+  const known = new Set(hosting.plugins.flatMap((p) => p.keys));
+  const named = String(value ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter((k) => known.has(k));
+  if (named.length === 0) return hosting.plugins.map((p) => p.key);
+  return [...named, ...also.filter((k) => !named.includes(k))];
 }
 
 /**

@@ -3,12 +3,12 @@
 // manifests, call it through the local agent against its demo stand-in, and produce the image reference and the
 // install files a release publishes (kustomize-built like `kubectl apply -k` would, when kubectl is present).
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { ARGO_MIN_VERSION, fromConfigMap, type ConfigMap, type ExecutorPlugin } from '@app/manifests';
 import { ownTemplate } from '../bench/src/plan.js';
+import { runIn, scratchRepo } from '../tools/cli/test/scratch-repo.js';
 
 const root = join(import.meta.dirname, '..');
 const doc = readFileSync(join(root, 'docs/write-a-plugin.md'), 'utf8');
@@ -29,15 +29,7 @@ const WALK = [
 
 describe('the fork path (docs/write-a-plugin.md), end to end in a copy of the repository', () => {
   let repo: string;
-  const run = (command: string) => {
-    const r = spawnSync('sh', ['-c', command.replace('$VERSION', version)], {
-      cwd: repo,
-      encoding: 'utf8',
-      env: { ...process.env, npm_config_loglevel: 'error', FORCE_COLOR: '0' },
-      timeout: 180_000,
-    });
-    return { status: r.status, out: `${r.stdout}${r.stderr}` };
-  };
+  const run = (command: string) => runIn(repo, command.replace('$VERSION', version));
   const step = (command: string) => {
     const r = run(command);
     expect({ command, status: r.status, out: r.status === 0 ? '' : r.out }).toEqual({
@@ -49,13 +41,7 @@ describe('the fork path (docs/write-a-plugin.md), end to end in a copy of the re
   };
 
   beforeAll(() => {
-    repo = mkdtempSync(join(tmpdir(), 'fork-'));
-    const tracked = spawnSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' }).stdout.split('\0');
-    for (const file of tracked.filter((f) => f && existsSync(join(root, f)))) {
-      mkdirSync(dirname(join(repo, file)), { recursive: true });
-      cpSync(join(root, file), join(repo, file));
-    }
-    symlinkSync(join(root, 'node_modules'), join(repo, 'node_modules'));
+    repo = scratchRepo('fork-');
   });
   afterAll(() => rmSync(repo, { recursive: true, force: true }));
 

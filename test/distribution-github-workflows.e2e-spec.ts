@@ -238,7 +238,7 @@ describe('ci.yml', () => {
   it('fetches nothing for the tests: everything they need is in the repository', () => {
     for (const step of ci.jobs.ci.steps) expect(step.run ?? '').not.toMatch(/curl|wget|ARGO_SHARED_DIR/);
     for (const file of ['workflow-jsonschema.json', 'executor-plugin-swagger.yml'])
-      expect(existsSync(join(root, 'libs/testing/argo', file))).toBe(true);
+      expect(existsSync(join(root, 'libs/local-agent/argo', file))).toBe(true);
   });
 });
 

@@ -26,7 +26,7 @@ import {
   type ConfigMap,
   type ExecutorPlugin,
 } from '@app/manifests';
-import { argoSchemaValidator, schemaProblems } from '@app/testing';
+import { argoSchemaValidator, schemaProblems } from '@app/local-agent';
 
 const root = join(import.meta.dirname, '..');
 const manifests = join(root, 'manifests');

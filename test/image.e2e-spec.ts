@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { executeArgs, startPluginProcess, type StartDemoUpstreams } from '@app/testing';
+import { executeArgs, startPluginProcess, type StartDemoUpstreams } from '@app/local-agent';
 import { startDemoUpstreams as startCollectionUpstreams } from '../apps/collection/demo/upstreams.js';
 import { FakeApi } from '../apps/shared-agent/test/support/fake-api.js';
 

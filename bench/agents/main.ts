@@ -10,7 +10,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseDuration } from '@app/contract';
-import { setStandInHost } from '@app/testing';
+import { setStandInHost } from '@app/local-agent';
 import { startSlackDemoWorkspace } from '../../apps/chat-notifier/demo/upstreams.js';
 import { sharedAgentProcesses } from '../../tools/argo-stack/src/shared-agents.js';
 import { kubeClient, readState, type StackState } from '../../tools/argo-stack/src/stack.js';

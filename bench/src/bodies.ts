@@ -1,4 +1,4 @@
-import { executeArgs } from '@app/testing/requests.js';
+import { executeArgs } from '@app/local-agent/requests.js';
 
 /** A template addressed to another plugin: every sidecar in the agent pod receives these too. */
 export const FOREIGN_PLUGIN = { 'other-plugin': { text: 'addressed to someone else', retries: 3 } };

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { format } from 'prettier';
 import { parse as parseYaml } from 'yaml';
 import { FOREIGN_PLUGIN, freshUid, requestBody } from './bodies.js';
-import { launchUnderLimit, memoryQuantityMiB } from '@app/testing/demo/container-memory.js';
+import { launchUnderLimit, memoryQuantityMiB } from '@app/local-agent/demo/container-memory.js';
 import { coldStart, type ColdRun } from './cold-start.js';
 import { firstReply, postExecute } from './contract-client.js';
 import { loadRun, type LoadRun } from './load.js';

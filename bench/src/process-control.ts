@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { launchUnderLimit } from '@app/testing/demo/container-memory.js';
+import { launchUnderLimit } from '@app/local-agent/demo/container-memory.js';
 
 /** A port that was free a moment ago (bound to 127.0.0.1:0, then released). */
 export function freePort(): Promise<number> {

@@ -8,7 +8,7 @@
 // replica (they come back as their Deployment would bring them back).
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { setStandInHost } from '@app/testing';
+import { setStandInHost } from '@app/local-agent';
 import {
   ALICE,
   BOB,

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { stringify } from 'yaml';
-import type { StandInServer } from '@app/testing/stand-in/index.js';
+import type { StandInServer } from '@app/local-agent/stand-in/index.js';
 import type { MiniBug } from '../../tools/conformance/test/fixtures/mini-plugin.js';
 import {
   bundleScript,

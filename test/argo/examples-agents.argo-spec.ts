@@ -16,7 +16,7 @@ import {
   startPluginProcess,
   type DemoUpstreams,
   type WorkflowShape,
-} from '@app/testing';
+} from '@app/local-agent';
 import type { StackState } from '../../tools/argo-stack/src/stack.js';
 import { reportText } from './support/report.js';
 import {

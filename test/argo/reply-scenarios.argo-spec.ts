@@ -1,4 +1,4 @@
-// The reply scenarios of the local agent's fidelity suite (libs/testing/test/reply-scenarios.ts), each played
+// The reply scenarios of the local agent's fidelity suite (libs/local-agent/test/reply-scenarios.ts), each played
 // by the suite's scripted plugin under the real agent (a sidecar of the agent pod, in a workflow of its own)
 // and under the local agent (the same plugin server on this machine), with Argo's own timings on both sides.
 // Both must give the same outcome: workflow phase and message, the node's phase, message and outputs, and the
@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { toConfigMap, type ExecutorPlugin } from '@app/manifests';
-import { runWorkflowSpec, type WorkflowShape } from '@app/testing';
-import { replyScripts } from '../../libs/testing/test/reply-scenarios.js';
+import { runWorkflowSpec, type WorkflowShape } from '@app/local-agent';
+import { replyScripts } from '../../libs/local-agent/test/reply-scenarios.js';
 import { reportText } from './support/report.js';
 import {
   agentContainerLines,

@@ -4,7 +4,7 @@
 // them). Each workflow must end the same way on both, as `npm run demo` says, and the second stack must never
 // see an agent pod.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { setStandInHost, type DemoUpstreams } from '@app/testing';
+import { setStandInHost, type DemoUpstreams } from '@app/local-agent';
 import { startDemoUpstreams } from '../../apps/collection/demo/upstreams.js';
 import type { StackState } from '../../tools/argo-stack/src/stack.js';
 import { reportText } from './support/report.js';

@@ -4,7 +4,7 @@
 // time: from the kill to the survivor holding every shard.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { setStandInHost } from '@app/testing';
+import { setStandInHost } from '@app/local-agent';
 import { startSlackDemoWorkspace, type SlackDemoWorkspace } from '../../apps/chat-notifier/demo/upstreams.js';
 import { sharedAgentProcesses } from '../../tools/argo-stack/src/shared-agents.js';
 import { reportText } from './support/report.js';

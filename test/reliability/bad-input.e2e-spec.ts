@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { EXECUTE_TEMPLATE_PATH } from '@app/contract';
-import { denseJson } from '@app/testing';
+import { denseJson } from '@app/local-agent';
 import { badRequests, HEAP_DENSE_BYTES, validRequest, type BadRequest } from './support/bad-requests.js';
 import { launch } from './support/plugin-run.js';
 import { keepAliveAgent, sendRaw, type RawOutcome } from './support/raw-http.js';

@@ -6,7 +6,7 @@ import { keepAliveAgent, sendRaw } from './support/raw-http.js';
 import { report, SEED, size } from './support/report.js';
 import { SecretSweep } from './support/secret-sweep.js';
 import { coverageLine, discoverApps, probeTarget, repoRoot } from './support/targets.js';
-import { seededRandom } from '@app/testing';
+import { seededRandom } from '@app/local-agent';
 
 /**
  * The token check must not tell an attacker how much of a guess was right. By construction: the kit compares

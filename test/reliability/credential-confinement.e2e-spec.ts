@@ -1,5 +1,5 @@
 import { EXECUTE_TEMPLATE_PATH } from '@app/contract';
-import { StandInServer } from '@app/testing';
+import { StandInServer } from '@app/local-agent';
 import { pathsOf, validRequest } from './support/bad-requests.js';
 import { exampleBodies } from './support/example-bodies.js';
 import { launch } from './support/plugin-run.js';

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { keysOf, type CollectionDefinition, type PluginDefinition } from '@app/plugin-kit';
-import { echoMessage, executeArgs, startAnyHarness, writeHostileReply } from '@app/testing';
+import { keysOf, secretFieldsOf, type CollectionDefinition, type PluginDefinition } from '@app/plugin-kit';
+import { echoMessage, executeArgs, startAnyHarness, writeHostileReply } from '@app/local-agent';
 import { report } from './support/report.js';
 import { coverageLine, discoverApps, type PluginTarget } from './support/targets.js';
 
@@ -153,6 +153,22 @@ const ROWS: Row[] = [
     body: { slack: { channel: '#builds', text: 'x' } },
     sent: (e) => [e.SLACK_BOT_TOKEN],
     secret: (e) => e.SLACK_BOT_TOKEN,
+  },
+  {
+    credential: 'DISCORD_BOT_TOKEN',
+    how: 'Authorization: Bot (an approval gate)',
+    key: 'approve',
+    body: { discord: { channel: '1190000000000000101', text: 'x', approvers: ['1190000000000000201'] } },
+    sent: (e) => [`Bot ${e.DISCORD_BOT_TOKEN}`],
+    secret: (e) => e.DISCORD_BOT_TOKEN,
+  },
+  {
+    credential: 'APPROVALS_GITHUB_TOKEN',
+    how: 'Authorization: Bearer (an approval gate)',
+    key: 'approve',
+    body: { github: { repository: 'acme/deploys', text: 'x', approvers: ['acme/release-managers'] } },
+    sent: (e) => [e.APPROVALS_GITHUB_TOKEN],
+    secret: (e) => e.APPROVALS_GITHUB_TOKEN,
   },
   {
     credential: 'MATTERMOST_TOKEN',
@@ -309,7 +325,7 @@ function pointedAt(env: Record<string, string>, http: string, smtpPort: number):
 }
 
 const apps = discoverApps();
-const singles: Array<{ target: PluginTarget; keys: string[] }> = [];
+const singles: Array<{ target: PluginTarget; keys: string[]; secrets: string[] }> = [];
 let searched = 0;
 let shownTotal = 0;
 const lines: string[] = [];
@@ -318,7 +334,12 @@ describe('credential forms: every credential, in every form it is sent in, echoe
   beforeAll(async () => {
     for (const target of apps.targets) {
       const definition = (await target.definition()) as PluginDefinition | CollectionDefinition;
-      if (!('plugins' in definition)) singles.push({ target, keys: keysOf(definition) });
+      if (!('plugins' in definition))
+        singles.push({
+          target,
+          keys: keysOf(definition),
+          secrets: definition.env ? secretFieldsOf(definition.env) : [],
+        });
     }
   });
   afterAll(() => {
@@ -329,6 +350,15 @@ describe('credential forms: every credential, in every form it is sent in, echoe
     report(
       `credential forms: ${ROWS.length} credential × form rows, ${searched} forms searched in node messages and log lines, ${shownTotal} found`,
     );
+  });
+
+  it("has a row for every secret of every plugin's env class (its providers' variables included)", () => {
+    const covered = new Set(ROWS.map((r) => r.credential.split(' ')[0]));
+    const missing = singles.flatMap((s) =>
+      s.secrets.filter((name) => !covered.has(name)).map((name) => `${s.target.name}: ${name}`),
+    );
+    expect(singles.length).toBeGreaterThan(0);
+    expect(missing).toEqual([]);
   });
 
   it.each(ROWS.map((r) => [`${r.credential} as ${r.how}`, r] as const))('%s', async (_name, row) => {

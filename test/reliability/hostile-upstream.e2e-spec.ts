@@ -2,7 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { EXECUTE_TEMPLATE_PATH } from '@app/contract';
 import { FRONT_LIMITS, looksSecret } from '@app/plugin-kit';
 import { PluginRpcClient } from '@app/argo-agent';
-import { StandInServer } from '@app/testing';
+import { StandInServer } from '@app/local-agent';
 import { validRequest } from './support/bad-requests.js';
 import type { ProxyAttack } from './support/fault-proxy.js';
 import { keepAliveAgent, sendRaw } from './support/raw-http.js';

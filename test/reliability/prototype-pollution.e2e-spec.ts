@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import fc from 'fast-check';
 import { startEventEndpoint, type EventEndpoint } from '@app/events';
-import { startAnyHarness } from '@app/testing';
+import { startAnyHarness } from '@app/local-agent';
 import { badRequestFamilies } from './support/bad-requests.js';
 import { keepAliveAgent, sendRaw } from './support/raw-http.js';
 import { replyProblem } from './support/reply-check.js';

@@ -1,6 +1,6 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import { EXECUTE_TEMPLATE_PATH } from '@app/contract';
-import { executeArgs } from '@app/testing';
+import { executeArgs } from '@app/local-agent';
 import { agentToken, launch, type PluginRun } from './support/plugin-run.js';
 import { keepAliveAgent, sendRaw } from './support/raw-http.js';
 import { report, sleep } from './support/report.js';

@@ -2,7 +2,7 @@
 //   npm run agent -- run <workflow.yaml> --plugin chat-notifier=http://127.0.0.1:10420 --token-file /tmp/token
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { WorkflowShape } from '@app/testing';
+import type { WorkflowShape } from '@app/local-agent';
 import type { AgentPlugin } from '@app/argo-agent';
 import { checkInput, exitWith, runSubCommands, subCommand, UsageError } from './kit/args.js';
 
@@ -50,7 +50,7 @@ const run = subCommand(
   },
   async ({ values, positionals }) => {
     // Loaded once the arguments are checked: --help and usage errors answer at once.
-    const { loadManifestFile, renderResult, resultJson, runWorkflow } = await import('@app/testing');
+    const { loadManifestFile, renderResult, resultJson, runWorkflow } = await import('@app/local-agent');
     const tokens = new Map(pairs(values['plugin-token'], '--plugin-token'));
     for (const file of tokens.values()) checkInput('--plugin-token', file, 'file');
     const readToken = (file: string) => readFileSync(file, 'utf8').trim();

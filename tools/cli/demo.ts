@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { appDemos } from 'virtual:app-demos';
-import type { DemoContext, DemoUpstreams, PluginProcess } from '@app/testing';
+import type { DemoContext, DemoUpstreams, PluginProcess } from '@app/local-agent';
 import { pluginCalls, summaryTable, type DemoRun } from './demo/summary.js';
 import { buildApps } from './kit/build-apps.js';
 import {
@@ -52,7 +52,8 @@ function agentToken(): string {
 
 async function main({ values }: ParsedCommand<typeof SPEC.options>): Promise<number> {
   // Loaded once the arguments are checked: --help and usage errors answer at once.
-  const { loadManifestFile, renderResult, runWorkflow, startPluginProcess } = await import('@app/testing');
+  const { loadManifestFile, renderResult, runWorkflow, startPluginProcess } =
+    await import('@app/local-agent');
   const timeScale = Number(values['time-scale']);
   if (!(timeScale > 0)) throw new UsageError('--time-scale must be a positive number');
   // The collection hosts every other app: it runs in a pass of its own (below), never beside them.

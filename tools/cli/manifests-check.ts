@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { collectionContext, planCollection, type GeneratedFile } from '@app/manifests';
 import { exitWith, runCommand } from './kit/args.js';
+import { collectionHosting } from './kit/collection-hosting.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -19,7 +20,7 @@ await runCommand(
   process.argv.slice(2),
   { usage: USAGE, options: {} },
   () => {
-    const plan = planCollection(collectionContext(root));
+    const plan = planCollection(collectionContext(root, collectionHosting()));
     const problems = [...plan.problems];
     const compare = (f: GeneratedFile): void => {
       const path = relative(root, f.path);

@@ -9,10 +9,13 @@ import {
   collectionContext,
   parseExecutorPlugin,
   pluginDirs,
+  withGeneratedEnv,
   writeCollectionFiles,
+  writeNoFollow,
   writePluginPackage,
 } from '@app/manifests';
 import { exitWith, runCommand, UsageError } from './kit/args.js';
+import { collectionHosting } from './kit/collection-hosting.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const templates = join(root, 'tools/new-plugin/templates');
@@ -35,6 +38,24 @@ function checkName(name: string): void {
   if (existsSync(join(root, 'apps', name)) || existsSync(join(root, 'manifests', name)))
     throw new UsageError(`apps/${name} or manifests/${name} already exists`);
 }
+
+/** Every file below the given directories of the repository, with its text: what the scaffold may edit. */
+function snapshot(dirs: string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (dir: string): void => {
+    if (!existsSync(dir)) return;
+    for (const f of readdirSync(dir)) {
+      const path = join(dir, f);
+      if (statSync(path).isDirectory()) walk(path);
+      else out.set(relative(root, path), readFileSync(path, 'utf8'));
+    }
+  };
+  for (const d of dirs) walk(join(root, d));
+  return out;
+}
+
+/** The generated files: the manifests and the shared agent's chart. */
+const GENERATED_DIRS = ['manifests', 'charts'];
 
 async function scaffold(name: string): Promise<number> {
   const words = name.split('-');
@@ -74,6 +95,7 @@ async function scaffold(name: string): Promise<number> {
     manifest: `manifests/${name}`,
     docs: 'docs',
   };
+  const before = snapshot(GENERATED_DIRS);
   const written: string[] = [];
   for (const [section, target] of Object.entries(targets)) {
     for (const source of files(join(templates, section))) {
@@ -99,10 +121,27 @@ async function scaffold(name: string): Promise<number> {
     written.push(relative(root, hostedList));
   }
 
-  const ctx = collectionContext(root);
-  const { written: manifestFiles } = writePluginPackage(join(root, 'manifests', name), ctx);
-  written.push(...manifestFiles.map((f) => relative(root, f)));
+  // This process loaded the collection's list before the line above: the new plugin joins its hosting here.
+  const hosting = collectionHosting();
+  const ctx = collectionContext(root, {
+    ...hosting,
+    plugins: [
+      ...hosting.plugins,
+      { name, key: name, keys: [name], prefix: `${values.__ENV__}_`, providers: [] },
+    ],
+  });
+  writePluginPackage(join(root, 'manifests', name), ctx);
+  const collectionDir = join(root, 'manifests', hosting.app);
+  const collectionYaml = join(collectionDir, 'plugin.yaml');
+  if (existsSync(collectionYaml)) {
+    const text = readFileSync(collectionYaml, 'utf8');
+    writeNoFollow(collectionYaml, withGeneratedEnv(text, hosting.app, ctx, [name]), collectionDir);
+    writePluginPackage(collectionDir, ctx);
+  }
   writeCollectionFiles(ctx);
+  // Every generated file the scaffold created or changed, listed (the collection's are rewritten whole).
+  for (const [path, text] of snapshot(GENERATED_DIRS))
+    if (before.get(path) !== text && !written.includes(path)) written.push(path);
 
   console.log(`created plugin "${name}" (key ${name}, port ${port}):`);
   for (const f of written) console.log(`  ${f}`);

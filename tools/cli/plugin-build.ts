@@ -10,8 +10,10 @@ import {
   stampPluginYaml,
   writeCollectionFiles,
   writeNoFollow,
+  withGeneratedEnv,
   writePluginPackage,
 } from '@app/manifests';
+import { collectionHosting } from './kit/collection-hosting.js';
 import { checkInput, exitWith, runCommand } from './kit/args.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -35,7 +37,7 @@ await runCommand(
   process.argv.slice(2),
   { usage: USAGE, options: {}, positionals: [{ name: '<plugin-dir>', multiple: true, input: 'dir' }] },
   ({ positionals }) => {
-    const ctx = collectionContext(root);
+    const ctx = collectionContext(root, collectionHosting());
     const targets = positionals.length > 0 ? positionals.map((d) => resolve(d)) : pluginDirs(manifestsDir);
     // Every input is read before anything is written: a bad argument leaves the tree as it was.
     const sources = targets.map((dir) => {
@@ -47,7 +49,11 @@ await runCommand(
     for (const { dir, source, text } of sources) {
       try {
         const app = basename(dir);
-        const stamped = stampPluginYaml(text, ctx, isCollectionApp(ctx, app) ? app : undefined);
+        const stamped = withGeneratedEnv(
+          stampPluginYaml(text, ctx, isCollectionApp(ctx, app) ? app : undefined),
+          app,
+          ctx,
+        );
         if (stamped !== text) {
           writeNoFollow(source, stamped, dir);
           console.log(`${show(source)} stamped (image tag ${ctx.version}, Argo ${ctx.argoVersion})`);

@@ -58,7 +58,7 @@ async function checkHost(host: string): Promise<void> {
 async function listenOn(host: string): Promise<void> {
   await checkHost(host);
   const { defaultStackDir, readState, stackCertificate } = await import('../argo-stack/src/stack.js');
-  const { setStandInHost } = await import('@app/testing');
+  const { setStandInHost } = await import('@app/local-agent');
   const stack = readState(defaultStackDir(root));
   setStandInHost(host, stack?.hostAddr === host ? stackCertificate(stack) : undefined);
 }

@@ -1,4 +1,4 @@
-import type { DemoContext, DemoUpstreams } from '@app/testing';
+import type { DemoContext, DemoUpstreams } from '@app/local-agent';
 import { GitHubStandIn } from '../stand-ins/github/github.stand-in.js';
 import { GitLabStandIn } from '../stand-ins/gitlab/gitlab.stand-in.js';
 import { JenkinsStandIn } from '../stand-ins/jenkins/jenkins.stand-in.js';

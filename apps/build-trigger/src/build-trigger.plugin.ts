@@ -10,5 +10,6 @@ export const buildTriggerPlugin = definePlugin({
   env: BuildTriggerEnv,
   // Each CI system's family: its named servers (JENKINS_<NAME>_URL, GITLAB_<NAME>_TOKEN, ...).
   envPrefixes: PROVIDERS.prefixes,
+  providers: PROVIDERS,
   load: async () => (await import('./build-trigger.module.js')).buildTriggerModule(),
 });

@@ -1,4 +1,10 @@
-import { outputValue, runWorkflow, startHarness, type PluginHarness, type StandInServer } from '@app/testing';
+import {
+  outputValue,
+  runWorkflow,
+  startHarness,
+  type PluginHarness,
+  type StandInServer,
+} from '@app/local-agent';
 import { buildTriggerPlugin } from '../src/build-trigger.plugin.js';
 import { startDemoUpstreams, type BuildDemoUpstreams } from '../demo/upstreams.js';
 

@@ -1,5 +1,5 @@
 import { EnvValidationError } from '@app/plugin-kit';
-import { startHarness, StandInServer, type PluginHarness } from '@app/testing';
+import { startHarness, StandInServer, type PluginHarness } from '@app/local-agent';
 import { buildTriggerPlugin } from '../src/build-trigger.plugin.js';
 import { PROVIDERS } from '../src/providers/index.js';
 import { GitHubStandIn } from '../stand-ins/github/github.stand-in.js';

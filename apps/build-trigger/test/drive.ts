@@ -1,6 +1,6 @@
 import type { ExecuteTemplateReply } from '@app/contract';
-import type { ExecuteArgsOptions, PluginHarness, StandInServer } from '@app/testing';
-import { executeArgs } from '@app/testing';
+import type { ExecuteArgsOptions, PluginHarness, StandInServer } from '@app/local-agent';
+import { executeArgs } from '@app/local-agent';
 
 /** A template.execute request for the build plugin, as Argo's agent sends it. */
 export function buildRequest(body: Record<string, unknown>, options: ExecuteArgsOptions = {}) {

@@ -1,4 +1,4 @@
-import { startHarness, type PluginHarness } from '@app/testing';
+import { startHarness, type PluginHarness } from '@app/local-agent';
 import { buildTriggerPlugin } from '../src/build-trigger.plugin.js';
 import { JenkinsStandIn } from '../stand-ins/jenkins/jenkins.stand-in.js';
 import { buildRequest, drive, outputs, sleep, uid } from './drive.js';

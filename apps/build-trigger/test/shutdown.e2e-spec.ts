@@ -1,4 +1,4 @@
-import { startHarness } from '@app/testing';
+import { startHarness } from '@app/local-agent';
 import { buildTriggerPlugin } from '../src/build-trigger.plugin.js';
 import { GitLabStandIn } from '../stand-ins/gitlab/gitlab.stand-in.js';
 import { buildRequest, uid } from './drive.js';

@@ -1,4 +1,4 @@
-import type { DemoContext, DemoUpstreams } from '@app/testing';
+import type { DemoContext, DemoUpstreams } from '@app/local-agent';
 import { APPROVAL_SCOPES, SlackApiStandIn } from '../stand-ins/slack/slack-api.stand-in.js';
 import { startDiscordDemo } from './discord.js';
 import { startEmailDemo } from './email.js';

@@ -16,5 +16,6 @@ export const chatNotifierPlugin = definePlugin({
   env: NotifierEnv,
   // Each provider's family: its named destinations (SLACK_<NAME>_BOT_TOKEN, SMTP_<NAME>_URL, ...).
   envPrefixes: PROVIDER_SETTINGS.prefixes,
+  providers: PROVIDER_SETTINGS,
   load: async () => (await import('./chat-notifier.module.js')).chatNotifierModule(),
 });

@@ -1,4 +1,4 @@
-import { runWorkflow, type WorkflowShape } from '@app/testing';
+import { runWorkflow, type WorkflowShape } from '@app/local-agent';
 import { marshalExecuteTemplateArgs, PluginRpcClient, type AgentPlugin } from '@app/argo-agent';
 import { slack, startSlackFixture, type SlackFixture } from './support.js';
 

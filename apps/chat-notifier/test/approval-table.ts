@@ -2,7 +2,7 @@
 // through the local agent (approvals.e2e-spec.ts) and through the real Argo stack, with Argo's agent pods and
 // with the shared agent (test/argo/approvals.argo-spec.ts).
 import { formatDuration, parseDuration } from '@app/contract';
-import type { WorkflowShape } from '@app/testing';
+import type { WorkflowShape } from '@app/local-agent';
 import type { ApproverStep } from '../stand-ins/slack/slack-api.stand-in.js';
 
 export const ALICE = 'U0ALICE001';

@@ -2,7 +2,7 @@ import type { ApprovalScript } from '../stand-ins/approval-script.js';
 import { DiscordStandIn } from '../stand-ins/discord/discord.stand-in.js';
 import { GithubStandIn } from '../stand-ins/github/github.stand-in.js';
 import { MattermostStandIn } from '../stand-ins/mattermost/mattermost.stand-in.js';
-import type { ProviderStandIn } from '@app/testing';
+import type { ProviderStandIn } from '@app/local-agent';
 
 export type Person = 'alice' | 'bob';
 

@@ -1,5 +1,5 @@
 import { marshalExecuteTemplateArgs, PluginRpcClient, type AgentPlugin } from '@app/argo-agent';
-import { executeArgs, runWorkflow } from '@app/testing';
+import { executeArgs, runWorkflow } from '@app/local-agent';
 import { withApprovalScopes } from '../demo/upstreams.js';
 import {
   ALICE,

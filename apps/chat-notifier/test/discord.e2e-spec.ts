@@ -1,4 +1,4 @@
-import { runWorkflow, type WorkflowShape } from '@app/testing';
+import { runWorkflow, type WorkflowShape } from '@app/local-agent';
 import { startDiscordDemo, type DiscordDemoServer } from '../demo/discord.js';
 import { describeProviderContract } from './provider-contract.js';
 import { notify, outputs, startNotifier, type PluginFixture } from './support.js';

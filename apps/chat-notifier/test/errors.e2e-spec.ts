@@ -1,5 +1,5 @@
 import { EnvValidationError } from '@app/plugin-kit';
-import { startHarness, type PluginHarness } from '@app/testing';
+import { startHarness, type PluginHarness } from '@app/local-agent';
 import { DEMO_BOT_TOKEN } from '../demo/upstreams.js';
 import { chatNotifierPlugin } from '../src/chat-notifier.plugin.js';
 import { outputs, slack, startSlackFixture, type SlackFixture } from './support.js';

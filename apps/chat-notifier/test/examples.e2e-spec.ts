@@ -6,7 +6,7 @@ import {
   runWorkflow,
   schemaProblems,
   type WorkflowResult,
-} from '@app/testing';
+} from '@app/local-agent';
 import { type AgentPlugin } from '@app/argo-agent';
 import { parse } from 'yaml';
 import { readFileSync } from 'node:fs';
@@ -29,25 +29,12 @@ const out = (result: WorkflowResult, node: string, name: string) =>
   result.node(node)?.outputs?.parameters?.find((p) => p.name === name)?.value;
 
 describe('examples: valid Argo workflows', () => {
-  it('there are the sixteen documented examples', () => {
-    expect(files).toEqual([
-      'discord-status-in-place.yaml',
-      'discord-vote-approval.yaml',
-      'exit-handler-report.yaml',
-      'github-approval-gate.yaml',
-      'google-chat-app-status.yaml',
-      'google-chat-thread.yaml',
-      'mattermost-approval-gate.yaml',
-      'mattermost-deploy.yaml',
-      'notify-on-start.yaml',
-      'pagerduty-exit-handler.yaml',
-      'slack-approval-gate.yaml',
-      'teams-and-email-report.yaml',
-      'teams-bot-thread.yaml',
-      'thread-progress.yaml',
-      'update-status-in-place.yaml',
-      'upload-report.yaml',
-    ]);
+  it('has examples, each documented in docs/chat-notifier.md and run end to end below', () => {
+    expect(files.length).toBeGreaterThan(0);
+    const doc = readFileSync(join(import.meta.dirname, '../../../docs/chat-notifier.md'), 'utf8');
+    const spec = readFileSync(join(import.meta.dirname, 'examples.e2e-spec.ts'), 'utf8');
+    expect(files.filter((f) => !doc.includes(`\`${f}\``))).toEqual([]);
+    expect(files.filter((f) => !spec.includes(`load('${f}')`) && !spec.includes(`run('${f}'`))).toEqual([]);
   });
 
   it.each(files)("%s validates against Argo's Workflow JSON schema", (file) => {

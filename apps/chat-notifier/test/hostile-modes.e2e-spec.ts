@@ -6,7 +6,7 @@ import { startTeamsBotDemo, startTeamsDemo } from '../demo/teams.js';
 import { startSlackDemoWorkspace } from '../demo/upstreams.js';
 import { looksSecret } from '@app/plugin-kit';
 import { notify, startNotifier } from './support.js';
-import type { ProviderStandIn } from '@app/testing';
+import type { ProviderStandIn } from '@app/local-agent';
 
 /** Each HTTP provider's stand-in, a body, and the credential forms it sends (all must stay masked). */
 const cases = [

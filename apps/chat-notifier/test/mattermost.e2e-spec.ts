@@ -1,4 +1,4 @@
-import { runWorkflow, type WorkflowShape } from '@app/testing';
+import { runWorkflow, type WorkflowShape } from '@app/local-agent';
 import { startMattermostDemo, type MattermostDemoServer } from '../demo/mattermost.js';
 import { EXECUTION_KEY_PROP } from '../src/providers/mattermost/mattermost.provider.js';
 import { describeProviderContract } from './provider-contract.js';

@@ -1,4 +1,4 @@
-import { executeArgs } from '@app/testing';
+import { executeArgs } from '@app/local-agent';
 import { notify, outputs, slack, startSlackFixture, type SlackFixture } from './support.js';
 
 describe('the notify key: one provider block; the 0.1.0 slack key is the same plugin', () => {

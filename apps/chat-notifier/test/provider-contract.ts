@@ -1,4 +1,4 @@
-import { runWorkflow, type WorkflowResult, type WorkflowShape } from '@app/testing';
+import { runWorkflow, type WorkflowResult, type WorkflowShape } from '@app/local-agent';
 import { marshalExecuteTemplateArgs, PluginRpcClient, type AgentPlugin } from '@app/argo-agent';
 import { notify as notifyRequest, startNotifier, type PluginFixture } from './support.js';
 

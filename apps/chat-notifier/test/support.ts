@@ -3,7 +3,7 @@
 // such concurrent imports ("request for 'axios' is not in cache"). In production they are bundled chunks loaded
 // on the first call.
 import { loadProviderModules } from '../src/chat-notifier.module.js';
-import { executeArgs, startHarness, type ExecuteArgsOptions, type PluginHarness } from '@app/testing';
+import { executeArgs, startHarness, type ExecuteArgsOptions, type PluginHarness } from '@app/local-agent';
 import { startSlackDemoWorkspace, type SlackDemoWorkspace } from '../demo/upstreams.js';
 import { chatNotifierPlugin } from '../src/chat-notifier.plugin.js';
 import { PROVIDERS } from '../src/providers/index.js';

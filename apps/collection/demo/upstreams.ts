@@ -1,4 +1,4 @@
-import type { DemoContext, DemoUpstreams } from '@app/testing';
+import type { DemoContext, DemoUpstreams } from '@app/local-agent';
 import { startDemoUpstreams as slack } from '../../chat-notifier/demo/upstreams.js';
 import { startDemoUpstreams as build } from '../../build-trigger/demo/upstreams.js';
 import { startDemoUpstreams as dataJob } from '../../data-job-runner/demo/upstreams.js';

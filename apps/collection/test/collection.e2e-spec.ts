@@ -10,7 +10,7 @@ import {
   type DemoContext,
   type DemoUpstreams,
   type PluginProcess,
-} from '@app/testing';
+} from '@app/local-agent';
 import { startDemoUpstreams } from '../demo/upstreams.js';
 
 const root = join(import.meta.dirname, '../../..');

@@ -10,5 +10,6 @@ export const dataJobPlugin = definePlugin({
   env: DataJobEnv,
   // Each provider's family: its named connections (DATABRICKS_<NAME>_HOST, LIVY_<NAME>_URL, ...).
   envPrefixes: PROVIDERS.prefixes,
+  providers: PROVIDERS,
   load: async () => (await import('./data-job.module.js')).dataJobModule(),
 });

@@ -8,7 +8,7 @@ import {
   type StandInServer,
   type WorkflowResult,
   type WorkflowShape,
-} from '@app/testing';
+} from '@app/local-agent';
 import { DEMO_CREDENTIALS, startDemoUpstreams, type DataJobDemoUpstreams } from '../demo/upstreams.js';
 import { startRestartableSidecar, type RestartableSidecar } from './support.js';
 

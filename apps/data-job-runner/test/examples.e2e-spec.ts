@@ -8,7 +8,7 @@ import {
   runWorkflow,
   schemaProblems,
   type PluginHarness,
-} from '@app/testing';
+} from '@app/local-agent';
 import {
   DEMO_CREDENTIALS,
   DEMO_IDS,
@@ -16,6 +16,7 @@ import {
   type DataJobDemoUpstreams,
 } from '../demo/upstreams.js';
 import { expectNoSecrets, startDataJob } from './support.js';
+import { PROVIDERS } from '../src/providers/index.js';
 
 const EXAMPLES = resolve(
   dirname(fileURLToPath(import.meta.url)),
@@ -46,8 +47,7 @@ describe('data-job examples', () => {
     const bodies = files.flatMap((f) =>
       read(f).wf.spec.templates.map((t) => t.plugin?.['data-job'] as Record<string, unknown> | undefined),
     );
-    for (const provider of ['databricks', 'airflow', 'dbtCloud', 'livy'])
-      expect(bodies.some((b) => b?.[provider])).toBe(true);
+    expect(PROVIDERS.keys.filter((provider) => !bodies.some((b) => b?.[provider]))).toEqual([]);
     expect(files).toContain('ingest-transform-models.yaml');
   });
 

@@ -1,4 +1,4 @@
-import type { PluginHarness } from '@app/testing';
+import type { PluginHarness } from '@app/local-agent';
 import { LivyStandIn, type LivyStandInOptions } from '../stand-ins/index.js';
 import {
   dataJob,

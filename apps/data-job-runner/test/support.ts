@@ -9,7 +9,7 @@ import {
   type ExecuteArgsOptions,
   type PluginHarness,
   type StandInServer,
-} from '@app/testing';
+} from '@app/local-agent';
 import { dataJobPlugin } from '../src/data-job.plugin.js';
 
 /** Credentials of the stand-ins; long enough for the kit's redactor, and searched for in logs and replies. */

@@ -3,8 +3,8 @@
 // with the plugins of the demo.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { DemoBackgroundRun, DemoContext, DemoUpstreams, WorkflowResult } from '@app/testing';
-import { renderResult, standInHost } from '@app/testing';
+import type { DemoBackgroundRun, DemoContext, DemoUpstreams, WorkflowResult } from '@app/local-agent';
+import { renderResult, standInHost } from '@app/local-agent';
 import {
   startEventEndpoint,
   type EventEndpoint,

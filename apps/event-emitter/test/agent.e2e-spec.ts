@@ -1,5 +1,5 @@
 // The plugin called by the local agent (Argo's RPC client, requeues scaled down) with server faults.
-import { runWorkflow, type WorkflowShape } from '@app/testing';
+import { runWorkflow, type WorkflowShape } from '@app/local-agent';
 import { type AgentPlugin } from '@app/argo-agent';
 import { DEMO_ARGO_TOKEN } from '../demo/upstreams.js';
 import { startEmitterFixture, type EmitterFixture } from './support.js';

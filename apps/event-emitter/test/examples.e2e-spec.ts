@@ -10,7 +10,7 @@ import {
   schemaProblems,
   startHarness,
   type PluginHarness,
-} from '@app/testing';
+} from '@app/local-agent';
 import { type AgentPlugin } from '@app/argo-agent';
 import { loadManifestFolder, testBindings } from '@app/events';
 import { EXAMPLES_DIR, startArgoDemoServer, type EventEmitterDemo } from '../demo/upstreams.js';

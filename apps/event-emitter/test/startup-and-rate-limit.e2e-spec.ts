@@ -1,7 +1,7 @@
 // Start-up checks of the sidecar, and the 429 of the server's per-IP rate limiter (httplimit), which the local
 // endpoint does not emulate: a stand-in answers it the way the Argo Server does.
 import { EnvValidationError } from '@app/plugin-kit';
-import { startHarness, StandInServer } from '@app/testing';
+import { startHarness, StandInServer } from '@app/local-agent';
 import { eventEmitterPlugin } from '../src/event-emitter.plugin.js';
 import { emit } from './support.js';
 

@@ -1,6 +1,6 @@
 // The plugin module is imported up front (Jest's ESM loader fails the kit's concurrent lazy imports).
 import '../src/event-emitter.module.js';
-import { executeArgs, startHarness, type ExecuteArgsOptions, type PluginHarness } from '@app/testing';
+import { executeArgs, startHarness, type ExecuteArgsOptions, type PluginHarness } from '@app/local-agent';
 import { startEventEndpoint, type EventEndpoint, type EventEndpointOptions } from '@app/events';
 import { DEMO_ARGO_TOKEN, DEMO_SUBJECT } from '../demo/upstreams.js';
 import { eventEmitterPlugin } from '../src/event-emitter.plugin.js';

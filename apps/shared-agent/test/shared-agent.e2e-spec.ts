@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { ScriptedPlugin, type ScriptedReply } from '@app/testing';
+import { ScriptedPlugin, type ScriptedReply } from '@app/local-agent';
 import { probeStats } from '../../../libs/plugin-kit/test/fixtures/probe-plugin.js';
 import { FakeApi } from './support/fake-api.js';
 import { pluginTask, startAgent, until, writeToken, type AgentHarness } from './support/agent-harness.js';

@@ -1,5 +1,5 @@
 import { Template } from '@kubernetes-models/argo-workflows/argoproj.io/v1alpha1/Template';
-import { argoSchemaValidator, pluginSwaggerValidator, schemaProblems } from '@app/testing';
+import { argoSchemaValidator, pluginSwaggerValidator, schemaProblems } from '@app/local-agent';
 import { marshalExecuteTemplateArgs } from '@app/argo-agent';
 import { failed, running, succeeded } from '@app/plugin-kit';
 import type { ExecuteTemplateArgs } from '@app/contract';

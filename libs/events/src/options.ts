@@ -1,4 +1,4 @@
-import type { WorkflowResult } from '@app/testing/agent/index.js';
+import type { WorkflowResult } from '@app/local-agent/agent/index.js';
 import type { AgentPlugin } from '@app/argo-agent';
 import type { TokensConfig } from './auth/tokens-file.js';
 import type { ExpressionLimits } from './evaluation/limits.js';

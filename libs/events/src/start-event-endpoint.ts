@@ -23,7 +23,7 @@ import { EventIntakeService, type ReceivedEventRecord } from './intake/event-int
 import { EventRecorder, type RecordedEvent } from './recorder/event-recorder.js';
 import { WorkflowRunner, type WorkflowRun } from './submit/workflow-runner.js';
 import { WorkflowStore } from './submit/workflow-store.js';
-import { validateArgoObject } from '@app/testing/agent/load-workflow.js';
+import { validateArgoObject } from '@app/local-agent/agent/load-workflow.js';
 
 export interface EventEndpoint {
   url: string;

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { StandInServer } from '@app/testing';
+import { StandInServer } from '@app/local-agent';
 import { startEventEndpoint } from '../src/index.js';
 import { binding, endpoint, send, submitWft, TOKENS } from './support.js';
 

@@ -18,6 +18,7 @@ import {
 import { refuseLinks, writeNoFollow } from './no-follow-write.js';
 import { lintNaming } from './naming.js';
 import { buildPluginDir } from './plugin-build.js';
+import { hostedPluginYaml, providerVariableFindings, withCollectionEnv } from './hosted-env.js';
 import { sharedAgentFiles, sharedAgentVersionProblems } from './shared-agent.js';
 import { lintVersioning, type CollectionContext } from './versioning.js';
 import { workflowLevelExampleFile } from './workflow-level.js';
@@ -110,11 +111,44 @@ export function planPluginPackage(dir: string, ctx: CollectionContext): PluginPa
       join(dir, f),
     ),
     findings: [
+      ...hostingFindings(dir, app, file, ctx),
       ...lintExecutorPlugin(plugin, file),
       ...lintVersioning(plugin, file, ctx, isCollectionApp(ctx, app) ? app : undefined),
       ...lintNaming(plugin, file, isCollectionApp(ctx, app) ? app : undefined),
     ],
   };
+}
+
+/**
+ * The plugin.yaml text `npm run plugin:build` writes for a plugin directory: the collection's env generated from
+ * the plugins it hosts; any other plugin.yaml as it is.
+ */
+export function withGeneratedEnv(
+  text: string,
+  app: string,
+  ctx: CollectionContext,
+  serveAlso: readonly string[] = [],
+): string {
+  if (!ctx.hosting || app !== ctx.hosting.app) return text;
+  return withCollectionEnv(text, ctx.hosting, hostedPluginYaml(ctx.root, ctx.hosting), serveAlso);
+}
+
+/** The collection's env is what its hosted plugins make; a hosted plugin's plugin.yaml names its providers' variables. */
+function hostingFindings(dir: string, app: string, file: string, ctx: CollectionContext): LintFinding[] {
+  if (!ctx.hosting) return [];
+  const text = readFileSync(join(dir, 'plugin.yaml'), 'utf8');
+  if (app === ctx.hosting.app)
+    return withGeneratedEnv(text, app, ctx) === text
+      ? []
+      : [
+          {
+            file,
+            field: 'spec.sidecar.container.env',
+            problem: 'differs from the env its hosted plugins make (run npm run plugin:build)',
+          },
+        ];
+  const hosted = ctx.hosting.plugins.find((p) => p.name === app);
+  return hosted ? providerVariableFindings(text, file, hosted.providers) : [];
 }
 
 function configMapOf(text: string): ConfigMap {

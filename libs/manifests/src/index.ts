@@ -16,3 +16,4 @@ export * from './workflow-level.js';
 export * from './distribution.js';
 export * from './release.js';
 export * from './shared-agent.js';
+export * from './hosted-env.js';

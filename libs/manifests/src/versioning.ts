@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument, Scalar } from 'yaml';
 import type { ExecutorPlugin } from './executor-plugin.js';
+import type { CollectionHosting } from './hosted-env.js';
 import type { LintFinding } from './lint.js';
 
 /**
@@ -26,13 +27,15 @@ export interface CollectionContext {
   /** package.json `version`: the tag of every image. */
   version: string;
   argoVersion: string;
+  /** The collection's hosted plugins, from its code: its env is generated from them, their providers checked. */
+  hosting?: CollectionHosting;
 }
 
-export function collectionContext(root: string): CollectionContext {
+export function collectionContext(root: string, hosting?: CollectionHosting): CollectionContext {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string };
   if (!pkg.version || !/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(pkg.version))
     throw new Error(`package.json: version "${pkg.version ?? ''}" is not a semantic version`);
-  return { root, version: pkg.version, argoVersion: ARGO_MIN_VERSION };
+  return { root, version: pkg.version, argoVersion: ARGO_MIN_VERSION, hosting };
 }
 
 /** `ghcr.io/<owner>/executor-plugins/<app>:<version>`, the owner lower-cased as registries require. */

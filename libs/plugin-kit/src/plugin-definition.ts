@@ -1,4 +1,5 @@
 import type { DynamicModule, Type } from '@nestjs/common';
+import type { ProviderTable } from './providers/provider-table.js';
 
 /**
  * A deployable plugin. `load` returns the plugin's Nest module; it is imported on the first call addressed
@@ -32,6 +33,8 @@ export interface PluginDefinition<E extends object = object> {
    * prefix (`SLACK_NOTIFIER_NAMESPACE_SCOPES`) for one release, saying so in the log.
    */
   formerName?: string;
+  /** Its providers' table, if it has providers: the manifest check requires each one's variables in its plugin.yaml. */
+  providers?: ProviderTable;
   load(): Promise<Type | DynamicModule>;
 }
 

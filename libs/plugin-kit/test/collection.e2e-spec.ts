@@ -1,4 +1,4 @@
-import { executeArgs, startCollectionHarness, startHarness, type CollectionHarness } from '@app/testing';
+import { executeArgs, startCollectionHarness, startHarness, type CollectionHarness } from '@app/local-agent';
 import { EnvValidationError, startCollection, type CollectionDefinition } from '@app/plugin-kit';
 import { probePlugin } from './fixtures/probe-plugin.js';
 

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { rmSync, writeFileSync } from 'node:fs';
-import { denseJson, executeArgs, startHarness, type PluginHarness } from '@app/testing';
+import { denseJson, executeArgs, startHarness, type PluginHarness } from '@app/local-agent';
 import { probePlugin, probeStats } from './fixtures/probe-plugin.js';
 
 const EXECUTE = '/api/v1/template.execute';

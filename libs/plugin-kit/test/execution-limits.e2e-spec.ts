@@ -1,4 +1,4 @@
-import { executeArgs, startHarness, type PluginHarness } from '@app/testing';
+import { executeArgs, startHarness, type PluginHarness } from '@app/local-agent';
 import { probePlugin } from './fixtures/probe-plugin.js';
 
 const EXECUTE = '/api/v1/template.execute';

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { executeArgs, startPluginProcess } from '@app/testing';
+import { executeArgs, startPluginProcess } from '@app/local-agent';
 // @ts-expect-error: the build script is plain JavaScript
 import { bundleEntry } from '../../../tools/build.mjs';
 

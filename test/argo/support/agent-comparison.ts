@@ -2,7 +2,7 @@
 // plugin node's phase, message and outputs) and the calls its plugin saw, put in one comparable shape, and
 // the differences between the two in words.
 import { isFinalPhase } from '@app/contract';
-import type { WorkflowResult } from '@app/testing';
+import type { WorkflowResult } from '@app/local-agent';
 import type { StackState } from '../../../tools/argo-stack/src/stack.js';
 import { agentPodLogs, kubeClient, waitForWorkflow, type WorkflowOutcome } from './cluster.js';
 

@@ -3,7 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { parseDuration } from '@app/contract';
-import type { WorkflowShape } from '@app/testing';
+import type { WorkflowShape } from '@app/local-agent';
 import {
   kubeClient,
   kubectl,

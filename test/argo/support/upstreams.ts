@@ -2,7 +2,7 @@
 // listening on HOST_ADDR where pods reach them, and for the event emitter the real argo server with a token
 // made as docs/event-emitter.md says.
 import { join } from 'node:path';
-import { setStandInHost, type DemoUpstreams } from '@app/testing';
+import { setStandInHost, type DemoUpstreams } from '@app/local-agent';
 import { stackCertificate, type StackState } from '../../../tools/argo-stack/src/stack.js';
 import { documentedObject, kubeClient, repoRoot, type ManifestDoc } from './cluster.js';
 import { apply } from './plugins.js';

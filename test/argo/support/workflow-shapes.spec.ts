@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { nodeId, runWorkflowSpec } from '@app/testing';
+import { nodeId, runWorkflowSpec } from '@app/local-agent';
 import { SCRIPTED_KEY, startScriptedPlugin, type RunningScriptedPlugin } from './scripted-plugin/server.js';
 import { WORKFLOW_SHAPES } from './workflow-shapes.js';
 

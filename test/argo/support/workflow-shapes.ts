@@ -1,9 +1,9 @@
-// Workflows around the scripted plugin's replies (libs/testing/test/reply-scenarios.ts): steps, a DAG, retries
+// Workflows around the scripted plugin's replies (libs/local-agent/test/reply-scenarios.ts): steps, a DAG, retries
 // and exit handlers decide how they end. Each with the phase and message the real controller gave the workflow
 // (test/argo/reply-scenarios.argo-spec.ts plays them under both agents; workflow-shapes.spec.ts holds the local
 // agent to these outcomes without a stack).
-import type { WorkflowShape } from '@app/testing';
-import { rows } from '../../../libs/testing/test/reply-scenarios.js';
+import type { WorkflowShape } from '@app/local-agent';
+import { rows } from '../../../libs/local-agent/test/reply-scenarios.js';
 import { SCRIPTED_KEY } from './scripted-plugin/server.js';
 
 const scripted = (name: string, scenario: string) => ({ name, plugin: { [SCRIPTED_KEY]: { scenario } } });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { EXECUTE_TEMPLATE_PATH } from '@app/contract';
-import { denseJson, executeArgs } from '@app/testing';
+import { denseJson, executeArgs } from '@app/local-agent';
 import type { RawRequest } from './raw-http.js';
 
 /** What a bad request tries, and what it must get back. */

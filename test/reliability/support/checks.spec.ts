@@ -1,4 +1,4 @@
-import { StandInServer } from '@app/testing';
+import { StandInServer } from '@app/local-agent';
 import { FaultProxy } from './fault-proxy.js';
 import { sendRaw, type RawOutcome } from './raw-http.js';
 import { replyProblem } from './reply-check.js';

@@ -7,7 +7,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { Socket } from 'node:net';
-import { requestCredential, seededRandom, writeHostileReply, type HostileReply } from '@app/testing';
+import { requestCredential, seededRandom, writeHostileReply, type HostileReply } from '@app/local-agent';
 
 /** What the proxy does to a request instead of passing it through untouched. */
 export type ProxyFault =

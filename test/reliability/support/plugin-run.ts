@@ -2,7 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { startPluginProcess, type DemoContext, type DemoUpstreams, type PluginProcess } from '@app/testing';
+import {
+  startPluginProcess,
+  type DemoContext,
+  type DemoUpstreams,
+  type PluginProcess,
+} from '@app/local-agent';
 import { type AgentPlugin } from '@app/argo-agent';
 import type { SecretSweep } from './secret-sweep.js';
 import type { PluginTarget } from './targets.js';

@@ -1,5 +1,5 @@
 import { ARGO_RPC_TIMING } from '@app/argo-agent';
-import { runWorkflow, type RunOptions, type WorkflowResult, type WorkflowShape } from '@app/testing';
+import { runWorkflow, type RunOptions, type WorkflowResult, type WorkflowShape } from '@app/local-agent';
 import type { PluginRun } from './plugin-run.js';
 
 /**

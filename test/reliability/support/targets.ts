@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import type { CollectionDefinition, PluginDefinition } from '@app/plugin-kit';
-import type { DemoContext, DemoUpstreams } from '@app/testing';
-import { memoryQuantityMiB } from '@app/testing/demo/container-memory.js';
+import type { DemoContext, DemoUpstreams } from '@app/local-agent';
+import { memoryQuantityMiB } from '@app/local-agent/demo/container-memory.js';
 
 export const repoRoot = join(import.meta.dirname, '../../..');
 

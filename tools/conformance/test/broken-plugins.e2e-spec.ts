@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { StandInServer } from '@app/testing/stand-in/index.js';
+import type { StandInServer } from '@app/local-agent/stand-in/index.js';
 import { exitCodeFor, type ConformanceReport } from '../src/report/report.js';
 import { RULES } from '../src/rules/index.js';
 import { runConformance, type ConformanceOptions } from '../src/run.js';

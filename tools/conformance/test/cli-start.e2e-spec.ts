@@ -2,7 +2,7 @@
 // that reads another token is named as such (every call got 403), not reported as broken.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { StandInServer } from '@app/testing/stand-in/index.js';
+import type { StandInServer } from '@app/local-agent/stand-in/index.js';
 import { CHECKOUT, runCli, type CliIo } from '../src/cli.js';
 import { bundleScript, fixturesDir, freePort, startEffectsUpstream, tokenDir } from './support/fixtures.js';
 

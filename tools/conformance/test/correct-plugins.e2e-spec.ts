@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { StandInServer } from '@app/testing/stand-in/index.js';
+import type { StandInServer } from '@app/local-agent/stand-in/index.js';
 import { buildConformance } from '../build.mjs';
 import type { ConformanceReport } from '../src/report/report.js';
 import { RULES } from '../src/rules/index.js';

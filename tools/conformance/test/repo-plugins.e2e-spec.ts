@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { parse as parseYaml } from 'yaml';
-import type { DemoContext, DemoUpstreams } from '@app/testing/demo/demo-upstreams.js';
+import type { DemoContext, DemoUpstreams } from '@app/local-agent/demo/demo-upstreams.js';
 import { renderText } from '../src/report/text.js';
 import { runConformance } from '../src/run.js';
 import type { SecretValue } from '../src/secrets.js';

@@ -1,5 +1,5 @@
-import { credential, Lifecycle, StandInServer } from '@app/testing';
-import type { LifecycleStep, StandInRequest, StandInResponse, Timing } from '@app/testing';
+import { credential, Lifecycle, ProviderStandIn } from '@app/local-agent';
+import type { LifecycleStep, StandInRequest, StandInResponse, Timing } from '@app/local-agent';
 
 export type GitHubConclusion =
   | 'success'
@@ -74,11 +74,7 @@ const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z
  * rejects the flag), runs that show up in the list only after a delay, status/conclusion progression,
  * cancel with 409 on completed runs, and the x-ratelimit-* headers with a 403 once the budget is spent.
  */
-export class GitHubStandIn {
-  readonly server = new StandInServer('github', () => ({
-    status: 404,
-    body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest', status: '404' },
-  }));
+export class GitHubStandIn extends ProviderStandIn {
   private readonly repos = new Map<string, GitHubWorkflowSetup[]>();
   private readonly runs: Run[] = [];
   private nextRunId = 7_000_001;
@@ -86,12 +82,15 @@ export class GitHubStandIn {
   private resetAt = Math.floor(Date.now() / 1000) + 3600;
 
   constructor(private readonly options: GitHubStandInOptions) {
+    super('github', () => ({
+      status: 404,
+      body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest', status: '404' },
+    }));
     this.remaining = options.rateLimit ?? 5000;
     const p = this.prefix;
-    this.server
-      .route('POST', `${p}/repos/:owner/:repo/actions/workflows/:workflow/dispatches`, (req) =>
-        this.guarded(req, () => this.dispatch(req)),
-      )
+    this.route('POST', `${p}/repos/:owner/:repo/actions/workflows/:workflow/dispatches`, (req) =>
+      this.guarded(req, () => this.dispatch(req)),
+    )
       .route('GET', `${p}/repos/:owner/:repo/actions/workflows/:workflow/runs`, (req) =>
         this.guarded(req, () => this.listRuns(req)),
       )
@@ -110,14 +109,6 @@ export class GitHubStandIn {
   /** What GITHUB_API_URL must be (GHES: https://HOST/api/v3). */
   get apiUrl(): string {
     return `${this.server.url}${this.prefix}`;
-  }
-
-  async start(): Promise<string> {
-    return this.server.start();
-  }
-
-  close(): Promise<void> {
-    return this.server.close();
   }
 
   addWorkflow(repo: string, setup: GitHubWorkflowSetup): this {

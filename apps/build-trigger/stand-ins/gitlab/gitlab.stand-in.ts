@@ -1,5 +1,5 @@
-import { credential, Lifecycle, StandInServer } from '@app/testing';
-import type { LifecycleStep, StandInRequest, StandInResponse, Timing } from '@app/testing';
+import { credential, Lifecycle, ProviderStandIn } from '@app/local-agent';
+import type { LifecycleStep, StandInRequest, StandInResponse, Timing } from '@app/local-agent';
 
 export type GitLabStatus =
   | 'created'
@@ -66,16 +66,15 @@ const iso = (ms: number | undefined): string | null => (ms === undefined ? null 
  * including canceling, manual and scheduled, the `name` filter and other list filters with pagination
  * headers, the variables endpoint, and cancel that answers 200 whatever the state.
  */
-export class GitLabStandIn {
-  readonly server = new StandInServer('gitlab', () => ({ status: 404, body: { error: '404 Not Found' } }));
+export class GitLabStandIn extends ProviderStandIn {
   private readonly projects: GitLabProjectSetup[] = [];
   private readonly pipelines: Pipeline[] = [];
   private nextId = 5001;
 
   constructor(private readonly options: GitLabStandInOptions) {
+    super('gitlab', () => ({ status: 404, body: { error: '404 Not Found' } }));
     const base = '/api/v4/projects/:project';
-    this.server
-      .route('POST', `${base}/pipeline`, (req) => this.authed(req, () => this.create(req, 'api')))
+    this.route('POST', `${base}/pipeline`, (req) => this.authed(req, () => this.create(req, 'api')))
       .route('POST', `${base}/trigger/pipeline`, (req) => this.create(req, 'trigger'))
       .route('GET', `${base}/pipelines`, (req) => this.authed(req, () => this.list(req)))
       .route('GET', `${base}/pipelines/:id`, (req) =>
@@ -90,17 +89,6 @@ export class GitLabStandIn {
   }
 
   /** What GITLAB_URL must be (the instance root). */
-  get url(): string {
-    return this.server.url;
-  }
-
-  async start(): Promise<string> {
-    return this.server.start();
-  }
-
-  close(): Promise<void> {
-    return this.server.close();
-  }
 
   addProject(setup: GitLabProjectSetup): this {
     this.projects.push(setup);

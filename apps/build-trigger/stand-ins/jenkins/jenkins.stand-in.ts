@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { credential, hasBasic, Lifecycle, StandInServer } from '@app/testing';
-import type { LifecycleStep, StandInRequest, StandInResponse, Timing } from '@app/testing';
+import { credential, hasBasic, Lifecycle, ProviderStandIn } from '@app/local-agent';
+import type { LifecycleStep, StandInRequest, StandInResponse, Timing } from '@app/local-agent';
 import { jettyError } from './jetty-error.js';
 import { filterTree } from './jenkins-tree.js';
 
@@ -74,16 +74,15 @@ const JOB_PATH =
  * executable-null handoff) to 404 after retention, cancelItem,
  * builds with `building`/`result` transitions and `stop`, the `tree=` filter, and Jetty HTML error pages.
  */
-export class JenkinsStandIn {
-  readonly server = new StandInServer('jenkins', (req) => jettyError(404, req.path));
+export class JenkinsStandIn extends ProviderStandIn {
   private readonly jobs = new Map<string, Job>();
   private readonly queue = new Map<number, QueueItem>();
   private readonly sessions = new Map<string, string>();
   private nextQueueId = 100;
 
   constructor(private readonly options: JenkinsStandInOptions) {
-    this.server
-      .route('GET', '/crumbIssuer/api/json', (req) => this.authed(req, () => this.issueCrumb()))
+    super('jenkins', (req) => jettyError(404, req.path));
+    this.route('GET', '/crumbIssuer/api/json', (req) => this.authed(req, () => this.issueCrumb()))
       .route('GET', '/queue/api/json', (req) => this.authed(req, () => this.queueList(req)))
       .route('GET', '/queue/item/:id/api/json', (req) => this.authed(req, () => this.queueItem(req)))
       .route('POST', '/queue/cancelItem', (req) =>
@@ -91,18 +90,6 @@ export class JenkinsStandIn {
       )
       .route('GET', JOB_PATH, (req) => this.authed(req, () => this.jobGet(req)))
       .route('POST', JOB_PATH, (req) => this.authed(req, () => this.posted(req, () => this.jobPost(req))));
-  }
-
-  get url(): string {
-    return this.server.url;
-  }
-
-  async start(): Promise<string> {
-    return this.server.start();
-  }
-
-  close(): Promise<void> {
-    return this.server.close();
   }
 
   /** Adds a job; `fullName` is the item names joined by `/` (a multibranch branch: `repo/feature%2Fx`). */

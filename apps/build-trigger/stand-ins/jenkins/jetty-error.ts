@@ -1,4 +1,4 @@
-import type { StandInResponse } from '@app/testing';
+import type { StandInResponse } from '@app/local-agent';
 
 const REASONS: Record<number, string> = {
   400: 'Bad Request',

@@ -3,8 +3,8 @@ import { preloadProviderModules } from '../../test/support.js';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { providerFolder } from '@app/plugin-kit';
-import { ProviderStandIn } from '@app/testing';
-import { describeProviderTable } from '@app/testing/provider-table-checks.js';
+import { ProviderStandIn } from '@app/local-agent';
+import { describeProviderTable } from '@app/local-agent/provider-table-checks.js';
 import { chatNotifierPlugin } from '../chat-notifier.plugin.js';
 import { PROVIDERS } from './index.js';
 
@@ -17,6 +17,7 @@ describeProviderTable({
   aliases: chatNotifierPlugin.aliases,
   envPrefixes: chatNotifierPlugin.envPrefixes ?? [],
   table: PROVIDERS,
+  notHttp: ['SmtpStandIn'],
 });
 
 describe.each(PROVIDERS.providers.map((p) => [p.key] as const))('provider %s of the notifier', (key) => {

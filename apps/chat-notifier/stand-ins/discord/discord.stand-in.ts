@@ -5,7 +5,7 @@ import {
   ProviderStandIn,
   type StandInRequest,
   type StandInResponse,
-} from '@app/testing';
+} from '@app/local-agent';
 import { ApprovalScript } from '../approval-script.js';
 
 export interface DiscordChannel {

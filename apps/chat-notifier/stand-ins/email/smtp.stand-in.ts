@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
-import { standInCertificate, standInHost } from '@app/testing';
+import { standInCertificate, standInHost } from '@app/local-agent';
 
 /** Beside the sources in tests; from the repository root when bundled (npm run demo). */
 const DATA = [

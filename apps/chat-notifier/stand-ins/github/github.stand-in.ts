@@ -1,4 +1,4 @@
-import { credential, ProviderStandIn, type StandInRequest, type StandInResponse } from '@app/testing';
+import { credential, ProviderStandIn, type StandInRequest, type StandInResponse } from '@app/local-agent';
 import { ApprovalScript } from '../approval-script.js';
 
 export interface GhUser {

@@ -1,5 +1,5 @@
 import { generateKeyPairSync, randomBytes, verify, type KeyObject } from 'node:crypto';
-import type { StandInRequest, StandInResponse } from '@app/testing';
+import type { StandInRequest, StandInResponse } from '@app/local-agent';
 
 export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 

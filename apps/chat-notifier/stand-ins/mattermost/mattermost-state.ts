@@ -1,4 +1,4 @@
-import { randomId } from '@app/testing';
+import { randomId } from '@app/local-agent';
 export interface MmUser {
   id: string;
   username: string;

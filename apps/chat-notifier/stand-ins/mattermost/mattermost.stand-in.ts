@@ -5,7 +5,7 @@ import {
   randomId,
   type StandInRequest,
   type StandInResponse,
-} from '@app/testing';
+} from '@app/local-agent';
 import { ApprovalScript } from '../approval-script.js';
 import { MattermostState, type MmChannel, type MmPost, type MmUser } from './mattermost-state.js';
 

@@ -4,7 +4,7 @@ import {
   ProviderStandIn,
   type StandInRequest,
   type StandInResponse,
-} from '@app/testing';
+} from '@app/local-agent';
 import type { MethodHandler } from './method-call.js';
 import { chatGetPermalink, chatPostMessage, chatUpdate } from './methods/chat.js';
 import { reactionsGet, usergroupsList, usergroupsUsersList, usersInfo } from './methods/approvals.js';

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { ProviderStandIn, type StandInRequest, type StandInResponse } from '@app/testing';
+import { ProviderStandIn, type StandInRequest, type StandInResponse } from '@app/local-agent';
 
 /** An app registered in Microsoft Entra ID and as an Azure Bot with the Microsoft Teams channel on. */
 export interface BotApp {

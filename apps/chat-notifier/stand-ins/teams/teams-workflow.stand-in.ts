@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ProviderStandIn, type StandInRequest, type StandInResponse } from '@app/testing';
+import { ProviderStandIn, type StandInRequest, type StandInResponse } from '@app/local-agent';
 
 export interface TeamsFlow {
   id: string;

@@ -1,4 +1,4 @@
-import { describeProviderTable } from '@app/testing/provider-table-checks.js';
+import { describeProviderTable } from '@app/local-agent/provider-table-checks.js';
 import { dataJobPlugin } from '../data-job.plugin.js';
 import { PROVIDERS } from './index.js';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { credential, hasBasic, Lifecycle, StandInServer } from '@app/testing';
-import type { LifecycleStep, StandInRequest, StandInResponse } from '@app/testing';
+import { credential, hasBasic, Lifecycle, ProviderStandIn } from '@app/local-agent';
+import type { LifecycleStep, StandInRequest, StandInResponse } from '@app/local-agent';
 
 export type AirflowApi = 'v1' | 'v2';
 
@@ -65,8 +65,7 @@ const TERMINAL = new Set(['success', 'failed']);
  * bodies with a required `logical_date`, the unique-constraint 409). Client-chosen dag_run_id with 409 on a
  * duplicate, paused DAGs whose runs stay queued, PATCH to failed.
  */
-export class AirflowStandIn {
-  readonly server: StandInServer;
+export class AirflowStandIn extends ProviderStandIn {
   readonly dags = new Map<string, AirflowDagSpec>();
   readonly runs: AirflowDagRun[] = [];
   /** JWTs issued by /auth/token with their expiry (v2). */
@@ -74,19 +73,18 @@ export class AirflowStandIn {
   private readonly base: string;
 
   constructor(private readonly options: AirflowStandInOptions) {
+    super(`airflow-${options.api}`);
     this.base = `/api/${options.api}`;
-    this.server = new StandInServer(`airflow-${options.api}`, (req) => this.notFound(req));
     const b = this.base;
-    this.server.route('GET', `${b}/version`, () => ({
+    this.route('GET', `${b}/version`, () => ({
       body: { version: options.api === 'v1' ? '2.10.5' : '3.0.2', git_version: null },
     }));
-    if (options.api === 'v2') this.server.route('POST', '/auth/token', (req) => this.issueToken(req));
-    this.server
-      .route(
-        'GET',
-        `${b}/dags/:dagId`,
-        this.authed((req) => this.getDag(req)),
-      )
+    if (options.api === 'v2') this.route('POST', '/auth/token', (req) => this.issueToken(req));
+    this.route(
+      'GET',
+      `${b}/dags/:dagId`,
+      this.authed((req) => this.getDag(req)),
+    )
       .route(
         'POST',
         `${b}/dags/:dagId/dagRuns`,
@@ -107,18 +105,6 @@ export class AirflowStandIn {
         `${b}/dags/:dagId/dagRuns/:runId/taskInstances`,
         this.authed((req) => this.taskInstances(req)),
       );
-  }
-
-  get url(): string {
-    return this.server.url;
-  }
-
-  start(): Promise<string> {
-    return this.server.start();
-  }
-
-  close(): Promise<void> {
-    return this.server.close();
   }
 
   addDag(dag: AirflowDagSpec): this {
@@ -151,7 +137,7 @@ export class AirflowStandIn {
     };
   }
 
-  private notFound(req: StandInRequest): StandInResponse {
+  protected override noRoute(req: StandInRequest): StandInResponse {
     if (this.options.api === 'v2') return { status: 404, body: { detail: 'Not Found' } };
     return {
       status: 404,

@@ -1,5 +1,5 @@
-import { hasBearer, Lifecycle, StandInServer } from '@app/testing';
-import type { LifecycleStep, StandInRequest, StandInResponse } from '@app/testing';
+import { hasBearer, Lifecycle, ProviderStandIn } from '@app/local-agent';
+import type { LifecycleStep, StandInRequest, StandInResponse } from '@app/local-agent';
 
 /** A run state as `LIFE_CYCLE` or `LIFE_CYCLE/RESULT`, e.g. `RUNNING`, `TERMINATED/FAILED`. */
 export type DatabricksRunState = string;
@@ -60,15 +60,14 @@ const MALFORMED = error(
  * idempotency tokens (the same token returns the same run_id), runs/get with `state` and `status`,
  * asynchronous cancel (TERMINATING, then TERMINATED/CANCELED), runs/get-output on single-task runs.
  */
-export class DatabricksStandIn {
-  readonly server: StandInServer;
+export class DatabricksStandIn extends ProviderStandIn {
   readonly runs: DatabricksRun[] = [];
   readonly jobs = new Map<number, DatabricksJobSpec>();
   private readonly byToken = new Map<string, DatabricksRun>();
   private nextRunId = 455644833;
 
   constructor(private readonly options: DatabricksStandInOptions) {
-    this.server = new StandInServer('databricks', (req) =>
+    super('databricks', (req) =>
       error(
         404,
         'ENDPOINT_NOT_FOUND',
@@ -77,12 +76,11 @@ export class DatabricksStandIn {
     );
     for (const version of ['2.1', '2.2']) {
       const base = `/api/${version}/jobs`;
-      this.server
-        .route(
-          'POST',
-          `${base}/run-now`,
-          this.authed((req) => this.runNow(req)),
-        )
+      this.route(
+        'POST',
+        `${base}/run-now`,
+        this.authed((req) => this.runNow(req)),
+      )
         .route(
           'POST',
           `${base}/runs/submit`,
@@ -104,18 +102,6 @@ export class DatabricksStandIn {
           this.authed((req) => this.cancel(req)),
         );
     }
-  }
-
-  get url(): string {
-    return this.server.url;
-  }
-
-  start(): Promise<string> {
-    return this.server.start();
-  }
-
-  close(): Promise<void> {
-    return this.server.close();
   }
 
   addJob(job: DatabricksJobSpec): this {

@@ -1,5 +1,5 @@
-import { credential, Lifecycle, StandInServer } from '@app/testing';
-import type { LifecycleStep, StandInRequest, StandInResponse } from '@app/testing';
+import { credential, Lifecycle, ProviderStandIn } from '@app/local-agent';
+import type { LifecycleStep, StandInRequest, StandInResponse } from '@app/local-agent';
 
 export interface DbtJobSpec {
   jobId: number;
@@ -74,25 +74,23 @@ const dbtTime = (date = new Date()): string => date.toISOString().replace('T', '
  * (anything else is Django's HTML 404), the `{status, data}` envelope on success and error, integer run
  * statuses, a required `cause`, the runs list filtered by job with `include_related=["trigger"]`, cancel.
  */
-export class DbtCloudStandIn {
-  readonly server: StandInServer;
+export class DbtCloudStandIn extends ProviderStandIn {
   readonly jobs = new Map<number, DbtJobSpec>();
   readonly runs: DbtRun[] = [];
   private nextRunId = 70_403_103_900;
 
   constructor(private readonly options: DbtCloudStandInOptions) {
-    this.server = new StandInServer('dbt-cloud', () => ({
+    super('dbt-cloud', () => ({
       status: 404,
       headers: { 'Content-Type': 'text/html; charset=utf-8' },
       body: '<!doctype html><html lang="en"><head><title>Not Found</title></head><body><h1>Not Found</h1><p>The requested resource was not found on this server.</p></body></html>',
     }));
     const base = '/api/v2/accounts/:accountId';
-    this.server
-      .route(
-        'POST',
-        `${base}/jobs/:jobId/run/`,
-        this.authed((req) => this.trigger(req)),
-      )
+    this.route(
+      'POST',
+      `${base}/jobs/:jobId/run/`,
+      this.authed((req) => this.trigger(req)),
+    )
       .route(
         'GET',
         `${base}/runs/`,
@@ -108,18 +106,6 @@ export class DbtCloudStandIn {
         `${base}/runs/:runId/cancel/`,
         this.authed((req) => this.cancel(req)),
       );
-  }
-
-  get url(): string {
-    return this.server.url;
-  }
-
-  start(): Promise<string> {
-    return this.server.start();
-  }
-
-  close(): Promise<void> {
-    return this.server.close();
   }
 
   addJob(job: DbtJobSpec): this {

@@ -1,5 +1,5 @@
-import { hasBasic, Lifecycle, StandInServer } from '@app/testing';
-import type { LifecycleStep, StandInRequest, StandInResponse } from '@app/testing';
+import { hasBasic, Lifecycle, ProviderStandIn } from '@app/local-agent';
+import type { LifecycleStep, StandInRequest, StandInResponse } from '@app/local-agent';
 
 export type LivyVersion = '0.6' | '0.7' | '0.8';
 
@@ -67,8 +67,7 @@ export function jettyError(status: number, reason: string, path: string): StandI
  * up an id), lookup by name, `{msg}` errors, DELETE killing and removing a batch, finished batches forgotten
  * after the retention window, and a restart without recovery that forgets everything and reuses ids.
  */
-export class LivyStandIn {
-  readonly server: StandInServer;
+export class LivyStandIn extends ProviderStandIn {
   readonly batches: LivyBatch[] = [];
   /** Every batch ever created (argument capture survives DELETE and retention). */
   readonly created: LivyBatch[] = [];
@@ -76,13 +75,12 @@ export class LivyStandIn {
   private readonly applications = new Map<string, Array<LifecycleStep<string>>>();
 
   constructor(private readonly options: LivyStandInOptions = {}) {
-    this.server = new StandInServer('livy', (req) => jettyError(404, 'Not Found', req.path));
-    this.server
-      .route(
-        'POST',
-        '/batches',
-        this.guarded((req) => this.create(req)),
-      )
+    super('livy', (req) => jettyError(404, 'Not Found', req.path));
+    this.route(
+      'POST',
+      '/batches',
+      this.guarded((req) => this.create(req)),
+    )
       .route(
         'GET',
         '/batches',
@@ -108,18 +106,6 @@ export class LivyStandIn {
         '/batches/:id',
         this.guarded((req) => this.remove(req)),
       );
-  }
-
-  get url(): string {
-    return this.server.url;
-  }
-
-  start(): Promise<string> {
-    return this.server.start();
-  }
-
-  close(): Promise<void> {
-    return this.server.close();
   }
 
   /** Batches of this application file walk these steps (instead of the stand-in's default). */

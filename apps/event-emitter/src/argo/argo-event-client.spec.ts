@@ -1,5 +1,5 @@
 import { loadEnv, UpstreamError } from '@app/plugin-kit';
-import { StandInServer } from '@app/testing';
+import { StandInServer } from '@app/local-agent';
 import { ArgoEnv } from '../config/argo.env.js';
 import { ArgoEventClient } from './argo-event-client.js';
 

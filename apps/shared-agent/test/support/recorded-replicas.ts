@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ScriptedPlugin } from '@app/testing';
+import { ScriptedPlugin } from '@app/local-agent';
 import { FakeApi } from './fake-api.js';
 import { pluginTask, until, writeToken } from './agent-harness.js';
 import { ReplicaProcess } from './replica-process.js';

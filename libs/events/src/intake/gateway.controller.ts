@@ -17,7 +17,7 @@ import { ENDPOINT_OPTIONS, type ResolvedOptions } from '../options.js';
 /** The webhook interceptor reads at most 2 MiB (a larger body is refused with 403). */
 const WEBHOOK_BODY_LIMIT = 2 * 1024 * 1024;
 const WEBHOOK_PREFIX = '/api/v1/events/';
-/** The read-only counter every stand-in answers (libs/testing/src/stand-in), for conformance and reliability runs. */
+/** The read-only counter every stand-in answers (libs/local-agent/src/stand-in), for conformance and reliability runs. */
 const STAND_IN_COUNT = '/__stand-in/count';
 
 /**

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { ManifestError, validateArgoObject } from '@app/testing/agent/load-workflow.js';
+import { ManifestError, validateArgoObject } from '@app/local-agent/agent/load-workflow.js';
 
 /** The kinds the event endpoint serves; Workflows (e.g. the emitting example next to a binding) are skipped. */
 export const SERVED_KINDS = ['WorkflowEventBinding', 'WorkflowTemplate', 'ClusterWorkflowTemplate'];

@@ -1,4 +1,4 @@
-import { ManifestError } from '@app/testing/agent/load-workflow.js';
+import { ManifestError } from '@app/local-agent/agent/load-workflow.js';
 import { LABEL, type BindingObject, type TemplateObject } from './argo-objects.js';
 import type { SourcedObject } from './load-manifests.js';
 

@@ -4,7 +4,7 @@ import {
   runWorkflow,
   type WorkflowResult,
   type WorkflowShape,
-} from '@app/testing/agent/index.js';
+} from '@app/local-agent/agent/index.js';
 import { EndpointLogger } from '../logging/endpoint-logger.js';
 import type { WorkflowObject } from '../manifests/argo-objects.js';
 import { ManifestStore } from '../manifests/manifest-store.js';

@@ -1,4 +1,4 @@
-import { StandInServer } from '@app/testing';
+import { StandInServer } from '@app/local-agent';
 import { capResponseBody } from './capped-fetch.js';
 import { ReplyTooLargeError } from './upstream-scope.js';
 

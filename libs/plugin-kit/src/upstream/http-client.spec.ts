@@ -1,4 +1,4 @@
-import { StandInServer } from '@app/testing';
+import { StandInServer } from '@app/local-agent';
 import { UpstreamError } from '../errors/upstream-error.js';
 import { Redactor } from '../logging/redactor.js';
 import { createUpstreamClient } from './http-client.js';

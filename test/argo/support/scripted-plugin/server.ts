@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { text } from 'node:stream/consumers';
-import { EXECUTE, replyScripts, type Handler } from '../../../../libs/testing/test/reply-scenarios.js';
+import { EXECUTE, replyScripts, type Handler } from '../../../../libs/local-agent/test/reply-scenarios.js';
 
 export const SCRIPTED_KEY = 'scripted';
 

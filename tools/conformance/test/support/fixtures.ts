@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { StandInServer } from '@app/testing/stand-in/index.js';
+import { StandInServer } from '@app/local-agent/stand-in/index.js';
 
 export const repoRoot = resolve(import.meta.dirname, '../../../..');
 export const fixturesDir = resolve(import.meta.dirname, '../fixtures');

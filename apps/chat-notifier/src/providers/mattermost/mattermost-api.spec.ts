@@ -1,4 +1,4 @@
-import { StandInServer } from '@app/testing';
+import { StandInServer } from '@app/local-agent';
 import { MattermostApi } from './mattermost-api.js';
 
 describe('MattermostApi: post lists from the server', () => {

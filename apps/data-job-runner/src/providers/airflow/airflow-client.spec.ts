@@ -1,5 +1,5 @@
 import { Redactor, UpstreamError } from '@app/plugin-kit';
-import { StandInServer } from '@app/testing';
+import { StandInServer } from '@app/local-agent';
 import { AirflowStandIn } from '../../../stand-ins/airflow/airflow.stand-in.js';
 import { AirflowClient } from './airflow-client.js';
 

@@ -1,5 +1,5 @@
 import { createMemoryLogger, Redactor } from '@app/plugin-kit';
-import { StandInServer } from '@app/testing';
+import { StandInServer } from '@app/local-agent';
 import { jettyError, LivyStandIn, type LivyVersion } from '../../../stand-ins/livy/livy.stand-in.js';
 import type { LivyBlock } from './livy-block.dto.js';
 import { LivyProvider } from './livy.provider.js';

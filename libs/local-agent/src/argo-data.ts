@@ -3,15 +3,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * A file of Argo's schemas, committed as test data in libs/testing/argo (their origin: its README.md). Found
+ * A file of Argo's schemas, committed as test data in libs/local-agent/argo (their origin: its README.md). Found
  * from this module upwards, so that it is found from the sources and from a bundle of the checkout (dist/tools).
  */
 export function argoDataFile(name: string): string {
   for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
-    for (const candidate of [join(dir, 'argo', name), join(dir, 'libs/testing/argo', name)]) {
+    for (const candidate of [join(dir, 'argo', name), join(dir, 'libs/local-agent/argo', name)]) {
       if (existsSync(candidate)) return candidate;
     }
-    if (dirname(dir) === dir) throw new Error(`libs/testing/argo/${name} not found above ${import.meta.url}`);
+    if (dirname(dir) === dir)
+      throw new Error(`libs/local-agent/argo/${name} not found above ${import.meta.url}`);
   }
 }
 

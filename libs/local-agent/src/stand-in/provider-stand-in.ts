@@ -23,8 +23,14 @@ export class ProviderStandIn {
   readonly server: StandInServer;
   hostile?: HostileMode;
 
-  constructor(name: string, notFound: (req: StandInRequest) => StandInResponse) {
-    this.server = new StandInServer(name, notFound);
+  /** `notFound` answers a call no route takes; without it, the stand-in's `noRoute` method does. */
+  constructor(name: string, notFound?: (req: StandInRequest) => StandInResponse) {
+    this.server = new StandInServer(name, notFound ?? ((req) => this.noRoute(req)));
+  }
+
+  /** The reply to a call no route takes, when the constructor was given none. */
+  protected noRoute(_req: StandInRequest): StandInResponse {
+    return { status: 404, body: { message: 'Not Found' } };
   }
 
   get url(): string {
@@ -40,7 +46,7 @@ export class ProviderStandIn {
     return this.server.close();
   }
 
-  protected route(method: string, path: string, handler: RouteHandler): this {
+  protected route(method: string, path: string | RegExp, handler: RouteHandler): this {
     this.server.route(method, path, (req) => this.hostileReply(req) ?? handler(req));
     return this;
   }

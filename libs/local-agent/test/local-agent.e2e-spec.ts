@@ -1,4 +1,4 @@
-import { runWorkflow, type RunOptions } from '@app/testing';
+import { runWorkflow, type RunOptions } from '@app/local-agent';
 import { keyed, ScriptedPlugin, type ScriptedReply } from '../src/scripted-plugin.js';
 
 const TOKEN = 'bcdfghjklmnpqrstvwxz2456789bcdfg';

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { providerFolder, type ProviderTable } from '@app/plugin-kit';
 import { envProperties } from '@app/plugin-kit/config/env-rules.js';
+import { ProviderStandIn } from './stand-in/provider-stand-in.js';
 
 export interface ProviderTableChecks {
   /** The plugin's app folder (`apps/<app>`), its manifests folder and its docs page (`docs/<app>.md`). */
@@ -14,6 +15,8 @@ export interface ProviderTableChecks {
   aliases?: Readonly<Record<string, string>>;
   envPrefixes: readonly string[];
   table: ProviderTable;
+  /** Stand-in classes that serve no HTTP (`SmtpStandIn`): every other one extends ProviderStandIn. */
+  notHttp?: readonly string[];
 }
 
 const repo = join(import.meta.dirname, '../../..');
@@ -92,6 +95,21 @@ export function describeProviderTable(checks: ProviderTableChecks): void {
         folder: `stand-ins/${folder}`,
         standIns: true,
       });
+    });
+
+    it('has HTTP stand-ins on the one base, ProviderStandIn (hostile modes, scripted 429s and 5xx)', async () => {
+      const dir = join(appDir, 'stand-ins', folder);
+      const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.stand-in.ts')) : [];
+      const classes: Array<[string, unknown]> = [];
+      for (const f of files)
+        for (const [name, value] of Object.entries((await import(join(dir, f))) as Record<string, unknown>))
+          if (/StandIn$/.test(name) && typeof value === 'function' && !checks.notHttp?.includes(name))
+            classes.push([`stand-ins/${folder}/${f}: ${name}`, value]);
+      expect(
+        classes
+          .filter(([, c]) => !((c as { prototype: unknown }).prototype instanceof ProviderStandIn))
+          .map(([n]) => n),
+      ).toEqual([]);
     });
 
     it(`has an example under manifests/${app}/examples`, () => {

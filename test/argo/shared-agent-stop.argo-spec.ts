@@ -4,7 +4,7 @@
 // workflow that finishes cancels nothing.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { setStandInHost } from '@app/testing';
+import { setStandInHost } from '@app/local-agent';
 import { BACKENDS, startLongJobs, type LongJobs } from '../../apps/shared-agent/test/support/long-jobs.js';
 import { sharedAgentProcesses } from '../../tools/argo-stack/src/shared-agents.js';
 import { kubeClient, prepareNamespace, waitForWorkflow } from './support/cluster.js';

@@ -1,6 +1,6 @@
 // Every backend of the data-job runner and the build trigger, each stand-in seeded with one job that runs until
 // it is cancelled, and the cancel requests each one received: what the stop tests count.
-import type { StandInServer } from '@app/testing';
+import type { StandInServer } from '@app/local-agent';
 import { GitHubStandIn } from '../../../build-trigger/stand-ins/github/github.stand-in.js';
 import { GitLabStandIn } from '../../../build-trigger/stand-ins/gitlab/gitlab.stand-in.js';
 import { JenkinsStandIn } from '../../../build-trigger/stand-ins/jenkins/jenkins.stand-in.js';

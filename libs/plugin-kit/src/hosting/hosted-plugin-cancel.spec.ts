@@ -1,4 +1,4 @@
-import { executeArgs } from '@app/testing';
+import { executeArgs } from '@app/local-agent';
 import { probePlugin, probeStats } from '../../test/fixtures/probe-plugin.js';
 import { hostPlugin } from './hosted-plugin.js';
 import { TemplateRouter } from './template-router.js';

@@ -50,3 +50,8 @@ export interface PluginHandler<C extends object = object, S = unknown> {
 
 /** Nest injection token under which a plugin module provides its handler. */
 export const PLUGIN_HANDLER = Symbol.for('executor-plugins.handler');
+
+/** Nest injection token under which a plugin module provides the handler of its entry `key`. */
+export function entryHandlerToken(key: string): symbol {
+  return Symbol.for(`executor-plugins.entry-handler.${key}`);
+}

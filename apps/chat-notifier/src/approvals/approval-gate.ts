@@ -9,18 +9,18 @@ import {
   UpstreamError,
   type ExecutionContext,
 } from '@app/plugin-kit';
-import type { ApprovalBlock, ApprovalReaders, BlockReader } from './approval-provider.js';
-import type { PostedRequest } from './approval-reader.js';
+import type { ApprovalBlock, ApprovalChannel, ApprovalChannels, PostedRequest } from './approval-channel.js';
 import { decisionOfLine } from './concluded-decision.js';
 import type { Decision } from './decision.js';
 import { DEFAULT_TIMEOUT, type ApproveSettings } from './approve-config.dto.js';
-import { PollSchedule } from './poll-schedule.js';
+import { approvalBudget, PollSchedule } from './poll-schedule.js';
 import { tally } from './tally.js';
+import { NotifierEnv } from '../config/notifier.env.js';
 import { inBlock } from '../shared/block-errors.js';
 
-/** The approval providers by key, in the order of the table. */
-export const APPROVAL_READERS = Symbol.for('chat-notifier.approval-readers');
-export type ApprovalReadersByKey = ReadonlyMap<string, ApprovalReaders>;
+/** Each approval provider's channels by key, in the order of the table. */
+export const APPROVAL_CHANNELS = Symbol.for('chat-notifier.approval-channels');
+export type ApprovalChannelsByKey = ReadonlyMap<string, ApprovalChannels>;
 
 /** What the gate keeps between calls (the kit's ledger state of the execution). */
 export interface GateState {
@@ -42,7 +42,7 @@ export interface GateState {
   checked?: boolean;
 }
 
-type ApproveBody = ApproveSettings & Record<string, unknown>;
+export type ApproveBody = ApproveSettings & Record<string, unknown>;
 type Ctx = ExecutionContext<ApproveBody, GateState>;
 
 /**
@@ -54,12 +54,13 @@ type Ctx = ExecutionContext<ApproveBody, GateState>;
 @Injectable()
 export class ApprovalGate {
   constructor(
-    @Inject(APPROVAL_READERS) private readonly providers: ApprovalReadersByKey,
+    @Inject(APPROVAL_CHANNELS) private readonly channels: ApprovalChannelsByKey,
     private readonly schedule: PollSchedule,
+    private readonly env: NotifierEnv,
   ) {}
 
   async execute(ctx: Ctx): Promise<ExecuteTemplateReply> {
-    const key = exactlyOneProviderBlock(ctx.config, [...this.providers.keys()]);
+    const key = exactlyOneProviderBlock(ctx.config, [...this.channels.keys()]);
     return inBlock(key, () => this.gate(ctx, key));
   }
 
@@ -72,71 +73,72 @@ export class ApprovalGate {
       await ctx.state.set({ ...state });
     };
     if (!ctx.state.get()) await save({});
-    const side = this.providers.get(key)!.readerFor(block, {
+    const channel = this.channels.get(key)!.channelFor(block, {
       namespace: ctx.workflow.namespace,
+      scopes: this.env.scopes,
       logger: ctx.logger,
     });
-    if (state.decision) return this.answer(ctx, side, state, save);
+    if (state.decision) return this.answer(ctx, channel, state, save);
+    const budget = approvalBudget(this.env, channel.budgetVariable, channel.callsPerMinute);
 
     const timeoutMs = parseDuration(config.timeout ?? DEFAULT_TIMEOUT);
     let deadline = timeoutStart(state) + timeoutMs;
     // Every call to the upstream waits for room in its budget (shared by every gate of this sidecar on it).
-    const granted = () => this.schedule.take(side.upstream, side.reader.callsPerRead, side.budget);
-    const noSlot = `waiting for a read slot (${side.upstream}: ${side.budget} calls a minute)`;
+    const granted = () => this.schedule.take(channel.upstream, channel.callsPerRead, budget);
+    const noSlot = `waiting for a read slot (${channel.upstream}: ${budget} calls a minute)`;
     if (!state.posted) {
-      if (!granted()) return this.wait(ctx, side, state, deadline, noSlot);
+      if (!granted()) return this.wait(ctx, channel, state, deadline, noSlot);
       // Approvers who stand for nobody (an unknown or empty group) fail the gate before anything is posted.
-      if ((await side.reader.members(block.approvers, ctx.signal)).size === 0)
+      if ((await channel.members(block.approvers, ctx.signal)).size === 0)
         throw new PluginConfigError('approvers: stand for no one (every group listed is empty)');
-      const text = requestText(block, config, side, deadline);
-      const posted = await side.reader.post({ text, marker: ctx.key }, ctx.signal);
+      const text = requestText(block, config, channel, deadline);
+      const posted = await channel.post({ text, marker: ctx.key }, ctx.signal);
       // A request found again after a restart keeps the deadline it was posted with (and shows the decision
       // below a text that says so).
       const since = timeoutStart({ ...state, posted }) + timeoutMs;
-      await save({ posted, text: since === deadline ? text : requestText(block, config, side, since) });
+      await save({ posted, text: since === deadline ? text : requestText(block, config, channel, since) });
       deadline = since;
       ctx.logger.info(
         { url: posted.url },
         posted.found ? 'approval request found again' : 'approval requested',
       );
       // A request found again is read at once: it may already show the decision.
-      if (!posted.found) return this.wait(ctx, side, state, deadline, 'requested');
+      if (!posted.found) return this.wait(ctx, channel, state, deadline, 'requested');
     }
 
     const posted = state.posted!;
     const mayTimeOut = !posted.found || state.checked === true;
     if (!granted()) {
       if (mayTimeOut && Date.now() >= deadline)
-        return this.decideTimeout(ctx, side, state, save, config, timeoutMs);
-      return this.wait(ctx, side, state, deadline, noSlot);
+        return this.decideTimeout(ctx, channel, state, save, config, timeoutMs);
+      return this.wait(ctx, channel, state, deadline, noSlot);
     }
     let found;
     let eligible: Set<string>;
     try {
-      found = await side.reader.read(posted, ctx.signal);
-      eligible =
-        found.kind === 'present' ? await side.reader.members(block.approvers, ctx.signal) : new Set();
+      found = await channel.read(posted, ctx.signal);
+      eligible = found.kind === 'present' ? await channel.members(block.approvers, ctx.signal) : new Set();
     } catch (err) {
       if (!(err instanceof UpstreamError) || !err.transient) throw err;
       // Reading is repeated on the next poll; only the timeout ends a gate whose upstream keeps failing.
-      if (err.retryAfterMs) this.schedule.pause(side.upstream, err.retryAfterMs);
+      if (err.retryAfterMs) this.schedule.pause(channel.upstream, err.retryAfterMs);
       if (mayTimeOut && Date.now() >= deadline)
-        return this.decideTimeout(ctx, side, state, save, config, timeoutMs);
+        return this.decideTimeout(ctx, channel, state, save, config, timeoutMs);
       ctx.logger.warn({ status: err.status }, `approval: reading the answers failed: ${err.message}`);
-      return this.wait(ctx, side, state, deadline, `could not read the answers (${err.message})`);
+      return this.wait(ctx, channel, state, deadline, `could not read the answers (${err.message})`);
     }
     if (found.kind === 'concluded') {
       // Decided before this process knew the gate: that decision, as the request shows it, is the answer.
       const earlier = decisionOfLine(found.line, posted.url)!;
       await save({ decision: earlier, concluded: true });
-      this.schedule.close(side.upstream, ctx.key);
+      this.schedule.close(channel.upstream, ctx.key);
       ctx.logger.info({ decision: earlier.decision }, 'approval already decided: the request shows it');
-      return this.answer(ctx, side, state, save);
+      return this.answer(ctx, channel, state, save);
     }
     if (posted.found && !state.checked) await save({ checked: true });
     const now = new Date();
     if (found.kind === 'deleted')
-      return this.decide(ctx, side, state, save, {
+      return this.decide(ctx, channel, state, save, {
         decision: 'deleted',
         succeeded: false,
         approvers: [],
@@ -145,7 +147,7 @@ export class ApprovalGate {
         message: `the approval request was deleted before a decision; failing safely: ${posted.url}`,
       });
     if (found.kind === 'tampered')
-      return this.decide(ctx, side, state, save, {
+      return this.decide(ctx, channel, state, save, {
         decision: 'tampered',
         succeeded: false,
         approvers: [],
@@ -164,9 +166,9 @@ export class ApprovalGate {
     });
     if (result.verdict !== 'open') {
       const approved = result.verdict === 'approved';
-      const who = result.people.map((u) => side.mention(u)).join(', ');
+      const who = result.people.map((u) => channel.mention(u)).join(', ');
       const at = now.toISOString();
-      return this.decide(ctx, side, state, save, {
+      return this.decide(ctx, channel, state, save, {
         decision: result.verdict,
         succeeded: approved,
         approvers: result.people,
@@ -176,14 +178,20 @@ export class ApprovalGate {
         conclusion: `${approved ? ':white_check_mark: Approved' : ':x: Rejected'} by ${who} at ${at}`,
       });
     }
-    if (now.getTime() >= deadline) return this.decideTimeout(ctx, side, state, save, config, timeoutMs);
+    if (now.getTime() >= deadline) return this.decideTimeout(ctx, channel, state, save, config, timeoutMs);
     const so = result.people.length > 0 ? ` (so far: ${result.people.join(', ')})` : '';
-    return this.wait(ctx, side, state, deadline, `${result.people.length} of ${minApprovals} approvals${so}`);
+    return this.wait(
+      ctx,
+      channel,
+      state,
+      deadline,
+      `${result.people.length} of ${minApprovals} approvals${so}`,
+    );
   }
 
   private decideTimeout(
     ctx: Ctx,
-    side: BlockReader,
+    channel: ApprovalChannel,
     state: GateState,
     save: (patch: Partial<GateState>) => Promise<void>,
     config: ApproveBody,
@@ -197,7 +205,7 @@ export class ApprovalGate {
       approve: 'approved by onTimeout',
       reject: 'rejected by onTimeout',
     };
-    return this.decide(ctx, side, state, save, {
+    return this.decide(ctx, channel, state, save, {
       decision: onTimeout === 'approve' ? 'approved' : onTimeout === 'reject' ? 'rejected' : 'timeout',
       succeeded: onTimeout === 'approve',
       approvers: [],
@@ -210,21 +218,21 @@ export class ApprovalGate {
 
   private async decide(
     ctx: Ctx,
-    side: BlockReader,
+    channel: ApprovalChannel,
     state: GateState,
     save: (patch: Partial<GateState>) => Promise<void>,
     decision: Decision,
   ): Promise<ExecuteTemplateReply> {
     await save({ decision, concluded: decision.conclusion === undefined });
-    this.schedule.close(side.upstream, ctx.key);
+    this.schedule.close(channel.upstream, ctx.key);
     ctx.logger.info({ decision: decision.decision, approvers: decision.approvers }, 'approval decided');
-    return this.answer(ctx, side, state, save);
+    return this.answer(ctx, channel, state, save);
   }
 
   /** The decision's reply, once the request shows it (a failed edit is tried again on the next call). */
   private async answer(
     ctx: Ctx,
-    side: BlockReader,
+    channel: ApprovalChannel,
     state: GateState,
     save: (patch: Partial<GateState>) => Promise<void>,
   ): Promise<ExecuteTemplateReply> {
@@ -232,7 +240,7 @@ export class ApprovalGate {
     if (!state.concluded && state.posted && decision.conclusion) {
       try {
         const conclusion = { decision: decision.conclusion, requestText: state.text ?? '' };
-        await side.reader.conclude(state.posted, conclusion, ctx.signal);
+        await channel.conclude(state.posted, conclusion, ctx.signal);
       } catch (err) {
         if (err instanceof UpstreamError && err.transient)
           return running(`${decision.decision}; showing it on the request failed (${err.message})`, 5000);
@@ -255,12 +263,13 @@ export class ApprovalGate {
 
   private wait(
     ctx: Ctx,
-    side: BlockReader,
+    channel: ApprovalChannel,
     state: GateState,
     deadline: number,
     progress: string,
   ): ExecuteTemplateReply {
-    const requeue = this.schedule.next(side.upstream, ctx.key, side.reader.callsPerRead, side.budget);
+    const budget = approvalBudget(this.env, channel.budgetVariable, channel.callsPerMinute);
+    const requeue = this.schedule.next(channel.upstream, ctx.key, channel.callsPerRead, budget);
     // Looking again at the deadline is enough to time out on time.
     const untilDeadline = Math.max(1000, deadline - Date.now());
     return running(
@@ -287,12 +296,12 @@ function timeoutStart(state: GateState): number {
 export function requestText(
   block: ApprovalBlock,
   config: ApproveSettings,
-  side: BlockReader,
+  channel: ApprovalChannel,
   deadline?: number,
 ): string {
   const min = config.minApprovals ?? 1;
-  const who = block.approvers.map((a) => side.mention(a)).join(', ');
+  const who = block.approvers.map((a) => channel.mention(a)).join(', ');
   const needs = min === 1 ? 'one approval' : `${min} approvals`;
   const until = deadline === undefined ? '' : `, until ${new Date(deadline).toISOString()}`;
-  return `${block.text}\n\nNeeds ${needs} from ${who}${until}. ${side.howToAnswer}`;
+  return `${block.text}\n\nNeeds ${needs} from ${who}${until}. ${channel.howToAnswer}`;
 }

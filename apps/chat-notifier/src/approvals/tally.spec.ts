@@ -1,4 +1,4 @@
-import type { ApprovalAnswer } from './approval-reader.js';
+import type { ApprovalAnswer } from './approval-channel.js';
 import { tally } from './tally.js';
 
 const rules = { eligible: new Set(['alice', 'bob', 'botty']), author: 'me', minApprovals: 2, notAfter: 1000 };

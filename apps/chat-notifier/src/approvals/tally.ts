@@ -1,4 +1,4 @@
-import type { ApprovalAnswer } from './approval-reader.js';
+import type { ApprovalAnswer } from './approval-channel.js';
 
 export type Verdict = 'approved' | 'rejected' | 'open';
 

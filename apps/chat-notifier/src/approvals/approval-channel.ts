@@ -1,5 +1,7 @@
 import type { InjectionToken, Type } from '@nestjs/common';
 import { upstreamId, type ConfigClass, type PluginLogger, type UpstreamAccess } from '@app/plugin-kit';
+import type { GateFeature } from './approve-config.dto.js';
+import type { WorkflowCreator } from './workflow-creator.js';
 
 // One provider's side of the approval gates: its channel (where a request goes, how it is answered and read,
 // what reading costs), made for each gate's block by the provider's channels.
@@ -97,6 +99,11 @@ export interface ApprovalChannel {
    * with the line below it, edited in place; GitHub: the line as a comment, the issue closed.
    */
   conclude(posted: PostedRequest, conclusion: Conclusion, signal: AbortSignal): Promise<void>;
+  /**
+   * The chat accounts of the workflow's creator, through the provider's own look-up (Slack: users.lookupByEmail);
+   * empty when none is found. Only of a provider whose channels support `excludeCreator`.
+   */
+  creatorAccounts?(creator: WorkflowCreator, signal: AbortSignal): Promise<Set<string>>;
 }
 
 /** Where a gate runs: its workflow's namespace and the scopes (the upstreams it may use), its logger. */
@@ -111,6 +118,8 @@ export function upstreamOf(key: string, destination: string | undefined): string
 
 /** A provider's channels: one object per sidecar, made in the notifier's module. */
 export interface ApprovalChannels<C extends ApprovalBlock = ApprovalBlock> {
+  /** The body fields beyond the basic gate its channels can do; a body asking for another fails naming it. */
+  readonly supports: ReadonlySet<GateFeature>;
   /**
    * The channel of one gate's block; a destination the namespace may not use, or one not configured, is a
    * PluginConfigError naming the field.

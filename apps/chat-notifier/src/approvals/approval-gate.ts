@@ -12,7 +12,8 @@ import {
 import type { ApprovalBlock, ApprovalChannel, ApprovalChannels, PostedRequest } from './approval-channel.js';
 import { decisionOfLine } from './concluded-decision.js';
 import type { Decision } from './decision.js';
-import { DEFAULT_TIMEOUT, type ApproveSettings } from './approve-config.dto.js';
+import { DEFAULT_TIMEOUT, GATE_FEATURES, type ApproveSettings } from './approve-config.dto.js';
+import { creatorName, workflowCreator } from './workflow-creator.js';
 import { approvalBudget, PollSchedule } from './poll-schedule.js';
 import { tally } from './tally.js';
 import { NotifierEnv } from '../config/notifier.env.js';
@@ -35,6 +36,8 @@ export interface GateState {
   decision?: Decision;
   /** The request shows the decision (or cannot: it is gone). */
   concluded?: boolean;
+  /** With excludeCreator: the chat accounts of the workflow's creator, found before the request was posted. */
+  excluded?: string[];
   /**
    * A request found again has been read once: a decision it showed would have been taken over. Until then the
    * gate decides nothing of its own (no timeout): the request may already say what was decided.
@@ -61,6 +64,10 @@ export class ApprovalGate {
 
   async execute(ctx: Ctx): Promise<ExecuteTemplateReply> {
     const key = exactlyOneProviderBlock(ctx.config, [...this.channels.keys()]);
+    const { supports } = this.channels.get(key)!;
+    const asked = GATE_FEATURES.find((field) => ctx.config[field] && !supports.has(field));
+    if (asked)
+      throw new PluginConfigError(`${asked}: not supported by ${key} approval gates (docs/approvals.md)`);
     return inBlock(key, () => this.gate(ctx, key));
   }
 
@@ -91,12 +98,26 @@ export class ApprovalGate {
       // Approvers who stand for nobody (an unknown or empty group) fail the gate before anything is posted.
       if ((await channel.members(block.approvers, ctx.signal)).size === 0)
         throw new PluginConfigError('approvers: stand for no one (every group listed is empty)');
-      const text = requestText(block, config, channel, deadline);
+      if (config.excludeCreator && !state.excluded) {
+        const excluded = await this.creatorAccounts(ctx, channel);
+        if (typeof excluded === 'string')
+          return this.decide(ctx, channel, state, save, {
+            decision: 'creator-unknown',
+            succeeded: false,
+            approvers: [],
+            decidedAt: new Date().toISOString(),
+            url: '',
+            message: `excludeCreator: ${excluded}; the gate fails closed`,
+          });
+        await save({ excluded });
+      }
+      const text = requestText(block, config, channel, deadline, state.excluded);
       const posted = await channel.post({ text, marker: ctx.key }, ctx.signal);
       // A request found again after a restart keeps the deadline it was posted with (and shows the decision
       // below a text that says so).
       const since = timeoutStart({ ...state, posted }) + timeoutMs;
-      await save({ posted, text: since === deadline ? text : requestText(block, config, channel, since) });
+      const textThen = requestText(block, config, channel, since, state.excluded);
+      await save({ posted, text: since === deadline ? text : textThen });
       deadline = since;
       ctx.logger.info(
         { url: posted.url },
@@ -161,6 +182,7 @@ export class ApprovalGate {
     const result = tally(found.answers, {
       eligible,
       author: posted.author,
+      excluded: new Set(state.excluded ?? []),
       minApprovals,
       notAfter: deadline,
     });
@@ -180,13 +202,24 @@ export class ApprovalGate {
     }
     if (now.getTime() >= deadline) return this.decideTimeout(ctx, channel, state, save, config, timeoutMs);
     const so = result.people.length > 0 ? ` (so far: ${result.people.join(', ')})` : '';
-    return this.wait(
-      ctx,
-      channel,
-      state,
-      deadline,
-      `${result.people.length} of ${minApprovals} approvals${so}`,
-    );
+    const ignored = result.ignored
+      ? ` (not counted: ${result.ignored.join(', ')}, the workflow's creator)`
+      : '';
+    const progress = `${result.people.length} of ${minApprovals} approvals${so}${ignored}`;
+    return this.wait(ctx, channel, state, deadline, progress);
+  }
+
+  /** The creator's chat accounts, or why they cannot be known (then the gate fails closed). */
+  private async creatorAccounts(ctx: Ctx, channel: ApprovalChannel): Promise<string[] | string> {
+    const creator = workflowCreator(ctx.workflow.labels, ctx.config.creator);
+    if (!creator)
+      return ctx.workflow.labels
+        ? "the workflow's creator is not known: the Workflow has no creator labels"
+        : "the workflow's creator is not known: the agent sends no creator labels and the body names no creator";
+    const accounts = await channel.creatorAccounts!(creator, ctx.signal);
+    if (accounts.size === 0)
+      return `the workflow's creator (${creatorName(creator)}) has no account here that the gate can find`;
+    return [...accounts];
   }
 
   private decideTimeout(
@@ -298,10 +331,14 @@ export function requestText(
   config: ApproveSettings,
   channel: ApprovalChannel,
   deadline?: number,
+  excluded?: readonly string[],
 ): string {
   const min = config.minApprovals ?? 1;
   const who = block.approvers.map((a) => channel.mention(a)).join(', ');
   const needs = min === 1 ? 'one approval' : `${min} approvals`;
   const until = deadline === undefined ? '' : `, until ${new Date(deadline).toISOString()}`;
-  return `${block.text}\n\nNeeds ${needs} from ${who}${until}. ${channel.howToAnswer}`;
+  const creator = excluded?.length
+    ? ` The workflow's creator (${excluded.map((u) => channel.mention(u)).join(', ')}) cannot approve it.`
+    : '';
+  return `${block.text}\n\nNeeds ${needs} from ${who}${until}.${creator} ${channel.howToAnswer}`;
 }

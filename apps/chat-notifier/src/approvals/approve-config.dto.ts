@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { IsGoDuration, type ConfigClass } from '@app/plugin-kit';
 import { EmptyAsAbsent } from '../shared/body-fields.js';
 import { withProviderBlocks } from '@app/plugin-kit/providers/provider-blocks.js';
@@ -38,7 +38,27 @@ export class ApproveSettings {
   @IsOptional()
   @IsIn(ON_TIMEOUT, { message: `must be one of ${ON_TIMEOUT.join(', ')}` })
   onTimeout?: OnTimeout;
+
+  /** The workflow's creator cannot approve it: their answers are ignored; a creator not known fails the gate. */
+  @IsOptional()
+  @IsBoolean()
+  excludeCreator?: boolean;
+
+  /**
+   * The creator (an email or a username) where the agent does not say (Argo's agent pods): a WorkflowTemplate
+   * fills it from `{{workflow.labels.workflows.argoproj.io/creator-email}}`. Ignored under the shared agent,
+   * which reads the Workflow's labels itself.
+   */
+  @EmptyAsAbsent()
+  @IsOptional()
+  @IsString()
+  @Length(1, 320)
+  creator?: string;
 }
+
+/** The body fields a provider's channels may not support, each named by the one that asks for it. */
+export const GATE_FEATURES = ['excludeCreator'] as const;
+export type GateFeature = (typeof GATE_FEATURES)[number];
 
 /**
  * The class of the body under `plugin.approve`: the settings above and one optional block per approval

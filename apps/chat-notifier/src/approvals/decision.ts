@@ -1,6 +1,6 @@
 // A gate's decision: what approval-gate.ts answers once it fell, and concluded-decision.ts reads back.
 
-export type DecisionName = 'approved' | 'rejected' | 'timeout' | 'deleted' | 'tampered';
+export type DecisionName = 'approved' | 'rejected' | 'timeout' | 'deleted' | 'tampered' | 'creator-unknown';
 
 /** The decision as it is answered on every call after it fell. */
 export interface Decision {

@@ -40,4 +40,16 @@ describe('tally: who counts and what decides', () => {
   ] as const)('%s', (_name, answers, expected) => {
     expect(tally(answers, rules)).toEqual(expected);
   });
+
+  it("an excluded account (the workflow's creator) does not count, and is reported as ignored", () => {
+    const excluded = new Set(['alice']);
+    expect(
+      tally([a('alice', 'approve'), a('bob', 'approve')], { ...rules, minApprovals: 1, excluded }),
+    ).toEqual({ verdict: 'approved', people: ['bob'], ignored: ['alice'] });
+    expect(tally([a('alice', 'reject')], { ...rules, excluded })).toEqual({
+      verdict: 'open',
+      people: [],
+      ignored: ['alice'],
+    });
+  });
 });

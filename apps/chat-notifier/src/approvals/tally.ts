@@ -6,6 +6,8 @@ export interface Tally {
   verdict: Verdict;
   /** Who decided: the rejecters of a rejection, else the approvers counted so far (first answer first). */
   people: string[];
+  /** Listed people who answered but are excluded (the workflow's creator); absent when none did. */
+  ignored?: string[];
 }
 
 export interface TallyRules {
@@ -13,26 +15,33 @@ export interface TallyRules {
   eligible: ReadonlySet<string>;
   /** The account that posted the request: its own answers never count. */
   author: string;
+  /** Accounts whose answers never count (the workflow's creator, with excludeCreator). */
+  excluded?: ReadonlySet<string>;
   minApprovals: number;
   /** Answers given after this time (ms) do not count; an answer of unknown time (0) does. */
   notAfter: number;
 }
 
 /**
- * The gate's rule: only listed people count (never a bot, never the request's author); one reject from any
+ * The gate's rule: only listed people count (never a bot, never the request's author, never an excluded account); one reject from any
  * of them rejects; `minApprovals` distinct people approving approves. Answers are what the request carries
  * now, so a reaction taken back is no answer.
  */
 export function tally(answers: readonly ApprovalAnswer[], rules: TallyRules): Tally {
-  const counted = answers
+  const listed = answers
     .filter((a) => !a.bot && a.user !== rules.author && rules.eligible.has(a.user))
     .filter((a) => a.at === 0 || a.at <= rules.notAfter)
     .sort((a, b) => a.at - b.at);
+  const excluded = rules.excluded ?? new Set<string>();
+  const counted = listed.filter((a) => !excluded.has(a.user));
+  const ignored = [...new Set(listed.filter((a) => excluded.has(a.user)).map((a) => a.user))];
+  const also = ignored.length > 0 ? { ignored } : {};
   const distinct = (vote: ApprovalAnswer['vote']) => [
     ...new Set(counted.filter((a) => a.vote === vote).map((a) => a.user)),
   ];
   const rejecters = distinct('reject');
-  if (rejecters.length > 0) return { verdict: 'rejected', people: rejecters };
+  if (rejecters.length > 0) return { verdict: 'rejected', people: rejecters, ...also };
   const approvers = distinct('approve');
-  return { verdict: approvers.length >= rules.minApprovals ? 'approved' : 'open', people: approvers };
+  const verdict = approvers.length >= rules.minApprovals ? 'approved' : 'open';
+  return { verdict, people: approvers, ...also };
 }

@@ -155,9 +155,17 @@ export class FakeApi {
     this.workflows.set(`${namespace}/${name}`, {
       apiVersion: 'argoproj.io/v1alpha1',
       kind: 'Workflow',
-      metadata: { name, namespace },
+      metadata: { name, namespace, uid: `wf-${name}-uid` },
       status: { nodes },
     });
+  }
+
+  /** The Workflow's labels (the creator labels the Argo Server sets from the submitter's token). */
+  setWorkflowLabels(namespace: string, name: string, labels: Record<string, string>): void {
+    const key = `${namespace}/${name}`;
+    if (!this.workflows.has(key)) this.setWorkflowNodes(namespace, name, {});
+    const workflow = this.workflows.get(key)!;
+    workflow.metadata = { ...workflow.metadata, labels };
   }
 
   leaseList(): Obj[] {

@@ -16,6 +16,11 @@ export interface WorkflowMeta {
   name: string;
   namespace: string;
   uid: string;
+  /**
+   * The Workflow's labels as the agent sent them (the shared agent: its creator labels, `{}` when it could not
+   * read them); undefined when the agent sends none (Argo's agent never does).
+   */
+  labels?: Readonly<Record<string, string>>;
 }
 
 /** What a handler gets for one call. */

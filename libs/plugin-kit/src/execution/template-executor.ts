@@ -254,7 +254,12 @@ export class TemplateExecutor {
     const { signal, release } = executionSignal(shutdown, this.options.backgroundLimitMs ?? 10 * 60_000);
     const ctx: ExecutionContext<object> = {
       config,
-      workflow: { name: meta.name, namespace: meta.namespace, uid: meta.uid },
+      workflow: {
+        name: meta.name,
+        namespace: meta.namespace,
+        uid: meta.uid,
+        ...(stringMap(meta.labels) && { labels: stringMap(meta.labels) }),
+      },
       template: args.template,
       parameters,
       key,
@@ -345,6 +350,15 @@ export class TemplateExecutor {
       template: template?.name,
     });
   }
+}
+
+/** `value` when it is an object of strings (labels as the agent sent them), else undefined. */
+function stringMap(value: unknown): Readonly<Record<string, string>> | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const entries = Object.entries(value as Record<string, unknown>);
+  return entries.every(([, v]) => typeof v === 'string')
+    ? (Object.fromEntries(entries) as Record<string, string>)
+    : undefined;
 }
 
 /** The handler that runs a body: the plugin's, or its entry's. */

@@ -14,6 +14,7 @@ import {
   type PostedRequest,
   type RequestState,
 } from '../../approvals/approval-channel.js';
+import type { GateFeature } from '../../approvals/approve-config.dto.js';
 import { conclusionLine } from '../../approvals/concluded-decision.js';
 import { textDigest, withDecision, type Vote } from '../../shared/approval-fields.js';
 import type { DiscordApprovalConfig } from './discord-approval-config.dto.js';
@@ -156,6 +157,8 @@ export class DiscordApprovalChannel implements ApprovalChannel {
  * with webhooks only, a gate fails saying so.
  */
 export class DiscordApprovalChannels implements ApprovalChannels<DiscordApprovalConfig> {
+  /** No creator look-up yet: `excludeCreator` is refused (docs/approvals.md says what the API offers). */
+  readonly supports = new Set<GateFeature>();
   private readonly apis: UpstreamClients<DiscordBot, DiscordBotApi>;
 
   constructor(

@@ -14,6 +14,7 @@ import {
   type PostedRequest,
   type RequestState,
 } from '../../approvals/approval-channel.js';
+import type { GateFeature } from '../../approvals/approve-config.dto.js';
 import { conclusionLine } from '../../approvals/concluded-decision.js';
 import { replyVote, textDigest } from '../../shared/approval-fields.js';
 import type { GithubApprovalConfig } from './github-approval-config.dto.js';
@@ -201,6 +202,8 @@ function title(text: string): string {
  * account's APPROVALS_GITHUB_REPOSITORIES allows.
  */
 export class GithubApprovalChannels implements ApprovalChannels<GithubApprovalConfig> {
+  /** No creator look-up yet: `excludeCreator` is refused (docs/approvals.md says what the API offers). */
+  readonly supports = new Set<GateFeature>();
   private readonly apis: UpstreamClients<GithubAccount, GithubApi>;
 
   constructor(

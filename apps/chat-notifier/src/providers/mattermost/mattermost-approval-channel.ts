@@ -8,6 +8,7 @@ import {
   type PostedRequest,
   type RequestState,
 } from '../../approvals/approval-channel.js';
+import type { GateFeature } from '../../approvals/approve-config.dto.js';
 import { conclusionLine } from '../../approvals/concluded-decision.js';
 import { replyVote, textDigest, withDecision, type Vote } from '../../shared/approval-fields.js';
 import { replyFields } from '../../shared/reply-fields.js';
@@ -202,6 +203,8 @@ export class MattermostApprovalChannel implements ApprovalChannel {
  * MATTERMOST_URL / MATTERMOST_TOKEN and named servers), a channel per gate on the server its block names.
  */
 export class MattermostApprovalChannels implements ApprovalChannels<MattermostApprovalConfig> {
+  /** No creator look-up yet: `excludeCreator` is refused (docs/approvals.md says what the API offers). */
+  readonly supports = new Set<GateFeature>();
   private readonly apis: UpstreamClients<MattermostServer, MattermostApi>;
   private readonly bots = new Map<string, Map<string, boolean>>();
 

@@ -8,6 +8,8 @@ import type {
   PostedRequest,
   RequestState,
 } from '../../approvals/approval-channel.js';
+import type { GateFeature } from '../../approvals/approve-config.dto.js';
+import type { WorkflowCreator } from '../../approvals/workflow-creator.js';
 import { conclusionLine } from '../../approvals/concluded-decision.js';
 import { withDecision } from '../../shared/approval-fields.js';
 import { replyFields } from '../../shared/reply-fields.js';
@@ -178,6 +180,14 @@ export class SlackApprovalChannel implements ApprovalChannel {
     return users;
   }
 
+  /** The creator's user by the email of their Slack profile (users.lookupByEmail); none without an email. */
+  async creatorAccounts(creator: WorkflowCreator, signal: AbortSignal): Promise<Set<string>> {
+    if (!creator.email) return new Set();
+    const budget = new CallBudget(signal);
+    const user = await this.directory.userByEmail(this.client, creator.email, budget, this.logger);
+    return new Set(user ? [user] : []);
+  }
+
   async conclude(posted: PostedRequest, conclusion: Conclusion, signal: AbortSignal): Promise<void> {
     const { channel, ts } = posted.ref as { channel: string; ts: string };
     // chat.update replaces the whole text: the request as posted, the decision below it.
@@ -191,6 +201,8 @@ export class SlackApprovalChannel implements ApprovalChannel {
 
 /** The Slack approval channels of a sidecar: a channel per gate, on the clients of the workspace its block names. */
 export class SlackApprovalChannels implements ApprovalChannels<SlackApprovalConfig> {
+  /** `excludeCreator`: the creator's email through users.lookupByEmail. */
+  readonly supports = new Set<GateFeature>(['excludeCreator']);
   constructor(
     private readonly clients: SlackClientFactory,
     private readonly channels: ChannelResolver,

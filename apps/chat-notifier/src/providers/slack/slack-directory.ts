@@ -58,6 +58,23 @@ export class SlackDirectory {
     return bot;
   }
 
+  /** The ID of the user whose profile has `email` (users.lookupByEmail, needs users:read.email), or undefined. */
+  async userByEmail(
+    client: WorkspaceClient,
+    email: string,
+    budget: CallBudget,
+    logger: PluginLogger,
+  ): Promise<string | undefined> {
+    const site = { method: 'users.lookupByEmail', workspace: client.workspace };
+    try {
+      const reply = await slackCall(site, budget, logger, () => client.reads.users.lookupByEmail({ email }));
+      return typeof reply.user?.id === 'string' ? reply.user.id : undefined;
+    } catch (err) {
+      if (slackErrorCode(err) === 'users_not_found') return undefined;
+      throw err;
+    }
+  }
+
   /** The ID of the user group with `handle` (usergroups.list), or undefined. */
   async groupByHandle(
     client: WorkspaceClient,

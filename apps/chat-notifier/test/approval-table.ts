@@ -19,6 +19,8 @@ export interface ApprovalRow {
   labels?: Record<string, string>;
   /** Requests posted: 1 unless the gate fails before posting. */
   posts?: 0 | 1;
+  /** With rules: the `ruleApprovers` output (who approved under each rule, `;` between rules). */
+  ruleApprovers?: string;
   approvers?: string[];
   /** What people do, by the poll of the request (`botUserId`: the notifier's own bot user). */
   script: (botUserId: string) => ApproverStep[];
@@ -216,6 +218,29 @@ export function slackApprovalRows(timing: { withdrawTimeout: string }): Approval
       decidedBy: '',
       message: /^excludeCreator: the workflow's creator \(nobody@example\.com\) has no account here/,
     },
+    ...(['alice first', 'bob first'] as const).map((order): ApprovalRow => ({
+      name: `rules: two rules, each met by its own approver (${order})`,
+      body: { rules: [{ approvers: [ALICE] }, { approvers: [BOB] }] },
+      script: () =>
+        order === 'alice first' ? [react(1, ALICE), react(2, BOB)] : [react(1, BOB), react(2, ALICE)],
+      phase: 'Succeeded',
+      decision: 'approved',
+      decidedBy: order === 'alice first' ? `${ALICE},${BOB}` : `${BOB},${ALICE}`,
+      ruleApprovers: `${ALICE};${BOB}`,
+      concluded: /Approved by .* at \S+\nBy rule: <@U0ALICE001> \| <@U0BOB00001>$/,
+      message: /^approved by U0/,
+    })),
+    {
+      name: 'rules: one person listed in two rules counts once in each: a second approval (2 of 2) is still needed',
+      body: { rules: [{ approvers: [ALICE, BOB], minApprovals: 2 }, { approvers: [ALICE] }] },
+      script: () => [react(1, ALICE), { afterPolls: 2, user: ALICE, reply: 'approve' }, react(3, BOB)],
+      phase: 'Succeeded',
+      decision: 'approved',
+      decidedBy: `${ALICE},${BOB}`,
+      ruleApprovers: `${ALICE},${BOB};${ALICE}`,
+      concluded: /By rule: <@U0ALICE001>, <@U0BOB00001> \| <@U0ALICE001>$/,
+      message: /^approved by U0ALICE001, U0BOB00001 /,
+    },
   ];
 }
 
@@ -235,7 +260,12 @@ export function gateWorkflow(
         { name: 'main', steps: [[{ name: 'gate', template: 'gate' }]] },
         {
           name: 'gate',
-          outputs: { parameters: GATE_OUTPUTS.map((name) => ({ name, valueFrom: { supplied: {} } })) },
+          outputs: {
+            parameters: [...GATE_OUTPUTS, ...(approve.rules ? ['ruleApprovers'] : [])].map((name) => ({
+              name,
+              valueFrom: { supplied: {} },
+            })),
+          },
           plugin: underNotify ? { notify: { approve } } : { approve },
         },
       ],

@@ -221,6 +221,7 @@ describe('approval gates through the local agent (Slack)', () => {
       posts: c.posts ?? 1,
     });
     expect(gate.message).toMatch(c.message);
+    if (c.ruleApprovers !== undefined) expect(out.ruleApprovers).toBe(c.ruleApprovers);
     expect(out.url).toMatch(c.posts === 0 ? /^$/ : REQUEST_URL);
     expect(new Date(out.decidedAt!).getTime()).toBeGreaterThan(result.startedAt - 1000);
     const request = f.ws.slack.posts(f.ws.builds)[0] ?? { text: '', subtype: 'gone' };
@@ -347,6 +348,31 @@ describe('approval gates through the local agent (Slack)', () => {
     } finally {
       await scoped.close();
     }
+  });
+
+  it('rules: minApprovals beside them, or a rule that stands for nobody, fails naming the field', async () => {
+    const beside = await runWorkflow(
+      gateWorkflow({
+        slack: { channel: '#builds', text: 'x', approvers: [ALICE] },
+        minApprovals: 2,
+        rules: [{ approvers: [ALICE] }],
+      }),
+      { plugins: [plugin], timeScale: 0.01 },
+    );
+    expect(beside.node('gate')!.message).toBe(
+      'approve: invalid config: minApprovals: with rules, each rule has its own minApprovals',
+    );
+    const nobody = await runWorkflow(
+      gateWorkflow({
+        slack: { channel: '#builds', text: 'x', approvers: [ALICE] },
+        rules: [{ approvers: [ALICE] }, { approvers: ['@nobody'] }],
+      }),
+      { plugins: [plugin], timeScale: 0.01 },
+    );
+    expect(nobody.node('gate')!.message).toBe(
+      'approve: invalid config: rules.1.approvers: no user group @nobody in workspace "default"',
+    );
+    expect(f.ws.slack.okCalls('chat.postMessage')).toHaveLength(0);
   });
 
   it('a bad body fails the node naming the field; notify: {approve: …} is refused', async () => {
@@ -482,6 +508,19 @@ describe.each(['mattermost', 'discord', 'github'] as const)(
     afterEach(async () => {
       await fixture.close();
       await world.close();
+    });
+
+    it('rules are refused naming the field', async () => {
+      const result = await runWorkflow(
+        gateWorkflow({
+          [key]: world.block([world.people.alice.ref]),
+          rules: [{ approvers: [world.people.alice.ref] }],
+        }),
+        { plugins: [plugin], timeScale: 0.01 },
+      );
+      expect(result.node('gate')!.message).toBe(
+        `approve: invalid config: rules: not supported by ${key} approval gates (docs/approvals.md)`,
+      );
     });
 
     it('excludeCreator is refused naming the field: no creator look-up here', async () => {

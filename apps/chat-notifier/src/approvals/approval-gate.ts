@@ -17,7 +17,7 @@ import { creatorName, workflowCreator } from './workflow-creator.js';
 import { approvalBudget, PollSchedule } from './poll-schedule.js';
 import { tally } from './tally.js';
 import { NotifierEnv } from '../config/notifier.env.js';
-import { inBlock } from '../shared/block-errors.js';
+import { BodyFieldError, inBlock } from '../shared/block-errors.js';
 
 /** Each approval provider's channels by key, in the order of the table. */
 export const APPROVAL_CHANNELS = Symbol.for('chat-notifier.approval-channels');
@@ -68,6 +68,8 @@ export class ApprovalGate {
     const asked = GATE_FEATURES.find((field) => ctx.config[field] && !supports.has(field));
     if (asked)
       throw new PluginConfigError(`${asked}: not supported by ${key} approval gates (docs/approvals.md)`);
+    if (ctx.config.rules && ctx.config.minApprovals !== undefined)
+      throw new PluginConfigError('minApprovals: with rules, each rule has its own minApprovals');
     return inBlock(key, () => this.gate(ctx, key));
   }
 
@@ -98,6 +100,7 @@ export class ApprovalGate {
       // Approvers who stand for nobody (an unknown or empty group) fail the gate before anything is posted.
       if ((await channel.members(block.approvers, ctx.signal)).size === 0)
         throw new PluginConfigError('approvers: stand for no one (every group listed is empty)');
+      await this.ruleMembers(ctx, channel);
       if (config.excludeCreator && !state.excluded) {
         const excluded = await this.creatorAccounts(ctx, channel);
         if (typeof excluded === 'string')
@@ -136,9 +139,15 @@ export class ApprovalGate {
     }
     let found;
     let eligible: Set<string>;
+    let ruleSets: Array<Set<string>> | undefined;
     try {
       found = await channel.read(posted, ctx.signal);
-      eligible = found.kind === 'present' ? await channel.members(block.approvers, ctx.signal) : new Set();
+      eligible = new Set();
+      if (found.kind === 'present') {
+        eligible = await channel.members(block.approvers, ctx.signal);
+        ruleSets = await this.ruleMembers(ctx, channel);
+        for (const members of ruleSets ?? []) for (const user of members) eligible.add(user);
+      }
     } catch (err) {
       if (!(err instanceof UpstreamError) || !err.transient) throw err;
       // Reading is repeated on the next poll; only the timeout ends a gate whose upstream keeps failing.
@@ -184,12 +193,17 @@ export class ApprovalGate {
       author: posted.author,
       excluded: new Set(state.excluded ?? []),
       minApprovals,
+      rules: ruleSets?.map((members, i) => ({ members, minApprovals: config.rules![i]!.minApprovals ?? 1 })),
       notAfter: deadline,
     });
     if (result.verdict !== 'open') {
       const approved = result.verdict === 'approved';
       const who = result.people.map((u) => channel.mention(u)).join(', ');
       const at = now.toISOString();
+      const byRule = approved ? result.byRule : undefined;
+      const underRules = byRule
+        ? `\nBy rule: ${byRule.map((people) => people.map((u) => channel.mention(u)).join(', ')).join(' | ')}`
+        : '';
       return this.decide(ctx, channel, state, save, {
         decision: result.verdict,
         succeeded: approved,
@@ -197,7 +211,8 @@ export class ApprovalGate {
         decidedAt: at,
         url: posted.url,
         message: `${result.verdict} by ${result.people.join(', ')} at ${at}: ${posted.url}`,
-        conclusion: `${approved ? ':white_check_mark: Approved' : ':x: Rejected'} by ${who} at ${at}`,
+        conclusion: `${approved ? ':white_check_mark: Approved' : ':x: Rejected'} by ${who} at ${at}${underRules}`,
+        ...(byRule && { byRule }),
       });
     }
     if (now.getTime() >= deadline) return this.decideTimeout(ctx, channel, state, save, config, timeoutMs);
@@ -205,8 +220,31 @@ export class ApprovalGate {
     const ignored = result.ignored
       ? ` (not counted: ${result.ignored.join(', ')}, the workflow's creator)`
       : '';
-    const progress = `${result.people.length} of ${minApprovals} approvals${so}${ignored}`;
+    const counts = result.byRule
+      ? result.byRule
+          .map((people, i) => `rule ${i + 1}: ${people.length} of ${config.rules![i]!.minApprovals ?? 1}`)
+          .join(', ')
+      : `${result.people.length} of ${minApprovals} approvals`;
+    const progress = `${counts}${so}${ignored}`;
     return this.wait(ctx, channel, state, deadline, progress);
+  }
+
+  /** The users each rule's approvers stand for; a rule that stands for nobody is a config error naming it. */
+  private async ruleMembers(ctx: Ctx, channel: ApprovalChannel): Promise<Array<Set<string>> | undefined> {
+    const rules = ctx.config.rules;
+    if (!rules) return undefined;
+    const sets: Array<Set<string>> = [];
+    for (const [i, rule] of rules.entries()) {
+      try {
+        const members = await channel.members(rule.approvers, ctx.signal);
+        if (members.size === 0) throw new PluginConfigError('approvers: stand for no one');
+        sets.push(members);
+      } catch (err) {
+        if (!(err instanceof PluginConfigError)) throw err;
+        throw new BodyFieldError(`rules.${i}.${err.message}`);
+      }
+    }
+    return sets;
   }
 
   /** The creator's chat accounts, or why they cannot be known (then the gate fails closed). */
@@ -290,6 +328,9 @@ export class ApprovalGate {
       approvers: decision.approvers.join(','),
       decidedAt: decision.decidedAt,
       url: decision.url,
+      ...(ctx.config.rules && {
+        ruleApprovers: (decision.byRule ?? []).map((people) => people.join(',')).join(';'),
+      }),
     };
     return decision.succeeded ? succeeded(outputs, decision.message) : failed(decision.message, outputs);
   }
@@ -333,12 +374,16 @@ export function requestText(
   deadline?: number,
   excluded?: readonly string[],
 ): string {
-  const min = config.minApprovals ?? 1;
-  const who = block.approvers.map((a) => channel.mention(a)).join(', ');
-  const needs = min === 1 ? 'one approval' : `${min} approvals`;
+  const needsOf = (min: number) => (min === 1 ? 'one approval' : `${min} approvals`);
+  const whoOf = (approvers: string[]) => approvers.map((a) => channel.mention(a)).join(', ');
+  const from = config.rules
+    ? config.rules
+        .map((rule) => `${needsOf(rule.minApprovals ?? 1)} from ${whoOf(rule.approvers)}`)
+        .join(' and ')
+    : `${needsOf(config.minApprovals ?? 1)} from ${whoOf(block.approvers)}`;
   const until = deadline === undefined ? '' : `, until ${new Date(deadline).toISOString()}`;
   const creator = excluded?.length
     ? ` The workflow's creator (${excluded.map((u) => channel.mention(u)).join(', ')}) cannot approve it.`
     : '';
-  return `${block.text}\n\nNeeds ${needs} from ${who}${until}.${creator} ${channel.howToAnswer}`;
+  return `${block.text}\n\nNeeds ${from}${until}.${creator} ${channel.howToAnswer}`;
 }

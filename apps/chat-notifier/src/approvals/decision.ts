@@ -11,6 +11,8 @@ export interface Decision {
   decidedAt: string;
   url: string;
   message: string;
+  /** With rules: who approved under each rule, in the rules' order. */
+  byRule?: string[][];
   /** The line the request is concluded with ("Approved by <@U…> at …"); none when the request is gone. */
   conclusion?: string;
 }

@@ -8,6 +8,14 @@ export interface Tally {
   people: string[];
   /** Listed people who answered but are excluded (the workflow's creator); absent when none did. */
   ignored?: string[];
+  /** With rules: the approvers counted under each rule, in the rules' order (one person in every rule they are in). */
+  byRule?: string[][];
+}
+
+/** A rule as the tally reads it: the users its approvers stand for, and how many of them must approve. */
+export interface TallyRule {
+  members: ReadonlySet<string>;
+  minApprovals: number;
 }
 
 export interface TallyRules {
@@ -18,6 +26,8 @@ export interface TallyRules {
   /** Accounts whose answers never count (the workflow's creator, with excludeCreator). */
   excluded?: ReadonlySet<string>;
   minApprovals: number;
+  /** Instead of `minApprovals`: every rule must be met (`eligible` holds the members of all of them). */
+  rules?: readonly TallyRule[];
   /** Answers given after this time (ms) do not count; an answer of unknown time (0) does. */
   notAfter: number;
 }
@@ -42,6 +52,11 @@ export function tally(answers: readonly ApprovalAnswer[], rules: TallyRules): Ta
   const rejecters = distinct('reject');
   if (rejecters.length > 0) return { verdict: 'rejected', people: rejecters, ...also };
   const approvers = distinct('approve');
+  if (rules.rules) {
+    const byRule = rules.rules.map((rule) => approvers.filter((user) => rule.members.has(user)));
+    const met = byRule.every((people, i) => people.length >= rules.rules![i]!.minApprovals);
+    return { verdict: met ? 'approved' : 'open', people: approvers, ...also, byRule };
+  }
   const verdict = approvers.length >= rules.minApprovals ? 'approved' : 'open';
   return { verdict, people: approvers, ...also };
 }

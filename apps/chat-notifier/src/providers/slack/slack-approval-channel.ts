@@ -201,8 +201,8 @@ export class SlackApprovalChannel implements ApprovalChannel {
 
 /** The Slack approval channels of a sidecar: a channel per gate, on the clients of the workspace its block names. */
 export class SlackApprovalChannels implements ApprovalChannels<SlackApprovalConfig> {
-  /** `excludeCreator`: the creator's email through users.lookupByEmail. */
-  readonly supports = new Set<GateFeature>(['excludeCreator']);
+  /** `excludeCreator`: the creator's email through users.lookupByEmail; `rules`: users and user groups. */
+  readonly supports = new Set<GateFeature>(['excludeCreator', 'rules']);
   constructor(
     private readonly clients: SlackClientFactory,
     private readonly channels: ChannelResolver,

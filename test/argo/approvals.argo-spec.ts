@@ -112,10 +112,10 @@ function expected(row: ApprovalRow): Record<string, unknown> {
     decision: row.decision,
     approvers: row.decidedBy,
     message: true,
-    url: true,
+    url: row.posts !== 0,
     decidedAt: true,
-    posted: 1,
-    requestText: true,
+    posted: row.posts ?? 1,
+    requestText: row.posts !== 0,
     concluded: row.concluded ? true : 'gone',
     answersGiven: true,
     ...(row.event === 'rate-limited' ? { answered429: true } : {}),
@@ -152,14 +152,18 @@ describe.each(agents)('approval gates under the real Argo ($pass)', (agent) => {
         create(
           state,
           NAMESPACE,
-          gateWorkflow({
-            slack: {
-              channel: `#approvals-${i}`,
-              text: 'Deploy 1.4.2 to prod?',
-              approvers: row.approvers ?? [ALICE, BOB],
+          gateWorkflow(
+            {
+              slack: {
+                channel: `#approvals-${i}`,
+                text: 'Deploy 1.4.2 to prod?',
+                approvers: row.approvers ?? [ALICE, BOB],
+              },
+              ...row.body,
             },
-            ...row.body,
-          }) as ManifestDoc,
+            false,
+            row.labels,
+          ) as ManifestDoc,
         ),
       ),
     );

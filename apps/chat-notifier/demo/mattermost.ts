@@ -1,4 +1,4 @@
-import { APPROVAL_MARKER_PROP } from '../src/providers/mattermost/mattermost-approvals.js';
+import { APPROVAL_MARKER_PROP } from '../src/providers/mattermost/mattermost-approval-channel.js';
 import { MattermostStandIn } from '../stand-ins/mattermost/mattermost.stand-in.js';
 import type { MmChannel, MmTeam, MmUser } from '../stand-ins/mattermost/mattermost-state.js';
 

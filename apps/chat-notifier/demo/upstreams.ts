@@ -36,7 +36,7 @@ export async function startSlackDemoWorkspace(): Promise<SlackDemoWorkspace> {
   const slack = await new SlackApiStandIn().start();
   const team = slack.addTeam('argo-demo');
   const bot = slack.addBot(team, DEMO_BOT_TOKEN);
-  const alice = team.addUser('alice', 'U0ALICE001');
+  const alice = team.addUser('alice', 'U0ALICE001', { email: 'alice@example.com' });
   const bob = team.addUser('bob', 'U0BOB00001');
   team.addUserGroup('oncall', [alice, bob], DEMO_ONCALL_GROUP);
   team.addUserGroup('release-managers', [alice], DEMO_RELEASE_MANAGERS);

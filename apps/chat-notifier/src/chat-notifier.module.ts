@@ -5,8 +5,8 @@ import { NotifierEnv } from './config/notifier.env.js';
 import { NOTIFIER_PROVIDERS, NOTIFY_CONFIG, NotifierHandler } from './notifier.handler.js';
 import { notifyConfigClass } from './notify-config.dto.js';
 import type { NotifierProvider, ProviderModule } from './providers/notifier-provider.js';
-import { PROVIDERS } from './providers/index.js';
-import { approvalParts } from './approvals/approvals.module-parts.js';
+import { PROVIDER_SETTINGS, PROVIDERS } from './providers/index.js';
+import { approvalParts } from './approvals/approval-parts.js';
 
 @Module({})
 export class ChatNotifierModule {}
@@ -23,7 +23,7 @@ export function loadProviderModules(): Promise<Array<ProviderModule & { key: str
 
 /**
  * The notifier's module: each provider (and what only it injects) with its context, the table of them, the
- * approval gate and its readers, the body class, the handler.
+ * body class, the handler; and the entry `approve`: each provider's approval channels, the gate, its handler.
  */
 export async function chatNotifierModule(): Promise<DynamicModule> {
   const providers = await loadProviderModules();
@@ -31,7 +31,7 @@ export async function chatNotifierModule(): Promise<DynamicModule> {
   return {
     module: ChatNotifierModule,
     providers: [
-      ...provideProviderContexts(PROVIDERS.keys, NotifierEnv, (env, key) => env.contextOf(key)),
+      ...provideProviderContexts(PROVIDER_SETTINGS.keys, NotifierEnv, (env, key) => env.contextOf(key)),
       ...providers.flatMap((p) => [...(p.helpers ?? []), p.provider]),
       {
         provide: NOTIFIER_PROVIDERS,
@@ -39,8 +39,8 @@ export async function chatNotifierModule(): Promise<DynamicModule> {
           new Map(providers.map((p, i) => [p.key, instances[i]!])),
         inject: providers.map((p) => p.provider),
       },
-      ...approvals.providers,
-      { provide: NOTIFY_CONFIG, useValue: notifyConfigClass(providers, approvals.configClass) },
+      ...approvals,
+      { provide: NOTIFY_CONFIG, useValue: notifyConfigClass(providers) },
       NotifierHandler,
       provideHandler(NotifierHandler),
     ],

@@ -4,14 +4,15 @@ import { PROVIDER_SETTINGS } from './providers/index.js';
 
 /**
  * The chat notifier: `plugin: {notify: {<provider>: {...}}}` posts, threads and edits one message per
- * execution; `plugin: {approve: {<provider>: {...}}}` is an approval gate (read as `notify: {approve: …}`).
- * The 0.1.0 key `slack` still works: `plugin: {slack: X}` is `plugin: {notify: {slack: X}}`.
+ * execution; its entry `plugin: {approve: {<provider>: {...}}}` is an approval gate. The 0.1.0 key `slack`
+ * still works for this release: `plugin: {slack: X}` is `plugin: {notify: {slack: X}}`.
  */
 export const chatNotifierPlugin = definePlugin({
   name: 'chat-notifier',
   formerName: 'slack-notifier',
   key: 'notify',
-  aliases: { slack: 'slack', approve: 'approve' },
+  aliases: { slack: 'slack' },
+  entries: ['approve'],
   port: 10420,
   env: NotifierEnv,
   // Each provider's family: its named destinations (SLACK_<NAME>_BOT_TOKEN, SMTP_<NAME>_URL, ...).

@@ -8,7 +8,6 @@ import {
 } from '@app/plugin-kit';
 import type { NotifierProvider } from './providers/notifier-provider.js';
 import { PROVIDERS } from './providers/index.js';
-import { ApprovalGate } from './approvals/approval-gate.js';
 import { inBlock } from './shared/block-errors.js';
 
 /** The providers by key, in the order of the table: what the handler dispatches to. */
@@ -19,27 +18,21 @@ export type NotifierProviders = ReadonlyMap<string, NotifierProvider>;
 export const NOTIFY_CONFIG = Symbol.for('chat-notifier.notify-config');
 
 /**
- * Hands the body's one provider block to that provider, and an `approve` body to the approval gate; config
- * errors name the field from the body's root.
+ * Hands the body's one provider block to that provider; config errors name the field from the body's root. An
+ * approval gate is the plugin's entry `approve` (ApproveHandler), not a block of `notify`.
  */
 @Injectable()
 export class NotifierHandler implements PluginHandler<Record<string, object>> {
   constructor(
     @Inject(NOTIFIER_PROVIDERS) private readonly providers: NotifierProviders,
     @Inject(NOTIFY_CONFIG) readonly configClass: ConfigClass<Record<string, object>>,
-    private readonly gate: ApprovalGate,
   ) {}
 
   async execute(ctx: ExecutionContext<Record<string, object>>): Promise<ExecuteTemplateReply> {
-    if (ctx.config.approve !== undefined) {
-      // The gate's body is read as `notify: {approve: …}`; written that way by hand it is not a notification.
-      const plugin = ctx.template.plugin as Record<string, unknown> | undefined;
-      if (plugin?.approve === undefined)
-        throw new PluginConfigError(
-          'approve: is a key of its own (plugin: {approve: {...}}), not a block of notify',
-        );
-      return this.gate.execute({ ...ctx, config: ctx.config.approve } as never);
-    }
+    if (ctx.config.approve !== undefined)
+      throw new PluginConfigError(
+        'approve: is a key of its own (plugin: {approve: {...}}), not a block of notify',
+      );
     const name = PROVIDERS.pick(ctx.config);
     // `channel: …` from the Slack block is `slack.channel: …` from the body's root.
     return inBlock(name, () => this.providers.get(name)!.execute({ ...ctx, config: ctx.config[name]! }));

@@ -15,6 +15,12 @@ export interface ApprovalRow {
   name: string;
   /** Fields of the approve body besides the Slack block; the block's approvers default to [alice, bob]. */
   body?: Record<string, unknown>;
+  /** Labels of the Workflow (the creator labels the Argo Server sets from the submitter's token). */
+  labels?: Record<string, string>;
+  /** Requests posted: 1 unless the gate fails before posting. */
+  posts?: 0 | 1;
+  /** With rules: the `ruleApprovers` output (who approved under each rule, `;` between rules). */
+  ruleApprovers?: string;
   approvers?: string[];
   /** What people do, by the poll of the request (`botUserId`: the notifier's own bot user). */
   script: (botUserId: string) => ApproverStep[];
@@ -37,6 +43,11 @@ export const react = (afterPolls: number, user: string, name = 'white_check_mark
   user,
   react: name,
 });
+
+/** The body's creator under Argo's agent pods, which send no labels: Argo fills it from the Workflow's label. */
+export const CREATOR_FROM_LABELS = '{{workflow.labels.workflows.argoproj.io/creator-email}}';
+/** The creator-email label of alice (alice@example.com in the demo workspace), as the Argo Server writes it. */
+export const ALICE_CREATOR = { 'workflows.argoproj.io/creator-email': 'alice.at.example.com' };
 
 /** The outcome of a row that alice approves. */
 export const approvedByAlice = {
@@ -185,22 +196,76 @@ export function slackApprovalRows(timing: { withdrawTimeout: string }): Approval
       event: 'restart',
       ...approvedByAlice,
     },
+    {
+      name: "excludeCreator: the creator's approval is ignored, then another approver passes the gate",
+      body: { excludeCreator: true, creator: CREATOR_FROM_LABELS },
+      labels: ALICE_CREATOR,
+      script: () => [react(1, ALICE), react(2, BOB)],
+      phase: 'Succeeded',
+      decision: 'approved',
+      decidedBy: BOB,
+      concluded: /Approved by <@U0BOB00001> at/,
+      message: /^approved by U0BOB00001 /,
+    },
+    {
+      name: 'excludeCreator: the creator has no account the gate can find: it fails closed, posting nothing',
+      body: { excludeCreator: true, creator: CREATOR_FROM_LABELS },
+      labels: { 'workflows.argoproj.io/creator-email': 'nobody.at.example.com' },
+      script: () => [],
+      posts: 0,
+      phase: 'Failed',
+      decision: 'creator-unknown',
+      decidedBy: '',
+      message: /^excludeCreator: the workflow's creator \(nobody@example\.com\) has no account here/,
+    },
+    ...(['alice first', 'bob first'] as const).map((order): ApprovalRow => ({
+      name: `rules: two rules, each met by its own approver (${order})`,
+      body: { rules: [{ approvers: [ALICE] }, { approvers: [BOB] }] },
+      script: () =>
+        order === 'alice first' ? [react(1, ALICE), react(2, BOB)] : [react(1, BOB), react(2, ALICE)],
+      phase: 'Succeeded',
+      decision: 'approved',
+      decidedBy: order === 'alice first' ? `${ALICE},${BOB}` : `${BOB},${ALICE}`,
+      ruleApprovers: `${ALICE};${BOB}`,
+      concluded: /Approved by .* at \S+\nBy rule: <@U0ALICE001> \| <@U0BOB00001>$/,
+      message: /^approved by U0/,
+    })),
+    {
+      name: 'rules: one person listed in two rules counts once in each: a second approval (2 of 2) is still needed',
+      body: { rules: [{ approvers: [ALICE, BOB], minApprovals: 2 }, { approvers: [ALICE] }] },
+      script: () => [react(1, ALICE), { afterPolls: 2, user: ALICE, reply: 'approve' }, react(3, BOB)],
+      phase: 'Succeeded',
+      decision: 'approved',
+      decidedBy: `${ALICE},${BOB}`,
+      ruleApprovers: `${ALICE},${BOB};${ALICE}`,
+      concluded: /By rule: <@U0ALICE001>, <@U0BOB00001> \| <@U0ALICE001>$/,
+      message: /^approved by U0ALICE001, U0BOB00001 /,
+    },
   ];
 }
 
 /** A workflow with one approval gate (or, `underNotify`, the gate's body written as a block of `notify`). */
-export function gateWorkflow(approve: Record<string, unknown>, underNotify = false): WorkflowShape {
+export function gateWorkflow(
+  approve: Record<string, unknown>,
+  underNotify = false,
+  labels?: Record<string, string>,
+): WorkflowShape {
   return {
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'Workflow',
-    metadata: { generateName: 'approval-' },
+    metadata: { generateName: 'approval-', ...(labels && { labels }) },
     spec: {
       entrypoint: 'main',
       templates: [
         { name: 'main', steps: [[{ name: 'gate', template: 'gate' }]] },
         {
           name: 'gate',
-          outputs: { parameters: GATE_OUTPUTS.map((name) => ({ name, valueFrom: { supplied: {} } })) },
+          outputs: {
+            parameters: [...GATE_OUTPUTS, ...(approve.rules ? ['ruleApprovers'] : [])].map((name) => ({
+              name,
+              valueFrom: { supplied: {} },
+            })),
+          },
           plugin: underNotify ? { notify: { approve } } : { approve },
         },
       ],

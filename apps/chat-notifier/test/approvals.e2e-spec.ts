@@ -3,6 +3,7 @@ import { executeArgs, runWorkflow } from '@app/local-agent';
 import { withApprovalScopes } from '../demo/upstreams.js';
 import {
   ALICE,
+  ALICE_CREATOR,
   BOB,
   DEPLOY_BOT,
   gateWorkflow,
@@ -190,10 +191,18 @@ describe('approval gates through the local agent (Slack)', () => {
     f.ws.slack.approverScript = c.script(f.ws.bot.userId);
     const hooks = c.setup?.(f, plugin) ?? {};
     const result = await runWorkflow(
-      gateWorkflow({
-        slack: { channel: '#builds', text: 'Deploy 1.4.2 to prod?', approvers: c.approvers ?? [ALICE, BOB] },
-        ...c.body,
-      }),
+      gateWorkflow(
+        {
+          slack: {
+            channel: '#builds',
+            text: 'Deploy 1.4.2 to prod?',
+            approvers: c.approvers ?? [ALICE, BOB],
+          },
+          ...c.body,
+        },
+        false,
+        c.labels,
+      ),
       { plugins: [plugin], timeScale: 0.01, rpc: { backoffMs: 50 }, onEvent: hooks.onEvent },
     );
     await hooks.done?.();
@@ -209,15 +218,50 @@ describe('approval gates through the local agent (Slack)', () => {
       phase: c.phase,
       decision: c.decision,
       approvers: c.decidedBy,
-      posts: 1,
+      posts: c.posts ?? 1,
     });
     expect(gate.message).toMatch(c.message);
-    expect(out.url).toMatch(REQUEST_URL);
+    if (c.ruleApprovers !== undefined) expect(out.ruleApprovers).toBe(c.ruleApprovers);
+    expect(out.url).toMatch(c.posts === 0 ? /^$/ : REQUEST_URL);
     expect(new Date(out.decidedAt!).getTime()).toBeGreaterThan(result.startedAt - 1000);
     const request = f.ws.slack.posts(f.ws.builds)[0] ?? { text: '', subtype: 'gone' };
-    expect(String(posts[0]!.args.text)).toMatch(REQUEST_TEXT);
+    if (c.posts !== 0) expect(String(posts[0]!.args.text)).toMatch(REQUEST_TEXT);
     if (c.concluded) expect(request.text).toMatch(c.concluded);
     else expect(request.subtype).toBe('gone');
+  });
+
+  it("excludeCreator under the shared agent: the creator comes from the Workflow's labels, a false one in the body does not count", async () => {
+    // alice created the workflow (the agent says so) and names bob as the creator in the body.
+    f.ws.slack.approverScript = [react(1, ALICE)];
+    const wf = gateWorkflow({
+      slack: { channel: '#builds', text: 'Deploy 1.4.2 to prod?', approvers: [ALICE, BOB] },
+      excludeCreator: true,
+      creator: 'bob@example.com',
+    });
+    f.ws.team.addUser('bob', BOB, { email: 'bob@example.com' });
+    const template = (wf.spec as { templates: Array<Record<string, unknown>> }).templates[1]!;
+    const meta = { name: 'shipped', namespace: 'argo', uid: 'uid-shipped', labels: ALICE_CREATOR };
+    const client = new PluginRpcClient(plugin);
+    const messages: Array<string | undefined> = [];
+    for (let call = 0; call < 5; call++) {
+      const reply = (await client.executeTemplate(marshalExecuteTemplateArgs(meta, template))) as {
+        node?: { phase?: string; message?: string };
+      };
+      expect(reply.node?.phase).toBe('Running');
+      messages.push(reply.node?.message);
+    }
+    expect(messages[4]).toMatch(
+      /^waiting for approval: 0 of 1 approvals \(not counted: U0ALICE001, the workflow's creator\)/,
+    );
+    expect(f.ws.slack.posts(f.ws.builds)[0]!.text).toContain(
+      "The workflow's creator (<@U0ALICE001>) cannot approve it.",
+    );
+    // Through Argo's agent (no labels) the body's creator is the one there is: alice's approval counts.
+    const result = await runWorkflow(wf, { plugins: [plugin], timeScale: 0.01 });
+    expect(result.node('gate')).toMatchObject({
+      phase: 'Succeeded',
+      message: expect.stringMatching(/^approved by U0ALICE001 /),
+    });
   });
 
   it('the decision is repeated identically on every later call (a Failed one too)', async () => {
@@ -304,6 +348,31 @@ describe('approval gates through the local agent (Slack)', () => {
     } finally {
       await scoped.close();
     }
+  });
+
+  it('rules: minApprovals beside them, or a rule that stands for nobody, fails naming the field', async () => {
+    const beside = await runWorkflow(
+      gateWorkflow({
+        slack: { channel: '#builds', text: 'x', approvers: [ALICE] },
+        minApprovals: 2,
+        rules: [{ approvers: [ALICE] }],
+      }),
+      { plugins: [plugin], timeScale: 0.01 },
+    );
+    expect(beside.node('gate')!.message).toBe(
+      'approve: invalid config: minApprovals: with rules, each rule has its own minApprovals',
+    );
+    const nobody = await runWorkflow(
+      gateWorkflow({
+        slack: { channel: '#builds', text: 'x', approvers: [ALICE] },
+        rules: [{ approvers: [ALICE] }, { approvers: ['@nobody'] }],
+      }),
+      { plugins: [plugin], timeScale: 0.01 },
+    );
+    expect(nobody.node('gate')!.message).toBe(
+      'approve: invalid config: rules.1.approvers: no user group @nobody in workspace "default"',
+    );
+    expect(f.ws.slack.okCalls('chat.postMessage')).toHaveLength(0);
   });
 
   it('a bad body fails the node naming the field; notify: {approve: …} is refused', async () => {
@@ -439,6 +508,33 @@ describe.each(['mattermost', 'discord', 'github'] as const)(
     afterEach(async () => {
       await fixture.close();
       await world.close();
+    });
+
+    it('rules are refused naming the field', async () => {
+      const result = await runWorkflow(
+        gateWorkflow({
+          [key]: world.block([world.people.alice.ref]),
+          rules: [{ approvers: [world.people.alice.ref] }],
+        }),
+        { plugins: [plugin], timeScale: 0.01 },
+      );
+      expect(result.node('gate')!.message).toBe(
+        `approve: invalid config: rules: not supported by ${key} approval gates (docs/approvals.md)`,
+      );
+    });
+
+    it('excludeCreator is refused naming the field: no creator look-up here', async () => {
+      const result = await runWorkflow(
+        gateWorkflow({
+          [key]: world.block([world.people.alice.ref]),
+          excludeCreator: true,
+          creator: 'alice@example.com',
+        }),
+        { plugins: [plugin], timeScale: 0.01 },
+      );
+      expect(result.node('gate')!.message).toBe(
+        `approve: invalid config: excludeCreator: not supported by ${key} approval gates (docs/approvals.md)`,
+      );
     });
 
     it.each(worldCases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {

@@ -115,14 +115,31 @@ describe('the shared agent', () => {
     });
   });
 
-  it('tells each plugin the workflow of the task: name, namespace and the uid of its owner', async () => {
+  it('tells each plugin the workflow of the task: name, namespace, the uid of its owner and its creator labels ({} when unknown)', async () => {
     const [plugin] = await external(['hello'], [[{ body: '{"node":{"phase":"Succeeded"}}' }]]);
     api.createTaskSet(NS, 'named', { 'named-1': pluginTask({ hello: {} }) });
     await until('called', () => plugin!.calls === 1);
     expect(JSON.parse(plugin!.requests[0]!.body).workflow).toEqual({
-      metadata: { name: 'named', namespace: NS, uid: 'wf-named-uid' },
+      metadata: { name: 'named', namespace: NS, uid: 'wf-named-uid', labels: {} },
     });
     expect(plugin!.requests[0]!.path).toBe('/api/v1/template.execute');
+  });
+
+  it("passes the Workflow's creator labels, read from the Workflow, whatever the body says", async () => {
+    const [plugin] = await external(['hello'], [[{ body: '{"node":{"phase":"Succeeded"}}' }]]);
+    api.setWorkflowLabels(NS, 'created', {
+      'workflows.argoproj.io/creator': 'alice-sub',
+      'workflows.argoproj.io/creator-email': 'alice.at.example.com',
+      team: 'not-a-creator-label',
+    });
+    api.createTaskSet(NS, 'created', {
+      'created-1': pluginTask({ hello: { creator: 'bob@example.com' } }),
+    });
+    await until('called', () => plugin!.calls === 1);
+    expect(JSON.parse(plugin!.requests[0]!.body).workflow.metadata.labels).toEqual({
+      'workflows.argoproj.io/creator': 'alice-sub',
+      'workflows.argoproj.io/creator-email': 'alice.at.example.com',
+    });
   });
 
   it('offers a template to every plugin until one answers, and a 404 disables that plugin for that workflow only', async () => {

@@ -102,7 +102,7 @@ export function goEscape(json: string): string {
 
 /** The exact body of `POST /api/v1/template.execute` for a workflow and a processed template. */
 export function marshalExecuteTemplateArgs(
-  metadata: { name: string; namespace: string; uid: string },
+  metadata: { name: string; namespace: string; uid: string; labels?: Record<string, string> },
   template: Record<string, unknown>,
 ): string {
   const keepOrder = new WeakSet<object>();
@@ -113,7 +113,13 @@ export function marshalExecuteTemplateArgs(
     keepOrder.add(section);
     for (const p of (section.parameters as object[] | undefined) ?? []) keepOrder.add(p);
   }
-  const meta = { name: metadata.name, namespace: metadata.namespace, uid: metadata.uid };
+  // ObjectMeta's order: labels come after uid (their keys sorted, as Go writes a map).
+  const meta = {
+    name: metadata.name,
+    namespace: metadata.namespace,
+    uid: metadata.uid,
+    ...(metadata.labels && { labels: metadata.labels }),
+  };
   const args = { workflow: { metadata: meta }, template: t };
   [args, args.workflow, meta].forEach((o) => keepOrder.add(o));
   return goEscape(marshal(args as Json, keepOrder));

@@ -11,6 +11,8 @@ export interface TaskWorkflow {
   name: string;
   namespace: string;
   uid: string;
+  /** Labels the agent passes on (the shared agent: the Workflow's creator labels); Argo's agent sends none. */
+  labels?: Record<string, string>;
 }
 
 export interface TaskOutcome {

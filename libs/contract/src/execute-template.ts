@@ -2,12 +2,16 @@ import type { Duration } from './duration.js';
 import type { NodePhase } from './node-phase.js';
 import type { Outputs, Template } from './template-model.js';
 
-/** The workflow as the agent sends it: only these three metadata fields, always present. */
+/**
+ * The workflow as the agent sends it: these three metadata fields, always present. Argo's agent sends nothing
+ * else; the shared agent adds the Workflow's creator labels (`{}` when it could not read them).
+ */
 export interface WorkflowRef {
   metadata: {
     name: string;
     namespace: string;
     uid: string;
+    labels?: Record<string, string>;
   };
 }
 

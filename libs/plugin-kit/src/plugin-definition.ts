@@ -11,11 +11,16 @@ export interface PluginDefinition<E extends object = object> {
   /** The key under `template.plugin` that addresses this plugin, e.g. `slack`. */
   key: string;
   /**
-   * Other keys the plugin answers too (a former key kept working, or a second entry point such as the
-   * notifier's `approve`), each mapped to the field of the `key` body that holds it: `{ slack: 'slack' }` reads
-   * `plugin: {slack: X}` as `plugin: {notify: {slack: X}}`. An alias's body keeps its own execution key.
+   * Former keys the plugin still answers, each mapped to the field of the `key` body that holds it:
+   * `{ slack: 'slack' }` reads `plugin: {slack: X}` as `plugin: {notify: {slack: X}}`. An alias's body keeps its
+   * own execution key.
    */
   aliases?: PluginAliases;
+  /**
+   * Further keys the plugin answers, each with a handler and body class of its own (the notifier's `approve`):
+   * the plugin module provides each with provideEntryHandler(key, Handler).
+   */
+  entries?: readonly string[];
   /** Default port: the containerPort of the plugin's manifest. */
   port: number;
   /** Admin configuration from the sidecar environment, validated at start-up. */
@@ -51,7 +56,7 @@ export function definePlugin<E extends object>(definition: PluginDefinition<E>):
   return definition;
 }
 
-/** Every key a definition answers: its own and its aliases. */
+/** Every key a definition answers: its own, its aliases and its entries. */
 export function keysOf(definition: PluginDefinition): string[] {
-  return [definition.key, ...Object.keys(definition.aliases ?? {})];
+  return [definition.key, ...Object.keys(definition.aliases ?? {}), ...(definition.entries ?? [])];
 }

@@ -1,6 +1,6 @@
 import { executeArgs, startCollectionHarness, startHarness, type CollectionHarness } from '@app/local-agent';
 import { EnvValidationError, startCollection, type CollectionDefinition } from '@app/plugin-kit';
-import { probePlugin } from './fixtures/probe-plugin.js';
+import { probePlugin, probeWithEntryPlugin } from './fixtures/probe-plugin.js';
 
 /** Two plugins behind one front: the probe and a second probe under another key and name. */
 const probeB = { ...probePlugin, name: 'probe-b', key: 'probe-b', aliases: undefined };
@@ -71,6 +71,34 @@ describe('a plugin answering more than one key', () => {
         expect((await h.execute(body)).body.node).toMatchObject({ phase: 'Succeeded' });
         expect((await h.execute(executeArgs({ probe: {} }))).body.node?.phase).toBe('Succeeded');
         expect((await h.execute(executeArgs({ 'probe-b': {} }))).body).toEqual({});
+      }
+    } finally {
+      await single.close();
+      await hosted.close();
+    }
+  });
+});
+
+describe('a plugin with an entry of its own', () => {
+  it('runs the entry with its handler and body class, in a single sidecar as in a collection', async () => {
+    const single = await startHarness(probeWithEntryPlugin, { env: SECRETS });
+    const hosted = await startCollectionHarness(
+      { ...definition, plugins: [probeWithEntryPlugin] },
+      { env: SECRETS },
+    );
+    try {
+      for (const h of [single, hosted]) {
+        expect((await h.execute(executeArgs({ 'probe-echo': { text: 'hi' } }))).body.node).toEqual({
+          phase: 'Succeeded',
+          message: 'echoed',
+          outputs: { parameters: [{ name: 'echo', value: 'hi' }] },
+        });
+        // The entry's body class, not the probe's: the probe's fields are unknown there.
+        expect((await h.execute(executeArgs({ 'probe-echo': { outcome: 'fail' } }))).body.node).toEqual({
+          phase: 'Failed',
+          message: 'probe-echo: invalid config: outcome: unknown field; text: must be a string',
+        });
+        expect((await h.execute(executeArgs({ probe: {} }))).body.node?.phase).toBe('Succeeded');
       }
     } finally {
       await single.close();

@@ -9,18 +9,19 @@ import {
   UpstreamError,
   type ExecutionContext,
 } from '@app/plugin-kit';
-import type { ApprovalBlock, ApprovalReaders, BlockReader } from './approval-provider.js';
-import type { PostedRequest } from './approval-reader.js';
+import type { ApprovalBlock, ApprovalChannel, ApprovalChannels, PostedRequest } from './approval-channel.js';
 import { decisionOfLine } from './concluded-decision.js';
 import type { Decision } from './decision.js';
-import { DEFAULT_TIMEOUT, type ApproveSettings } from './approve-config.dto.js';
-import { PollSchedule } from './poll-schedule.js';
+import { DEFAULT_TIMEOUT, GATE_FEATURES, type ApproveSettings } from './approve-config.dto.js';
+import { creatorName, workflowCreator } from './workflow-creator.js';
+import { approvalBudget, PollSchedule } from './poll-schedule.js';
 import { tally } from './tally.js';
-import { inBlock } from '../shared/block-errors.js';
+import { NotifierEnv } from '../config/notifier.env.js';
+import { BodyFieldError, inBlock } from '../shared/block-errors.js';
 
-/** The approval providers by key, in the order of the table. */
-export const APPROVAL_READERS = Symbol.for('chat-notifier.approval-readers');
-export type ApprovalReadersByKey = ReadonlyMap<string, ApprovalReaders>;
+/** Each approval provider's channels by key, in the order of the table. */
+export const APPROVAL_CHANNELS = Symbol.for('chat-notifier.approval-channels');
+export type ApprovalChannelsByKey = ReadonlyMap<string, ApprovalChannels>;
 
 /** What the gate keeps between calls (the kit's ledger state of the execution). */
 export interface GateState {
@@ -35,6 +36,8 @@ export interface GateState {
   decision?: Decision;
   /** The request shows the decision (or cannot: it is gone). */
   concluded?: boolean;
+  /** With excludeCreator: the chat accounts of the workflow's creator, found before the request was posted. */
+  excluded?: string[];
   /**
    * A request found again has been read once: a decision it showed would have been taken over. Until then the
    * gate decides nothing of its own (no timeout): the request may already say what was decided.
@@ -42,7 +45,7 @@ export interface GateState {
   checked?: boolean;
 }
 
-type ApproveBody = ApproveSettings & Record<string, unknown>;
+export type ApproveBody = ApproveSettings & Record<string, unknown>;
 type Ctx = ExecutionContext<ApproveBody, GateState>;
 
 /**
@@ -54,12 +57,19 @@ type Ctx = ExecutionContext<ApproveBody, GateState>;
 @Injectable()
 export class ApprovalGate {
   constructor(
-    @Inject(APPROVAL_READERS) private readonly providers: ApprovalReadersByKey,
+    @Inject(APPROVAL_CHANNELS) private readonly channels: ApprovalChannelsByKey,
     private readonly schedule: PollSchedule,
+    private readonly env: NotifierEnv,
   ) {}
 
   async execute(ctx: Ctx): Promise<ExecuteTemplateReply> {
-    const key = exactlyOneProviderBlock(ctx.config, [...this.providers.keys()]);
+    const key = exactlyOneProviderBlock(ctx.config, [...this.channels.keys()]);
+    const { supports } = this.channels.get(key)!;
+    const asked = GATE_FEATURES.find((field) => ctx.config[field] && !supports.has(field));
+    if (asked)
+      throw new PluginConfigError(`${asked}: not supported by ${key} approval gates (docs/approvals.md)`);
+    if (ctx.config.rules && ctx.config.minApprovals !== undefined)
+      throw new PluginConfigError('minApprovals: with rules, each rule has its own minApprovals');
     return inBlock(key, () => this.gate(ctx, key));
   }
 
@@ -72,71 +82,93 @@ export class ApprovalGate {
       await ctx.state.set({ ...state });
     };
     if (!ctx.state.get()) await save({});
-    const side = this.providers.get(key)!.readerFor(block, {
+    const channel = this.channels.get(key)!.channelFor(block, {
       namespace: ctx.workflow.namespace,
+      scopes: this.env.scopes,
       logger: ctx.logger,
     });
-    if (state.decision) return this.answer(ctx, side, state, save);
+    if (state.decision) return this.answer(ctx, channel, state, save);
+    const budget = approvalBudget(this.env, channel.budgetVariable, channel.callsPerMinute);
 
     const timeoutMs = parseDuration(config.timeout ?? DEFAULT_TIMEOUT);
     let deadline = timeoutStart(state) + timeoutMs;
     // Every call to the upstream waits for room in its budget (shared by every gate of this sidecar on it).
-    const granted = () => this.schedule.take(side.upstream, side.reader.callsPerRead, side.budget);
-    const noSlot = `waiting for a read slot (${side.upstream}: ${side.budget} calls a minute)`;
+    const granted = () => this.schedule.take(channel.upstream, channel.callsPerRead, budget);
+    const noSlot = `waiting for a read slot (${channel.upstream}: ${budget} calls a minute)`;
     if (!state.posted) {
-      if (!granted()) return this.wait(ctx, side, state, deadline, noSlot);
+      if (!granted()) return this.wait(ctx, channel, state, deadline, noSlot);
       // Approvers who stand for nobody (an unknown or empty group) fail the gate before anything is posted.
-      if ((await side.reader.members(block.approvers, ctx.signal)).size === 0)
+      if ((await channel.members(block.approvers, ctx.signal)).size === 0)
         throw new PluginConfigError('approvers: stand for no one (every group listed is empty)');
-      const text = requestText(block, config, side, deadline);
-      const posted = await side.reader.post({ text, marker: ctx.key }, ctx.signal);
+      await this.ruleMembers(ctx, channel);
+      if (config.excludeCreator && !state.excluded) {
+        const excluded = await this.creatorAccounts(ctx, channel);
+        if (typeof excluded === 'string')
+          return this.decide(ctx, channel, state, save, {
+            decision: 'creator-unknown',
+            succeeded: false,
+            approvers: [],
+            decidedAt: new Date().toISOString(),
+            url: '',
+            message: `excludeCreator: ${excluded}; the gate fails closed`,
+          });
+        await save({ excluded });
+      }
+      const text = requestText(block, config, channel, deadline, state.excluded);
+      const posted = await channel.post({ text, marker: ctx.key }, ctx.signal);
       // A request found again after a restart keeps the deadline it was posted with (and shows the decision
       // below a text that says so).
       const since = timeoutStart({ ...state, posted }) + timeoutMs;
-      await save({ posted, text: since === deadline ? text : requestText(block, config, side, since) });
+      const textThen = requestText(block, config, channel, since, state.excluded);
+      await save({ posted, text: since === deadline ? text : textThen });
       deadline = since;
       ctx.logger.info(
         { url: posted.url },
         posted.found ? 'approval request found again' : 'approval requested',
       );
       // A request found again is read at once: it may already show the decision.
-      if (!posted.found) return this.wait(ctx, side, state, deadline, 'requested');
+      if (!posted.found) return this.wait(ctx, channel, state, deadline, 'requested');
     }
 
     const posted = state.posted!;
     const mayTimeOut = !posted.found || state.checked === true;
     if (!granted()) {
       if (mayTimeOut && Date.now() >= deadline)
-        return this.decideTimeout(ctx, side, state, save, config, timeoutMs);
-      return this.wait(ctx, side, state, deadline, noSlot);
+        return this.decideTimeout(ctx, channel, state, save, config, timeoutMs);
+      return this.wait(ctx, channel, state, deadline, noSlot);
     }
     let found;
     let eligible: Set<string>;
+    let ruleSets: Array<Set<string>> | undefined;
     try {
-      found = await side.reader.read(posted, ctx.signal);
-      eligible =
-        found.kind === 'present' ? await side.reader.members(block.approvers, ctx.signal) : new Set();
+      found = await channel.read(posted, ctx.signal);
+      eligible = new Set();
+      if (found.kind === 'present') {
+        eligible = await channel.members(block.approvers, ctx.signal);
+        ruleSets = await this.ruleMembers(ctx, channel);
+        for (const members of ruleSets ?? []) for (const user of members) eligible.add(user);
+      }
     } catch (err) {
       if (!(err instanceof UpstreamError) || !err.transient) throw err;
       // Reading is repeated on the next poll; only the timeout ends a gate whose upstream keeps failing.
-      if (err.retryAfterMs) this.schedule.pause(side.upstream, err.retryAfterMs);
+      if (err.retryAfterMs) this.schedule.pause(channel.upstream, err.retryAfterMs);
       if (mayTimeOut && Date.now() >= deadline)
-        return this.decideTimeout(ctx, side, state, save, config, timeoutMs);
+        return this.decideTimeout(ctx, channel, state, save, config, timeoutMs);
       ctx.logger.warn({ status: err.status }, `approval: reading the answers failed: ${err.message}`);
-      return this.wait(ctx, side, state, deadline, `could not read the answers (${err.message})`);
+      return this.wait(ctx, channel, state, deadline, `could not read the answers (${err.message})`);
     }
     if (found.kind === 'concluded') {
       // Decided before this process knew the gate: that decision, as the request shows it, is the answer.
       const earlier = decisionOfLine(found.line, posted.url)!;
       await save({ decision: earlier, concluded: true });
-      this.schedule.close(side.upstream, ctx.key);
+      this.schedule.close(channel.upstream, ctx.key);
       ctx.logger.info({ decision: earlier.decision }, 'approval already decided: the request shows it');
-      return this.answer(ctx, side, state, save);
+      return this.answer(ctx, channel, state, save);
     }
     if (posted.found && !state.checked) await save({ checked: true });
     const now = new Date();
     if (found.kind === 'deleted')
-      return this.decide(ctx, side, state, save, {
+      return this.decide(ctx, channel, state, save, {
         decision: 'deleted',
         succeeded: false,
         approvers: [],
@@ -145,7 +177,7 @@ export class ApprovalGate {
         message: `the approval request was deleted before a decision; failing safely: ${posted.url}`,
       });
     if (found.kind === 'tampered')
-      return this.decide(ctx, side, state, save, {
+      return this.decide(ctx, channel, state, save, {
         decision: 'tampered',
         succeeded: false,
         approvers: [],
@@ -159,31 +191,78 @@ export class ApprovalGate {
     const result = tally(found.answers, {
       eligible,
       author: posted.author,
+      excluded: new Set(state.excluded ?? []),
       minApprovals,
+      rules: ruleSets?.map((members, i) => ({ members, minApprovals: config.rules![i]!.minApprovals ?? 1 })),
       notAfter: deadline,
     });
     if (result.verdict !== 'open') {
       const approved = result.verdict === 'approved';
-      const who = result.people.map((u) => side.mention(u)).join(', ');
+      const who = result.people.map((u) => channel.mention(u)).join(', ');
       const at = now.toISOString();
-      return this.decide(ctx, side, state, save, {
+      const byRule = approved ? result.byRule : undefined;
+      const underRules = byRule
+        ? `\nBy rule: ${byRule.map((people) => people.map((u) => channel.mention(u)).join(', ')).join(' | ')}`
+        : '';
+      return this.decide(ctx, channel, state, save, {
         decision: result.verdict,
         succeeded: approved,
         approvers: result.people,
         decidedAt: at,
         url: posted.url,
         message: `${result.verdict} by ${result.people.join(', ')} at ${at}: ${posted.url}`,
-        conclusion: `${approved ? ':white_check_mark: Approved' : ':x: Rejected'} by ${who} at ${at}`,
+        conclusion: `${approved ? ':white_check_mark: Approved' : ':x: Rejected'} by ${who} at ${at}${underRules}`,
+        ...(byRule && { byRule }),
       });
     }
-    if (now.getTime() >= deadline) return this.decideTimeout(ctx, side, state, save, config, timeoutMs);
+    if (now.getTime() >= deadline) return this.decideTimeout(ctx, channel, state, save, config, timeoutMs);
     const so = result.people.length > 0 ? ` (so far: ${result.people.join(', ')})` : '';
-    return this.wait(ctx, side, state, deadline, `${result.people.length} of ${minApprovals} approvals${so}`);
+    const ignored = result.ignored
+      ? ` (not counted: ${result.ignored.join(', ')}, the workflow's creator)`
+      : '';
+    const counts = result.byRule
+      ? result.byRule
+          .map((people, i) => `rule ${i + 1}: ${people.length} of ${config.rules![i]!.minApprovals ?? 1}`)
+          .join(', ')
+      : `${result.people.length} of ${minApprovals} approvals`;
+    const progress = `${counts}${so}${ignored}`;
+    return this.wait(ctx, channel, state, deadline, progress);
+  }
+
+  /** The users each rule's approvers stand for; a rule that stands for nobody is a config error naming it. */
+  private async ruleMembers(ctx: Ctx, channel: ApprovalChannel): Promise<Array<Set<string>> | undefined> {
+    const rules = ctx.config.rules;
+    if (!rules) return undefined;
+    const sets: Array<Set<string>> = [];
+    for (const [i, rule] of rules.entries()) {
+      try {
+        const members = await channel.members(rule.approvers, ctx.signal);
+        if (members.size === 0) throw new PluginConfigError('approvers: stand for no one');
+        sets.push(members);
+      } catch (err) {
+        if (!(err instanceof PluginConfigError)) throw err;
+        throw new BodyFieldError(`rules.${i}.${err.message}`);
+      }
+    }
+    return sets;
+  }
+
+  /** The creator's chat accounts, or why they cannot be known (then the gate fails closed). */
+  private async creatorAccounts(ctx: Ctx, channel: ApprovalChannel): Promise<string[] | string> {
+    const creator = workflowCreator(ctx.workflow.labels, ctx.config.creator);
+    if (!creator)
+      return ctx.workflow.labels
+        ? "the workflow's creator is not known: the Workflow has no creator labels"
+        : "the workflow's creator is not known: the agent sends no creator labels and the body names no creator";
+    const accounts = await channel.creatorAccounts!(creator, ctx.signal);
+    if (accounts.size === 0)
+      return `the workflow's creator (${creatorName(creator)}) has no account here that the gate can find`;
+    return [...accounts];
   }
 
   private decideTimeout(
     ctx: Ctx,
-    side: BlockReader,
+    channel: ApprovalChannel,
     state: GateState,
     save: (patch: Partial<GateState>) => Promise<void>,
     config: ApproveBody,
@@ -197,7 +276,7 @@ export class ApprovalGate {
       approve: 'approved by onTimeout',
       reject: 'rejected by onTimeout',
     };
-    return this.decide(ctx, side, state, save, {
+    return this.decide(ctx, channel, state, save, {
       decision: onTimeout === 'approve' ? 'approved' : onTimeout === 'reject' ? 'rejected' : 'timeout',
       succeeded: onTimeout === 'approve',
       approvers: [],
@@ -210,21 +289,21 @@ export class ApprovalGate {
 
   private async decide(
     ctx: Ctx,
-    side: BlockReader,
+    channel: ApprovalChannel,
     state: GateState,
     save: (patch: Partial<GateState>) => Promise<void>,
     decision: Decision,
   ): Promise<ExecuteTemplateReply> {
     await save({ decision, concluded: decision.conclusion === undefined });
-    this.schedule.close(side.upstream, ctx.key);
+    this.schedule.close(channel.upstream, ctx.key);
     ctx.logger.info({ decision: decision.decision, approvers: decision.approvers }, 'approval decided');
-    return this.answer(ctx, side, state, save);
+    return this.answer(ctx, channel, state, save);
   }
 
   /** The decision's reply, once the request shows it (a failed edit is tried again on the next call). */
   private async answer(
     ctx: Ctx,
-    side: BlockReader,
+    channel: ApprovalChannel,
     state: GateState,
     save: (patch: Partial<GateState>) => Promise<void>,
   ): Promise<ExecuteTemplateReply> {
@@ -232,7 +311,7 @@ export class ApprovalGate {
     if (!state.concluded && state.posted && decision.conclusion) {
       try {
         const conclusion = { decision: decision.conclusion, requestText: state.text ?? '' };
-        await side.reader.conclude(state.posted, conclusion, ctx.signal);
+        await channel.conclude(state.posted, conclusion, ctx.signal);
       } catch (err) {
         if (err instanceof UpstreamError && err.transient)
           return running(`${decision.decision}; showing it on the request failed (${err.message})`, 5000);
@@ -249,18 +328,22 @@ export class ApprovalGate {
       approvers: decision.approvers.join(','),
       decidedAt: decision.decidedAt,
       url: decision.url,
+      ...(ctx.config.rules && {
+        ruleApprovers: (decision.byRule ?? []).map((people) => people.join(',')).join(';'),
+      }),
     };
     return decision.succeeded ? succeeded(outputs, decision.message) : failed(decision.message, outputs);
   }
 
   private wait(
     ctx: Ctx,
-    side: BlockReader,
+    channel: ApprovalChannel,
     state: GateState,
     deadline: number,
     progress: string,
   ): ExecuteTemplateReply {
-    const requeue = this.schedule.next(side.upstream, ctx.key, side.reader.callsPerRead, side.budget);
+    const budget = approvalBudget(this.env, channel.budgetVariable, channel.callsPerMinute);
+    const requeue = this.schedule.next(channel.upstream, ctx.key, channel.callsPerRead, budget);
     // Looking again at the deadline is enough to time out on time.
     const untilDeadline = Math.max(1000, deadline - Date.now());
     return running(
@@ -287,12 +370,20 @@ function timeoutStart(state: GateState): number {
 export function requestText(
   block: ApprovalBlock,
   config: ApproveSettings,
-  side: BlockReader,
+  channel: ApprovalChannel,
   deadline?: number,
+  excluded?: readonly string[],
 ): string {
-  const min = config.minApprovals ?? 1;
-  const who = block.approvers.map((a) => side.mention(a)).join(', ');
-  const needs = min === 1 ? 'one approval' : `${min} approvals`;
+  const needsOf = (min: number) => (min === 1 ? 'one approval' : `${min} approvals`);
+  const whoOf = (approvers: string[]) => approvers.map((a) => channel.mention(a)).join(', ');
+  const from = config.rules
+    ? config.rules
+        .map((rule) => `${needsOf(rule.minApprovals ?? 1)} from ${whoOf(rule.approvers)}`)
+        .join(' and ')
+    : `${needsOf(config.minApprovals ?? 1)} from ${whoOf(block.approvers)}`;
   const until = deadline === undefined ? '' : `, until ${new Date(deadline).toISOString()}`;
-  return `${block.text}\n\nNeeds ${needs} from ${who}${until}. ${side.howToAnswer}`;
+  const creator = excluded?.length
+    ? ` The workflow's creator (${excluded.map((u) => channel.mention(u)).join(', ')}) cannot approve it.`
+    : '';
+  return `${block.text}\n\nNeeds ${from}${until}.${creator} ${channel.howToAnswer}`;
 }

@@ -42,6 +42,16 @@ describe('the decision a concluded request shows', () => {
     });
   });
 
+  it('reads back who approved under which rule (a gate with rules)', () => {
+    const line = `:white_check_mark: Approved by <@U0ALICE001>, <@U0BOB00001> at ${AT}\nBy rule: <@U0ALICE001> | <@U0BOB00001>, <@U0ALICE001>`;
+    expect(conclusionLine(`Deploy?\n\nNeeds one approval from <@U0ALICE001>.\n\n${line}`)).toBe(line);
+    expect(decisionOfLine(line, URL)).toMatchObject({
+      decision: 'approved',
+      approvers: ['U0ALICE001', 'U0BOB00001'],
+      byRule: [['U0ALICE001'], ['U0BOB00001', 'U0ALICE001']],
+    });
+  });
+
   it('finds none in a request not concluded, nor in a line that only looks like one', () => {
     expect(conclusionLine('Deploy?\n\nNeeds one approval from <@U1>. React ✅ to approve.')).toBeUndefined();
     expect(conclusionLine(`:x: Rejected by <@U1> at ${AT}`)).toBeUndefined(); // not below a request

@@ -5,7 +5,7 @@ import type { Decision } from './decision.js';
 
 /** The lines the gate concludes a request with (approval-gate.ts writes them). */
 const DECIDED =
-  /^:(white_check_mark|x): (Approved|Rejected) by (.+) at (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)$/;
+  /^:(white_check_mark|x): (Approved|Rejected) by (.+) at (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)(?:\nBy rule: (.+))?$/;
 const TIMED_OUT =
   /^:hourglass: No decision within (\S+); (the gate failed|approved by onTimeout|rejected by onTimeout) at (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)$/;
 const TAMPERED =
@@ -32,6 +32,9 @@ export function decisionOfLine(line: string, url: string): Decision | undefined 
     const approved = decided[2] === 'Approved';
     const people = decided[3]!.split(', ').map(unmention);
     const at = decided[4]!;
+    const byRule = decided[5]
+      ?.split(' | ')
+      .map((rule) => (rule === '' ? [] : rule.split(', ').map(unmention)));
     const verdict = approved ? 'approved' : 'rejected';
     return {
       decision: verdict,
@@ -41,6 +44,7 @@ export function decisionOfLine(line: string, url: string): Decision | undefined 
       url,
       message: `${verdict} by ${people.join(', ')} at ${at}: ${url}`,
       conclusion: line,
+      ...(byRule && { byRule }),
     };
   }
   const timedOut = TIMED_OUT.exec(line);

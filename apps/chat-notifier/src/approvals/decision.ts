@@ -1,6 +1,6 @@
 // A gate's decision: what approval-gate.ts answers once it fell, and concluded-decision.ts reads back.
 
-export type DecisionName = 'approved' | 'rejected' | 'timeout' | 'deleted' | 'tampered';
+export type DecisionName = 'approved' | 'rejected' | 'timeout' | 'deleted' | 'tampered' | 'creator-unknown';
 
 /** The decision as it is answered on every call after it fell. */
 export interface Decision {
@@ -11,6 +11,8 @@ export interface Decision {
   decidedAt: string;
   url: string;
   message: string;
+  /** With rules: who approved under each rule, in the rules' order. */
+  byRule?: string[][];
   /** The line the request is concluded with ("Approved by <@U…> at …"); none when the request is gone. */
   conclusion?: string;
 }

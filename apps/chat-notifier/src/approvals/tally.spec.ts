@@ -1,4 +1,4 @@
-import type { ApprovalAnswer } from './approval-reader.js';
+import type { ApprovalAnswer } from './approval-channel.js';
 import { tally } from './tally.js';
 
 const rules = { eligible: new Set(['alice', 'bob', 'botty']), author: 'me', minApprovals: 2, notAfter: 1000 };
@@ -39,5 +39,41 @@ describe('tally: who counts and what decides', () => {
     ],
   ] as const)('%s', (_name, answers, expected) => {
     expect(tally(answers, rules)).toEqual(expected);
+  });
+
+  it('rules: every rule met, one person counted once in each rule they are in', () => {
+    const both = {
+      ...rules,
+      rules: [
+        { members: new Set(['alice', 'bob']), minApprovals: 2 },
+        { members: new Set(['alice']), minApprovals: 1 },
+      ],
+    };
+    expect(tally([a('alice', 'approve'), a('alice', 'approve', 3)], both)).toEqual({
+      verdict: 'open',
+      people: ['alice'],
+      byRule: [['alice'], ['alice']],
+    });
+    expect(tally([a('alice', 'approve'), a('bob', 'approve', 3)], both)).toEqual({
+      verdict: 'approved',
+      people: ['alice', 'bob'],
+      byRule: [['alice', 'bob'], ['alice']],
+    });
+    expect(tally([a('alice', 'approve'), a('bob', 'reject', 3)], both)).toEqual({
+      verdict: 'rejected',
+      people: ['bob'],
+    });
+  });
+
+  it("an excluded account (the workflow's creator) does not count, and is reported as ignored", () => {
+    const excluded = new Set(['alice']);
+    expect(
+      tally([a('alice', 'approve'), a('bob', 'approve')], { ...rules, minApprovals: 1, excluded }),
+    ).toEqual({ verdict: 'approved', people: ['bob'], ignored: ['alice'] });
+    expect(tally([a('alice', 'reject')], { ...rules, excluded })).toEqual({
+      verdict: 'open',
+      people: [],
+      ignored: ['alice'],
+    });
   });
 });

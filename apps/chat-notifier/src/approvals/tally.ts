@@ -1,4 +1,4 @@
-import type { ApprovalAnswer } from './approval-reader.js';
+import type { ApprovalAnswer } from './approval-channel.js';
 
 export type Verdict = 'approved' | 'rejected' | 'open';
 
@@ -6,6 +6,16 @@ export interface Tally {
   verdict: Verdict;
   /** Who decided: the rejecters of a rejection, else the approvers counted so far (first answer first). */
   people: string[];
+  /** Listed people who answered but are excluded (the workflow's creator); absent when none did. */
+  ignored?: string[];
+  /** With rules: the approvers counted under each rule, in the rules' order (one person in every rule they are in). */
+  byRule?: string[][];
+}
+
+/** A rule as the tally reads it: the users its approvers stand for, and how many of them must approve. */
+export interface TallyRule {
+  members: ReadonlySet<string>;
+  minApprovals: number;
 }
 
 export interface TallyRules {
@@ -13,26 +23,40 @@ export interface TallyRules {
   eligible: ReadonlySet<string>;
   /** The account that posted the request: its own answers never count. */
   author: string;
+  /** Accounts whose answers never count (the workflow's creator, with excludeCreator). */
+  excluded?: ReadonlySet<string>;
   minApprovals: number;
+  /** Instead of `minApprovals`: every rule must be met (`eligible` holds the members of all of them). */
+  rules?: readonly TallyRule[];
   /** Answers given after this time (ms) do not count; an answer of unknown time (0) does. */
   notAfter: number;
 }
 
 /**
- * The gate's rule: only listed people count (never a bot, never the request's author); one reject from any
+ * The gate's rule: only listed people count (never a bot, never the request's author, never an excluded account); one reject from any
  * of them rejects; `minApprovals` distinct people approving approves. Answers are what the request carries
  * now, so a reaction taken back is no answer.
  */
 export function tally(answers: readonly ApprovalAnswer[], rules: TallyRules): Tally {
-  const counted = answers
+  const listed = answers
     .filter((a) => !a.bot && a.user !== rules.author && rules.eligible.has(a.user))
     .filter((a) => a.at === 0 || a.at <= rules.notAfter)
     .sort((a, b) => a.at - b.at);
+  const excluded = rules.excluded ?? new Set<string>();
+  const counted = listed.filter((a) => !excluded.has(a.user));
+  const ignored = [...new Set(listed.filter((a) => excluded.has(a.user)).map((a) => a.user))];
+  const also = ignored.length > 0 ? { ignored } : {};
   const distinct = (vote: ApprovalAnswer['vote']) => [
     ...new Set(counted.filter((a) => a.vote === vote).map((a) => a.user)),
   ];
   const rejecters = distinct('reject');
-  if (rejecters.length > 0) return { verdict: 'rejected', people: rejecters };
+  if (rejecters.length > 0) return { verdict: 'rejected', people: rejecters, ...also };
   const approvers = distinct('approve');
-  return { verdict: approvers.length >= rules.minApprovals ? 'approved' : 'open', people: approvers };
+  if (rules.rules) {
+    const byRule = rules.rules.map((rule) => approvers.filter((user) => rule.members.has(user)));
+    const met = byRule.every((people, i) => people.length >= rules.rules![i]!.minApprovals);
+    return { verdict: met ? 'approved' : 'open', people: approvers, ...also, byRule };
+  }
+  const verdict = approvers.length >= rules.minApprovals ? 'approved' : 'open';
+  return { verdict, people: approvers, ...also };
 }

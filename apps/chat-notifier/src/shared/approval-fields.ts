@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { applyDecorators } from '@nestjs/common';
 import { IsString, Length } from 'class-validator';
 import { NameList, type MentionRules } from './body-fields.js';
-import type { ApprovalAnswer } from '../approvals/approval-reader.js';
+import type { ApprovalAnswer } from '../approvals/approval-channel.js';
 
 // What the approval readers of Mattermost, Discord and GitHub share: their blocks' `text` and `approvers`
 // fields, how a reply or a reaction becomes a vote, and how a request shows its decision.

@@ -84,6 +84,30 @@ describe('Slack Web API stand-in, driven by the real @slack/web-api client', () 
     bot.revoked = false;
   });
 
+  it('users.lookupByEmail finds a user by the email of their profile (any case), with users:read.email only', async () => {
+    const alice = team.addUser('alice', undefined, { email: 'alice@example.com' });
+    const reader = slack.addBot(team, 'xoxb-email-reader-0000', ['users:read.email']);
+    const c = new WebClient(reader.token, {
+      slackApiUrl: slack.apiUrl,
+      logger: quiet,
+      retryConfig: { retries: 0 },
+    });
+    expect((await c.users.lookupByEmail({ email: 'Alice@Example.com' })).user).toMatchObject({
+      id: alice,
+      profile: { email: 'alice@example.com' },
+    });
+    expect((await slackError(c.users.lookupByEmail({ email: 'nobody@example.com' }))).data).toMatchObject({
+      ok: false,
+      error: 'users_not_found',
+    });
+    expect((await slackError(client.users.lookupByEmail({ email: 'alice@example.com' }))).data).toMatchObject(
+      {
+        error: 'missing_scope',
+        needed: 'users:read.email',
+      },
+    );
+  });
+
   it('answers an unknown method with 404 unknown_method', async () => {
     const res = await fetch(`${slack.apiUrl}chat.postMesage`, {
       method: 'POST',

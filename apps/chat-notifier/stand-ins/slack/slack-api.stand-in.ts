@@ -7,7 +7,13 @@ import {
 } from '@app/local-agent';
 import type { MethodHandler } from './method-call.js';
 import { chatGetPermalink, chatPostMessage, chatUpdate } from './methods/chat.js';
-import { reactionsGet, usergroupsList, usergroupsUsersList, usersInfo } from './methods/approvals.js';
+import {
+  reactionsGet,
+  usergroupsList,
+  usergroupsUsersList,
+  usersInfo,
+  usersLookupByEmail,
+} from './methods/approvals.js';
 import { appendMessage } from './methods/chat.js';
 import { conversationsHistory, conversationsList, conversationsReplies } from './methods/conversations.js';
 import { filesCompleteUploadExternal, filesGetUploadUrlExternal } from './methods/files.js';
@@ -44,7 +50,7 @@ export type ApproverStep = { afterPolls: number } & (
 );
 
 /** The scopes an approval gate's bot needs beyond the notifier's. */
-export const APPROVAL_SCOPES = ['reactions:read', 'usergroups:read', 'users:read'];
+export const APPROVAL_SCOPES = ['reactions:read', 'usergroups:read', 'users:read', 'users:read.email'];
 
 /**
  * A local Slack Web API (https://docs.slack.dev/reference/methods) for the methods the plugin uses:
@@ -93,6 +99,7 @@ export class SlackApiStandIn extends ProviderStandIn {
     'usergroups.list': usergroupsList,
     'usergroups.users.list': usergroupsUsersList,
     'users.info': usersInfo,
+    'users.lookupByEmail': usersLookupByEmail,
     'files.getUploadURLExternal': filesGetUploadUrlExternal,
     'files.completeUploadExternal': filesCompleteUploadExternal,
   };

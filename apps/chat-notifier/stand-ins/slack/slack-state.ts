@@ -101,7 +101,7 @@ export class Team {
   readonly id = slackId('T');
   readonly channels = new Map<string, Channel>();
   readonly userGroups = new Map<string, { id: string; handle: string; users: string[] }>();
-  readonly users = new Map<string, { id: string; name: string; isBot: boolean }>();
+  readonly users = new Map<string, { id: string; name: string; isBot: boolean; email?: string }>();
   /** The last ts handed out, in microseconds. */
   private lastMicros = 0;
 
@@ -124,9 +124,14 @@ export class Team {
     return channel;
   }
 
-  /** A person (or, with `bot`, an app's bot user: users.info says is_bot). */
-  addUser(name: string, id = slackId('U'), options: { bot?: boolean } = {}): string {
-    this.users.set(id, { id, name, isBot: options.bot ?? false });
+  /** A person (or, with `bot`, an app's bot user: users.info says is_bot), with the email of their profile. */
+  addUser(name: string, id = slackId('U'), options: { bot?: boolean; email?: string } = {}): string {
+    this.users.set(id, {
+      id,
+      name,
+      isBot: options.bot ?? false,
+      ...(options.email && { email: options.email }),
+    });
     return id;
   }
 

@@ -30,6 +30,7 @@ import {
   type HeldTaskSet,
   type TaskSetObject,
 } from './taskset.js';
+import { creatorLabels, type WorkflowLabels } from './workflow-creator.js';
 import type { TaskSetStore } from './taskset-store.js';
 
 export interface TaskSetAgentOptions {
@@ -59,6 +60,8 @@ export interface TaskSetAgentOptions {
 /** What the agent remembers of one workflow's tasks (Argo's agent: one process per workflow). */
 interface WorkflowRun {
   uid: string;
+  /** The Workflow's creator labels, read once (a failed read is tried again by the next task). */
+  creator?: Promise<Record<string, string>>;
   considered: Set<string>;
   /** When each task was first seen here. */
   seen: Map<string, number>;
@@ -74,7 +77,7 @@ interface WorkflowRun {
   inFlight: Map<string, Promise<void>>;
 }
 
-interface WorkflowNodes {
+interface WorkflowNodes extends WorkflowLabels {
   status?: { nodes?: Record<string, { phase?: string } | undefined> };
 }
 
@@ -203,9 +206,7 @@ export class TaskSetAgent implements ShardOwner {
       this.runs.set(held.key, run);
       const pending = Object.keys(held.tasks).filter((nodeId) => !held.finals.has(nodeId));
       if (pending.length > 0) {
-        void this.skipFulfilled(held.namespace, held.name, pending, run).then(() =>
-          this.offer(held.key, run!),
-        );
+        void this.skipFulfilled(held, pending, run).then(() => this.offer(held.key, run!));
       } else run.checked = true;
     }
     // Tasks the controller removed (their results reached the workflow, or it stopped them) are forgotten.
@@ -249,16 +250,11 @@ export class TaskSetAgent implements ShardOwner {
    * Marks as considered the tasks the Workflow already holds as fulfilled. When the Workflow cannot tell (not
    * readable, its nodes offloaded to a database), every task is offered: the plugins are idempotent.
    */
-  private async skipFulfilled(
-    namespace: string,
-    name: string,
-    nodeIds: string[],
-    run: WorkflowRun,
-  ): Promise<void> {
+  private async skipFulfilled(held: HeldTaskSet, nodeIds: string[], run: WorkflowRun): Promise<void> {
+    const { namespace, name } = held;
     try {
-      const workflow = await this.options.client.get<WorkflowNodes>(
-        `/apis/argoproj.io/v1alpha1/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(name)}`,
-      );
+      const workflow = await this.readWorkflow(held);
+      run.creator ??= Promise.resolve(creatorLabels(workflow, held.workflowUid));
       const nodes = workflow.status?.nodes ?? {};
       const fulfilled = nodeIds.filter((nodeId) => isFinalPhase(nodes[nodeId]?.phase));
       for (const nodeId of fulfilled) run.considered.add(nodeId);
@@ -314,6 +310,29 @@ export class TaskSetAgent implements ShardOwner {
     );
   }
 
+  private readWorkflow(held: HeldTaskSet): Promise<WorkflowNodes> {
+    const { namespace, name } = held;
+    return this.options.client.get<WorkflowNodes>(
+      `/apis/argoproj.io/v1alpha1/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(name)}`,
+    );
+  }
+
+  /** The Workflow's creator labels for a plugin task: {} when it cannot be read (a gate then fails closed). */
+  private creatorOf(held: HeldTaskSet, run: WorkflowRun): Promise<Record<string, string>> {
+    run.creator ??= this.readWorkflow(held).then(
+      (workflow) => creatorLabels(workflow, held.workflowUid),
+      (err: unknown) => {
+        this.options.logger.debug(
+          { namespace: held.namespace, workflow: held.name, err },
+          'Workflow not read: its creator is not known to the plugins',
+        );
+        run.creator = undefined;
+        return {};
+      },
+    );
+    return run.creator;
+  }
+
   private forget(key: string, fromStore = true): void {
     const run = this.runs.get(key);
     if (run) for (const timer of run.requeues.values()) timer.clear();
@@ -355,9 +374,21 @@ export class TaskSetAgent implements ShardOwner {
       node: nodeId,
     });
     const started = performance.now();
+    // A plugin learns the Workflow's creator from the agent, never from the body it was given.
+    const labels = template.plugin != null ? await this.creatorOf(taskSet, run) : undefined;
+    // The read took time: the shard may have gone to another replica meanwhile (a pause, a lost Lease).
+    if (labels && (this.stopping || this.runs.get(key) !== run || !this.options.owns(taskSet.shard))) {
+      run.considered.delete(nodeId);
+      return;
+    }
     const outcome = await processTask(
       template,
-      { name: taskSet.name, namespace: taskSet.namespace, uid: taskSet.workflowUid },
+      {
+        name: taskSet.name,
+        namespace: taskSet.namespace,
+        uid: taskSet.workflowUid,
+        ...(labels && { labels }),
+      },
       run.plugins,
       { ...this.options.http, secret: namespaceSecrets(this.options.client, taskSet.namespace) },
     );

@@ -208,6 +208,14 @@ export class FakeApi {
     this.store('taskset', object, 'MODIFIED');
   }
 
+  /** The Workflow's labels (the creator labels the Argo Server sets from the submitter's token). */
+  setWorkflowLabels(namespace: string, name: string, labels: Record<string, string>): void {
+    const key = `${namespace}/${name}`;
+    if (!this.workflows.has(key)) this.setWorkflowNodes(namespace, name, {});
+    const workflow = this.workflows.get(key)!;
+    workflow.metadata = { ...workflow.metadata, labels };
+  }
+
   leaseList(): Obj[] {
     return [...this.leases.values()];
   }

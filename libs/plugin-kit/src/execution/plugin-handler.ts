@@ -16,6 +16,11 @@ export interface WorkflowMeta {
   name: string;
   namespace: string;
   uid: string;
+  /**
+   * The Workflow's labels as the agent sent them (the shared agent: its creator labels, `{}` when it could not
+   * read them); undefined when the agent sends none (Argo's agent never does).
+   */
+  labels?: Readonly<Record<string, string>>;
 }
 
 /** What a handler gets for one call. */
@@ -55,3 +60,8 @@ export interface PluginHandler<C extends object = object, S = unknown> {
 
 /** Nest injection token under which a plugin module provides its handler. */
 export const PLUGIN_HANDLER = Symbol.for('executor-plugins.handler');
+
+/** Nest injection token under which a plugin module provides the handler of its entry `key`. */
+export function entryHandlerToken(key: string): symbol {
+  return Symbol.for(`executor-plugins.entry-handler.${key}`);
+}

@@ -32,9 +32,15 @@ export interface RetryPolicy {
   maxMs: number;
 }
 
-export interface LoadedPlugin {
+/** A handler and the check of its body. */
+export interface LoadedHandler {
   handler: PluginHandler;
   validateConfig(body: unknown): ConfigValidation<object>;
+}
+
+/** The plugin's handler, and those of its entries by key. */
+export interface LoadedPlugin extends LoadedHandler {
+  entries?: ReadonlyMap<string, LoadedHandler>;
 }
 
 export interface TemplateExecutorOptions {
@@ -42,6 +48,8 @@ export interface TemplateExecutorOptions {
   key: string;
   /** Other keys answered too, each mapped to the field of the `key` body that holds it. */
   aliases?: PluginAliases;
+  /** Keys answered by a handler of their own (the loaded plugin's `entries`). */
+  entries?: readonly string[];
   logger: PluginLogger;
   redactor: Redactor;
   ledger: ExecutionLedger;
@@ -80,6 +88,8 @@ interface OwnBody {
   body: unknown;
   /** For an alias: the field its body went into, left out of field paths in messages (`slack.channel` → `channel`). */
   under?: string;
+  /** For an entry: its key, whose handler runs the body. */
+  entry?: string;
 }
 
 /**
@@ -146,7 +156,7 @@ export class TemplateExecutor {
     return reply;
   }
 
-  /** The canonical key first; an alias only when the template does not use the canonical key. */
+  /** The canonical key first; an alias, then an entry, only when the template does not use the keys before it. */
   private ownBody(body: unknown): OwnBody | undefined {
     const own = pluginBodyFor(body, this.options.key);
     if (own.found) return { label: this.options.key, sent: own.value, body: own.value };
@@ -154,6 +164,10 @@ export class TemplateExecutor {
       const aliased = pluginBodyFor(body, alias);
       if (aliased.found)
         return { label: alias, sent: aliased.value, body: { [under]: aliased.value }, under };
+    }
+    for (const entry of this.options.entries ?? []) {
+      const entered = pluginBodyFor(body, entry);
+      if (entered.found) return { label: entry, sent: entered.value, body: entered.value, entry };
     }
     return undefined;
   }
@@ -195,7 +209,7 @@ export class TemplateExecutor {
       admitted = false;
     };
     try {
-      const { handler, validateConfig } = await this.options.load();
+      const { handler, validateConfig } = handlerOf(await this.options.load(), own.entry);
       const validation = validateConfig(own.body);
       if (!validation.ok) {
         const problems = validation.problems.map((p) => withoutAliasField(p, own.under));
@@ -264,7 +278,12 @@ export class TemplateExecutor {
     let state = entry.state;
     return {
       config,
-      workflow: { name: meta.name, namespace: meta.namespace, uid: meta.uid },
+      workflow: {
+        name: meta.name,
+        namespace: meta.namespace,
+        uid: meta.uid,
+        ...(stringMap(meta.labels) && { labels: stringMap(meta.labels) }),
+      },
       template: args.template,
       parameters,
       key,
@@ -382,6 +401,23 @@ export class TemplateExecutor {
       template: template?.name,
     });
   }
+}
+
+/** `value` when it is an object of strings (labels as the agent sent them), else undefined. */
+function stringMap(value: unknown): Readonly<Record<string, string>> | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const entries = Object.entries(value as Record<string, unknown>);
+  return entries.every(([, v]) => typeof v === 'string')
+    ? (Object.fromEntries(entries) as Record<string, string>)
+    : undefined;
+}
+
+/** The handler that runs a body: the plugin's, or its entry's. */
+function handlerOf(loaded: LoadedPlugin, entry: string | undefined): LoadedHandler {
+  if (entry === undefined) return loaded;
+  const handler = loaded.entries?.get(entry);
+  if (!handler) throw new Error(`the plugin module provides no handler for its entry ${entry}`);
+  return handler;
 }
 
 /** A problem about `slack.channel` reads `channel` to a template that used the alias `slack`. */

@@ -86,6 +86,7 @@ export function hostPlugin<E extends object>(
         logger,
         redactor,
         env: definition.env && env ? { cls: definition.env, value: env } : undefined,
+        entries: definition.entries,
       });
       loaded = true;
       logger.info({ loadMs: Math.round(performance.now() - t0) }, 'plugin module loaded');
@@ -97,10 +98,12 @@ export function hostPlugin<E extends object>(
     return runtime;
   };
 
-  // One executor answers the plugin's key and its aliases (it maps an alias's body into the key's shape).
+  // One executor answers the plugin's key, its aliases (it maps an alias's body into the key's shape) and its
+  // entries: one bound on executions, one ledger.
   const executor = new TemplateExecutor({
     key: definition.key,
     aliases: definition.aliases,
+    entries: definition.entries,
     logger,
     redactor,
     ledger,

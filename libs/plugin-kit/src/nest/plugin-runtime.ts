@@ -4,7 +4,8 @@ import 'reflect-metadata';
 import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { validatePluginConfig, type ConfigValidation } from '../config/plugin-config.js';
-import { PLUGIN_HANDLER, type PluginHandler } from '../execution/plugin-handler.js';
+import { entryHandlerToken, PLUGIN_HANDLER, type PluginHandler } from '../execution/plugin-handler.js';
+import type { LoadedHandler } from '../execution/template-executor.js';
 import { PluginLogger } from '../logging/plugin-logger.js';
 import { Redactor } from '../logging/redactor.js';
 import { NestLoggerAdapter } from './nest-logger.adapter.js';
@@ -31,6 +32,8 @@ export interface PluginRuntime {
   handler: PluginHandler;
   /** Checks a plugin body against the handler's config class (class-transformer and its rules load with this file). */
   validateConfig(body: unknown): ConfigValidation<object>;
+  /** The handlers of the definition's entries, by key. */
+  entries: ReadonlyMap<string, LoadedHandler>;
   close(): Promise<void>;
 }
 
@@ -38,6 +41,8 @@ export interface RuntimeDependencies {
   env?: { cls: Type; value: object };
   logger: PluginLogger;
   redactor: Redactor;
+  /** The definition's entries: the module provides a handler for each (provideEntryHandler). */
+  entries?: readonly string[];
 }
 
 /**
@@ -57,13 +62,21 @@ export async function createPluginRuntime(
     { module: PluginRootModule, imports: [PluginKitCoreModule.register(providers), pluginModule] },
     { logger: new NestLoggerAdapter(deps.logger.child({ component: 'nest' })), abortOnError: false },
   );
-  const handler = app.get<PluginHandler>(PLUGIN_HANDLER, { strict: false });
-  if (!handler || typeof handler.execute !== 'function' || typeof handler.configClass !== 'function') {
-    throw new Error('the plugin module must provide a handler (execute + configClass) under PLUGIN_HANDLER');
-  }
+  const loaded = (token: symbol, name: string): LoadedHandler => {
+    const handler = app.get<PluginHandler>(token, { strict: false });
+    if (!handler || typeof handler.execute !== 'function' || typeof handler.configClass !== 'function') {
+      throw new Error(`the plugin module must provide a handler (execute + configClass) under ${name}`);
+    }
+    return { handler, validateConfig: (body) => validatePluginConfig(handler.configClass, body) };
+  };
   return {
-    handler,
-    validateConfig: (body) => validatePluginConfig(handler.configClass, body),
+    ...loaded(PLUGIN_HANDLER, 'PLUGIN_HANDLER'),
+    entries: new Map(
+      (deps.entries ?? []).map((key) => [
+        key,
+        loaded(entryHandlerToken(key), `provideEntryHandler('${key}')`),
+      ]),
+    ),
     close: () => app.close(),
   };
 }

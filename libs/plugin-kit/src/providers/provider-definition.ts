@@ -44,6 +44,11 @@ export interface ProviderSettings<V extends object = object, S = unknown> {
   credentials?(settings: S): Credential[];
   /** Its named upstreams as a body chooses them (`connection: prod`), for a table's ProviderClients. */
   upstreams?: UpstreamKind;
+  /**
+   * Its approval channel, where a plugin has approval gates (the notifier's `approve`): loaded with the plugin's
+   * module, in the plugin's own shape.
+   */
+  approval?: { load(): Promise<unknown> };
 }
 
 /**

@@ -40,4 +40,5 @@ export const github = defineProviderSettings({
   },
   configured: (accounts) => accounts.size > 0,
   destinations: (accounts) => ({ github: accounts.keys() }),
+  approval: { load: async () => (await import('./github-approval.module.js')).githubApproval },
 });

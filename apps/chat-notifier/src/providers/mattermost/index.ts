@@ -12,4 +12,5 @@ export const mattermost = defineProvider({
   configured: (s) => s.servers.size > 0,
   destinations: (s) => ({ mattermost: s.servers.keys() }),
   load: async () => (await import('./mattermost.module.js')).mattermostModule,
+  approval: { load: async () => (await import('./mattermost-approval.module.js')).mattermostApproval },
 });

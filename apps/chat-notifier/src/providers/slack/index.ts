@@ -12,4 +12,5 @@ export const slack = defineProvider({
   configured: (s) => s.workspaces.size > 0,
   destinations: (s) => ({ slack: s.workspaces.keys() }),
   load: async () => (await import('./slack.module.js')).slackModule,
+  approval: { load: async () => (await import('./slack-approval.module.js')).slackApproval },
 });

@@ -82,3 +82,26 @@ export const usersInfo: MethodHandler = (call) => {
     },
   };
 };
+
+/**
+ * users.lookupByEmail (https://docs.slack.dev/reference/methods/users.lookupByEmail): the user whose profile has
+ * `email` (case-insensitive), users_not_found otherwise. Needs users:read.email.
+ */
+export const usersLookupByEmail: MethodHandler = (call) => {
+  requireScopes(call, 'users:read.email');
+  const email = call.args.string('email');
+  if (!email) throw new SlackFailure('invalid_arguments');
+  const user = [...call.team.users.values()].find((u) => u.email?.toLowerCase() === email.toLowerCase());
+  if (!user) throw new SlackFailure('users_not_found');
+  return {
+    user: {
+      id: user.id,
+      team_id: call.team.id,
+      name: user.name,
+      deleted: false,
+      is_bot: user.isBot,
+      is_app_user: false,
+      profile: { email: user.email },
+    },
+  };
+};

@@ -5,13 +5,16 @@ import {
   UpstreamError,
   type UpstreamAccess,
 } from '@app/plugin-kit';
-import type {
-  ApprovalAnswer,
-  ApprovalReader,
-  PostedRequest,
-  RequestState,
-  Conclusion,
-} from '../../approvals/approval-reader.js';
+import {
+  upstreamOf,
+  type ApprovalAnswer,
+  type ApprovalChannel,
+  type ApprovalChannels,
+  type Conclusion,
+  type PostedRequest,
+  type RequestState,
+} from '../../approvals/approval-channel.js';
+import type { GateFeature } from '../../approvals/approve-config.dto.js';
 import { conclusionLine } from '../../approvals/concluded-decision.js';
 import { textDigest, withDecision, type Vote } from '../../shared/approval-fields.js';
 import type { DiscordApprovalConfig } from './discord-approval-config.dto.js';
@@ -36,7 +39,7 @@ const CONTENT_LIMIT = 2000;
  * requests a second, and every read of one channel's messages shares that channel's bucket. 5 a second is the
  * conservative figure: a tenth of the global limit.
  */
-const CALLS_PER_MINUTE = 5 * 60;
+export const DISCORD_CALLS_PER_MINUTE = 5 * 60;
 
 /** Discord's epoch (the first second of 2015): a snowflake's top 42 bits are ms since then. */
 const DISCORD_EPOCH = 1_420_070_400_000;
@@ -57,15 +60,22 @@ export function requestTag(marker: string): string {
  * message's author can edit it on Discord, so nobody else can change the request; deleting it (a moderator)
  * reads as deleted. Discord does not say when a reaction was added (`at` is 0).
  */
-export class DiscordApprovals implements ApprovalReader {
-  readonly callsPerMinute = CALLS_PER_MINUTE;
+export class DiscordApprovalChannel implements ApprovalChannel {
   /** The message, then the users of each of the four voting emoji in use. */
   readonly callsPerRead = 5;
+  readonly howToAnswer = 'React with ✅ or 👍 to approve, ❌ or 👎 to reject.';
+  readonly callsPerMinute = DISCORD_CALLS_PER_MINUTE;
+  readonly budgetVariable = 'DISCORD_APPROVAL_CALLS_PER_MINUTE';
 
   constructor(
+    readonly upstream: string,
     private readonly api: DiscordBotApi,
     private readonly config: DiscordApprovalConfig,
   ) {}
+
+  mention(user: string): string {
+    return `<@${user.replace(/[<@>]/g, '')}>`;
+  }
 
   async post(request: { text: string; marker: string }, signal: AbortSignal): Promise<PostedRequest> {
     const { channel } = this.config;
@@ -142,11 +152,13 @@ export class DiscordApprovals implements ApprovalReader {
 }
 
 /**
- * The Discord approval readers of a sidecar: one API client per configured bot (DISCORD_BOT_TOKEN,
- * DISCORD_<NAME>_BOT_TOKEN), a reader per gate for the bot its block names. A webhook cannot read a channel:
+ * The Discord approval channels of a sidecar: one API client per configured bot (DISCORD_BOT_TOKEN,
+ * DISCORD_<NAME>_BOT_TOKEN), a channel per gate through the bot its block names. A webhook cannot read a channel:
  * with webhooks only, a gate fails saying so.
  */
-export class DiscordApprovalReaders {
+export class DiscordApprovalChannels implements ApprovalChannels<DiscordApprovalConfig> {
+  /** No creator look-up yet: `excludeCreator` is refused (docs/approvals.md says what the API offers). */
+  readonly supports = new Set<GateFeature>();
   private readonly apis: UpstreamClients<DiscordBot, DiscordBotApi>;
 
   constructor(
@@ -164,11 +176,15 @@ export class DiscordApprovalReaders {
     );
   }
 
-  reader(config: DiscordApprovalConfig, access: UpstreamAccess): DiscordApprovals {
+  channelFor(config: DiscordApprovalConfig, access: UpstreamAccess): DiscordApprovalChannel {
     if (this.bots.size === 0 && this.hasWebhooks)
       throw new PluginConfigError(
         'discord: approval gates need a bot (the admin sets DISCORD_BOT_TOKEN): a webhook can post but cannot read reactions',
       );
-    return new DiscordApprovals(this.apis.get(config.bot, access), config);
+    return new DiscordApprovalChannel(
+      upstreamOf('discord', config.bot),
+      this.apis.get(config.bot, access),
+      config,
+    );
   }
 }

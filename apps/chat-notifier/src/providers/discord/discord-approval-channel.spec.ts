@@ -5,9 +5,9 @@ import {
   type DiscordChannel,
   type DiscordUserEntry,
 } from '../../../stand-ins/discord/discord.stand-in.js';
-import type { PostedRequest } from '../../approvals/approval-reader.js';
+import type { PostedRequest } from '../../approvals/approval-channel.js';
 import { DiscordApprovalConfig } from './discord-approval-config.dto.js';
-import { DiscordApprovalReaders, requestTag } from './discord-approvals.js';
+import { DiscordApprovalChannels, requestTag } from './discord-approval-channel.js';
 import { readDiscordBots } from './discord-bot-settings.js';
 
 const TOKEN = 'MTEwMDAwMDAwMDAwMDAwMDAwMQ.stand-in.bot-token-for-approvals';
@@ -20,7 +20,7 @@ function config(body: object): DiscordApprovalConfig {
   return result.config;
 }
 
-describe('DiscordApprovals against the Discord stand-in', () => {
+describe('DiscordApprovalChannel against the Discord stand-in', () => {
   let discord: DiscordStandIn;
   let bot: DiscordUserEntry;
   let alice: DiscordUserEntry;
@@ -40,14 +40,14 @@ describe('DiscordApprovals against the Discord stand-in', () => {
   });
   afterAll(() => discord.close());
 
-  const readers = (
+  const channels = (
     env: Record<string, string> = { DISCORD_BOT_TOKEN: TOKEN, DISCORD_API_URL: `${discord.url}/api/v10` },
-  ) => new DiscordApprovalReaders(readDiscordBots(env).bots, true, new Redactor(), 2000);
-  const reader = (channel = deploys.id) =>
-    readers().reader(config({ channel, text: 'Deploy 1.4.2?', approvers: [`<@${alice.id}>`] }), access);
-  const request = (marker: string) => reader().post({ text: 'Deploy 1.4.2?', marker }, signal);
+  ) => new DiscordApprovalChannels(readDiscordBots(env).bots, true, new Redactor(), 2000);
+  const approvalChannel = (channel = deploys.id) =>
+    channels().channelFor(config({ channel, text: 'Deploy 1.4.2?', approvers: [`<@${alice.id}>`] }), access);
+  const request = (marker: string) => approvalChannel().post({ text: 'Deploy 1.4.2?', marker }, signal);
   const answers = async (posted: PostedRequest) => {
-    const state = await reader().read(posted, signal);
+    const state = await approvalChannel().read(posted, signal);
     if (state.kind !== 'present') throw new Error(`not present: ${state.kind}`);
     return state.answers;
   };
@@ -73,7 +73,7 @@ describe('DiscordApprovals against the Discord stand-in', () => {
 
   it('a repeated send with the same nonce returns the message already sent (two replicas at once)', async () => {
     const fresh = () =>
-      readers().reader(config({ channel: deploys.id, text: 'x', approvers: alice.id }), access);
+      channels().channelFor(config({ channel: deploys.id, text: 'x', approvers: alice.id }), access);
     const [a, b] = await Promise.all([
       fresh().post({ text: 'x', marker: 'race' }, signal),
       fresh().post({ text: 'x', marker: 'race' }, signal),
@@ -126,7 +126,7 @@ describe('DiscordApprovals against the Discord stand-in', () => {
   it('a deleted request reads as deleted; nobody but the bot can edit it', async () => {
     const posted = await request('gate-deleted');
     discord.script.after(1, (id) => discord.deleteMessage(id), posted.ref.message);
-    expect(await reader().read(posted, signal)).toEqual({ kind: 'deleted' });
+    expect(await approvalChannel().read(posted, signal)).toEqual({ kind: 'deleted' });
 
     const other = discord.addBot('other', 'other-bot-token-0000000000000000', [deploys]);
     const kept = await request('gate-kept');
@@ -143,12 +143,12 @@ describe('DiscordApprovals against the Discord stand-in', () => {
 
   it('conclude edits the message once, keeping the request', async () => {
     const posted = await request('gate-conclude');
-    await reader().conclude(
+    await approvalChannel().conclude(
       posted,
       { decision: 'Approved by <@1> at 12:00', requestText: 'Deploy 1.4.2?' },
       signal,
     );
-    await reader().conclude(
+    await approvalChannel().conclude(
       posted,
       { decision: 'Approved by <@1> at 12:00', requestText: 'Deploy 1.4.2?' },
       signal,
@@ -165,21 +165,21 @@ describe('DiscordApprovals against the Discord stand-in', () => {
   it('a 429 is transient with its Retry-After; a wrong token and a closed channel fail naming what to do', async () => {
     const posted = await request('gate-429');
     discord.rateLimitBot('GET', 2);
-    await expect(reader().read(posted, signal)).rejects.toMatchObject({
+    await expect(approvalChannel().read(posted, signal)).rejects.toMatchObject({
       kind: 'transient',
       status: 429,
       retryAfterMs: 2000,
     });
-    const wrong = readers({
+    const wrong = channels({
       DISCORD_BOT_TOKEN: 'wrong-token-000000000000000000',
       DISCORD_API_URL: `${discord.url}/api/v10`,
     });
     await expect(
       wrong
-        .reader(config({ channel: deploys.id, text: 'x', approvers: alice.id }), access)
+        .channelFor(config({ channel: deploys.id, text: 'x', approvers: alice.id }), access)
         .read(posted, signal),
     ).rejects.toThrow(/401 Unauthorized: 401: Unauthorized \(code 0\): .*DISCORD_BOT_TOKEN$/);
-    const closed = await reader(secret.id)
+    const closed = await approvalChannel(secret.id)
       .post({ text: 'x', marker: 'm' }, signal)
       .catch((e: unknown) => e);
     expect(closed).toBeInstanceOf(UpstreamError);
@@ -189,9 +189,11 @@ describe('DiscordApprovals against the Discord stand-in', () => {
 
 describe('Discord approval settings and config', () => {
   it('webhooks only: a gate fails saying a webhook cannot read', () => {
-    const readers = new DiscordApprovalReaders(new Map(), true, new Redactor(), 1000);
+    const channels = new DiscordApprovalChannels(new Map(), true, new Redactor(), 1000);
     const block = config({ channel: '123456789012345678', text: 'x', approvers: '123456789012345678' });
-    expect(() => readers.reader(block, { scopes: NamespaceScopes.unrestricted, namespace: 'argo' })).toThrow(
+    expect(() =>
+      channels.channelFor(block, { scopes: NamespaceScopes.unrestricted, namespace: 'argo' }),
+    ).toThrow(
       new PluginConfigError(
         'discord: approval gates need a bot (the admin sets DISCORD_BOT_TOKEN): a webhook can post but cannot read reactions',
       ),

@@ -5,13 +5,16 @@ import {
   UpstreamError,
   type UpstreamAccess,
 } from '@app/plugin-kit';
-import type {
-  ApprovalAnswer,
-  ApprovalReader,
-  PostedRequest,
-  RequestState,
-  Conclusion,
-} from '../../approvals/approval-reader.js';
+import {
+  upstreamOf,
+  type ApprovalAnswer,
+  type ApprovalChannel,
+  type ApprovalChannels,
+  type Conclusion,
+  type PostedRequest,
+  type RequestState,
+} from '../../approvals/approval-channel.js';
+import type { GateFeature } from '../../approvals/approve-config.dto.js';
 import { conclusionLine } from '../../approvals/concluded-decision.js';
 import { replyVote, textDigest } from '../../shared/approval-fields.js';
 import type { GithubApprovalConfig } from './github-approval-config.dto.js';
@@ -34,7 +37,7 @@ const TITLE_LIMIT = 120;
  * GitHub's primary rate limit for a token: 5,000 requests an hour
  * (https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api), 83 a minute.
  */
-const CALLS_PER_MINUTE = Math.floor(5000 / 60);
+export const GITHUB_CALLS_PER_MINUTE = Math.floor(5000 / 60);
 
 /** The hidden line of the request's body that carries its marker (hashed: a marker cannot close the comment). */
 export function markerLine(marker: string): string {
@@ -66,15 +69,22 @@ function bodyDigests(body: string): { posted: string; now: string } | undefined 
  * say who edited it: any edit fails the gate), when it was transferred to another repository, or when someone
  * other than its author closed it. The decision is a comment, and the issue is closed as completed.
  */
-export class GithubApprovals implements ApprovalReader {
-  readonly callsPerMinute = CALLS_PER_MINUTE;
+export class GithubApprovalChannel implements ApprovalChannel {
   /** The issue, its comments (100 a page), one team's members. */
   readonly callsPerRead = 3;
+  readonly howToAnswer = 'Comment `/approve` or `/deny` (an edited comment does not count).';
+  readonly callsPerMinute = GITHUB_CALLS_PER_MINUTE;
+  readonly budgetVariable = 'APPROVALS_GITHUB_CALLS_PER_MINUTE';
 
   constructor(
+    readonly upstream: string,
     private readonly api: GithubApi,
     private readonly config: GithubApprovalConfig,
   ) {}
+
+  mention(login: string): string {
+    return `@${login.replace(/^@/, '')}`;
+  }
 
   async post(request: { text: string; marker: string }, signal: AbortSignal): Promise<PostedRequest> {
     const repo = this.config.repository;
@@ -187,11 +197,13 @@ function title(text: string): string {
 }
 
 /**
- * The GitHub approval readers of a sidecar: one API client per configured account (APPROVALS_GITHUB_TOKEN,
- * APPROVALS_GITHUB_<NAME>_TOKEN), a reader per gate for the account its block names, in a repository that
+ * The GitHub approval channels of a sidecar: one API client per configured account (APPROVALS_GITHUB_TOKEN,
+ * APPROVALS_GITHUB_<NAME>_TOKEN), a channel per gate through the account its block names, in a repository that
  * account's APPROVALS_GITHUB_REPOSITORIES allows.
  */
-export class GithubApprovalReaders {
+export class GithubApprovalChannels implements ApprovalChannels<GithubApprovalConfig> {
+  /** No creator look-up yet: `excludeCreator` is refused (docs/approvals.md says what the API offers). */
+  readonly supports = new Set<GateFeature>();
   private readonly apis: UpstreamClients<GithubAccount, GithubApi>;
 
   constructor(
@@ -207,13 +219,13 @@ export class GithubApprovalReaders {
     );
   }
 
-  reader(config: GithubApprovalConfig, access: UpstreamAccess): GithubApprovals {
+  channelFor(config: GithubApprovalConfig, access: UpstreamAccess): GithubApprovalChannel {
     const api = this.apis.get(config.account, access);
     const allowed = this.accounts.get(api.account)!.repositories;
     if (!allowed.has(config.repository.toLowerCase()))
       throw new PluginConfigError(
         `repository: ${config.repository} is not one the admin allows for approval issues (allowed: ${[...allowed].join(', ')})`,
       );
-    return new GithubApprovals(api, config);
+    return new GithubApprovalChannel(upstreamOf('github', config.account), api, config);
   }
 }

@@ -1,21 +1,26 @@
 import { PluginConfigError, type PluginLogger } from '@app/plugin-kit';
 import type {
   ApprovalAnswer,
-  ApprovalReader,
+  ApprovalChannel,
+  ApprovalChannels,
+  Conclusion,
+  GateWhere,
   PostedRequest,
   RequestState,
-  Conclusion,
-} from '../../../approvals/approval-reader.js';
-import { conclusionLine } from '../../../approvals/concluded-decision.js';
-import { withDecision } from '../../../shared/approval-fields.js';
-import { replyFields } from '../../../shared/reply-fields.js';
-import { CallBudget } from '../call-budget.js';
-import type { ChannelResolver } from '../channel-resolver.js';
-import type { DuplicateFinder } from '../duplicate-finder.js';
-import { NOTIFICATION_EVENT } from '../execution-metadata.js';
-import { slackCall } from '../slack-call.js';
-import type { WorkspaceClient } from '../slack-client.factory.js';
-import { slackErrorCode } from '../slack-errors.js';
+} from '../../approvals/approval-channel.js';
+import type { GateFeature } from '../../approvals/approve-config.dto.js';
+import type { WorkflowCreator } from '../../approvals/workflow-creator.js';
+import { conclusionLine } from '../../approvals/concluded-decision.js';
+import { withDecision } from '../../shared/approval-fields.js';
+import { replyFields } from '../../shared/reply-fields.js';
+import { CallBudget } from './call-budget.js';
+import type { ChannelResolver } from './channel-resolver.js';
+import type { DuplicateFinder } from './duplicate-finder.js';
+import { NOTIFICATION_EVENT } from './execution-metadata.js';
+import { slackCall } from './slack-call.js';
+import type { SlackClientFactory, WorkspaceClient } from './slack-client.factory.js';
+import { slackErrorCode } from './slack-errors.js';
+import type { SlackApprovalConfig } from './slack-approval-config.dto.js';
 import type { SlackDirectory } from './slack-directory.js';
 import { reactionVote, replyVote } from './slack-votes.js';
 
@@ -41,13 +46,24 @@ function tsMillis(ts: string): number {
   return Math.round(Number(ts) * 1000);
 }
 
+/** `<@U0123>` for a user, `<!subteam^S0123>` for a group by ID: what Slack shows as the person or group. */
+export function slackMention(id: string): string {
+  if (id.startsWith('@')) return id;
+  return id.startsWith('S') ? `<!subteam^${id}>` : `<@${id}>`;
+}
+
 /** The request of one `approve: {slack: …}` block: posted in its channel, answered by reactions and thread replies. */
-export class SlackApprovalReader implements ApprovalReader {
-  readonly callsPerMinute = SLACK_READS_PER_MINUTE;
+export class SlackApprovalChannel implements ApprovalChannel {
   /** Slack counts each method apart: a read calls reactions.get and conversations.replies once each (a page). */
   readonly callsPerRead = 1;
+  readonly howToAnswer =
+    'React with :white_check_mark: to approve or :x: to reject, or reply `approve` or `reject` in the thread.';
+  readonly callsPerMinute = SLACK_READS_PER_MINUTE;
+  readonly budgetVariable = 'SLACK_APPROVAL_CALLS_PER_MINUTE';
+  readonly mention = slackMention;
 
   constructor(
+    readonly upstream: string,
     private readonly client: WorkspaceClient,
     private readonly channelRef: string,
     private readonly logger: PluginLogger,
@@ -164,6 +180,14 @@ export class SlackApprovalReader implements ApprovalReader {
     return users;
   }
 
+  /** The creator's user by the email of their Slack profile (users.lookupByEmail); none without an email. */
+  async creatorAccounts(creator: WorkflowCreator, signal: AbortSignal): Promise<Set<string>> {
+    if (!creator.email) return new Set();
+    const budget = new CallBudget(signal);
+    const user = await this.directory.userByEmail(this.client, creator.email, budget, this.logger);
+    return new Set(user ? [user] : []);
+  }
+
   async conclude(posted: PostedRequest, conclusion: Conclusion, signal: AbortSignal): Promise<void> {
     const { channel, ts } = posted.ref as { channel: string; ts: string };
     // chat.update replaces the whole text: the request as posted, the decision below it.
@@ -171,6 +195,33 @@ export class SlackApprovalReader implements ApprovalReader {
     const site = { method: 'chat.update', workspace: this.client.workspace, channel, ts };
     await slackCall(site, new CallBudget(signal), this.logger, () =>
       this.client.writes.chat.update({ channel, ts, text }),
+    );
+  }
+}
+
+/** The Slack approval channels of a sidecar: a channel per gate, on the clients of the workspace its block names. */
+export class SlackApprovalChannels implements ApprovalChannels<SlackApprovalConfig> {
+  /** `excludeCreator`: the creator's email through users.lookupByEmail; `rules`: users and user groups. */
+  readonly supports = new Set<GateFeature>(['excludeCreator', 'rules']);
+  constructor(
+    private readonly clients: SlackClientFactory,
+    private readonly channels: ChannelResolver,
+    private readonly finder: DuplicateFinder,
+    private readonly directory: SlackDirectory,
+  ) {}
+
+  channelFor(block: SlackApprovalConfig, where: GateWhere): SlackApprovalChannel {
+    const client = this.clients.forWorkspace(block.workspace, where.namespace);
+    const { channels, finder, directory } = this;
+    const upstream = `slack/${client.workspace}`;
+    return new SlackApprovalChannel(
+      upstream,
+      client,
+      block.channel,
+      where.logger,
+      channels,
+      finder,
+      directory,
     );
   }
 }

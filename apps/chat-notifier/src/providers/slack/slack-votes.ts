@@ -1,4 +1,4 @@
-import type { ApprovalAnswer } from '../../../approvals/approval-reader.js';
+import type { ApprovalAnswer } from '../../approvals/approval-channel.js';
 
 /** Reactions that approve (any skin tone): ✅ ✔️ ☑️ 👍. */
 export const APPROVE_REACTIONS = [

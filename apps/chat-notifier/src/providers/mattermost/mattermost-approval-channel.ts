@@ -1,11 +1,14 @@
 import { Redactor, UpstreamClients, UpstreamError, type UpstreamAccess } from '@app/plugin-kit';
-import type {
-  ApprovalAnswer,
-  ApprovalReader,
-  PostedRequest,
-  RequestState,
-  Conclusion,
-} from '../../approvals/approval-reader.js';
+import {
+  upstreamOf,
+  type ApprovalAnswer,
+  type ApprovalChannel,
+  type ApprovalChannels,
+  type Conclusion,
+  type PostedRequest,
+  type RequestState,
+} from '../../approvals/approval-channel.js';
+import type { GateFeature } from '../../approvals/approve-config.dto.js';
 import { conclusionLine } from '../../approvals/concluded-decision.js';
 import { replyVote, textDigest, withDecision, type Vote } from '../../shared/approval-fields.js';
 import { replyFields } from '../../shared/reply-fields.js';
@@ -36,7 +39,7 @@ const REPLY_WORDS = { approve: 'approve', reject: 'reject' } as const;
  * Mattermost's default server rate limit (config.json RateLimitSettings: PerSec 10, MaxBurst 100, per remote
  * address; https://docs.mattermost.com/configure/rate-limiting-configuration-settings.html): 10 calls a second.
  */
-const CALLS_PER_MINUTE = 10 * 60;
+export const MATTERMOST_CALLS_PER_MINUTE = 10 * 60;
 
 /**
  * An approval request as a Mattermost post: the marker in its props, answered by reactions (👍 ✅ approve, 👎 ❌
@@ -44,12 +47,16 @@ const CALLS_PER_MINUTE = 10 * 60;
  * (Mattermost keeps no history of what it said before). Mattermost records when a post was edited but not by
  * whom, so the request counts as tampered when its message is no longer the text that was posted.
  */
-export class MattermostApprovals implements ApprovalReader {
-  readonly callsPerMinute = CALLS_PER_MINUTE;
+export class MattermostApprovalChannel implements ApprovalChannel {
   /** The post, its reactions, its thread, the answerers' bot flags, the approvers' usernames or one group. */
   readonly callsPerRead = 5;
+  readonly howToAnswer =
+    'React with :white_check_mark: or :+1: to approve, :x: or :-1: to reject, or reply `approve` or `reject` in the thread.';
+  readonly callsPerMinute = MATTERMOST_CALLS_PER_MINUTE;
+  readonly budgetVariable = 'MATTERMOST_APPROVAL_CALLS_PER_MINUTE';
 
   constructor(
+    readonly upstream: string,
     private readonly api: MattermostApi,
     private readonly serverUrl: string,
     private readonly config: MattermostApprovalConfig,
@@ -58,6 +65,13 @@ export class MattermostApprovals implements ApprovalReader {
     /** User id → bot or not, shared by the readers of a server: an account does not change kind. */
     private readonly bots = new Map<string, boolean>(),
   ) {}
+
+  /** `@alice` for a username; a user ID or a group as it is (Mattermost shows no mention for those). */
+  mention(approver: string): string {
+    return approver.startsWith('@') || approver.startsWith('group:') || MATTERMOST_ID.test(approver)
+      ? approver
+      : `@${approver}`;
+  }
 
   async post(request: { text: string; marker: string }, signal: AbortSignal): Promise<PostedRequest> {
     const channel = this.config.channel;
@@ -185,10 +199,12 @@ export class MattermostApprovals implements ApprovalReader {
 }
 
 /**
- * The Mattermost approval readers of a sidecar: one API client per configured server (the notifier's own
- * MATTERMOST_URL / MATTERMOST_TOKEN and named servers), a reader per gate for the server its block names.
+ * The Mattermost approval channels of a sidecar: one API client per configured server (the notifier's own
+ * MATTERMOST_URL / MATTERMOST_TOKEN and named servers), a channel per gate on the server its block names.
  */
-export class MattermostApprovalReaders {
+export class MattermostApprovalChannels implements ApprovalChannels<MattermostApprovalConfig> {
+  /** No creator look-up yet: `excludeCreator` is refused (docs/approvals.md says what the API offers). */
+  readonly supports = new Set<GateFeature>();
   private readonly apis: UpstreamClients<MattermostServer, MattermostApi>;
   private readonly bots = new Map<string, Map<string, boolean>>();
 
@@ -205,12 +221,19 @@ export class MattermostApprovalReaders {
     );
   }
 
-  /** The reader for one gate's block; a server it may not use is a PluginConfigError naming `server`. */
-  reader(config: MattermostApprovalConfig, access: UpstreamAccess): MattermostApprovals {
+  /** The channel of one gate's block; a server it may not use is a PluginConfigError naming `server`. */
+  channelFor(config: MattermostApprovalConfig, access: UpstreamAccess): MattermostApprovalChannel {
     const api = this.apis.get(config.server, access);
     const { url } = this.settings.servers.get(api.server)!;
     let bots = this.bots.get(api.server);
     if (!bots) this.bots.set(api.server, (bots = new Map()));
-    return new MattermostApprovals(api, url, config, this.settings.dedupLookback, bots);
+    return new MattermostApprovalChannel(
+      upstreamOf('mattermost', config.server),
+      api,
+      url,
+      config,
+      this.settings.dedupLookback,
+      bots,
+    );
   }
 }

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { PluginConfigError, type PluginLogger } from '@app/plugin-kit';
-import type { CallBudget } from '../call-budget.js';
-import { slackCall } from '../slack-call.js';
-import type { WorkspaceClient } from '../slack-client.factory.js';
-import { slackErrorCode } from '../slack-errors.js';
+import type { CallBudget } from './call-budget.js';
+import { slackCall } from './slack-call.js';
+import type { WorkspaceClient } from './slack-client.factory.js';
+import { slackErrorCode } from './slack-errors.js';
 
 /** How long a user group's members are trusted (usergroups.users.list is Tier 2: 20 calls a minute). */
 const MEMBERS_TTL_MS = 60_000;
@@ -56,6 +56,23 @@ export class SlackDirectory {
     if (this.bots.size >= MAX_KNOWN_USERS) this.bots.clear();
     this.bots.set(id, bot);
     return bot;
+  }
+
+  /** The ID of the user whose profile has `email` (users.lookupByEmail, needs users:read.email), or undefined. */
+  async userByEmail(
+    client: WorkspaceClient,
+    email: string,
+    budget: CallBudget,
+    logger: PluginLogger,
+  ): Promise<string | undefined> {
+    const site = { method: 'users.lookupByEmail', workspace: client.workspace };
+    try {
+      const reply = await slackCall(site, budget, logger, () => client.reads.users.lookupByEmail({ email }));
+      return typeof reply.user?.id === 'string' ? reply.user.id : undefined;
+    } catch (err) {
+      if (slackErrorCode(err) === 'users_not_found') return undefined;
+      throw err;
+    }
   }
 
   /** The ID of the user group with `handle` (usergroups.list), or undefined. */

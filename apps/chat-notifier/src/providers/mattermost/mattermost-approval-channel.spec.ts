@@ -2,19 +2,19 @@ import { NamespaceScopes, PluginConfigError, Redactor, UpstreamError } from '@ap
 import { validatePluginConfig } from '@app/plugin-kit/config/plugin-config.js';
 import { MattermostStandIn } from '../../../stand-ins/mattermost/mattermost.stand-in.js';
 import type { MmChannel, MmUser } from '../../../stand-ins/mattermost/mattermost-state.js';
-import type { PostedRequest } from '../../approvals/approval-reader.js';
+import type { PostedRequest } from '../../approvals/approval-channel.js';
 import { MattermostApprovalConfig } from './mattermost-approval-config.dto.js';
 import {
   APPROVAL_MARKER_PROP,
-  MattermostApprovalReaders,
-  MattermostApprovals,
-} from './mattermost-approvals.js';
+  MattermostApprovalChannels,
+  MattermostApprovalChannel,
+} from './mattermost-approval-channel.js';
 
 const TOKEN = 'mmtest0bot0token0approvals000000';
 const signal = new AbortController().signal;
 const access = { scopes: NamespaceScopes.unrestricted, namespace: 'argo' };
 
-describe('MattermostApprovals against the Mattermost stand-in', () => {
+describe('MattermostApprovalChannel against the Mattermost stand-in', () => {
   let mm: MattermostStandIn;
   let bot: MmUser;
   let alice: MmUser;
@@ -33,17 +33,21 @@ describe('MattermostApprovals against the Mattermost stand-in', () => {
   });
   afterAll(() => mm.close());
 
-  const readers = (token = TOKEN) =>
-    new MattermostApprovalReaders(
+  const channels = (token = TOKEN) =>
+    new MattermostApprovalChannels(
       { servers: new Map([['default', { url: mm.url, token }]]), dedupLookback: 200 },
       new Redactor(),
       2000,
     );
-  const reader = (token = TOKEN): MattermostApprovals =>
-    readers(token).reader(config({ channel: deploys.id, text: 'Deploy 1.4.2?', approvers: 'alice' }), access);
-  const request = async (marker: string, text = 'Deploy 1.4.2?') => reader().post({ text, marker }, signal);
+  const approvalChannel = (token = TOKEN): MattermostApprovalChannel =>
+    channels(token).channelFor(
+      config({ channel: deploys.id, text: 'Deploy 1.4.2?', approvers: 'alice' }),
+      access,
+    );
+  const request = async (marker: string, text = 'Deploy 1.4.2?') =>
+    approvalChannel().post({ text, marker }, signal);
   const answers = async (posted: PostedRequest) => {
-    const state = await reader().read(posted, signal);
+    const state = await approvalChannel().read(posted, signal);
     if (state.kind !== 'present') throw new Error(`not present: ${state.kind}`);
     return state.answers.map(({ user, vote, bot }) => ({ user, vote, bot }));
   };
@@ -96,23 +100,23 @@ describe('MattermostApprovals against the Mattermost stand-in', () => {
     const first = await request('gate-restart', 'Deploy 1.4.2?\nUntil 10:00.');
     const found = await request('gate-restart', 'Deploy 1.4.2?\nUntil 10:05.');
     expect(found).toEqual({ ...first, found: true });
-    expect((await reader().read(found, signal)).kind).toBe('present');
+    expect((await approvalChannel().read(found, signal)).kind).toBe('present');
 
     const edited = await request('gate-restart-edited', 'Deploy 1.4.2?\nUntil 10:00.');
     mm.edit(edited.ref.post!, 'Deploy 1.4.2 to staging?\nUntil 10:00.');
     const refound = await request('gate-restart-edited', 'Deploy 1.4.2?\nUntil 10:05.');
-    expect(await reader().read(refound, signal)).toMatchObject({ kind: 'tampered' });
+    expect(await approvalChannel().read(refound, signal)).toMatchObject({ kind: 'tampered' });
   });
 
   it('a deleted request reads as deleted; an edited one as tampered, never as answers', async () => {
     const deleted = await request('gate-deleted');
     mm.script.after(1, (id) => mm.deletePost(id), deleted.ref.post);
-    expect(await reader().read(deleted, signal)).toEqual({ kind: 'deleted' });
+    expect(await approvalChannel().read(deleted, signal)).toEqual({ kind: 'deleted' });
 
     const edited = await request('gate-edited');
     mm.react(edited.ref.post!, alice, '+1');
     mm.edit(edited.ref.post!, 'Deploy 1.4.2 to staging?');
-    const state = await reader().read(edited, signal);
+    const state = await approvalChannel().read(edited, signal);
     expect(state).toEqual({
       kind: 'tampered',
       detail: expect.stringMatching(/edited at .*not what was posted/),
@@ -122,15 +126,26 @@ describe('MattermostApprovals against the Mattermost stand-in', () => {
   it('members: user IDs as they are, usernames resolved, a group expanded over its pages', async () => {
     const many = Array.from({ length: 205 }, (_, i) => mm.state.addUser(`member${i}`));
     const group = mm.state.addGroup('release-managers', many);
-    const ids = await reader().members([bob.id, 'alice', 'nobody-here', `group:${group.id}`], signal);
+    const ids = await approvalChannel().members(
+      [bob.id, 'alice', 'nobody-here', `group:${group.id}`],
+      signal,
+    );
     expect(ids).toEqual(new Set([bob.id, alice.id, ...many.map((u) => u.id)]));
     expect(mm.server.count('GET', `/api/v4/groups/${group.id}/members`)).toBe(2);
   });
 
   it('conclude appends the decision once, however often it is called', async () => {
     const posted = await request('gate-conclude');
-    await reader().conclude(posted, { decision: 'Approved by @alice', requestText: 'Deploy 1.4.2?' }, signal);
-    await reader().conclude(posted, { decision: 'Approved by @alice', requestText: 'Deploy 1.4.2?' }, signal);
+    await approvalChannel().conclude(
+      posted,
+      { decision: 'Approved by @alice', requestText: 'Deploy 1.4.2?' },
+      signal,
+    );
+    await approvalChannel().conclude(
+      posted,
+      { decision: 'Approved by @alice', requestText: 'Deploy 1.4.2?' },
+      signal,
+    );
     expect(mm.state.posts.get(posted.ref.post!)!.message).toBe('Deploy 1.4.2?\n\nApproved by @alice');
     expect(mm.okCalls('PUT', `/api/v4/posts/${posted.ref.post}/patch`)).toBe(1);
   });
@@ -138,19 +153,22 @@ describe('MattermostApprovals against the Mattermost stand-in', () => {
   it('a 429 is a transient error with the Retry-After; a wrong token names the variable', async () => {
     const posted = await request('gate-429');
     mm.rateLimitRoute('GET', '/api/v4/posts/', 3, 'limit exceeded\n');
-    const limited = await reader()
+    const limited = await approvalChannel()
       .read(posted, signal)
       .catch((e: unknown) => e);
     expect(limited).toBeInstanceOf(UpstreamError);
     expect(limited).toMatchObject({ kind: 'transient', status: 429, retryAfterMs: 3000 });
-    await expect(reader('mmwrong0token000000000000000000').read(posted, signal)).rejects.toThrow(
+    await expect(approvalChannel('mmwrong0token000000000000000000').read(posted, signal)).rejects.toThrow(
       /401 Unauthorized: Invalid or expired session.*the admin renews MATTERMOST_TOKEN$/,
     );
   });
 
   it('a server the sidecar does not have is a config error naming the field', () => {
     expect(() =>
-      readers().reader(config({ channel: deploys.id, text: 'x', approvers: 'alice', server: 'ops' }), access),
+      channels().channelFor(
+        config({ channel: deploys.id, text: 'x', approvers: 'alice', server: 'ops' }),
+        access,
+      ),
     ).toThrow(PluginConfigError);
   });
 });

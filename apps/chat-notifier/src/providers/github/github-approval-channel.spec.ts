@@ -1,9 +1,9 @@
 import { NamespaceScopes, PluginConfigError, Redactor } from '@app/plugin-kit';
 import { validatePluginConfig } from '@app/plugin-kit/config/plugin-config.js';
 import { GithubStandIn, type GhRepository, type GhUser } from '../../../stand-ins/github/github.stand-in.js';
-import type { PostedRequest } from '../../approvals/approval-reader.js';
+import type { PostedRequest } from '../../approvals/approval-channel.js';
 import { GithubApprovalConfig } from './github-approval-config.dto.js';
-import { APPROVAL_LABEL, GithubApprovalReaders, markerLine } from './github-approvals.js';
+import { APPROVAL_LABEL, GithubApprovalChannels, markerLine } from './github-approval-channel.js';
 import { readGithubAccounts } from './github-settings.js';
 
 const TOKEN = 'ghp_standin0approvals0token000000000000';
@@ -16,7 +16,7 @@ function config(body: object): GithubApprovalConfig {
   return result.config;
 }
 
-describe('GithubApprovals against the GitHub stand-in', () => {
+describe('GithubApprovalChannel against the GitHub stand-in', () => {
   let gh: GithubStandIn;
   let repo: GhRepository;
   let alice: GhUser;
@@ -34,8 +34,8 @@ describe('GithubApprovals against the GitHub stand-in', () => {
   });
   afterAll(() => gh.close());
 
-  const readers = (token = TOKEN) =>
-    new GithubApprovalReaders(
+  const channels = (token = TOKEN) =>
+    new GithubApprovalChannels(
       readGithubAccounts({
         APPROVALS_GITHUB_TOKEN: token,
         APPROVALS_GITHUB_REPOSITORIES: 'acme/deploys',
@@ -44,16 +44,16 @@ describe('GithubApprovals against the GitHub stand-in', () => {
       new Redactor(),
       2000,
     );
-  const reader = (token = TOKEN) =>
-    readers(token).reader(
+  const approvalChannel = (token = TOKEN) =>
+    channels(token).channelFor(
       config({ repository: 'acme/deploys', text: 'Deploy 1.4.2 to prod?', approvers: 'alice' }),
       access,
     );
   const request = (marker: string) =>
-    reader().post({ text: 'Deploy 1.4.2 to prod?\nChangelog: …', marker }, signal);
+    approvalChannel().post({ text: 'Deploy 1.4.2 to prod?\nChangelog: …', marker }, signal);
   const issueOf = (posted: PostedRequest) => gh.issue(repo, posted.ref.issue!);
   const answers = async (posted: PostedRequest) => {
-    const state = await reader().read(posted, signal);
+    const state = await approvalChannel().read(posted, signal);
     if (state.kind !== 'present') throw new Error(`not present: ${JSON.stringify(state)}`);
     return state.answers.map(({ user, vote, bot }) => ({ user, vote, bot }));
   };
@@ -95,7 +95,7 @@ describe('GithubApprovals against the GitHub stand-in', () => {
     gh.comment(issue, alice, 'I would /approve later');
     gh.comment(issue, alice, '/Approve');
     gh.server.resetCalls();
-    const read = await reader().read(posted, signal);
+    const read = await approvalChannel().read(posted, signal);
     expect(read.kind === 'present' && read.answers).toEqual([
       { user: 'bob', vote: 'reject', bot: false, at: expect.any(Number) },
       { user: 'dependabot[bot]', vote: 'approve', bot: true, at: expect.any(Number) },
@@ -106,23 +106,23 @@ describe('GithubApprovals against the GitHub stand-in', () => {
 
   it('after a restart (its own text differs: the deadline moved) the issue found reads as posted; one edited meanwhile as tampered', async () => {
     const posted = (marker: string, until: string) =>
-      reader().post({ text: `Deploy 1.4.2 to prod?\nUntil ${until}.`, marker }, signal);
+      approvalChannel().post({ text: `Deploy 1.4.2 to prod?\nUntil ${until}.`, marker }, signal);
     const first = await posted('gate-restart', '10:00');
     const found = await posted('gate-restart', '10:05');
     expect(found).toEqual({ ...first, found: true });
-    expect((await reader().read(found, signal)).kind).toBe('present');
+    expect((await approvalChannel().read(found, signal)).kind).toBe('present');
 
     const edited = await posted('gate-restart-edited', '10:00');
     const issue = issueOf(edited);
     gh.editBody(issue, issue.body.replace('to prod', 'to staging'));
     const refound = await posted('gate-restart-edited', '10:05');
-    expect(await reader().read(refound, signal)).toMatchObject({ kind: 'tampered' });
+    expect(await approvalChannel().read(refound, signal)).toMatchObject({ kind: 'tampered' });
   });
 
   it('a deleted issue reads as deleted; an edited body, a transfer or a close by someone else as tampered', async () => {
     const deleted = await request('gate-deleted');
     gh.remove(issueOf(deleted));
-    expect(await reader().read(deleted, signal)).toEqual({ kind: 'deleted' });
+    expect(await approvalChannel().read(deleted, signal)).toEqual({ kind: 'deleted' });
 
     const edited = await request('gate-edited');
     gh.comment(issueOf(edited), alice, '/approve');
@@ -131,7 +131,7 @@ describe('GithubApprovals against the GitHub stand-in', () => {
       () => gh.editBody(issueOf(edited), 'Deploy 1.4.2 to staging?'),
       `acme/deploys#${edited.ref.issue}`,
     );
-    expect(await reader().read(edited, signal)).toEqual({
+    expect(await approvalChannel().read(edited, signal)).toEqual({
       kind: 'tampered',
       detail: expect.stringMatching(
         /^the body of https:\/\/github.com\/acme\/deploys\/issues\/\d+ was edited \(last change 20\d\d-/,
@@ -140,14 +140,14 @@ describe('GithubApprovals against the GitHub stand-in', () => {
 
     const moved = await request('gate-moved');
     gh.remove(issueOf(moved), 'transferred');
-    expect(await reader().read(moved, signal)).toMatchObject({
+    expect(await approvalChannel().read(moved, signal)).toMatchObject({
       kind: 'tampered',
       detail: expect.stringMatching(/transferred/),
     });
 
     const closed = await request('gate-closed');
     gh.closeIssue(issueOf(closed), alice);
-    expect(await reader().read(closed, signal)).toMatchObject({
+    expect(await approvalChannel().read(closed, signal)).toMatchObject({
       kind: 'tampered',
       detail: expect.stringMatching(/closed by alice/),
     });
@@ -156,22 +156,22 @@ describe('GithubApprovals against the GitHub stand-in', () => {
   it('members: logins lower-cased, teams expanded over their pages', async () => {
     const crowd = Array.from({ length: 120 }, (_, i) => gh.addUser(`Member${i}`));
     gh.addTeam('acme', 'release-managers', crowd);
-    const logins = await reader().members(['alice', 'acme/release-managers'], signal);
+    const logins = await approvalChannel().members(['alice', 'acme/release-managers'], signal);
     expect(logins).toEqual(new Set(['alice', ...crowd.map((u) => u.login.toLowerCase())]));
     expect(gh.server.count('GET', '/orgs/acme/teams/release-managers/members')).toBe(2);
-    await expect(reader().members(['acme/nobody'], signal)).rejects.toThrow(
+    await expect(approvalChannel().members(['acme/nobody'], signal)).rejects.toThrow(
       /404 Not Found: Not Found: no team acme\/nobody/,
     );
   });
 
   it('conclude comments once and closes the issue as completed, however often it runs', async () => {
     const posted = await request('gate-conclude');
-    await reader().conclude(
+    await approvalChannel().conclude(
       posted,
       { decision: 'Approved by @alice at 12:00', requestText: 'Deploy 1.4.2?' },
       signal,
     );
-    await reader().conclude(
+    await approvalChannel().conclude(
       posted,
       { decision: 'Approved by @alice at 12:00', requestText: 'Deploy 1.4.2?' },
       signal,
@@ -190,32 +190,34 @@ describe('GithubApprovals against the GitHub stand-in', () => {
   it('a rate limit (429, or 403 with x-ratelimit-remaining 0) is transient with its Retry-After; a bad token names the variable', async () => {
     const posted = await request('gate-limits');
     gh.rateLimit('GET', '/repos/acme/deploys/issues/', 30);
-    await expect(reader().read(posted, signal)).rejects.toMatchObject({
+    await expect(approvalChannel().read(posted, signal)).rejects.toMatchObject({
       kind: 'transient',
       status: 429,
       retryAfterMs: 30_000,
     });
     gh.rateLimit('GET', '/repos/acme/deploys/issues/', 60, 1, 403);
-    await expect(reader().read(posted, signal)).rejects.toMatchObject({
+    await expect(approvalChannel().read(posted, signal)).rejects.toMatchObject({
       kind: 'transient',
       status: 403,
       retryAfterMs: 60_000,
     });
-    await expect(reader('ghp_wrong0000000000000000000000000000').read(posted, signal)).rejects.toThrow(
+    await expect(
+      approvalChannel('ghp_wrong0000000000000000000000000000').read(posted, signal),
+    ).rejects.toThrow(
       /401 Unauthorized: Bad credentials: the token of account "default" is invalid, expired or revoked: the admin renews APPROVALS_GITHUB_TOKEN$/,
     );
   });
 
   it('a repository the admin did not allow is a config error; so is an account the sidecar lacks', () => {
     const block = (extra: object) => config({ text: 'x', approvers: 'alice', ...extra });
-    expect(() => readers().reader(block({ repository: 'acme/other' }), access)).toThrow(
+    expect(() => channels().channelFor(block({ repository: 'acme/other' }), access)).toThrow(
       new PluginConfigError(
         'repository: acme/other is not one the admin allows for approval issues (allowed: acme/deploys)',
       ),
     );
-    expect(() => readers().reader(block({ repository: 'acme/deploys', account: 'ops' }), access)).toThrow(
-      PluginConfigError,
-    );
+    expect(() =>
+      channels().channelFor(block({ repository: 'acme/deploys', account: 'ops' }), access),
+    ).toThrow(PluginConfigError);
   });
 });
 

@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsString, MaxLength, MinLength, ValidateBy } from 'class-validator';
-import { AdminChoice, splitList } from '../../../shared/body-fields.js';
-import { IsChannelRef } from '../slack-fields.js';
+import { AdminChoice, splitList } from '../../shared/body-fields.js';
+import { IsChannelRef } from './slack-fields.js';
 
 /** A user (U…/W…), a user group by ID (S…) or by handle (`@release-managers`). */
 export const APPROVER = /^(?:[UW][A-Z0-9]{6,}|S[A-Z0-9]{6,}|@[a-z0-9][a-z0-9._-]{0,79})$/;

@@ -2,6 +2,7 @@ import { AirflowStandIn } from '../stand-ins/airflow/airflow.stand-in.js';
 import { DatabricksStandIn } from '../stand-ins/databricks/databricks.stand-in.js';
 import { DbtCloudStandIn } from '../stand-ins/dbt-cloud/dbt-cloud.stand-in.js';
 import { LivyStandIn } from '../stand-ins/livy/livy.stand-in.js';
+import { StepFunctionsStandIn } from '../stand-ins/step-functions/step-functions.stand-in.js';
 
 /** Credentials of the demo stand-ins (fake, loopback only). */
 export const DEMO_CREDENTIALS = {
@@ -12,6 +13,8 @@ export const DEMO_CREDENTIALS = {
   dbtToken: 'dbtc_demoDEMOdemoDEMOdemo1234',
   livyUser: 'livy-runner',
   livyPassword: 'livy-demo-pw-9f8e7d6c',
+  awsAccessKeyId: 'AKIADEMO0A1B2C3D4E5F',
+  awsSecretAccessKey: 'aws-demo-secret/0a1b2c3d4e5f60718293a4b5c6d7e8f9',
 } as const;
 
 /** What the examples in manifests/data-job-runner/examples use. */
@@ -20,6 +23,7 @@ export const DEMO_IDS = {
   databricksRefreshJob: 1002,
   airflowIngestDag: 'ingest_orders',
   dbtModelsJob: 2001,
+  stepFunctionsMachine: 'orders-load',
 } as const;
 
 export interface DataJobDemoUpstreams {
@@ -28,13 +32,15 @@ export interface DataJobDemoUpstreams {
   airflow: AirflowStandIn;
   dbt: DbtCloudStandIn;
   livy: LivyStandIn;
+  stepFunctions: StepFunctionsStandIn;
   close(): Promise<void>;
 }
 
 /**
- * Starts the four stand-ins on 127.0.0.1, seeded for the examples, with runs that finish after three polls
+ * Starts the five stand-ins on 127.0.0.1, seeded for the examples, with runs that finish after three polls
  * (fast under the demo's and the tests' time scale): Databricks jobs 1001 (a notebook that exits with a row
- * count) and 1002, Airflow 3 DAG ingest_orders (JWT auth, auto-detected), dbt Cloud job 2001, Livy with Basic auth.
+ * count) and 1002, Airflow 3 DAG ingest_orders (JWT auth, auto-detected), dbt Cloud job 2001, Livy with Basic auth,
+ * Step Functions state machine orders-load (SigV4 with the demo keys).
  * Returns the sidecar env pointing at them.
  */
 export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
@@ -81,7 +87,16 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
     ],
   });
 
-  await Promise.all([databricks.start(), airflow.start(), dbt.start(), livy.start()]);
+  const stepFunctions = new StepFunctionsStandIn({
+    keys: [{ accessKeyId: c.awsAccessKeyId, secretAccessKey: c.awsSecretAccessKey }],
+  });
+  stepFunctions.addStateMachine({
+    name: DEMO_IDS.stepFunctionsMachine,
+    lifecycle: [{ state: 'RUNNING', polls: 2 }, { state: 'SUCCEEDED' }],
+    output: '{"tablesLoaded": 2}',
+  });
+
+  await Promise.all([databricks.start(), airflow.start(), dbt.start(), livy.start(), stepFunctions.start()]);
   return {
     env: {
       DATABRICKS_HOST: databricks.url,
@@ -95,13 +110,24 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
       LIVY_URL: livy.url,
       LIVY_USERNAME: c.livyUser,
       LIVY_PASSWORD: c.livyPassword,
+      STEP_FUNCTIONS_REGION: stepFunctions.region,
+      STEP_FUNCTIONS_ENDPOINT_URL: stepFunctions.url,
+      STEP_FUNCTIONS_ACCESS_KEY_ID: c.awsAccessKeyId,
+      STEP_FUNCTIONS_SECRET_ACCESS_KEY: c.awsSecretAccessKey,
     },
     databricks,
     airflow,
     dbt,
     livy,
+    stepFunctions,
     close: async () => {
-      await Promise.all([databricks.close(), airflow.close(), dbt.close(), livy.close()]);
+      await Promise.all([
+        databricks.close(),
+        airflow.close(),
+        dbt.close(),
+        livy.close(),
+        stepFunctions.close(),
+      ]);
     },
   };
 }

@@ -41,3 +41,11 @@ export function dbtCause(
 export function livyBatchName(key: string, prefix = 'argo'): string {
   return `${prefix}-${key.slice(0, 24)}`;
 }
+
+/**
+ * Step Functions execution `name` (at most 80 of A-Z a-z 0-9 _ -): a Standard workflow starts one execution per
+ * name, so a repeated StartExecution returns it or is refused with ExecutionAlreadyExists.
+ */
+export function stepFunctionsExecutionName(key: string, prefix = 'argo'): string {
+  return `${prefix}-${key.slice(0, 32)}`;
+}

@@ -2,6 +2,7 @@ import { AirflowStandIn } from '../stand-ins/airflow/airflow.stand-in.js';
 import { DatabricksStandIn } from '../stand-ins/databricks/databricks.stand-in.js';
 import { DbtCloudStandIn } from '../stand-ins/dbt-cloud/dbt-cloud.stand-in.js';
 import { LivyStandIn } from '../stand-ins/livy/livy.stand-in.js';
+import { EmrServerlessStandIn } from '../stand-ins/emr-serverless/emr-serverless.stand-in.js';
 import { StepFunctionsStandIn } from '../stand-ins/step-functions/step-functions.stand-in.js';
 
 /** Credentials of the demo stand-ins (fake, loopback only). */
@@ -24,6 +25,7 @@ export const DEMO_IDS = {
   airflowIngestDag: 'ingest_orders',
   dbtModelsJob: 2001,
   stepFunctionsMachine: 'orders-load',
+  emrServerlessApplication: '00fkjrmgjh8ph00p',
 } as const;
 
 export interface DataJobDemoUpstreams {
@@ -33,14 +35,15 @@ export interface DataJobDemoUpstreams {
   dbt: DbtCloudStandIn;
   livy: LivyStandIn;
   stepFunctions: StepFunctionsStandIn;
+  emrServerless: EmrServerlessStandIn;
   close(): Promise<void>;
 }
 
 /**
- * Starts the five stand-ins on 127.0.0.1, seeded for the examples, with runs that finish after three polls
+ * Starts the six stand-ins on 127.0.0.1, seeded for the examples, with runs that finish after three polls
  * (fast under the demo's and the tests' time scale): Databricks jobs 1001 (a notebook that exits with a row
  * count) and 1002, Airflow 3 DAG ingest_orders (JWT auth, auto-detected), dbt Cloud job 2001, Livy with Basic auth,
- * Step Functions state machine orders-load (SigV4 with the demo keys).
+ * Step Functions state machine orders-load and EMR Serverless application 00fkjrmgjh8ph00p (SigV4 with the demo keys).
  * Returns the sidecar env pointing at them.
  */
 export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
@@ -96,7 +99,23 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
     output: '{"tablesLoaded": 2}',
   });
 
-  await Promise.all([databricks.start(), airflow.start(), dbt.start(), livy.start(), stepFunctions.start()]);
+  const emrServerless = new EmrServerlessStandIn({
+    keys: [{ accessKeyId: c.awsAccessKeyId, secretAccessKey: c.awsSecretAccessKey }],
+  });
+  emrServerless.addApplication({
+    applicationId: DEMO_IDS.emrServerlessApplication,
+    name: 'orders',
+    lifecycle: [{ state: 'SCHEDULED' }, { state: 'RUNNING' }, { state: 'SUCCESS' }],
+  });
+
+  await Promise.all([
+    databricks.start(),
+    airflow.start(),
+    dbt.start(),
+    livy.start(),
+    stepFunctions.start(),
+    emrServerless.start(),
+  ]);
   return {
     env: {
       DATABRICKS_HOST: databricks.url,
@@ -114,12 +133,17 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
       STEP_FUNCTIONS_ENDPOINT_URL: stepFunctions.url,
       STEP_FUNCTIONS_ACCESS_KEY_ID: c.awsAccessKeyId,
       STEP_FUNCTIONS_SECRET_ACCESS_KEY: c.awsSecretAccessKey,
+      EMR_SERVERLESS_REGION: emrServerless.region,
+      EMR_SERVERLESS_ENDPOINT_URL: emrServerless.url,
+      EMR_SERVERLESS_ACCESS_KEY_ID: c.awsAccessKeyId,
+      EMR_SERVERLESS_SECRET_ACCESS_KEY: c.awsSecretAccessKey,
     },
     databricks,
     airflow,
     dbt,
     livy,
     stepFunctions,
+    emrServerless,
     close: async () => {
       await Promise.all([
         databricks.close(),
@@ -127,6 +151,7 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
         dbt.close(),
         livy.close(),
         stepFunctions.close(),
+        emrServerless.close(),
       ]);
     },
   };

@@ -46,7 +46,7 @@ describe('data-job examples', () => {
     const bodies = files.flatMap((f) =>
       read(f).wf.spec.templates.map((t) => t.plugin?.['data-job'] as Record<string, unknown> | undefined),
     );
-    for (const provider of ['databricks', 'airflow', 'dbtCloud', 'livy', 'stepFunctions'])
+    for (const provider of ['databricks', 'airflow', 'dbtCloud', 'livy', 'stepFunctions', 'emrServerless'])
       expect(bodies.some((b) => b?.[provider])).toBe(true);
     expect(files).toContain('ingest-transform-models.yaml');
   });

@@ -23,6 +23,8 @@ export interface RunRef {
   dagId?: string;
   /** Livy: the batch name, checked on every poll (Livy reuses ids after a restart without recovery). */
   batchName?: string;
+  /** EMR Serverless: the application the job run belongs to. */
+  applicationId?: string;
 }
 
 /** A provider's view of a run, normalised. */

@@ -49,3 +49,8 @@ export function livyBatchName(key: string, prefix = 'argo'): string {
 export function stepFunctionsExecutionName(key: string, prefix = 'argo'): string {
   return `${prefix}-${key.slice(0, 32)}`;
 }
+
+/** EMR Serverless `clientToken` (at most 64 characters): StartJobRun with a token it has seen returns that job run. */
+export function emrServerlessClientToken(key: string): string {
+  return key.slice(0, 64);
+}

@@ -2,6 +2,7 @@ import { AirflowStandIn } from '../stand-ins/airflow/airflow.stand-in.js';
 import { DatabricksStandIn } from '../stand-ins/databricks/databricks.stand-in.js';
 import { DbtCloudStandIn } from '../stand-ins/dbt-cloud/dbt-cloud.stand-in.js';
 import { LivyStandIn } from '../stand-ins/livy/livy.stand-in.js';
+import { BatchStandIn } from '../stand-ins/batch/batch.stand-in.js';
 import { EmrServerlessStandIn } from '../stand-ins/emr-serverless/emr-serverless.stand-in.js';
 import { StepFunctionsStandIn } from '../stand-ins/step-functions/step-functions.stand-in.js';
 
@@ -26,6 +27,7 @@ export const DEMO_IDS = {
   dbtModelsJob: 2001,
   stepFunctionsMachine: 'orders-load',
   emrServerlessApplication: '00fkjrmgjh8ph00p',
+  batchQueue: 'scoring',
 } as const;
 
 export interface DataJobDemoUpstreams {
@@ -36,14 +38,15 @@ export interface DataJobDemoUpstreams {
   livy: LivyStandIn;
   stepFunctions: StepFunctionsStandIn;
   emrServerless: EmrServerlessStandIn;
+  batch: BatchStandIn;
   close(): Promise<void>;
 }
 
 /**
- * Starts the six stand-ins on 127.0.0.1, seeded for the examples, with runs that finish after three polls
+ * Starts the seven stand-ins on 127.0.0.1, seeded for the examples, with runs that finish after three polls
  * (fast under the demo's and the tests' time scale): Databricks jobs 1001 (a notebook that exits with a row
  * count) and 1002, Airflow 3 DAG ingest_orders (JWT auth, auto-detected), dbt Cloud job 2001, Livy with Basic auth,
- * Step Functions state machine orders-load and EMR Serverless application 00fkjrmgjh8ph00p (SigV4 with the demo keys).
+ * Step Functions state machine orders-load EMR Serverless application 00fkjrmgjh8ph00p and AWS Batch queue scoring (SigV4 with the demo keys).
  * Returns the sidecar env pointing at them.
  */
 export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
@@ -108,6 +111,14 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
     lifecycle: [{ state: 'SCHEDULED' }, { state: 'RUNNING' }, { state: 'SUCCESS' }],
   });
 
+  const batch = new BatchStandIn({
+    keys: [{ accessKeyId: c.awsAccessKeyId, secretAccessKey: c.awsSecretAccessKey }],
+  });
+  batch.addQueue({
+    name: DEMO_IDS.batchQueue,
+    lifecycle: [{ state: 'RUNNABLE' }, { state: 'RUNNING' }, { state: 'SUCCEEDED' }],
+  });
+
   await Promise.all([
     databricks.start(),
     airflow.start(),
@@ -115,6 +126,7 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
     livy.start(),
     stepFunctions.start(),
     emrServerless.start(),
+    batch.start(),
   ]);
   return {
     env: {
@@ -137,6 +149,10 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
       EMR_SERVERLESS_ENDPOINT_URL: emrServerless.url,
       EMR_SERVERLESS_ACCESS_KEY_ID: c.awsAccessKeyId,
       EMR_SERVERLESS_SECRET_ACCESS_KEY: c.awsSecretAccessKey,
+      BATCH_REGION: batch.region,
+      BATCH_ENDPOINT_URL: batch.url,
+      BATCH_ACCESS_KEY_ID: c.awsAccessKeyId,
+      BATCH_SECRET_ACCESS_KEY: c.awsSecretAccessKey,
     },
     databricks,
     airflow,
@@ -144,6 +160,7 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
     livy,
     stepFunctions,
     emrServerless,
+    batch,
     close: async () => {
       await Promise.all([
         databricks.close(),
@@ -152,6 +169,7 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
         livy.close(),
         stepFunctions.close(),
         emrServerless.close(),
+        batch.close(),
       ]);
     },
   };

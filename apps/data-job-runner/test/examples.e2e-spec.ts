@@ -46,7 +46,15 @@ describe('data-job examples', () => {
     const bodies = files.flatMap((f) =>
       read(f).wf.spec.templates.map((t) => t.plugin?.['data-job'] as Record<string, unknown> | undefined),
     );
-    for (const provider of ['databricks', 'airflow', 'dbtCloud', 'livy', 'stepFunctions', 'emrServerless'])
+    for (const provider of [
+      'databricks',
+      'airflow',
+      'dbtCloud',
+      'livy',
+      'stepFunctions',
+      'emrServerless',
+      'batch',
+    ])
       expect(bodies.some((b) => b?.[provider])).toBe(true);
     expect(files).toContain('ingest-transform-models.yaml');
   });

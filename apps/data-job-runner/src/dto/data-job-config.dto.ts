@@ -6,6 +6,7 @@ import { AirflowBlock } from '../providers/airflow/airflow-block.dto.js';
 import { DatabricksBlock } from '../providers/databricks/databricks-block.dto.js';
 import { DbtCloudBlock } from '../providers/dbt-cloud/dbt-cloud-block.dto.js';
 import { LivyBlock } from '../providers/livy/livy-block.dto.js';
+import { BatchBlock } from '../providers/batch/batch-block.dto.js';
 import { EmrServerlessBlock } from '../providers/emr-serverless/emr-serverless-block.dto.js';
 import { StepFunctionsBlock } from '../providers/step-functions/step-functions-block.dto.js';
 import { ToBoolean } from './validators.js';
@@ -41,6 +42,11 @@ export class DataJobConfig {
   @ValidateNested()
   @Type(() => EmrServerlessBlock)
   emrServerless?: EmrServerlessBlock;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => BatchBlock)
+  batch?: BatchBlock;
 
   /** Wait for the run to finish (default); false: succeed as soon as the run is started. */
   @IsOptional()

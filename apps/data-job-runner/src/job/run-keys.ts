@@ -54,3 +54,11 @@ export function stepFunctionsExecutionName(key: string, prefix = 'argo'): string
 export function emrServerlessClientToken(key: string): string {
   return key.slice(0, 64);
 }
+
+/** The tag that marks the AWS Batch job of an execution (Batch has no idempotency token). */
+export const BATCH_KEY_TAG = 'argo-execution-key';
+
+/** AWS Batch `jobName` (at most 128 of A-Z a-z 0-9 _ -): looked up with ListJobs before a job is submitted. */
+export function batchJobName(key: string, prefix = 'argo'): string {
+  return `${prefix}-${key.slice(0, 32)}`;
+}

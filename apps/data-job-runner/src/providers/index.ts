@@ -6,13 +6,14 @@ import { dbtCloud } from './dbt-cloud/index.js';
 import { livy } from './livy/index.js';
 import { stepFunctions } from './step-functions/index.js';
 import { emrServerless } from './emr-serverless/index.js';
+import { batch } from './batch/index.js';
 
 /**
  * The data-job runner's providers, in the order of the docs: a provider is its folder under providers/ and its
  * line here. The sidecar's variables, the connections, the body's provider blocks and a collection's families
  * come from this list.
  */
-const DEFINITIONS = { databricks, airflow, dbtCloud, livy, stepFunctions, emrServerless };
+const DEFINITIONS = { databricks, airflow, dbtCloud, livy, stepFunctions, emrServerless, batch };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each entry has its own variables and connections
 export const PROVIDERS = new ProviderTable<DataJobProviderDefinition<any, any>>(Object.values(DEFINITIONS));

@@ -4,6 +4,7 @@ import { DbtCloudStandIn } from '../stand-ins/dbt-cloud/dbt-cloud.stand-in.js';
 import { LivyStandIn } from '../stand-ins/livy/livy.stand-in.js';
 import { BatchStandIn } from '../stand-ins/batch/batch.stand-in.js';
 import { EmrServerlessStandIn } from '../stand-ins/emr-serverless/emr-serverless.stand-in.js';
+import { GlueStandIn } from '../stand-ins/glue/glue.stand-in.js';
 import { StepFunctionsStandIn } from '../stand-ins/step-functions/step-functions.stand-in.js';
 
 /** Credentials of the demo stand-ins (fake, loopback only). */
@@ -28,6 +29,7 @@ export const DEMO_IDS = {
   stepFunctionsMachine: 'orders-load',
   emrServerlessApplication: '00fkjrmgjh8ph00p',
   batchQueue: 'scoring',
+  glueJob: 'orders-curate',
 } as const;
 
 export interface DataJobDemoUpstreams {
@@ -39,14 +41,15 @@ export interface DataJobDemoUpstreams {
   stepFunctions: StepFunctionsStandIn;
   emrServerless: EmrServerlessStandIn;
   batch: BatchStandIn;
+  glue: GlueStandIn;
   close(): Promise<void>;
 }
 
 /**
- * Starts the seven stand-ins on 127.0.0.1, seeded for the examples, with runs that finish after three polls
+ * Starts the eight stand-ins on 127.0.0.1, seeded for the examples, with runs that finish after three polls
  * (fast under the demo's and the tests' time scale): Databricks jobs 1001 (a notebook that exits with a row
  * count) and 1002, Airflow 3 DAG ingest_orders (JWT auth, auto-detected), dbt Cloud job 2001, Livy with Basic auth,
- * Step Functions state machine orders-load EMR Serverless application 00fkjrmgjh8ph00p and AWS Batch queue scoring (SigV4 with the demo keys).
+ * Step Functions state machine orders-load EMR Serverless application 00fkjrmgjh8ph00p AWS Batch queue scoring and Glue job orders-curate (SigV4 with the demo keys).
  * Returns the sidecar env pointing at them.
  */
 export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
@@ -119,6 +122,14 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
     lifecycle: [{ state: 'RUNNABLE' }, { state: 'RUNNING' }, { state: 'SUCCEEDED' }],
   });
 
+  const glue = new GlueStandIn({
+    keys: [{ accessKeyId: c.awsAccessKeyId, secretAccessKey: c.awsSecretAccessKey }],
+  });
+  glue.addJob({
+    name: DEMO_IDS.glueJob,
+    lifecycle: [{ state: 'STARTING' }, { state: 'RUNNING' }, { state: 'SUCCEEDED' }],
+  });
+
   await Promise.all([
     databricks.start(),
     airflow.start(),
@@ -127,6 +138,7 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
     stepFunctions.start(),
     emrServerless.start(),
     batch.start(),
+    glue.start(),
   ]);
   return {
     env: {
@@ -153,6 +165,10 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
       BATCH_ENDPOINT_URL: batch.url,
       BATCH_ACCESS_KEY_ID: c.awsAccessKeyId,
       BATCH_SECRET_ACCESS_KEY: c.awsSecretAccessKey,
+      GLUE_REGION: glue.region,
+      GLUE_ENDPOINT_URL: glue.url,
+      GLUE_ACCESS_KEY_ID: c.awsAccessKeyId,
+      GLUE_SECRET_ACCESS_KEY: c.awsSecretAccessKey,
     },
     databricks,
     airflow,
@@ -161,6 +177,7 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
     stepFunctions,
     emrServerless,
     batch,
+    glue,
     close: async () => {
       await Promise.all([
         databricks.close(),
@@ -170,6 +187,7 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
         stepFunctions.close(),
         emrServerless.close(),
         batch.close(),
+        glue.close(),
       ]);
     },
   };

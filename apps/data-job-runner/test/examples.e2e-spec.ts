@@ -54,6 +54,7 @@ describe('data-job examples', () => {
       'stepFunctions',
       'emrServerless',
       'batch',
+      'glue',
     ])
       expect(bodies.some((b) => b?.[provider])).toBe(true);
     expect(files).toContain('ingest-transform-models.yaml');

@@ -8,6 +8,7 @@ import { DbtCloudBlock } from '../providers/dbt-cloud/dbt-cloud-block.dto.js';
 import { LivyBlock } from '../providers/livy/livy-block.dto.js';
 import { BatchBlock } from '../providers/batch/batch-block.dto.js';
 import { EmrServerlessBlock } from '../providers/emr-serverless/emr-serverless-block.dto.js';
+import { GlueBlock } from '../providers/glue/glue-block.dto.js';
 import { StepFunctionsBlock } from '../providers/step-functions/step-functions-block.dto.js';
 import { ToBoolean } from './validators.js';
 
@@ -47,6 +48,11 @@ export class DataJobConfig {
   @ValidateNested()
   @Type(() => BatchBlock)
   batch?: BatchBlock;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => GlueBlock)
+  glue?: GlueBlock;
 
   /** Wait for the run to finish (default); false: succeed as soon as the run is started. */
   @IsOptional()

@@ -25,6 +25,8 @@ export interface RunRef {
   batchName?: string;
   /** EMR Serverless: the application the job run belongs to. */
   applicationId?: string;
+  /** Glue: the job the run belongs to. */
+  jobName?: string;
 }
 
 /** A provider's view of a run, normalised. */

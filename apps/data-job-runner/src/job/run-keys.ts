@@ -62,3 +62,9 @@ export const BATCH_KEY_TAG = 'argo-execution-key';
 export function batchJobName(key: string, prefix = 'argo'): string {
   return `${prefix}-${key.slice(0, 32)}`;
 }
+
+/**
+ * The job argument that marks the Glue run of an execution (Glue has no idempotency token); Glue hands it to the
+ * script like any other argument, and getResolvedOptions ignores arguments it is not asked for.
+ */
+export const GLUE_KEY_ARGUMENT = '--argo-execution-key';

@@ -5,6 +5,7 @@ import { LivyStandIn } from '../stand-ins/livy/livy.stand-in.js';
 import { BatchStandIn } from '../stand-ins/batch/batch.stand-in.js';
 import { EmrServerlessStandIn } from '../stand-ins/emr-serverless/emr-serverless.stand-in.js';
 import { GlueStandIn } from '../stand-ins/glue/glue.stand-in.js';
+import { SageMakerPipelinesStandIn } from '../stand-ins/sagemaker-pipelines/sagemaker-pipelines.stand-in.js';
 import { StepFunctionsStandIn } from '../stand-ins/step-functions/step-functions.stand-in.js';
 
 /** Credentials of the demo stand-ins (fake, loopback only). */
@@ -30,6 +31,7 @@ export const DEMO_IDS = {
   emrServerlessApplication: '00fkjrmgjh8ph00p',
   batchQueue: 'scoring',
   glueJob: 'orders-curate',
+  sagemakerPipeline: 'churn-train',
 } as const;
 
 export interface DataJobDemoUpstreams {
@@ -42,14 +44,15 @@ export interface DataJobDemoUpstreams {
   emrServerless: EmrServerlessStandIn;
   batch: BatchStandIn;
   glue: GlueStandIn;
+  sagemakerPipelines: SageMakerPipelinesStandIn;
   close(): Promise<void>;
 }
 
 /**
- * Starts the eight stand-ins on 127.0.0.1, seeded for the examples, with runs that finish after three polls
+ * Starts the nine stand-ins on 127.0.0.1, seeded for the examples, with runs that finish after three polls
  * (fast under the demo's and the tests' time scale): Databricks jobs 1001 (a notebook that exits with a row
  * count) and 1002, Airflow 3 DAG ingest_orders (JWT auth, auto-detected), dbt Cloud job 2001, Livy with Basic auth,
- * Step Functions state machine orders-load EMR Serverless application 00fkjrmgjh8ph00p AWS Batch queue scoring and Glue job orders-curate (SigV4 with the demo keys).
+ * Step Functions state machine orders-load EMR Serverless application 00fkjrmgjh8ph00p AWS Batch queue scoring Glue job orders-curate and SageMaker pipeline churn-train (SigV4 with the demo keys).
  * Returns the sidecar env pointing at them.
  */
 export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
@@ -130,6 +133,14 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
     lifecycle: [{ state: 'STARTING' }, { state: 'RUNNING' }, { state: 'SUCCEEDED' }],
   });
 
+  const sagemakerPipelines = new SageMakerPipelinesStandIn({
+    keys: [{ accessKeyId: c.awsAccessKeyId, secretAccessKey: c.awsSecretAccessKey }],
+  });
+  sagemakerPipelines.addPipeline({
+    name: DEMO_IDS.sagemakerPipeline,
+    lifecycle: [{ state: 'Executing', polls: 2 }, { state: 'Succeeded' }],
+  });
+
   await Promise.all([
     databricks.start(),
     airflow.start(),
@@ -139,6 +150,7 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
     emrServerless.start(),
     batch.start(),
     glue.start(),
+    sagemakerPipelines.start(),
   ]);
   return {
     env: {
@@ -169,6 +181,10 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
       GLUE_ENDPOINT_URL: glue.url,
       GLUE_ACCESS_KEY_ID: c.awsAccessKeyId,
       GLUE_SECRET_ACCESS_KEY: c.awsSecretAccessKey,
+      SAGEMAKER_PIPELINES_REGION: sagemakerPipelines.region,
+      SAGEMAKER_PIPELINES_ENDPOINT_URL: sagemakerPipelines.url,
+      SAGEMAKER_PIPELINES_ACCESS_KEY_ID: c.awsAccessKeyId,
+      SAGEMAKER_PIPELINES_SECRET_ACCESS_KEY: c.awsSecretAccessKey,
     },
     databricks,
     airflow,
@@ -178,6 +194,7 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
     emrServerless,
     batch,
     glue,
+    sagemakerPipelines,
     close: async () => {
       await Promise.all([
         databricks.close(),
@@ -188,6 +205,7 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
         emrServerless.close(),
         batch.close(),
         glue.close(),
+        sagemakerPipelines.close(),
       ]);
     },
   };

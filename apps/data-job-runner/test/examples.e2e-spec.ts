@@ -55,6 +55,7 @@ describe('data-job examples', () => {
       'emrServerless',
       'batch',
       'glue',
+      'sagemakerPipelines',
     ])
       expect(bodies.some((b) => b?.[provider])).toBe(true);
     expect(files).toContain('ingest-transform-models.yaml');

@@ -9,6 +9,7 @@ import { LivyBlock } from '../providers/livy/livy-block.dto.js';
 import { BatchBlock } from '../providers/batch/batch-block.dto.js';
 import { EmrServerlessBlock } from '../providers/emr-serverless/emr-serverless-block.dto.js';
 import { GlueBlock } from '../providers/glue/glue-block.dto.js';
+import { SagemakerPipelinesBlock } from '../providers/sagemaker-pipelines/sagemaker-pipelines-block.dto.js';
 import { StepFunctionsBlock } from '../providers/step-functions/step-functions-block.dto.js';
 import { ToBoolean } from './validators.js';
 
@@ -53,6 +54,11 @@ export class DataJobConfig {
   @ValidateNested()
   @Type(() => GlueBlock)
   glue?: GlueBlock;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => SagemakerPipelinesBlock)
+  sagemakerPipelines?: SagemakerPipelinesBlock;
 
   /** Wait for the run to finish (default); false: succeed as soon as the run is started. */
   @IsOptional()

@@ -68,3 +68,8 @@ export function batchJobName(key: string, prefix = 'argo'): string {
  * script like any other argument, and getResolvedOptions ignores arguments it is not asked for.
  */
 export const GLUE_KEY_ARGUMENT = '--argo-execution-key';
+
+/** SageMaker `ClientRequestToken` (32 to 128 characters): StartPipelineExecution with a token it has seen returns that execution. */
+export function sagemakerClientRequestToken(key: string): string {
+  return key.slice(0, 64);
+}

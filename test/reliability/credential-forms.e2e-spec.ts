@@ -139,6 +139,17 @@ const ROWS: Row[] = [
     secret: (e) => e.LIVY_PASSWORD,
   },
   {
+    credential: 'STEP_FUNCTIONS_SESSION_TOKEN and STEP_FUNCTIONS_SECRET_ACCESS_KEY',
+    how: 'X-Amz-Security-Token, and the key of the SigV4 signature',
+    key: 'data-job',
+    body: {
+      stepFunctions: { stateMachineArn: 'arn:aws:states:eu-west-1:123456789012:stateMachine:orders-load' },
+    },
+    env: { STEP_FUNCTIONS_SESSION_TOKEN: 'FwoGZXIvYXdzEPf//////////credential-forms-session-token' },
+    sent: (e) => [e.STEP_FUNCTIONS_SESSION_TOKEN],
+    secret: (e) => e.STEP_FUNCTIONS_SECRET_ACCESS_KEY,
+  },
+  {
     credential: 'ARGO_TOKEN',
     how: 'Authorization: Bearer',
     key: 'workflow-event',

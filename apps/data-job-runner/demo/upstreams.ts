@@ -2,6 +2,11 @@ import { AirflowStandIn } from '../stand-ins/airflow/airflow.stand-in.js';
 import { DatabricksStandIn } from '../stand-ins/databricks/databricks.stand-in.js';
 import { DbtCloudStandIn } from '../stand-ins/dbt-cloud/dbt-cloud.stand-in.js';
 import { LivyStandIn } from '../stand-ins/livy/livy.stand-in.js';
+import { BatchStandIn } from '../stand-ins/batch/batch.stand-in.js';
+import { EmrServerlessStandIn } from '../stand-ins/emr-serverless/emr-serverless.stand-in.js';
+import { GlueStandIn } from '../stand-ins/glue/glue.stand-in.js';
+import { SageMakerPipelinesStandIn } from '../stand-ins/sagemaker-pipelines/sagemaker-pipelines.stand-in.js';
+import { StepFunctionsStandIn } from '../stand-ins/step-functions/step-functions.stand-in.js';
 
 /** Credentials of the demo stand-ins (fake, loopback only). */
 export const DEMO_CREDENTIALS = {
@@ -12,6 +17,8 @@ export const DEMO_CREDENTIALS = {
   dbtToken: 'dbtc_demoDEMOdemoDEMOdemo1234',
   livyUser: 'livy-runner',
   livyPassword: 'livy-demo-pw-9f8e7d6c',
+  awsAccessKeyId: 'AKIADEMO0A1B2C3D4E5F',
+  awsSecretAccessKey: 'aws-demo-secret/0a1b2c3d4e5f60718293a4b5c6d7e8f9',
 } as const;
 
 /** What the examples in manifests/data-job-runner/examples use. */
@@ -20,6 +27,11 @@ export const DEMO_IDS = {
   databricksRefreshJob: 1002,
   airflowIngestDag: 'ingest_orders',
   dbtModelsJob: 2001,
+  stepFunctionsMachine: 'orders-load',
+  emrServerlessApplication: '00fkjrmgjh8ph00p',
+  batchQueue: 'scoring',
+  glueJob: 'orders-curate',
+  sagemakerPipeline: 'churn-train',
 } as const;
 
 export interface DataJobDemoUpstreams {
@@ -28,13 +40,19 @@ export interface DataJobDemoUpstreams {
   airflow: AirflowStandIn;
   dbt: DbtCloudStandIn;
   livy: LivyStandIn;
+  stepFunctions: StepFunctionsStandIn;
+  emrServerless: EmrServerlessStandIn;
+  batch: BatchStandIn;
+  glue: GlueStandIn;
+  sagemakerPipelines: SageMakerPipelinesStandIn;
   close(): Promise<void>;
 }
 
 /**
- * Starts the four stand-ins on 127.0.0.1, seeded for the examples, with runs that finish after three polls
+ * Starts the nine stand-ins on 127.0.0.1, seeded for the examples, with runs that finish after three polls
  * (fast under the demo's and the tests' time scale): Databricks jobs 1001 (a notebook that exits with a row
- * count) and 1002, Airflow 3 DAG ingest_orders (JWT auth, auto-detected), dbt Cloud job 2001, Livy with Basic auth.
+ * count) and 1002, Airflow 3 DAG ingest_orders (JWT auth, auto-detected), dbt Cloud job 2001, Livy with Basic auth,
+ * Step Functions state machine orders-load EMR Serverless application 00fkjrmgjh8ph00p AWS Batch queue scoring Glue job orders-curate and SageMaker pipeline churn-train (SigV4 with the demo keys).
  * Returns the sidecar env pointing at them.
  */
 export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
@@ -81,7 +99,59 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
     ],
   });
 
-  await Promise.all([databricks.start(), airflow.start(), dbt.start(), livy.start()]);
+  const stepFunctions = new StepFunctionsStandIn({
+    keys: [{ accessKeyId: c.awsAccessKeyId, secretAccessKey: c.awsSecretAccessKey }],
+  });
+  stepFunctions.addStateMachine({
+    name: DEMO_IDS.stepFunctionsMachine,
+    lifecycle: [{ state: 'RUNNING', polls: 2 }, { state: 'SUCCEEDED' }],
+    output: '{"tablesLoaded": 2}',
+  });
+
+  const emrServerless = new EmrServerlessStandIn({
+    keys: [{ accessKeyId: c.awsAccessKeyId, secretAccessKey: c.awsSecretAccessKey }],
+  });
+  emrServerless.addApplication({
+    applicationId: DEMO_IDS.emrServerlessApplication,
+    name: 'orders',
+    lifecycle: [{ state: 'SCHEDULED' }, { state: 'RUNNING' }, { state: 'SUCCESS' }],
+  });
+
+  const batch = new BatchStandIn({
+    keys: [{ accessKeyId: c.awsAccessKeyId, secretAccessKey: c.awsSecretAccessKey }],
+  });
+  batch.addQueue({
+    name: DEMO_IDS.batchQueue,
+    lifecycle: [{ state: 'RUNNABLE' }, { state: 'RUNNING' }, { state: 'SUCCEEDED' }],
+  });
+
+  const glue = new GlueStandIn({
+    keys: [{ accessKeyId: c.awsAccessKeyId, secretAccessKey: c.awsSecretAccessKey }],
+  });
+  glue.addJob({
+    name: DEMO_IDS.glueJob,
+    lifecycle: [{ state: 'STARTING' }, { state: 'RUNNING' }, { state: 'SUCCEEDED' }],
+  });
+
+  const sagemakerPipelines = new SageMakerPipelinesStandIn({
+    keys: [{ accessKeyId: c.awsAccessKeyId, secretAccessKey: c.awsSecretAccessKey }],
+  });
+  sagemakerPipelines.addPipeline({
+    name: DEMO_IDS.sagemakerPipeline,
+    lifecycle: [{ state: 'Executing', polls: 2 }, { state: 'Succeeded' }],
+  });
+
+  await Promise.all([
+    databricks.start(),
+    airflow.start(),
+    dbt.start(),
+    livy.start(),
+    stepFunctions.start(),
+    emrServerless.start(),
+    batch.start(),
+    glue.start(),
+    sagemakerPipelines.start(),
+  ]);
   return {
     env: {
       DATABRICKS_HOST: databricks.url,
@@ -95,13 +165,48 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
       LIVY_URL: livy.url,
       LIVY_USERNAME: c.livyUser,
       LIVY_PASSWORD: c.livyPassword,
+      STEP_FUNCTIONS_REGION: stepFunctions.region,
+      STEP_FUNCTIONS_ENDPOINT_URL: stepFunctions.url,
+      STEP_FUNCTIONS_ACCESS_KEY_ID: c.awsAccessKeyId,
+      STEP_FUNCTIONS_SECRET_ACCESS_KEY: c.awsSecretAccessKey,
+      EMR_SERVERLESS_REGION: emrServerless.region,
+      EMR_SERVERLESS_ENDPOINT_URL: emrServerless.url,
+      EMR_SERVERLESS_ACCESS_KEY_ID: c.awsAccessKeyId,
+      EMR_SERVERLESS_SECRET_ACCESS_KEY: c.awsSecretAccessKey,
+      BATCH_REGION: batch.region,
+      BATCH_ENDPOINT_URL: batch.url,
+      BATCH_ACCESS_KEY_ID: c.awsAccessKeyId,
+      BATCH_SECRET_ACCESS_KEY: c.awsSecretAccessKey,
+      GLUE_REGION: glue.region,
+      GLUE_ENDPOINT_URL: glue.url,
+      GLUE_ACCESS_KEY_ID: c.awsAccessKeyId,
+      GLUE_SECRET_ACCESS_KEY: c.awsSecretAccessKey,
+      SAGEMAKER_PIPELINES_REGION: sagemakerPipelines.region,
+      SAGEMAKER_PIPELINES_ENDPOINT_URL: sagemakerPipelines.url,
+      SAGEMAKER_PIPELINES_ACCESS_KEY_ID: c.awsAccessKeyId,
+      SAGEMAKER_PIPELINES_SECRET_ACCESS_KEY: c.awsSecretAccessKey,
     },
     databricks,
     airflow,
     dbt,
     livy,
+    stepFunctions,
+    emrServerless,
+    batch,
+    glue,
+    sagemakerPipelines,
     close: async () => {
-      await Promise.all([databricks.close(), airflow.close(), dbt.close(), livy.close()]);
+      await Promise.all([
+        databricks.close(),
+        airflow.close(),
+        dbt.close(),
+        livy.close(),
+        stepFunctions.close(),
+        emrServerless.close(),
+        batch.close(),
+        glue.close(),
+        sagemakerPipelines.close(),
+      ]);
     },
   };
 }

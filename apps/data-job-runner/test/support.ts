@@ -19,6 +19,7 @@ export const SECRETS = {
   airflowToken: 'airflow-e2e-static-token-77aa88bb',
   dbtCloud: 'dbtc_e2e_9Zq8Yx7Ww6Vv5Uu4Tt3Ss2',
   livyPassword: 'livy-e2e-pw-1a2b3c4d5e6f',
+  awsSecretKey: 'aws-e2e-secret/Kx7Mdeng9bPxRfiCYzz0aa11bb22',
 } as const;
 
 /** Sidecar settings for tests: short upstream timeout (hang faults), short call deadline. */

@@ -6,6 +6,11 @@ import { AirflowBlock } from '../providers/airflow/airflow-block.dto.js';
 import { DatabricksBlock } from '../providers/databricks/databricks-block.dto.js';
 import { DbtCloudBlock } from '../providers/dbt-cloud/dbt-cloud-block.dto.js';
 import { LivyBlock } from '../providers/livy/livy-block.dto.js';
+import { BatchBlock } from '../providers/batch/batch-block.dto.js';
+import { EmrServerlessBlock } from '../providers/emr-serverless/emr-serverless-block.dto.js';
+import { GlueBlock } from '../providers/glue/glue-block.dto.js';
+import { SagemakerPipelinesBlock } from '../providers/sagemaker-pipelines/sagemaker-pipelines-block.dto.js';
+import { StepFunctionsBlock } from '../providers/step-functions/step-functions-block.dto.js';
 import { ToBoolean } from './validators.js';
 
 /** The `data-job:` plugin body: exactly one provider block plus how to wait for the run. */
@@ -29,6 +34,31 @@ export class DataJobConfig {
   @ValidateNested()
   @Type(() => LivyBlock)
   livy?: LivyBlock;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => StepFunctionsBlock)
+  stepFunctions?: StepFunctionsBlock;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => EmrServerlessBlock)
+  emrServerless?: EmrServerlessBlock;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => BatchBlock)
+  batch?: BatchBlock;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => GlueBlock)
+  glue?: GlueBlock;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => SagemakerPipelinesBlock)
+  sagemakerPipelines?: SagemakerPipelinesBlock;
 
   /** Wait for the run to finish (default); false: succeed as soon as the run is started. */
   @IsOptional()

@@ -23,6 +23,10 @@ export interface RunRef {
   dagId?: string;
   /** Livy: the batch name, checked on every poll (Livy reuses ids after a restart without recovery). */
   batchName?: string;
+  /** EMR Serverless: the application the job run belongs to. */
+  applicationId?: string;
+  /** Glue: the job the run belongs to. */
+  jobName?: string;
 }
 
 /** A provider's view of a run, normalised. */

@@ -41,3 +41,35 @@ export function dbtCause(
 export function livyBatchName(key: string, prefix = 'argo'): string {
   return `${prefix}-${key.slice(0, 24)}`;
 }
+
+/**
+ * Step Functions execution `name` (at most 80 of A-Z a-z 0-9 _ -): a Standard workflow starts one execution per
+ * name, so a repeated StartExecution returns it or is refused with ExecutionAlreadyExists.
+ */
+export function stepFunctionsExecutionName(key: string, prefix = 'argo'): string {
+  return `${prefix}-${key.slice(0, 32)}`;
+}
+
+/** EMR Serverless `clientToken` (at most 64 characters): StartJobRun with a token it has seen returns that job run. */
+export function emrServerlessClientToken(key: string): string {
+  return key.slice(0, 64);
+}
+
+/** The tag that marks the AWS Batch job of an execution (Batch has no idempotency token). */
+export const BATCH_KEY_TAG = 'argo-execution-key';
+
+/** AWS Batch `jobName` (at most 128 of A-Z a-z 0-9 _ -): looked up with ListJobs before a job is submitted. */
+export function batchJobName(key: string, prefix = 'argo'): string {
+  return `${prefix}-${key.slice(0, 32)}`;
+}
+
+/**
+ * The job argument that marks the Glue run of an execution (Glue has no idempotency token); Glue hands it to the
+ * script like any other argument, and getResolvedOptions ignores arguments it is not asked for.
+ */
+export const GLUE_KEY_ARGUMENT = '--argo-execution-key';
+
+/** SageMaker `ClientRequestToken` (32 to 128 characters): StartPipelineExecution with a token it has seen returns that execution. */
+export function sagemakerClientRequestToken(key: string): string {
+  return key.slice(0, 64);
+}

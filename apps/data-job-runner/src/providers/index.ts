@@ -4,13 +4,28 @@ import { airflow } from './airflow/index.js';
 import { databricks } from './databricks/index.js';
 import { dbtCloud } from './dbt-cloud/index.js';
 import { livy } from './livy/index.js';
+import { stepFunctions } from './step-functions/index.js';
+import { emrServerless } from './emr-serverless/index.js';
+import { batch } from './batch/index.js';
+import { glue } from './glue/index.js';
+import { sagemakerPipelines } from './sagemaker-pipelines/index.js';
 
 /**
  * The data-job runner's providers, in the order of the docs: a provider is its folder under providers/ and its
  * line here. The sidecar's variables, the connections, the body's provider blocks and a collection's families
  * come from this list.
  */
-const DEFINITIONS = { databricks, airflow, dbtCloud, livy };
+const DEFINITIONS = {
+  databricks,
+  airflow,
+  dbtCloud,
+  livy,
+  stepFunctions,
+  emrServerless,
+  batch,
+  glue,
+  sagemakerPipelines,
+};
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each entry has its own variables and connections
 export const PROVIDERS = new ProviderTable<DataJobProviderDefinition<any, any>>(Object.values(DEFINITIONS));

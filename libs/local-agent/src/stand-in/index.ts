@@ -6,3 +6,4 @@ export * from './stand-in-server.js';
 export * from './provider-stand-in.js';
 export * from './lifecycle.js';
 export * from './stand-in-host.js';
+export * from './aws-sigv4.js';

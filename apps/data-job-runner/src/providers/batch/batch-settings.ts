@@ -1,0 +1,6 @@
+import { awsFamily, awsVariables } from '../../aws/aws-settings.js';
+
+/** `BATCH_REGION`, ..., and `BATCH_<NAME>_REGION` for named connections. */
+export const BATCH_FAMILY = awsFamily('BATCH');
+
+export const batchVariables = awsVariables(BATCH_FAMILY.prefix);

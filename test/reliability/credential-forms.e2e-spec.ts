@@ -40,6 +40,19 @@ const smtpLogin = (env: Record<string, string>): { user: string; pass: string } 
 const query = (env: Record<string, string>, name: string, param: string): string =>
   new URL(env[name]).searchParams.get(param)!;
 
+/** An AWS backend's keys: the session token is sent as X-Amz-Security-Token, the secret key only signs. */
+function awsRows(backends: Array<[prefix: string, body: Record<string, unknown>]>): Row[] {
+  return backends.map(([prefix, body]) => ({
+    credential: `${prefix}_SESSION_TOKEN and ${prefix}_SECRET_ACCESS_KEY`,
+    how: 'X-Amz-Security-Token, and the key of the SigV4 signature',
+    key: 'data-job',
+    body,
+    env: { [`${prefix}_SESSION_TOKEN`]: `FwoGZXIvYXdzEPf//////////${prefix.toLowerCase()}-session-token` },
+    sent: (e) => [e[`${prefix}_SESSION_TOKEN`]],
+    secret: (e) => e[`${prefix}_SECRET_ACCESS_KEY`],
+  }));
+}
+
 const ROWS: Row[] = [
   {
     credential: 'JENKINS_API_TOKEN',
@@ -138,17 +151,27 @@ const ROWS: Row[] = [
     sent: (e) => [b64(`${e.LIVY_USERNAME}:${e.LIVY_PASSWORD}`)],
     secret: (e) => e.LIVY_PASSWORD,
   },
-  {
-    credential: 'STEP_FUNCTIONS_SESSION_TOKEN and STEP_FUNCTIONS_SECRET_ACCESS_KEY',
-    how: 'X-Amz-Security-Token, and the key of the SigV4 signature',
-    key: 'data-job',
-    body: {
-      stepFunctions: { stateMachineArn: 'arn:aws:states:eu-west-1:123456789012:stateMachine:orders-load' },
-    },
-    env: { STEP_FUNCTIONS_SESSION_TOKEN: 'FwoGZXIvYXdzEPf//////////credential-forms-session-token' },
-    sent: (e) => [e.STEP_FUNCTIONS_SESSION_TOKEN],
-    secret: (e) => e.STEP_FUNCTIONS_SECRET_ACCESS_KEY,
-  },
+  ...awsRows([
+    [
+      'STEP_FUNCTIONS',
+      {
+        stepFunctions: { stateMachineArn: 'arn:aws:states:eu-west-1:123456789012:stateMachine:orders-load' },
+      },
+    ],
+    [
+      'EMR_SERVERLESS',
+      {
+        emrServerless: {
+          applicationId: '00fkjrmgjh8ph00p',
+          executionRoleArn: 'arn:aws:iam::123456789012:role/emr-job',
+          sparkSubmit: { entryPoint: 's3://jobs/a.py' },
+        },
+      },
+    ],
+    ['BATCH', { batch: { jobQueue: 'scoring', jobDefinition: 'score-orders:7' } }],
+    ['GLUE', { glue: { jobName: 'orders-curate' } }],
+    ['SAGEMAKER_PIPELINES', { sagemakerPipelines: { pipelineName: 'churn-train' } }],
+  ]),
   {
     credential: 'ARGO_TOKEN',
     how: 'Authorization: Bearer',
@@ -364,7 +387,7 @@ describe('credential forms: every credential, in every form it is sent in, echoe
   });
 
   it("has a row for every secret of every plugin's env class (its providers' variables included)", () => {
-    const covered = new Set(ROWS.map((r) => r.credential.split(' ')[0]));
+    const covered = new Set(ROWS.flatMap((r) => r.credential.match(/\b[A-Z][A-Z0-9_]+\b/g) ?? []));
     const missing = singles.flatMap((s) =>
       s.secrets.filter((name) => !covered.has(name)).map((name) => `${s.target.name}: ${name}`),
     );

@@ -1,7 +1,9 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { AirflowStandIn } from '../stand-ins/airflow/airflow.stand-in.js';
 import { DatabricksStandIn } from '../stand-ins/databricks/databricks.stand-in.js';
 import { DbtCloudStandIn } from '../stand-ins/dbt-cloud/dbt-cloud.stand-in.js';
 import { LivyStandIn } from '../stand-ins/livy/livy.stand-in.js';
+import { SnowflakeStandIn } from '../stand-ins/snowflake/snowflake.stand-in.js';
 
 /** Credentials of the demo stand-ins (fake, loopback only). */
 export const DEMO_CREDENTIALS = {
@@ -20,6 +22,8 @@ export const DEMO_IDS = {
   databricksRefreshJob: 1002,
   airflowIngestDag: 'ingest_orders',
   dbtModelsJob: 2001,
+  snowflakeAccount: 'demoorg-analytics',
+  snowflakeUser: 'ARGO_RUNNER',
 } as const;
 
 export interface DataJobDemoUpstreams {
@@ -28,13 +32,17 @@ export interface DataJobDemoUpstreams {
   airflow: AirflowStandIn;
   dbt: DbtCloudStandIn;
   livy: LivyStandIn;
+  snowflake: SnowflakeStandIn;
+  /** The demo's Snowflake key pair is made at start: its private key is the one credential not above. */
+  snowflakePrivateKey: string;
   close(): Promise<void>;
 }
 
 /**
- * Starts the four stand-ins on 127.0.0.1, seeded for the examples, with runs that finish after three polls
+ * Starts the five stand-ins on 127.0.0.1, seeded for the examples, with runs that finish after three polls
  * (fast under the demo's and the tests' time scale): Databricks jobs 1001 (a notebook that exits with a row
- * count) and 1002, Airflow 3 DAG ingest_orders (JWT auth, auto-detected), dbt Cloud job 2001, Livy with Basic auth.
+ * count) and 1002, Airflow 3 DAG ingest_orders (JWT auth, auto-detected), dbt Cloud job 2001, Livy with Basic auth,
+ * Snowflake with a key pair made here (statements finish after three polls).
  * Returns the sidecar env pointing at them.
  */
 export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
@@ -81,7 +89,19 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
     ],
   });
 
-  await Promise.all([databricks.start(), airflow.start(), dbt.start(), livy.start()]);
+  const keys = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
+  const snowflake = new SnowflakeStandIn({
+    account: DEMO_IDS.snowflakeAccount,
+    user: DEMO_IDS.snowflakeUser,
+    publicKey: keys.publicKey,
+    lifecycle: [{ state: 'running', polls: 2 }, { state: 'success' }],
+  });
+
+  await Promise.all([databricks.start(), airflow.start(), dbt.start(), livy.start(), snowflake.start()]);
   return {
     env: {
       DATABRICKS_HOST: databricks.url,
@@ -95,13 +115,19 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
       LIVY_URL: livy.url,
       LIVY_USERNAME: c.livyUser,
       LIVY_PASSWORD: c.livyPassword,
+      SNOWFLAKE_ACCOUNT: DEMO_IDS.snowflakeAccount,
+      SNOWFLAKE_URL: snowflake.url,
+      SNOWFLAKE_USER: DEMO_IDS.snowflakeUser,
+      SNOWFLAKE_PRIVATE_KEY: keys.privateKey,
     },
     databricks,
     airflow,
     dbt,
     livy,
+    snowflake,
+    snowflakePrivateKey: keys.privateKey,
     close: async () => {
-      await Promise.all([databricks.close(), airflow.close(), dbt.close(), livy.close()]);
+      await Promise.all([databricks.close(), airflow.close(), dbt.close(), livy.close(), snowflake.close()]);
     },
   };
 }

@@ -2,3 +2,4 @@ export * from './databricks/databricks.stand-in.js';
 export * from './airflow/airflow.stand-in.js';
 export * from './dbt-cloud/dbt-cloud.stand-in.js';
 export * from './livy/livy.stand-in.js';
+export * from './snowflake/snowflake.stand-in.js';

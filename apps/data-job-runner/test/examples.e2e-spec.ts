@@ -46,7 +46,7 @@ describe('data-job examples', () => {
     const bodies = files.flatMap((f) =>
       read(f).wf.spec.templates.map((t) => t.plugin?.['data-job'] as Record<string, unknown> | undefined),
     );
-    for (const provider of ['databricks', 'airflow', 'dbtCloud', 'livy'])
+    for (const provider of ['databricks', 'airflow', 'dbtCloud', 'livy', 'snowflake'])
       expect(bodies.some((b) => b?.[provider])).toBe(true);
     expect(files).toContain('ingest-transform-models.yaml');
   });
@@ -109,6 +109,22 @@ describe('data-job examples', () => {
         Object.values(DEMO_CREDENTIALS)
           .map(String)
           .filter((s) => s.length > 8),
+      );
+    });
+
+    it('runs the Snowflake statement with its day as a binding, and masks the key', async () => {
+      const result = await run('snowflake-statement.yaml');
+      expect(result.phase).toBe('Succeeded');
+      const runId = outputValue(
+        result.nodes.find((n) => n.type === 'Plugin')!,
+        'runId',
+      );
+      const statement = up.snowflake.statements.find((s) => s.handle === runId)!;
+      expect(statement.request.bindings).toEqual({ '1': { type: 'TEXT', value: '2024-01-01' } });
+      expectNoSecrets(
+        h,
+        [result.nodes],
+        up.snowflakePrivateKey.split('\n').filter((line) => line.length > 40),
       );
     });
   });

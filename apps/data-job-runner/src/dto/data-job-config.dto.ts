@@ -6,6 +6,7 @@ import { AirflowBlock } from '../providers/airflow/airflow-block.dto.js';
 import { DatabricksBlock } from '../providers/databricks/databricks-block.dto.js';
 import { DbtCloudBlock } from '../providers/dbt-cloud/dbt-cloud-block.dto.js';
 import { LivyBlock } from '../providers/livy/livy-block.dto.js';
+import { SnowflakeBlock } from '../providers/snowflake/snowflake-block.dto.js';
 import { ToBoolean } from './validators.js';
 
 /** The `data-job:` plugin body: exactly one provider block plus how to wait for the run. */
@@ -29,6 +30,11 @@ export class DataJobConfig {
   @ValidateNested()
   @Type(() => LivyBlock)
   livy?: LivyBlock;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => SnowflakeBlock)
+  snowflake?: SnowflakeBlock;
 
   /** Wait for the run to finish (default); false: succeed as soon as the run is started. */
   @IsOptional()

@@ -4,13 +4,14 @@ import { airflow } from './airflow/index.js';
 import { databricks } from './databricks/index.js';
 import { dbtCloud } from './dbt-cloud/index.js';
 import { livy } from './livy/index.js';
+import { snowflake } from './snowflake/index.js';
 
 /**
  * The data-job runner's providers, in the order of the docs: a provider is its folder under providers/ and its
  * line here. The sidecar's variables, the connections, the body's provider blocks and a collection's families
  * come from this list.
  */
-const DEFINITIONS = { databricks, airflow, dbtCloud, livy };
+const DEFINITIONS = { databricks, airflow, dbtCloud, livy, snowflake };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each entry has its own variables and connections
 export const PROVIDERS = new ProviderTable<DataJobProviderDefinition<any, any>>(Object.values(DEFINITIONS));

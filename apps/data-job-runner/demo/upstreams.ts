@@ -4,6 +4,7 @@ import { DatabricksStandIn } from '../stand-ins/databricks/databricks.stand-in.j
 import { DbtCloudStandIn } from '../stand-ins/dbt-cloud/dbt-cloud.stand-in.js';
 import { LivyStandIn } from '../stand-ins/livy/livy.stand-in.js';
 import { SnowflakeStandIn } from '../stand-ins/snowflake/snowflake.stand-in.js';
+import { DataprocStandIn } from '../stand-ins/dataproc/dataproc.stand-in.js';
 
 /** Credentials of the demo stand-ins (fake, loopback only). */
 export const DEMO_CREDENTIALS = {
@@ -24,6 +25,9 @@ export const DEMO_IDS = {
   dbtModelsJob: 2001,
   snowflakeAccount: 'demoorg-analytics',
   snowflakeUser: 'ARGO_RUNNER',
+  dataprocProject: 'demo-etl-123',
+  dataprocRegion: 'europe-west1',
+  dataprocAccount: 'argo-runner@demo-etl-123.iam.gserviceaccount.com',
 } as const;
 
 export interface DataJobDemoUpstreams {
@@ -35,14 +39,18 @@ export interface DataJobDemoUpstreams {
   snowflake: SnowflakeStandIn;
   /** The demo's Snowflake key pair is made at start: its private key is the one credential not above. */
   snowflakePrivateKey: string;
+  dataproc: DataprocStandIn;
+  /** The demo service account's key file (made at start, its token_uri the stand-in's token endpoint). */
+  dataprocCredentials: string;
   close(): Promise<void>;
 }
 
 /**
- * Starts the five stand-ins on 127.0.0.1, seeded for the examples, with runs that finish after three polls
+ * Starts the six stand-ins on 127.0.0.1, seeded for the examples, with runs that finish after three polls
  * (fast under the demo's and the tests' time scale): Databricks jobs 1001 (a notebook that exits with a row
  * count) and 1002, Airflow 3 DAG ingest_orders (JWT auth, auto-detected), dbt Cloud job 2001, Livy with Basic auth,
- * Snowflake with a key pair made here (statements finish after three polls).
+ * Snowflake with a key pair made here (statements finish after three polls), Dataproc Serverless with a service
+ * account key made here whose token_uri is the stand-in's token endpoint.
  * Returns the sidecar env pointing at them.
  */
 export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
@@ -101,7 +109,38 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
     lifecycle: [{ state: 'running', polls: 2 }, { state: 'success' }],
   });
 
-  await Promise.all([databricks.start(), airflow.start(), dbt.start(), livy.start(), snowflake.start()]);
+  const google = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
+  const dataproc = new DataprocStandIn({
+    project: DEMO_IDS.dataprocProject,
+    region: DEMO_IDS.dataprocRegion,
+    serviceAccount: {
+      clientEmail: DEMO_IDS.dataprocAccount,
+      keyId: 'demo-key-1',
+      publicKey: google.publicKey,
+    },
+    lifecycle: [{ state: 'PENDING' }, { state: 'RUNNING' }, { state: 'SUCCEEDED' }],
+  });
+
+  await Promise.all([
+    databricks.start(),
+    airflow.start(),
+    dbt.start(),
+    livy.start(),
+    snowflake.start(),
+    dataproc.start(),
+  ]);
+  const dataprocCredentials = JSON.stringify({
+    type: 'service_account',
+    project_id: DEMO_IDS.dataprocProject,
+    private_key_id: 'demo-key-1',
+    private_key: google.privateKey,
+    client_email: DEMO_IDS.dataprocAccount,
+    token_uri: dataproc.tokenUri,
+  });
   return {
     env: {
       DATABRICKS_HOST: databricks.url,
@@ -119,6 +158,10 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
       SNOWFLAKE_URL: snowflake.url,
       SNOWFLAKE_USER: DEMO_IDS.snowflakeUser,
       SNOWFLAKE_PRIVATE_KEY: keys.privateKey,
+      DATAPROC_PROJECT: DEMO_IDS.dataprocProject,
+      DATAPROC_REGION: DEMO_IDS.dataprocRegion,
+      DATAPROC_URL: dataproc.url,
+      DATAPROC_CREDENTIALS: dataprocCredentials,
     },
     databricks,
     airflow,
@@ -126,8 +169,17 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
     livy,
     snowflake,
     snowflakePrivateKey: keys.privateKey,
+    dataproc,
+    dataprocCredentials,
     close: async () => {
-      await Promise.all([databricks.close(), airflow.close(), dbt.close(), livy.close(), snowflake.close()]);
+      await Promise.all([
+        databricks.close(),
+        airflow.close(),
+        dbt.close(),
+        livy.close(),
+        snowflake.close(),
+        dataproc.close(),
+      ]);
     },
   };
 }

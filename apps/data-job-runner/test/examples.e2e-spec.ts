@@ -46,7 +46,7 @@ describe('data-job examples', () => {
     const bodies = files.flatMap((f) =>
       read(f).wf.spec.templates.map((t) => t.plugin?.['data-job'] as Record<string, unknown> | undefined),
     );
-    for (const provider of ['databricks', 'airflow', 'dbtCloud', 'livy', 'snowflake'])
+    for (const provider of ['databricks', 'airflow', 'dbtCloud', 'livy', 'snowflake', 'dataproc'])
       expect(bodies.some((b) => b?.[provider])).toBe(true);
     expect(files).toContain('ingest-transform-models.yaml');
   });
@@ -109,6 +109,24 @@ describe('data-job examples', () => {
         Object.values(DEMO_CREDENTIALS)
           .map(String)
           .filter((s) => s.length > 8),
+      );
+    });
+
+    it('runs the Dataproc batch under its batch id, with a token from the stand-in, and masks the key', async () => {
+      const result = await run('dataproc-pyspark-batch.yaml');
+      expect(result.phase).toBe('Succeeded');
+      const runId = outputValue(
+        result.nodes.find((n) => n.type === 'Plugin')!,
+        'runId',
+      );
+      expect(up.dataproc.batch(runId!)?.request.pysparkBatch).toMatchObject({
+        args: ['--day', '2024-01-01'],
+      });
+      const key = (JSON.parse(up.dataprocCredentials) as { private_key: string }).private_key;
+      expectNoSecrets(
+        h,
+        [result.nodes],
+        key.split('\n').filter((line) => line.length > 40),
       );
     });
 

@@ -7,6 +7,7 @@ import { DatabricksBlock } from '../providers/databricks/databricks-block.dto.js
 import { DbtCloudBlock } from '../providers/dbt-cloud/dbt-cloud-block.dto.js';
 import { LivyBlock } from '../providers/livy/livy-block.dto.js';
 import { SnowflakeBlock } from '../providers/snowflake/snowflake-block.dto.js';
+import { DataprocBlock } from '../providers/dataproc/dataproc-block.dto.js';
 import { ToBoolean } from './validators.js';
 
 /** The `data-job:` plugin body: exactly one provider block plus how to wait for the run. */
@@ -35,6 +36,11 @@ export class DataJobConfig {
   @ValidateNested()
   @Type(() => SnowflakeBlock)
   snowflake?: SnowflakeBlock;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => DataprocBlock)
+  dataproc?: DataprocBlock;
 
   /** Wait for the run to finish (default); false: succeed as soon as the run is started. */
   @IsOptional()

@@ -23,6 +23,8 @@ export interface RunRef {
   dagId?: string;
   /** Livy: the batch name, checked on every poll (Livy reuses ids after a restart without recovery). */
   batchName?: string;
+  /** Dataproc: the batch's long-running operation, which is what a cancel cancels. */
+  operation?: string;
 }
 
 /** A provider's view of a run, normalised. */

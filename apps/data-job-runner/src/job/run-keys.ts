@@ -53,3 +53,11 @@ export function snowflakeRequestId(key: string): string {
   const hex = h.join('');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/** Dataproc `batchId` (4-63 of `a-z0-9-`, a letter first): `<prefix>-<24 hex>`; `requestId` the first 40 hex. */
+export function dataprocBatchId(key: string, prefix = 'argo'): string {
+  return `${prefix}-${key.slice(0, 24)}`;
+}
+export function dataprocRequestId(key: string): string {
+  return key.slice(0, 40);
+}

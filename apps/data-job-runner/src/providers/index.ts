@@ -5,13 +5,14 @@ import { databricks } from './databricks/index.js';
 import { dbtCloud } from './dbt-cloud/index.js';
 import { livy } from './livy/index.js';
 import { snowflake } from './snowflake/index.js';
+import { dataproc } from './dataproc/index.js';
 
 /**
  * The data-job runner's providers, in the order of the docs: a provider is its folder under providers/ and its
  * line here. The sidecar's variables, the connections, the body's provider blocks and a collection's families
  * come from this list.
  */
-const DEFINITIONS = { databricks, airflow, dbtCloud, livy, snowflake };
+const DEFINITIONS = { databricks, airflow, dbtCloud, livy, snowflake, dataproc };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each entry has its own variables and connections
 export const PROVIDERS = new ProviderTable<DataJobProviderDefinition<any, any>>(Object.values(DEFINITIONS));

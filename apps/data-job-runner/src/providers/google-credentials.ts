@@ -116,7 +116,11 @@ export class GoogleAccessTokens {
   }
 
   private async createClient() {
-    const { gaxios, IdentityPoolClient, JWT } = await import('google-auth-library');
+    // A CommonJS package: Node and the bundle both give its exports as the namespace's `default`.
+    const loaded = (await import('google-auth-library')) as typeof import('google-auth-library') & {
+      default?: typeof import('google-auth-library');
+    };
+    const { IdentityPoolClient, JWT } = loaded.default ?? loaded;
     const { tokenUri } = this.credentials;
     const timeoutMs = this.timeoutMs;
     const boundedFetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
@@ -126,26 +130,28 @@ export class GoogleAccessTokens {
       const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
       return capResponseBody(await fetch(target, { ...init, signal, redirect: 'manual' }));
     };
-    const transporter = new gaxios.Gaxios({ fetchImplementation: boundedFetch as typeof fetch });
+    const transporterOptions = { fetchImplementation: boundedFetch as typeof fetch };
+    const j = this.credentials.json;
+    // The clients are made from fields checked at start, not through fromJSON (which loads any client type).
+    const client =
+      this.credentials.type === 'service_account'
+        ? new JWT({
+            email: j.client_email as string,
+            key: j.private_key as string,
+            keyId: j.private_key_id as string | undefined,
+            scopes: [CLOUD_PLATFORM_SCOPE],
+            transporterOptions,
+          })
+        : new IdentityPoolClient({ ...j, scopes: [CLOUD_PLATFORM_SCOPE], transporterOptions } as never);
     // The token request asks the library for its own retries; a failure goes to the kit's backoff instead.
-    transporter.interceptors.request.add({
+    client.transporter.interceptors.request.add({
       resolved: async (config) => ({
         ...config,
         retry: false,
         retryConfig: { ...config.retryConfig, retry: 0, noResponseRetries: 0 },
       }),
     });
-    const j = this.credentials.json;
-    // The clients are made from fields checked at start, not through fromJSON (which loads any client type).
-    if (this.credentials.type === 'service_account')
-      return new JWT({
-        email: j.client_email as string,
-        key: j.private_key as string,
-        keyId: j.private_key_id as string | undefined,
-        scopes: [CLOUD_PLATFORM_SCOPE],
-        transporter,
-      });
-    return new IdentityPoolClient({ ...j, scopes: [CLOUD_PLATFORM_SCOPE], transporter } as never);
+    return client;
   }
 }
 

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { AirflowStandIn } from '../stand-ins/airflow/airflow.stand-in.js';
 import { DatabricksStandIn } from '../stand-ins/databricks/databricks.stand-in.js';
 import { DbtCloudStandIn } from '../stand-ins/dbt-cloud/dbt-cloud.stand-in.js';
@@ -7,6 +8,8 @@ import { EmrServerlessStandIn } from '../stand-ins/emr-serverless/emr-serverless
 import { GlueStandIn } from '../stand-ins/glue/glue.stand-in.js';
 import { SageMakerPipelinesStandIn } from '../stand-ins/sagemaker-pipelines/sagemaker-pipelines.stand-in.js';
 import { StepFunctionsStandIn } from '../stand-ins/step-functions/step-functions.stand-in.js';
+import { SnowflakeStandIn } from '../stand-ins/snowflake/snowflake.stand-in.js';
+import { DataprocStandIn } from '../stand-ins/dataproc/dataproc.stand-in.js';
 
 /** Credentials of the demo stand-ins (fake, loopback only). */
 export const DEMO_CREDENTIALS = {
@@ -32,6 +35,11 @@ export const DEMO_IDS = {
   batchQueue: 'scoring',
   glueJob: 'orders-curate',
   sagemakerPipeline: 'churn-train',
+  snowflakeAccount: 'demoorg-analytics',
+  snowflakeUser: 'ARGO_RUNNER',
+  dataprocProject: 'demo-etl-123',
+  dataprocRegion: 'europe-west1',
+  dataprocAccount: 'argo-runner@demo-etl-123.iam.gserviceaccount.com',
 } as const;
 
 export interface DataJobDemoUpstreams {
@@ -45,14 +53,23 @@ export interface DataJobDemoUpstreams {
   batch: BatchStandIn;
   glue: GlueStandIn;
   sagemakerPipelines: SageMakerPipelinesStandIn;
+  snowflake: SnowflakeStandIn;
+  /** The demo's Snowflake key pair is made at start: its private key is the one credential not above. */
+  snowflakePrivateKey: string;
+  dataproc: DataprocStandIn;
+  /** The demo service account's key file (made at start, its token_uri the stand-in's token endpoint). */
+  dataprocCredentials: string;
   close(): Promise<void>;
 }
 
 /**
- * Starts the nine stand-ins on 127.0.0.1, seeded for the examples, with runs that finish after three polls
+ * Starts the eleven stand-ins on 127.0.0.1, seeded for the examples, with runs that finish after three polls
  * (fast under the demo's and the tests' time scale): Databricks jobs 1001 (a notebook that exits with a row
  * count) and 1002, Airflow 3 DAG ingest_orders (JWT auth, auto-detected), dbt Cloud job 2001, Livy with Basic auth,
- * Step Functions state machine orders-load EMR Serverless application 00fkjrmgjh8ph00p AWS Batch queue scoring Glue job orders-curate and SageMaker pipeline churn-train (SigV4 with the demo keys).
+ * Step Functions state machine orders-load, EMR Serverless application 00fkjrmgjh8ph00p, AWS Batch queue scoring,
+ * Glue job orders-curate and SageMaker pipeline churn-train (SigV4 with the demo keys),
+ * Snowflake with a key pair made here (statements finish after three polls), Dataproc Serverless with a service
+ * account key made here whose token_uri is the stand-in's token endpoint.
  * Returns the sidecar env pointing at them.
  */
 export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
@@ -141,6 +158,34 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
     lifecycle: [{ state: 'Executing', polls: 2 }, { state: 'Succeeded' }],
   });
 
+  const keys = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
+  const snowflake = new SnowflakeStandIn({
+    account: DEMO_IDS.snowflakeAccount,
+    user: DEMO_IDS.snowflakeUser,
+    publicKey: keys.publicKey,
+    lifecycle: [{ state: 'running', polls: 2 }, { state: 'success' }],
+  });
+
+  const google = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
+  const dataproc = new DataprocStandIn({
+    project: DEMO_IDS.dataprocProject,
+    region: DEMO_IDS.dataprocRegion,
+    serviceAccount: {
+      clientEmail: DEMO_IDS.dataprocAccount,
+      keyId: 'demo-key-1',
+      publicKey: google.publicKey,
+    },
+    lifecycle: [{ state: 'PENDING' }, { state: 'RUNNING' }, { state: 'SUCCEEDED' }],
+  });
+
   await Promise.all([
     databricks.start(),
     airflow.start(),
@@ -151,7 +196,17 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
     batch.start(),
     glue.start(),
     sagemakerPipelines.start(),
+    snowflake.start(),
+    dataproc.start(),
   ]);
+  const dataprocCredentials = JSON.stringify({
+    type: 'service_account',
+    project_id: DEMO_IDS.dataprocProject,
+    private_key_id: 'demo-key-1',
+    private_key: google.privateKey,
+    client_email: DEMO_IDS.dataprocAccount,
+    token_uri: dataproc.tokenUri,
+  });
   return {
     env: {
       DATABRICKS_HOST: databricks.url,
@@ -185,6 +240,14 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
       SAGEMAKER_PIPELINES_ENDPOINT_URL: sagemakerPipelines.url,
       SAGEMAKER_PIPELINES_ACCESS_KEY_ID: c.awsAccessKeyId,
       SAGEMAKER_PIPELINES_SECRET_ACCESS_KEY: c.awsSecretAccessKey,
+      SNOWFLAKE_ACCOUNT: DEMO_IDS.snowflakeAccount,
+      SNOWFLAKE_URL: snowflake.url,
+      SNOWFLAKE_USER: DEMO_IDS.snowflakeUser,
+      SNOWFLAKE_PRIVATE_KEY: keys.privateKey,
+      DATAPROC_PROJECT: DEMO_IDS.dataprocProject,
+      DATAPROC_REGION: DEMO_IDS.dataprocRegion,
+      DATAPROC_URL: dataproc.url,
+      DATAPROC_CREDENTIALS: dataprocCredentials,
     },
     databricks,
     airflow,
@@ -195,6 +258,10 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
     batch,
     glue,
     sagemakerPipelines,
+    snowflake,
+    snowflakePrivateKey: keys.privateKey,
+    dataproc,
+    dataprocCredentials,
     close: async () => {
       await Promise.all([
         databricks.close(),
@@ -206,6 +273,8 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
         batch.close(),
         glue.close(),
         sagemakerPipelines.close(),
+        snowflake.close(),
+        dataproc.close(),
       ]);
     },
   };

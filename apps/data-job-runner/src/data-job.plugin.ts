@@ -2,7 +2,7 @@ import { definePlugin } from '@app/plugin-kit';
 import { DataJobEnv } from './config/data-job.env.js';
 import { PROVIDERS } from './providers/index.js';
 
-/** Runs Databricks jobs, Airflow DAGs, dbt Cloud jobs and Spark batches (Livy) and waits for them. */
+/** Runs Databricks jobs, Airflow DAGs, dbt Cloud jobs, Spark batches (Livy), Snowflake statements and Dataproc batches, and waits for them. */
 export const dataJobPlugin = definePlugin({
   name: 'data-job-runner',
   key: 'data-job',

@@ -111,5 +111,39 @@ describe('data-job examples', () => {
           .filter((s) => s.length > 8),
       );
     });
+
+    it('runs the Dataproc batch under its batch id, with a token from the stand-in, and masks the key', async () => {
+      const result = await run('dataproc-pyspark-batch.yaml');
+      expect(result.phase).toBe('Succeeded');
+      const runId = outputValue(
+        result.nodes.find((n) => n.type === 'Plugin')!,
+        'runId',
+      );
+      expect(up.dataproc.batch(runId!)?.request.pysparkBatch).toMatchObject({
+        args: ['--day', '2024-01-01'],
+      });
+      const key = (JSON.parse(up.dataprocCredentials) as { private_key: string }).private_key;
+      expectNoSecrets(
+        h,
+        [result.nodes],
+        key.split('\n').filter((line) => line.length > 40),
+      );
+    });
+
+    it('runs the Snowflake statement with its day as a binding, and masks the key', async () => {
+      const result = await run('snowflake-statement.yaml');
+      expect(result.phase).toBe('Succeeded');
+      const runId = outputValue(
+        result.nodes.find((n) => n.type === 'Plugin')!,
+        'runId',
+      );
+      const statement = up.snowflake.statements.find((s) => s.handle === runId)!;
+      expect(statement.request.bindings).toEqual({ '1': { type: 'TEXT', value: '2024-01-01' } });
+      expectNoSecrets(
+        h,
+        [result.nodes],
+        up.snowflakePrivateKey.split('\n').filter((line) => line.length > 40),
+      );
+    });
   });
 });

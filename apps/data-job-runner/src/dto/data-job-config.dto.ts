@@ -11,6 +11,8 @@ import { EmrServerlessBlock } from '../providers/emr-serverless/emr-serverless-b
 import { GlueBlock } from '../providers/glue/glue-block.dto.js';
 import { SagemakerPipelinesBlock } from '../providers/sagemaker-pipelines/sagemaker-pipelines-block.dto.js';
 import { StepFunctionsBlock } from '../providers/step-functions/step-functions-block.dto.js';
+import { SnowflakeBlock } from '../providers/snowflake/snowflake-block.dto.js';
+import { DataprocBlock } from '../providers/dataproc/dataproc-block.dto.js';
 import { ToBoolean } from './validators.js';
 
 /** The `data-job:` plugin body: exactly one provider block plus how to wait for the run. */
@@ -59,6 +61,13 @@ export class DataJobConfig {
   @ValidateNested()
   @Type(() => SagemakerPipelinesBlock)
   sagemakerPipelines?: SagemakerPipelinesBlock;
+  @Type(() => SnowflakeBlock)
+  snowflake?: SnowflakeBlock;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => DataprocBlock)
+  dataproc?: DataprocBlock;
 
   /** Wait for the run to finish (default); false: succeed as soon as the run is started. */
   @IsOptional()

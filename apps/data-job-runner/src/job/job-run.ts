@@ -27,6 +27,8 @@ export interface RunRef {
   applicationId?: string;
   /** Glue: the job the run belongs to. */
   jobName?: string;
+  /** Dataproc: the batch's long-running operation, which is what a cancel cancels. */
+  operation?: string;
 }
 
 /** A provider's view of a run, normalised. */

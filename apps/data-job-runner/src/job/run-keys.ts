@@ -73,3 +73,23 @@ export const GLUE_KEY_ARGUMENT = '--argo-execution-key';
 export function sagemakerClientRequestToken(key: string): string {
   return key.slice(0, 64);
 }
+
+/**
+ * Snowflake `requestId`: a UUID (the API refuses anything else) made of the key's first 32 hex digits, with the
+ * version and variant digits of a random UUID so that it is one.
+ */
+export function snowflakeRequestId(key: string): string {
+  const h = key.slice(0, 32).split('');
+  h[12] = '4';
+  h[16] = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
+  const hex = h.join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Dataproc `batchId` (4-63 of `a-z0-9-`, a letter first): `<prefix>-<24 hex>`; `requestId` the first 40 hex. */
+export function dataprocBatchId(key: string, prefix = 'argo'): string {
+  return `${prefix}-${key.slice(0, 24)}`;
+}
+export function dataprocRequestId(key: string): string {
+  return key.slice(0, 40);
+}

@@ -9,6 +9,8 @@ import { emrServerless } from './emr-serverless/index.js';
 import { batch } from './batch/index.js';
 import { glue } from './glue/index.js';
 import { sagemakerPipelines } from './sagemaker-pipelines/index.js';
+import { snowflake } from './snowflake/index.js';
+import { dataproc } from './dataproc/index.js';
 
 /**
  * The data-job runner's providers, in the order of the docs: a provider is its folder under providers/ and its
@@ -25,6 +27,8 @@ const DEFINITIONS = {
   batch,
   glue,
   sagemakerPipelines,
+  snowflake,
+  dataproc,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each entry has its own variables and connections

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
@@ -52,6 +53,15 @@ function awsRows(backends: Array<[prefix: string, body: Record<string, unknown>]
     secret: (e) => e[`${prefix}_SECRET_ACCESS_KEY`],
   }));
 }
+
+const ENCRYPTED_KEY = ((passphrase: string) => ({
+  passphrase,
+  pem: generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase },
+  }).privateKey,
+}))('Pa55-phrase-of-the-runner-key');
 
 const ROWS: Row[] = [
   {
@@ -248,6 +258,35 @@ const ROWS: Row[] = [
       (JSON.parse(e.GOOGLE_CHAT_SERVICE_ACCOUNT_JSON) as { private_key: string }).private_key.split('\n')[1],
   },
   {
+    credential: 'DATAPROC_CREDENTIALS',
+    how: 'a JWT assertion signed with its key, in the token request form body',
+    key: 'data-job',
+    body: { dataproc: { batch: { pysparkBatch: { mainPythonFileUri: 'gs://jobs/a.py' } } } },
+    // Signed at run time: the assertions are read off the wire below.
+    sent: () => [],
+    secret: (e) => (JSON.parse(e.DATAPROC_CREDENTIALS) as { private_key: string }).private_key.split('\n')[1],
+  },
+  {
+    credential: 'SNOWFLAKE_PRIVATE_KEY',
+    how: 'a key-pair JWT signed with it, as Authorization: Bearer',
+    key: 'data-job',
+    body: { snowflake: { statement: 'select 1' } },
+    sent: () => [],
+    secret: (e) => e.SNOWFLAKE_PRIVATE_KEY.split('\n')[1],
+  },
+  {
+    credential: 'SNOWFLAKE_PRIVATE_KEY_PASSPHRASE',
+    how: 'the passphrase of an encrypted key: a JWT signed with the key, as Authorization: Bearer',
+    key: 'data-job',
+    body: { snowflake: { statement: 'select 1' } },
+    env: {
+      SNOWFLAKE_PRIVATE_KEY: ENCRYPTED_KEY.pem,
+      SNOWFLAKE_PRIVATE_KEY_PASSPHRASE: ENCRYPTED_KEY.passphrase,
+    },
+    sent: () => [],
+    secret: (e) => e.SNOWFLAKE_PRIVATE_KEY_PASSPHRASE,
+  },
+  {
     credential: 'TEAMS_WEBHOOK_URL (its sig)',
     how: 'query string, percent-encoded',
     key: 'notify',
@@ -417,7 +456,10 @@ describe('credential forms: every credential, in every form it is sent in, echoe
         await h.close();
       }
       const wire = [...http.echoed, ...smtp.echoed].join('\n');
-      const assertions = [...wire.matchAll(/assertion=([\w-]+\.[\w-]+\.[\w-]+)/g)].map((m) => m[1]);
+      // JWTs signed at run time: token-request assertions and bearer JWTs (a key-pair JWT).
+      const assertions = [...wire.matchAll(/(?:assertion=|Bearer )([\w-]+\.[\w-]+\.[\w-]+)/g)].map(
+        (m) => m[1],
+      );
       const sent = [...row.sent(env), ...assertions];
       // The relay saw every form as sent: the row checks something.
       expect(sent.length).toBeGreaterThan(0);

@@ -61,6 +61,9 @@ export class DataJobConfig {
   @ValidateNested()
   @Type(() => SagemakerPipelinesBlock)
   sagemakerPipelines?: SagemakerPipelinesBlock;
+
+  @IsOptional()
+  @ValidateNested()
   @Type(() => SnowflakeBlock)
   snowflake?: SnowflakeBlock;
 

@@ -208,6 +208,8 @@ describe('conformance: submitted workflows (sync mode)', () => {
     });
   });
 
+  // The workflow comes from a template, so it has a generateName beside its name (Argo v4.1's
+  // NewWorkflowFromWorkflowTemplate): the API server words the clash as a generated-name conflict.
   it('30 a name clash: the first event 200, the second 500 "already exists"', async () => {
     const ep = await endpoint([
       binding('b1', { selector: 'true', submit: submitWft({}, { metadata: { name: '"fixed"' } }) }),
@@ -218,11 +220,11 @@ describe('conformance: submitted workflows (sync mode)', () => {
     expect(second.json()).toEqual({
       code: 13,
       message:
-        'failed to dispatch event: [failed to create workflow: workflows.argoproj.io "fixed" already exists]',
+        'failed to dispatch event: [failed to create workflow: workflows.argoproj.io "fixed" already exists, the server was not able to generate a unique name for the object]',
     });
     expect(ep.workflows()).toHaveLength(1);
     expect(ep.events().map((e) => e.message)).toEqual([
-      'failed to dispatch event: failed to create workflow: workflows.argoproj.io "fixed" already exists',
+      'failed to dispatch event: failed to create workflow: workflows.argoproj.io "fixed" already exists, the server was not able to generate a unique name for the object',
     ]);
   });
 });

@@ -2,7 +2,10 @@
 // its workflow after x-argo-plugin-key, the server (sync mode) refuses the second submission with
 // AlreadyExists; this recognises that case so the node can succeed instead of failing.
 
-const ALREADY_EXISTS = /failed to create workflow: workflows\.argoproj\.io "([^"]+)" already exists/g;
+// A workflow made from a template has a generateName too, so the API server words the clash as a generated-name
+// conflict: `…" already exists, the server was not able to generate a unique name for the object`.
+const ALREADY_EXISTS =
+  /failed to create workflow: workflows\.argoproj\.io "([^"]+)" already exists(?:, the server was not able to generate a unique name for the object)?/g;
 /** Shortest run of the key that counts as "named after this execution" (48 bits). */
 const MIN_KEY_RUN = 12;
 

@@ -95,6 +95,15 @@ describe('workflowsAlreadyCreated', () => {
       `failed to dispatch event: [${exists(`a-${KEY.slice(0, 16)}`)} failed to get workflow template: x]`,
       undefined,
     ],
+    // What Argo v4.1 answers for a binding's workflow (made from a template, so with a generateName too).
+    [
+      `failed to dispatch event: [${exists(`deploy-shop-api-${KEY.slice(0, 16)}`)}, the server was not able to generate a unique name for the object]`,
+      [`deploy-shop-api-${KEY.slice(0, 16)}`],
+    ],
+    [
+      `failed to dispatch event: [${exists('fixed')}, the server was not able to generate a unique name for the object]`,
+      undefined,
+    ],
     ['operation queue full', undefined],
   ])('%s → %j', (message, names) => expect(workflowsAlreadyCreated(message, KEY)).toEqual(names));
 });

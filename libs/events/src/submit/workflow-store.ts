@@ -4,6 +4,17 @@ import type { Caller } from '../auth/caller.js';
 import { invalidMessage, objectMetaProblems } from '../dispatch/kubernetes-validation.js';
 import type { WorkflowObject } from '../manifests/argo-objects.js';
 
+/**
+ * The API server's AlreadyExists. A workflow with a generateName as well as its name (Argo gives every workflow
+ * made from a template `generateName: <template>-`) gets the wording of a generated-name conflict.
+ */
+function alreadyExists({ metadata }: WorkflowObject): string {
+  const clash = `workflows.argoproj.io ${JSON.stringify(metadata.name)} already exists`;
+  return metadata.generateName
+    ? `${clash}, the server was not able to generate a unique name for the object`
+    : clash;
+}
+
 /** The Workflows "in the cluster": created by events, never by anything else here. */
 @Injectable()
 export class WorkflowStore {
@@ -20,7 +31,7 @@ export class WorkflowStore {
     const problems = objectMetaProblems(workflow.metadata);
     if (problems.length > 0) throw new Error(invalidMessage(name, problems));
     const key = `${namespace}/${name}`;
-    if (this.byKey.has(key)) throw new Error(`workflows.argoproj.io ${JSON.stringify(name)} already exists`);
+    if (this.byKey.has(key)) throw new Error(alreadyExists(workflow));
     const stored: WorkflowObject = structuredClone(workflow);
     stored.metadata.uid = randomUUID();
     stored.metadata.creationTimestamp = new Date().toISOString().replace(/\.\d+Z$/, 'Z');

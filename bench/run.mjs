@@ -69,6 +69,13 @@ async function makePlan(only) {
       plan.skipped.push({ app, reason: `build failed: ${String(err.message).split('\n')[0]}` });
     }
   }
+  // The event endpoint's stand-in forks the binding evaluator, which it looks for beside the stand-ins' folder.
+  await build({
+    ...bundleOptions,
+    entryPoints: { 'events-evaluator': join(root, 'libs/events/src/evaluation/evaluator-process.ts') },
+    outdir: work,
+    outExtension: { '.js': '.mjs' },
+  });
   // The kit's probe plugin (no upstream): the kit's own hot path, whatever the apps do.
   const probeDir = join(work, 'apps', 'kit-probe');
   await bundleEntry(join(root, 'libs/plugin-kit/test/fixtures/probe-main.ts'), probeDir, 'kit-probe');

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { EXECUTE_TEMPLATE_PATH } from '@app/contract';
 import { looksSecret } from '@app/plugin-kit';
+import { otherKeyMaterial } from './support/key-material.js';
 import { validRequest } from './support/bad-requests.js';
 import { sendRaw } from './support/raw-http.js';
 import { report } from './support/report.js';
@@ -63,6 +64,8 @@ function randomCredentials(env: Record<string, string>): Record<string, string> 
   return Object.fromEntries(
     Object.entries(env).map(([k, v]) => {
       if (!looksSecret(k) || !v) return [k, v];
+      const key = otherKeyMaterial(v);
+      if (key) return [k, key];
       const kept = /^((Bearer|Token) )?([a-z]{2,5}-)?/.exec(v)![0];
       return [k, kept + scramble(v.slice(kept.length))];
     }),

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { EXECUTE_TEMPLATE_PATH } from '@app/contract';
 import { looksSecret } from '@app/plugin-kit';
+import { otherKeyMaterial } from './support/key-material.js';
 import { validRequest } from './support/bad-requests.js';
 import { exampleBodies } from './support/example-bodies.js';
 import { launch, type PluginRun } from './support/plugin-run.js';
@@ -24,8 +25,10 @@ const names = [...apps.targets.map((t) => t.name), 'probe'];
 const sweep = new SecretSweep();
 const lines: string[] = [];
 
-/** The same credential shape (prefix and length kept), wrong value. */
+/** The same credential shape (prefix and length kept, or other key material in the same form), wrong value. */
 function wrongLike(value: string): string {
+  const key = otherKeyMaterial(value);
+  if (key) return key;
   const keep = Math.min(5, Math.floor(value.length / 3));
   const noise = randomBytes(value.length)
     .toString('hex')

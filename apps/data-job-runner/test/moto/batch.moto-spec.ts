@@ -8,7 +8,7 @@ import { batchModule, TERMINATE_REASON } from '../../src/providers/batch/batch.p
 import type { BatchBlock } from '../../src/providers/batch/batch-block.dto.js';
 import { BatchStandIn } from '../../stand-ins/batch/batch.stand-in.js';
 import { createMotoRole } from './support/moto-calls.js';
-import { KEYS, motoClientConfig, motoUrl, newKey, outcome, Target } from './support/same-steps.js';
+import { KEYS, motoClientConfig, motoUrl, newKey, outcome, refusal, Target } from './support/same-steps.js';
 
 /** A queue of the stand-in whose jobs run until terminated. */
 const LONG_QUEUE = {
@@ -128,5 +128,21 @@ describe('moto: Batch, the same steps against moto and the stand-in', () => {
     expect(outcome(final)).toEqual(
       expect.objectContaining({ state: 'cancelled', upstreamState: 'FAILED', message: TERMINATE_REASON }),
     );
+  });
+
+  it('refuses a job on a queue that does not exist the same way: a permanent ClientException', async () => {
+    const missing = (t: Target<BatchBlock>) => ({ ...block(t, 'nowhere'), jobQueue: 'missing-queue' });
+    const [onMoto, onStandIn] = await Promise.all([
+      refusal(moto, missing(moto)),
+      refusal(ours, missing(ours)),
+    ]);
+    expect(onStandIn).toEqual({
+      operation: 'ListJobs',
+      status: '400',
+      code: 'ClientException',
+      kind: 'permanent',
+      calls: ['ListJobs'],
+    });
+    expect(onMoto).toEqual(onStandIn);
   });
 });

@@ -2,7 +2,7 @@ import { CreateApplicationCommand, EMRServerlessClient } from '@aws-sdk/client-e
 import { emrServerlessModule } from '../../src/providers/emr-serverless/emr-serverless.provider.js';
 import type { EmrServerlessBlock } from '../../src/providers/emr-serverless/emr-serverless-block.dto.js';
 import { EmrServerlessStandIn } from '../../stand-ins/emr-serverless/emr-serverless.stand-in.js';
-import { KEYS, motoClientConfig, motoUrl, newKey, outcome, Target } from './support/same-steps.js';
+import { KEYS, motoClientConfig, motoUrl, newKey, outcome, refusal, Target } from './support/same-steps.js';
 
 type Block = EmrServerlessBlock;
 const ROLE = 'arn:aws:iam::123456789012:role/argo-emr-jobs';
@@ -85,5 +85,22 @@ describe('moto: EMR Serverless, the same steps against moto and the stand-in', (
     // Where moto 5.2.5 differs: its job runs hold SUCCESS from the start and CancelJobRun sets CANCELLED with
     // no stateDetails, so the walk through CANCELLING is held against the stand-in only.
     expect(onMoto).toEqual({ ...onStandIn, message: undefined });
+  });
+
+  it('refuses a start in an application that does not exist: a permanent ResourceNotFoundException', async () => {
+    const missing = (t: Target<Block>) => ({ ...block(t), applicationId: '00f0000000000001' });
+    const [onMoto, onStandIn] = await Promise.all([
+      refusal(moto, missing(moto)),
+      refusal(ours, missing(ours)),
+    ]);
+    expect(onStandIn).toEqual({
+      operation: 'StartJobRun',
+      status: '404',
+      code: 'ResourceNotFoundException',
+      kind: 'permanent',
+      calls: ['StartJobRun'],
+    });
+    // Where moto 5.2.5 differs: it answers 400; the API reference gives ResourceNotFoundException 404.
+    expect(onMoto).toEqual({ ...onStandIn, status: '400' });
   });
 });

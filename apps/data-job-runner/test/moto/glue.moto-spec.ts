@@ -3,7 +3,7 @@ import { glueModule } from '../../src/providers/glue/glue.provider.js';
 import type { GlueBlock } from '../../src/providers/glue/glue-block.dto.js';
 import { GlueStandIn } from '../../stand-ins/glue/glue.stand-in.js';
 import { motoLacks } from './support/moto-calls.js';
-import { KEYS, motoClientConfig, motoUrl, newKey, outcome, Target } from './support/same-steps.js';
+import { KEYS, motoClientConfig, motoUrl, newKey, outcome, refusal, Target } from './support/same-steps.js';
 
 describe('moto: Glue, the same steps against moto and the stand-in', () => {
   const standIn = new GlueStandIn({ keys: [KEYS] }).addJob({ name: 'orders-etl' });
@@ -68,5 +68,18 @@ describe('moto: Glue, the same steps against moto and the stand-in', () => {
     const final = await ours.follow(provider, started.ref, block, { cancelRequested: true });
     expect(ours.takeCalls()).toEqual(['GetJobRuns', 'StartJobRun', 'BatchStopJobRun', 'GetJobRun']);
     expect(outcome(final)).toEqual(expect.objectContaining({ state: 'cancelled', upstreamState: 'STOPPED' }));
+  });
+
+  it('refuses a start for a job that does not exist the same way: a permanent EntityNotFoundException', async () => {
+    const block = { jobName: 'missing-etl' } as GlueBlock;
+    const [onMoto, onStandIn] = await Promise.all([refusal(moto, block), refusal(ours, block)]);
+    expect(onStandIn).toEqual({
+      operation: 'GetJobRuns',
+      status: '400',
+      code: 'EntityNotFoundException',
+      kind: 'permanent',
+      calls: ['GetJobRuns'],
+    });
+    expect(onMoto).toEqual(onStandIn);
   });
 });

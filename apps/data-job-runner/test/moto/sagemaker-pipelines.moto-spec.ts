@@ -3,7 +3,7 @@ import { sagemakerPipelinesModule } from '../../src/providers/sagemaker-pipeline
 import type { SagemakerPipelinesBlock } from '../../src/providers/sagemaker-pipelines/sagemaker-pipelines-block.dto.js';
 import { SageMakerPipelinesStandIn } from '../../stand-ins/sagemaker-pipelines/sagemaker-pipelines.stand-in.js';
 import { motoLacks } from './support/moto-calls.js';
-import { KEYS, motoClientConfig, motoUrl, newKey, outcome, Target } from './support/same-steps.js';
+import { KEYS, motoClientConfig, motoUrl, newKey, outcome, refusal, Target } from './support/same-steps.js';
 
 type Block = SagemakerPipelinesBlock;
 
@@ -78,5 +78,19 @@ describe('moto: SageMaker Pipelines, the same steps against moto and the stand-i
       'DescribePipelineExecution',
     ]);
     expect(outcome(final)).toEqual(expect.objectContaining({ state: 'cancelled', upstreamState: 'Stopped' }));
+  });
+
+  it('refuses a start of a pipeline that does not exist: a permanent failure', async () => {
+    const block = { pipelineName: 'missing' } as Block;
+    const [onMoto, onStandIn] = await Promise.all([refusal(moto, block), refusal(ours, block)]);
+    expect(onStandIn).toEqual({
+      operation: 'StartPipelineExecution',
+      status: '400',
+      code: 'ResourceNotFound',
+      kind: 'permanent',
+      calls: ['StartPipelineExecution'],
+    });
+    // Where moto 5.2.5 differs: it answers ValidationException; the API reference names ResourceNotFound.
+    expect(onMoto).toEqual({ ...onStandIn, code: 'ValidationException' });
   });
 });

@@ -2,7 +2,7 @@ import { CreateStateMachineCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { stepFunctionsModule } from '../../src/providers/step-functions/step-functions.provider.js';
 import type { StepFunctionsBlock } from '../../src/providers/step-functions/step-functions-block.dto.js';
 import { StepFunctionsStandIn } from '../../stand-ins/step-functions/step-functions.stand-in.js';
-import { KEYS, motoClientConfig, motoUrl, newKey, outcome, Target } from './support/same-steps.js';
+import { KEYS, motoClientConfig, motoUrl, newKey, outcome, refusal, Target } from './support/same-steps.js';
 
 const ROLE = 'arn:aws:iam::123456789012:role/argo-data-jobs';
 /** A Wait keeps the execution RUNNING for that long, then a Pass state gives the output. */
@@ -108,5 +108,23 @@ describe('moto: Step Functions, the same steps against moto and the stand-in', (
     });
     // Where moto 5.2.5 differs: the aborted execution keeps no error or cause.
     expect(onMoto).toEqual({ ...onStandIn, message: undefined });
+  });
+
+  it('refuses a start on a state machine that does not exist the same way: a permanent StateMachineDoesNotExist', async () => {
+    const missing = (t: Target<StepFunctionsBlock>) => ({
+      stateMachineArn: machines.get(t)!.quick.replace(':orders', ':missing'),
+    });
+    const [onMoto, onStandIn] = await Promise.all([
+      refusal(moto, missing(moto)),
+      refusal(ours, missing(ours)),
+    ]);
+    expect(onStandIn).toEqual({
+      operation: 'StartExecution',
+      status: '400',
+      code: 'StateMachineDoesNotExist',
+      kind: 'permanent',
+      calls: ['StartExecution'],
+    });
+    expect(onMoto).toEqual(onStandIn);
   });
 });

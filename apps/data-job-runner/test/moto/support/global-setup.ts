@@ -3,7 +3,7 @@
 // its venv is made once per version in ~/.cache/executor-plugins/moto/<version>, outside the checkout.
 // Jest loads this file without the suites' module mapping: it imports only node:*.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ export const MOTO_VERSION = '5.2.5';
 /** The Python the venv is made with (MOTO_PYTHON to use another). */
 const PYTHON = process.env.MOTO_PYTHON ?? 'python3.11';
 const READY_TIMEOUT_MS = 30_000;
+const INSTALL_TIMEOUT_MS = 10 * 60_000;
 
 export interface MotoVenv {
   server: string;
@@ -19,26 +20,81 @@ export interface MotoVenv {
   cached: boolean;
 }
 
-/** The venv with moto[server]==MOTO_VERSION, made when missing; a half-made one (no `installed` mark) is made again. */
+/**
+ * The venv with moto[server]==MOTO_VERSION, made when missing; a half-made one (no `installed` mark) is made
+ * again. One run makes it at a time (a `making` folder holds its pid); another waits for the mark.
+ */
 export function motoVenv(): MotoVenv {
   const dir = join(homedir(), '.cache/executor-plugins/moto', MOTO_VERSION);
   const venv = join(dir, 'venv');
   const server = join(venv, 'bin/moto_server');
   const mark = join(dir, 'installed');
-  if (existsSync(mark) && existsSync(server)) return { server, cached: true };
-  rmSync(venv, { recursive: true, force: true });
+  const making = join(dir, 'making');
   mkdirSync(dir, { recursive: true });
-  const run = (cmd: string, args: string[]) =>
-    execFileSync(cmd, args, { stdio: ['ignore', 'ignore', 'inherit'], timeout: 10 * 60_000 });
-  run(PYTHON, ['-m', 'venv', venv]);
-  run(join(venv, 'bin/pip'), [
-    'install',
-    '--quiet',
-    '--disable-pip-version-check',
-    `moto[server]==${MOTO_VERSION}`,
-  ]);
-  writeFileSync(mark, `moto[server]==${MOTO_VERSION}\n`);
-  return { server, cached: false };
+  for (const deadline = Date.now() + INSTALL_TIMEOUT_MS; ;) {
+    if (existsSync(mark) && existsSync(server)) return { server, cached: true };
+    if (takeLock(making)) break;
+    if (Date.now() > deadline) throw new Error(`moto: ${making} still held after ${INSTALL_TIMEOUT_MS} ms`);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
+  }
+  try {
+    if (existsSync(mark) && existsSync(server)) return { server, cached: true };
+    rmSync(venv, { recursive: true, force: true });
+    const run = (cmd: string, args: string[]) =>
+      execFileSync(cmd, args, { stdio: ['ignore', 'ignore', 'inherit'], timeout: INSTALL_TIMEOUT_MS });
+    run(PYTHON, ['-m', 'venv', venv]);
+    run(join(venv, 'bin/pip'), [
+      'install',
+      '--quiet',
+      '--disable-pip-version-check',
+      `moto[server]==${MOTO_VERSION}`,
+    ]);
+    writeFileSync(mark, `moto[server]==${MOTO_VERSION}\n`);
+    return { server, cached: false };
+  } finally {
+    rmSync(making, { recursive: true, force: true });
+  }
+}
+
+/** Takes the lock folder, or a stale one whose process is gone. */
+function takeLock(lock: string): boolean {
+  try {
+    mkdirSync(lock);
+  } catch {
+    const holder = Number(readFileSafe(join(lock, 'pid')));
+    // A lock without its pid yet is being taken right now, unless it is old.
+    const young = Date.now() - (statSafe(lock) ?? 0) < 60_000;
+    if (holder > 0 ? alive(holder) : young) return false;
+    rmSync(lock, { recursive: true, force: true });
+    return false;
+  }
+  writeFileSync(join(lock, 'pid'), String(process.pid));
+  return true;
+}
+
+const readFileSafe = (path: string): string => {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+};
+
+const statSafe = (path: string): number | undefined => {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return undefined;
+  }
+};
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function freePort(): Promise<number> {

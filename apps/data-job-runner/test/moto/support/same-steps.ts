@@ -131,3 +131,14 @@ function withoutIds(url: string, ref: RunRef): string {
   ids.push(['runId.last', ref.runId.split(/[/:]/).pop()!]);
   return ids.reduce((text, [name, id]) => text.split(id).join(`<${name}>`), url);
 }
+
+/** How a start the upstream refuses fails: the operation, status and AWS error code, and its kind (permanent, transient). */
+export async function refusal<B>(target: Target<B>, block: B): Promise<Record<string, unknown>> {
+  target.takeCalls();
+  const err = (await target
+    .start(await target.provider(), block, newKey())
+    .then(() => new Error('started'))
+    .catch((e: unknown) => e)) as Error & { kind?: string };
+  const [, operation, status, code] = /^\w+: (\w+) → (\d+) (\w+):/.exec(err.message) ?? [];
+  return { operation, status, code, kind: err.kind, calls: target.takeCalls() };
+}

@@ -71,6 +71,7 @@ const COVERAGE: Array<[RegExp, Coverage]> = [
   ],
   [/^npm test$/, { skip: 'this very run' }],
   [/^npm run test:argo$/, { test: '.ci/run', contains: 'npm run test:argo' }],
+  [/^npm run test:moto$/, { test: '.ci/run', contains: 'npm run test:moto' }],
   [
     /^npm run argo -- (up|down|status|env|build)( --node real)?$|^eval "\$\(npm run -s argo -- env|^\$(KUBECTL|ARGO) /,
     {

@@ -1,0 +1,14 @@
+// npm run test:moto: the AWS backends driven against moto (an independent implementation of the AWS APIs,
+// PyPI moto[server]) and against our stand-ins with the same steps. Kept apart from npm test, which needs only
+// Node: the global setup makes moto's Python venv (cached in ~/.cache/executor-plugins/moto) and starts moto_server.
+import base from './jest.config.js';
+
+/** @type {import('jest').Config} */
+export default {
+  ...base,
+  roots: ['<rootDir>/apps/data-job-runner/test/moto'],
+  testMatch: ['**/*.moto-spec.ts'],
+  globalSetup: '<rootDir>/apps/data-job-runner/test/moto/support/global-setup.ts',
+  globalTeardown: '<rootDir>/apps/data-job-runner/test/moto/support/global-teardown.ts',
+  testTimeout: 60_000,
+};

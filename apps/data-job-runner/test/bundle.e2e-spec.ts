@@ -46,6 +46,7 @@ describe('the built data-job sidecar', () => {
       'dataproc (google-auth-library)',
       { dataproc: { batch: { pysparkBatch: { mainPythonFileUri: 'gs://b/x.py' } } } },
     ],
+    ['cloudRun (google-auth-library)', { cloudRun: { job: 'orders-export' } }],
     ['snowflake (node:crypto)', { snowflake: { statement: 'SELECT 1' } }],
   ])('runs %s to its end', async (_what, body) => {
     expect(await untilFinal(body)).toMatchObject({ phase: 'Succeeded' });

@@ -13,6 +13,7 @@ import { SagemakerPipelinesBlock } from '../providers/sagemaker-pipelines/sagema
 import { StepFunctionsBlock } from '../providers/step-functions/step-functions-block.dto.js';
 import { SnowflakeBlock } from '../providers/snowflake/snowflake-block.dto.js';
 import { DataprocBlock } from '../providers/dataproc/dataproc-block.dto.js';
+import { CloudRunBlock } from '../providers/cloud-run/cloud-run-block.dto.js';
 import { ToBoolean } from './validators.js';
 
 /** The `data-job:` plugin body: exactly one provider block plus how to wait for the run. */
@@ -71,6 +72,11 @@ export class DataJobConfig {
   @ValidateNested()
   @Type(() => DataprocBlock)
   dataproc?: DataprocBlock;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => CloudRunBlock)
+  cloudRun?: CloudRunBlock;
 
   /** Wait for the run to finish (default); false: succeed as soon as the run is started. */
   @IsOptional()

@@ -5,3 +5,4 @@ export * from './livy/livy.stand-in.js';
 export * from './snowflake/snowflake.stand-in.js';
 export * from './dataproc/dataproc.stand-in.js';
 export * from './cloud-run/cloud-run.stand-in.js';
+export * from './vertex-pipelines/vertex-pipelines.stand-in.js';

@@ -153,6 +153,25 @@ describe('data-job examples', () => {
       );
     });
 
+    it('runs the Vertex AI pipeline under its pipeline job id, with its parameters, and masks the key', async () => {
+      const result = await run('vertex-pipelines-run.yaml');
+      expect(result.phase).toBe('Succeeded');
+      const runId = outputValue(
+        result.nodes.find((n) => n.type === 'Plugin')!,
+        'runId',
+      );
+      expect(runId).toMatch(/^churn-[0-9a-f]{32}$/);
+      expect(up.vertexPipelines.job(runId!)?.request.runtimeConfig).toMatchObject({
+        parameterValues: { day: '2024-01-01' },
+      });
+      const key = (JSON.parse(up.vertexPipelinesCredentials) as { private_key: string }).private_key;
+      expectNoSecrets(
+        h,
+        [result.nodes],
+        key.split('\n').filter((line) => line.length > 40),
+      );
+    });
+
     it('runs the Snowflake statement with its day as a binding, and masks the key', async () => {
       const result = await run('snowflake-statement.yaml');
       expect(result.phase).toBe('Succeeded');

@@ -100,3 +100,8 @@ export function dataprocRequestId(key: string): string {
  * are searched for it before a run.
  */
 export const CLOUD_RUN_KEY_ENV = 'ARGO_EXECUTION_KEY';
+
+/** Vertex AI `pipelineJobId` (at most 128 of `a-z0-9-`): `<prefix>-<32 hex>`; a repeat answers 409 ALREADY_EXISTS. */
+export function vertexPipelineJobId(key: string, prefix = 'argo'): string {
+  return `${prefix}-${key.slice(0, 32)}`;
+}

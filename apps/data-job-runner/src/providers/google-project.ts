@@ -17,7 +17,8 @@ const REGION = /^[a-z]+-[a-z]+\d+$/;
 export function readGoogleProjects(
   source: EnvSource,
   family: UpstreamFamily,
-  defaultUrl: string,
+  /** The API's address when `<PREFIX>_URL` is unset (Vertex AI's is regional). */
+  defaultUrl: string | ((region: string) => string),
 ): SettingsRead<Map<string, GoogleProjectConnection>> {
   const problems: string[] = [];
   const connections = new Map<string, GoogleProjectConnection>();
@@ -26,7 +27,8 @@ export function readGoogleProjects(
     if (!requireAll(c, ['PROJECT', 'REGION', 'CREDENTIALS'], problems)) continue;
     if (!PROJECT.test(f.PROJECT!)) problems.push(`${c.variable('PROJECT')}: must be a project id`);
     if (!REGION.test(f.REGION!)) problems.push(`${c.variable('REGION')}: must be a region (europe-west1)`);
-    const url = baseUrl(c, 'URL', f.URL ?? defaultUrl, problems);
+    const fallback = typeof defaultUrl === 'string' ? defaultUrl : defaultUrl(f.REGION!);
+    const url = baseUrl(c, 'URL', f.URL ?? fallback, problems);
     const credentials = readGoogleCredentials(c.variable('CREDENTIALS'), f.CREDENTIALS!, problems);
     if (!credentials) continue;
     connections.set(c.name, { url, project: f.PROJECT!, region: f.REGION!, credentials });

@@ -12,6 +12,7 @@ import { sagemakerPipelines } from './sagemaker-pipelines/index.js';
 import { snowflake } from './snowflake/index.js';
 import { dataproc } from './dataproc/index.js';
 import { cloudRun } from './cloud-run/index.js';
+import { vertexPipelines } from './vertex-pipelines/index.js';
 
 /**
  * The data-job runner's providers, in the order of the docs: a provider is its folder under providers/ and its
@@ -31,6 +32,7 @@ const DEFINITIONS = {
   snowflake,
   dataproc,
   cloudRun,
+  vertexPipelines,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each entry has its own variables and connections

@@ -267,6 +267,26 @@ const ROWS: Row[] = [
     secret: (e) => (JSON.parse(e.DATAPROC_CREDENTIALS) as { private_key: string }).private_key.split('\n')[1],
   },
   {
+    credential: 'CLOUD_RUN_CREDENTIALS',
+    how: 'a JWT assertion signed with its key, in the token request form body',
+    key: 'data-job',
+    body: { cloudRun: { job: 'orders-export' } },
+    // Signed at run time: the assertions are read off the wire below.
+    sent: () => [],
+    secret: (e) =>
+      (JSON.parse(e.CLOUD_RUN_CREDENTIALS) as { private_key: string }).private_key.split('\n')[1],
+  },
+  {
+    credential: 'VERTEX_PIPELINES_CREDENTIALS',
+    how: 'a JWT assertion signed with its key, in the token request form body',
+    key: 'data-job',
+    body: { vertexPipelines: { pipelineJob: { templateUri: 'https://europe-west1-kfp.pkg.dev/p/r/t/v1' } } },
+    // Signed at run time: the assertions are read off the wire below.
+    sent: () => [],
+    secret: (e) =>
+      (JSON.parse(e.VERTEX_PIPELINES_CREDENTIALS) as { private_key: string }).private_key.split('\n')[1],
+  },
+  {
     credential: 'SNOWFLAKE_PRIVATE_KEY',
     how: 'a key-pair JWT signed with it, as Authorization: Bearer',
     key: 'data-job',

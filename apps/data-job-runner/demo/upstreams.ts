@@ -10,6 +10,8 @@ import { SageMakerPipelinesStandIn } from '../stand-ins/sagemaker-pipelines/sage
 import { StepFunctionsStandIn } from '../stand-ins/step-functions/step-functions.stand-in.js';
 import { SnowflakeStandIn } from '../stand-ins/snowflake/snowflake.stand-in.js';
 import { DataprocStandIn } from '../stand-ins/dataproc/dataproc.stand-in.js';
+import { CloudRunStandIn } from '../stand-ins/cloud-run/cloud-run.stand-in.js';
+import { VertexPipelinesStandIn } from '../stand-ins/vertex-pipelines/vertex-pipelines.stand-in.js';
 
 /** Credentials of the demo stand-ins (fake, loopback only). */
 export const DEMO_CREDENTIALS = {
@@ -40,6 +42,7 @@ export const DEMO_IDS = {
   dataprocProject: 'demo-etl-123',
   dataprocRegion: 'europe-west1',
   dataprocAccount: 'argo-runner@demo-etl-123.iam.gserviceaccount.com',
+  cloudRunJob: 'orders-export',
 } as const;
 
 export interface DataJobDemoUpstreams {
@@ -59,17 +62,24 @@ export interface DataJobDemoUpstreams {
   dataproc: DataprocStandIn;
   /** The demo service account's key file (made at start, its token_uri the stand-in's token endpoint). */
   dataprocCredentials: string;
+  cloudRun: CloudRunStandIn;
+  /** The same service account's key file for Cloud Run (its token_uri that stand-in's token endpoint). */
+  cloudRunCredentials: string;
+  vertexPipelines: VertexPipelinesStandIn;
+  /** The same service account's key file for Vertex AI (its token_uri that stand-in's token endpoint). */
+  vertexPipelinesCredentials: string;
   close(): Promise<void>;
 }
 
 /**
- * Starts the eleven stand-ins on 127.0.0.1, seeded for the examples, with runs that finish after three polls
+ * Starts the thirteen stand-ins on 127.0.0.1, seeded for the examples, with runs that finish after three polls
  * (fast under the demo's and the tests' time scale): Databricks jobs 1001 (a notebook that exits with a row
  * count) and 1002, Airflow 3 DAG ingest_orders (JWT auth, auto-detected), dbt Cloud job 2001, Livy with Basic auth,
  * Step Functions state machine orders-load, EMR Serverless application 00fkjrmgjh8ph00p, AWS Batch queue scoring,
  * Glue job orders-curate and SageMaker pipeline churn-train (SigV4 with the demo keys),
  * Snowflake with a key pair made here (statements finish after three polls), Dataproc Serverless with a service
- * account key made here whose token_uri is the stand-in's token endpoint.
+ * account key made here whose token_uri is the stand-in's token endpoint, Cloud Run job orders-export with the
+ * same service account, Vertex AI Pipelines with it too.
  * Returns the sidecar env pointing at them.
  */
 export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
@@ -185,6 +195,42 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
     },
     lifecycle: [{ state: 'PENDING' }, { state: 'RUNNING' }, { state: 'SUCCEEDED' }],
   });
+  const cloudRun = new CloudRunStandIn({
+    project: DEMO_IDS.dataprocProject,
+    region: DEMO_IDS.dataprocRegion,
+    serviceAccount: {
+      clientEmail: DEMO_IDS.dataprocAccount,
+      keyId: 'demo-key-1',
+      publicKey: google.publicKey,
+    },
+    jobs: [
+      {
+        name: DEMO_IDS.cloudRunJob,
+        containers: [
+          {
+            name: 'export',
+            image: 'europe-docker.pkg.dev/demo-etl-123/jobs/orders-export:1.0',
+            args: ['--all'],
+          },
+        ],
+      },
+    ],
+  });
+
+  const vertexPipelines = new VertexPipelinesStandIn({
+    project: DEMO_IDS.dataprocProject,
+    region: DEMO_IDS.dataprocRegion,
+    serviceAccount: {
+      clientEmail: DEMO_IDS.dataprocAccount,
+      keyId: 'demo-key-1',
+      publicKey: google.publicKey,
+    },
+    lifecycle: [
+      { state: 'PIPELINE_STATE_PENDING' },
+      { state: 'PIPELINE_STATE_RUNNING' },
+      { state: 'PIPELINE_STATE_SUCCEEDED' },
+    ],
+  });
 
   await Promise.all([
     databricks.start(),
@@ -198,6 +244,8 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
     sagemakerPipelines.start(),
     snowflake.start(),
     dataproc.start(),
+    cloudRun.start(),
+    vertexPipelines.start(),
   ]);
   const dataprocCredentials = JSON.stringify({
     type: 'service_account',
@@ -206,6 +254,14 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
     private_key: google.privateKey,
     client_email: DEMO_IDS.dataprocAccount,
     token_uri: dataproc.tokenUri,
+  });
+  const cloudRunCredentials = JSON.stringify({
+    ...(JSON.parse(dataprocCredentials) as object),
+    token_uri: cloudRun.tokenUri,
+  });
+  const vertexPipelinesCredentials = JSON.stringify({
+    ...(JSON.parse(dataprocCredentials) as object),
+    token_uri: vertexPipelines.tokenUri,
   });
   return {
     env: {
@@ -248,6 +304,14 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
       DATAPROC_REGION: DEMO_IDS.dataprocRegion,
       DATAPROC_URL: dataproc.url,
       DATAPROC_CREDENTIALS: dataprocCredentials,
+      CLOUD_RUN_PROJECT: DEMO_IDS.dataprocProject,
+      CLOUD_RUN_REGION: DEMO_IDS.dataprocRegion,
+      CLOUD_RUN_URL: cloudRun.url,
+      CLOUD_RUN_CREDENTIALS: cloudRunCredentials,
+      VERTEX_PIPELINES_PROJECT: DEMO_IDS.dataprocProject,
+      VERTEX_PIPELINES_REGION: DEMO_IDS.dataprocRegion,
+      VERTEX_PIPELINES_URL: vertexPipelines.url,
+      VERTEX_PIPELINES_CREDENTIALS: vertexPipelinesCredentials,
     },
     databricks,
     airflow,
@@ -262,6 +326,10 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
     snowflakePrivateKey: keys.privateKey,
     dataproc,
     dataprocCredentials,
+    cloudRun,
+    cloudRunCredentials,
+    vertexPipelines,
+    vertexPipelinesCredentials,
     close: async () => {
       await Promise.all([
         databricks.close(),
@@ -275,6 +343,8 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
         sagemakerPipelines.close(),
         snowflake.close(),
         dataproc.close(),
+        cloudRun.close(),
+        vertexPipelines.close(),
       ]);
     },
   };

@@ -46,6 +46,11 @@ describe('the built data-job sidecar', () => {
       'dataproc (google-auth-library)',
       { dataproc: { batch: { pysparkBatch: { mainPythonFileUri: 'gs://b/x.py' } } } },
     ],
+    ['cloudRun (google-auth-library)', { cloudRun: { job: 'orders-export' } }],
+    [
+      'vertexPipelines (google-auth-library)',
+      { vertexPipelines: { pipelineJob: { templateUri: 'https://europe-west1-kfp.pkg.dev/p/r/t/v1' } } },
+    ],
     ['snowflake (node:crypto)', { snowflake: { statement: 'SELECT 1' } }],
   ])('runs %s to its end', async (_what, body) => {
     expect(await untilFinal(body)).toMatchObject({ phase: 'Succeeded' });

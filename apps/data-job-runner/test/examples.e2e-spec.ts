@@ -130,6 +130,48 @@ describe('data-job examples', () => {
       );
     });
 
+    it('runs the Cloud Run job with its overrides and the execution key, and masks the key', async () => {
+      const result = await run('cloud-run-job.yaml');
+      expect(result.phase).toBe('Succeeded');
+      const runId = outputValue(
+        result.nodes.find((n) => n.type === 'Plugin')!,
+        'runId',
+      );
+      const execution = up.cloudRun.execution(runId!)!;
+      expect(execution.containers[0]).toMatchObject({
+        args: ['--day', '2024-01-01'],
+        env: [
+          { name: 'EXPORT_BUCKET', value: 'gs://etl-exports/orders' },
+          { name: 'ARGO_EXECUTION_KEY', value: expect.stringMatching(/^[0-9a-f]{64}$/) },
+        ],
+      });
+      const key = (JSON.parse(up.cloudRunCredentials) as { private_key: string }).private_key;
+      expectNoSecrets(
+        h,
+        [result.nodes],
+        key.split('\n').filter((line) => line.length > 40),
+      );
+    });
+
+    it('runs the Vertex AI pipeline under its pipeline job id, with its parameters, and masks the key', async () => {
+      const result = await run('vertex-pipelines-run.yaml');
+      expect(result.phase).toBe('Succeeded');
+      const runId = outputValue(
+        result.nodes.find((n) => n.type === 'Plugin')!,
+        'runId',
+      );
+      expect(runId).toMatch(/^churn-[0-9a-f]{32}$/);
+      expect(up.vertexPipelines.job(runId!)?.request.runtimeConfig).toMatchObject({
+        parameterValues: { day: '2024-01-01' },
+      });
+      const key = (JSON.parse(up.vertexPipelinesCredentials) as { private_key: string }).private_key;
+      expectNoSecrets(
+        h,
+        [result.nodes],
+        key.split('\n').filter((line) => line.length > 40),
+      );
+    });
+
     it('runs the Snowflake statement with its day as a binding, and masks the key', async () => {
       const result = await run('snowflake-statement.yaml');
       expect(result.phase).toBe('Succeeded');

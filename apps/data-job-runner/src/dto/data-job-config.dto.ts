@@ -13,6 +13,8 @@ import { SagemakerPipelinesBlock } from '../providers/sagemaker-pipelines/sagema
 import { StepFunctionsBlock } from '../providers/step-functions/step-functions-block.dto.js';
 import { SnowflakeBlock } from '../providers/snowflake/snowflake-block.dto.js';
 import { DataprocBlock } from '../providers/dataproc/dataproc-block.dto.js';
+import { CloudRunBlock } from '../providers/cloud-run/cloud-run-block.dto.js';
+import { VertexPipelinesBlock } from '../providers/vertex-pipelines/vertex-pipelines-block.dto.js';
 import { ToBoolean } from './validators.js';
 
 /** The `data-job:` plugin body: exactly one provider block plus how to wait for the run. */
@@ -71,6 +73,16 @@ export class DataJobConfig {
   @ValidateNested()
   @Type(() => DataprocBlock)
   dataproc?: DataprocBlock;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => CloudRunBlock)
+  cloudRun?: CloudRunBlock;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => VertexPipelinesBlock)
+  vertexPipelines?: VertexPipelinesBlock;
 
   /** Wait for the run to finish (default); false: succeed as soon as the run is started. */
   @IsOptional()

@@ -25,7 +25,7 @@ export interface RunRef {
   batchName?: string;
   /** EMR Serverless: the application the job run belongs to. */
   applicationId?: string;
-  /** Glue: the job the run belongs to. */
+  /** Glue, Cloud Run: the job the run belongs to. */
   jobName?: string;
   /** Dataproc: the batch's long-running operation, which is what a cancel cancels. */
   operation?: string;

@@ -93,3 +93,15 @@ export function dataprocBatchId(key: string, prefix = 'argo'): string {
 export function dataprocRequestId(key: string): string {
   return key.slice(0, 40);
 }
+
+/**
+ * The env variable that marks the Cloud Run execution of an execution key (a run has no idempotency token): set
+ * through the run's container overrides, it shows in the execution's task template, where the job's executions
+ * are searched for it before a run.
+ */
+export const CLOUD_RUN_KEY_ENV = 'ARGO_EXECUTION_KEY';
+
+/** Vertex AI `pipelineJobId` (at most 128 of `a-z0-9-`): `<prefix>-<32 hex>`; a repeat answers 409 ALREADY_EXISTS. */
+export function vertexPipelineJobId(key: string, prefix = 'argo'): string {
+  return `${prefix}-${key.slice(0, 32)}`;
+}

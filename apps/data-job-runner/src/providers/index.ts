@@ -11,6 +11,8 @@ import { glue } from './glue/index.js';
 import { sagemakerPipelines } from './sagemaker-pipelines/index.js';
 import { snowflake } from './snowflake/index.js';
 import { dataproc } from './dataproc/index.js';
+import { cloudRun } from './cloud-run/index.js';
+import { vertexPipelines } from './vertex-pipelines/index.js';
 
 /**
  * The data-job runner's providers, in the order of the docs: a provider is its folder under providers/ and its
@@ -29,6 +31,8 @@ const DEFINITIONS = {
   sagemakerPipelines,
   snowflake,
   dataproc,
+  cloudRun,
+  vertexPipelines,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each entry has its own variables and connections

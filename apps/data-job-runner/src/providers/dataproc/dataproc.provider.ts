@@ -1,6 +1,4 @@
-import type { AxiosInstance, AxiosResponse } from 'axios';
 import { UpstreamError } from '@app/plugin-kit';
-import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
 import { parseTime, isTerminal, type JobRun, type RunRef } from '../../job/job-run.js';
 import { dataprocBatchId, dataprocRequestId } from '../../job/run-keys.js';
 import type {
@@ -9,18 +7,11 @@ import type {
   PollRequest,
   StartRequest,
 } from '../data-job-provider.js';
-import { GoogleAccessTokens } from '../google-credentials.js';
+import { GoogleRestApi } from '../google-rest-api.js';
 import { isJson, jsonBody, upstreamStatus, type Json } from '../upstream-reply.js';
 import type { DataprocBlock } from './dataproc-block.dto.js';
 import type { DataprocConnection } from './dataproc-settings.js';
 import { mapDataprocState } from './dataproc-states.js';
-
-/** Google's error body: `{error: {code, message, status}}`. */
-export function describeGoogleError(response: AxiosResponse): string | undefined {
-  const e = isJson(response.data) ? response.data.error : undefined;
-  if (!isJson(e) || typeof e.message !== 'string') return undefined;
-  return typeof e.status === 'string' ? `${e.message} (${e.status})` : e.message;
-}
 
 /**
  * Dataproc Serverless batches. The batch id and the request id both come from the execution key: a repeated
@@ -28,23 +19,15 @@ export function describeGoogleError(response: AxiosResponse): string | undefined
  * 409, after which the batch is read and followed. A cancel cancels the batch's operation.
  */
 export class DataprocProvider implements DataJobProvider<DataprocBlock> {
-  private readonly http: AxiosInstance;
-  private readonly tokens: GoogleAccessTokens;
+  private readonly api: GoogleRestApi;
   private readonly batches: string;
 
   constructor(
     private readonly connection: DataprocConnection,
     timeoutMs: number,
   ) {
-    this.tokens = new GoogleAccessTokens('dataproc', connection.credentials, timeoutMs);
+    this.api = new GoogleRestApi('dataproc', connection, timeoutMs);
     this.batches = `/v1/projects/${connection.project}/locations/${connection.region}/batches`;
-    this.http = createUpstreamClient({
-      upstream: 'dataproc',
-      baseURL: connection.url,
-      headers: { Accept: 'application/json' },
-      timeoutMs,
-      describe: describeGoogleError,
-    });
   }
 
   async start({ block, key, workflow, signal }: StartRequest<DataprocBlock>): Promise<JobRun> {
@@ -52,9 +35,9 @@ export class DataprocProvider implements DataJobProvider<DataprocBlock> {
     const labels = isJson(block.batch.labels) ? block.batch.labels : {};
     const body = { ...block.batch, labels: { ...labels, 'argo-workflow': workflow.name.slice(0, 63) } };
     try {
-      const { data } = await this.http.post(this.batches, body, {
+      const { data } = await this.api.http.post(this.batches, body, {
         params: { batchId, requestId: dataprocRequestId(key) },
-        ...(await this.auth(signal)),
+        ...(await this.api.auth(signal)),
       });
       const operation = jsonBody(data, 'dataproc: batches.create');
       if (typeof operation.name !== 'string')
@@ -73,9 +56,9 @@ export class DataprocProvider implements DataJobProvider<DataprocBlock> {
   }
 
   async poll({ ref, signal }: PollRequest<DataprocBlock>): Promise<JobRun> {
-    const { data } = await this.http.get(
+    const { data } = await this.api.http.get(
       `${this.batches}/${encodeURIComponent(ref.runId)}`,
-      await this.auth(signal),
+      await this.api.auth(signal),
     );
     return this.toJobRun(jsonBody(data, 'dataproc: batches.get'), ref);
   }
@@ -85,15 +68,11 @@ export class DataprocProvider implements DataJobProvider<DataprocBlock> {
       ref.operation ?? (await this.poll({ ref, signal } as PollRequest<DataprocBlock>)).ref.operation;
     if (!operation) throw UpstreamError.permanent(`dataproc: batch ${ref.runId} has no operation to cancel`);
     try {
-      await this.http.post(`/v1/${operation}:cancel`, {}, await this.auth(signal));
+      await this.api.http.post(`/v1/${operation}:cancel`, {}, await this.api.auth(signal));
     } catch (err) {
       // The operation already ended (FAILED_PRECONDITION): nothing left to cancel.
       if (upstreamStatus(err) !== 400) throw err;
     }
-  }
-
-  private async auth(signal: AbortSignal) {
-    return { signal, headers: { Authorization: await this.tokens.authorization() } };
   }
 
   private consoleUrl(batchId: string): string {

@@ -19,6 +19,11 @@ export interface ApprovalWorld {
   people: Record<Person, { ref: string; id: string }>;
   approve(request: string, who: Person): void;
   reject(request: string, who: Person): void;
+  /**
+   * The person answers in words, the keyword then `comment` (a reply in the request's thread, a comment on its
+   * issue); undefined where answers carry no text (Discord reads reactions only).
+   */
+  answer?(request: string, who: Person, vote: 'approve' | 'reject', comment: string): void;
   /** Takes the person's answers back: their reactions removed, their comments deleted. */
   withdraw(request: string, who: Person): void;
   /** Someone deletes the request. */
@@ -62,6 +67,7 @@ async function mattermostWorld(): Promise<ApprovalWorld> {
     },
     approve: (post, who) => mm.react(post, users[who], 'white_check_mark'),
     reject: (post, who) => mm.react(post, users[who], 'x'),
+    answer: (post, who, vote, comment) => mm.reply(post, users[who], `${vote}: ${comment}`),
     withdraw: (post, who) => {
       mm.unreact(post, users[who], 'white_check_mark');
       mm.unreact(post, users[who], 'x');
@@ -154,7 +160,9 @@ async function githubWorld(): Promise<ApprovalWorld> {
       bob: { ref: 'bob', id: 'bob' },
     },
     approve: (request, who) => gh.comment(issue(request), users[who], '/approve'),
-    reject: (request, who) => gh.comment(issue(request), users[who], '/deny not today'),
+    reject: (request, who) => gh.comment(issue(request), users[who], '/deny'),
+    answer: (request, who, vote, comment) =>
+      gh.comment(issue(request), users[who], `${vote === 'approve' ? '/approve' : '/deny'} ${comment}`),
     withdraw: (request, who) => {
       const it = issue(request);
       for (const c of it.comments.filter((c) => c.user === users[who])) gh.deleteComment(it, c);

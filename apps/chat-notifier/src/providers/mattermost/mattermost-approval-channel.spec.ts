@@ -49,7 +49,12 @@ describe('MattermostApprovalChannel against the Mattermost stand-in', () => {
   const answers = async (posted: PostedRequest) => {
     const state = await approvalChannel().read(posted, signal);
     if (state.kind !== 'present') throw new Error(`not present: ${state.kind}`);
-    return state.answers.map(({ user, vote, bot }) => ({ user, vote, bot }));
+    return state.answers.map(({ user, vote, bot, comment }) => ({
+      user,
+      vote,
+      bot,
+      ...(comment && { comment }),
+    }));
   };
 
   it('posts the request once: a restarted reader finds it by its marker instead of posting again', async () => {
@@ -83,7 +88,7 @@ describe('MattermostApprovalChannel against the Mattermost stand-in', () => {
     expect(await answers(posted)).toEqual([
       { user: bob.id, vote: 'reject', bot: false },
       { user: helper.id, vote: 'approve', bot: true },
-      { user: alice.id, vote: 'approve', bot: false },
+      { user: alice.id, vote: 'approve', bot: false, comment: 'checked the changelog' },
       { user: bot.id, vote: 'approve', bot: true },
     ]);
   });

@@ -24,6 +24,8 @@ export interface ApprovalWorld {
    * issue); undefined where answers carry no text (Discord reads reactions only).
    */
   answer?(request: string, who: Person, vote: 'approve' | 'reject', comment: string): void;
+  /** The server hides users' emails from the gate's account (where the creator is looked up by email). */
+  hideEmails?(): void;
   /** Takes the person's answers back: their reactions removed, their comments deleted. */
   withdraw(request: string, who: Person): void;
   /** Someone deletes the request. */
@@ -53,7 +55,10 @@ async function mattermostWorld(): Promise<ApprovalWorld> {
   const mm = await new MattermostStandIn().start();
   const token = 'mme2e0bot0token0approvals0000000';
   const bot = mm.addBot('argo-bot', token);
-  const users = { alice: mm.state.addUser('alice'), bob: mm.state.addUser('bob') };
+  const users = {
+    alice: mm.state.addUser('alice', false, 'Alice@example.com'),
+    bob: mm.state.addUser('bob', false, 'bob@example.com'),
+  };
   const mallory = mm.state.addUser('mallory');
   mallory.tokens.add('mme2e0mallory0personal0token0000'); // a personal access token
   const team = mm.state.addTeam('eng', [bot, mallory, ...Object.values(users)]);
@@ -68,6 +73,9 @@ async function mattermostWorld(): Promise<ApprovalWorld> {
     approve: (post, who) => mm.react(post, users[who], 'white_check_mark'),
     reject: (post, who) => mm.react(post, users[who], 'x'),
     answer: (post, who, vote, comment) => mm.reply(post, users[who], `${vote}: ${comment}`),
+    hideEmails: () => {
+      mm.state.showEmailAddress = false;
+    },
     withdraw: (post, who) => {
       mm.unreact(post, users[who], 'white_check_mark');
       mm.unreact(post, users[who], 'x');

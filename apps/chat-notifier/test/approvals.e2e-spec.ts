@@ -4,6 +4,7 @@ import { withApprovalScopes } from '../demo/upstreams.js';
 import {
   ALICE,
   ALICE_CREATOR,
+  CREATOR_FROM_LABELS,
   BOB,
   decidersOf,
   DEPLOY_BOT,
@@ -545,6 +546,8 @@ const worldCases: WorldCase[] = [
 
 /** The providers whose answers carry words (a thread reply, an issue comment): a comment, requireComment. */
 const IN_WORDS = { mattermost: true, discord: false, github: true } as const;
+/** The providers that can find the workflow's creator by email (excludeCreator). */
+const CREATOR_LOOKUP = { mattermost: true, discord: false, github: false } as const;
 
 describe.each(['mattermost', 'discord', 'github'] as const)(
   'approval gates through the local agent (%s)',
@@ -588,19 +591,89 @@ describe.each(['mattermost', 'discord', 'github'] as const)(
         expect(world.posted()).toBe(0);
       });
 
-    it('excludeCreator is refused naming the field: no creator look-up here', async () => {
+    if (!CREATOR_LOOKUP[key])
+      it('excludeCreator is refused naming the field: no creator look-up here', async () => {
+        const result = await runWorkflow(
+          gateWorkflow({
+            [key]: world.block([world.people.alice.ref]),
+            excludeCreator: true,
+            creator: 'alice@example.com',
+          }),
+          { plugins: [plugin], timeScale: 0.01 },
+        );
+        expect(result.node('gate')!.message).toBe(
+          `approve: invalid config: excludeCreator: not supported by ${key} approval gates (docs/approvals.md)`,
+        );
+      });
+
+    /** Runs a gate with excludeCreator, alice the creator by her label; answers the node and the progress seen. */
+    async function creatorGate(labels: Record<string, string>, approvals: WorldStep[]) {
+      for (const step of approvals) world.script.after(step.after, (r) => world.approve(r, step.who!));
+      const progress: string[] = [];
       const result = await runWorkflow(
-        gateWorkflow({
-          [key]: world.block([world.people.alice.ref]),
-          excludeCreator: true,
-          creator: 'alice@example.com',
-        }),
-        { plugins: [plugin], timeScale: 0.01 },
+        gateWorkflow(
+          {
+            [key]: world.block([world.people.alice.ref, world.people.bob.ref]),
+            excludeCreator: true,
+            creator: CREATOR_FROM_LABELS,
+          },
+          false,
+          labels,
+        ),
+        {
+          plugins: [plugin],
+          timeScale: 0.01,
+          onEvent: (e) => e.kind === 'requeue' && e.node.message && progress.push(e.node.message),
+        },
       );
-      expect(result.node('gate')!.message).toBe(
-        `approve: invalid config: excludeCreator: not supported by ${key} approval gates (docs/approvals.md)`,
-      );
-    });
+      const gate = result.node('gate')!;
+      const out = Object.fromEntries((gate.outputs?.parameters ?? []).map((p) => [p.name, p.value]));
+      return { gate, out, progress };
+    }
+
+    if (CREATOR_LOOKUP[key]) {
+      it("excludeCreator: the creator's approval is ignored, then another approver passes the gate", async () => {
+        const { gate, out, progress } = await creatorGate(ALICE_CREATOR, [
+          { after: 1, act: 'approve', who: 'alice' },
+          { after: 3, act: 'approve', who: 'bob' },
+        ]);
+        const { alice, bob } = world.people;
+        expect({ phase: gate.phase, decision: out.decision, approvers: out.approvers }).toEqual({
+          phase: 'Succeeded',
+          decision: 'approved',
+          approvers: bob.id,
+        });
+        expect(progress).toContainEqual(
+          expect.stringContaining(`(not counted: ${alice.id}, the workflow's creator)`),
+        );
+        expect(world.shown()).toContain(`The workflow's creator (${alice.id}) cannot approve it.`);
+        expect(world.posted()).toBe(1);
+      });
+
+      it('excludeCreator: the creator has no account the gate can find: it fails closed, posting nothing', async () => {
+        const { gate, out } = await creatorGate(
+          { 'workflows.argoproj.io/creator-email': 'nobody.at.example.com' },
+          [],
+        );
+        expect({ phase: gate.phase, decision: out.decision, approvers: out.approvers }).toEqual({
+          phase: 'Failed',
+          decision: 'creator-unknown',
+          approvers: '',
+        });
+        expect(gate.message).toMatch(
+          /^excludeCreator: the workflow's creator \(nobody@example\.com\) has no account here/,
+        );
+        expect(world.posted()).toBe(0);
+      });
+
+      it("excludeCreator: a server that hides emails from the gate's account fails it closed, saying so", async () => {
+        world.hideEmails!();
+        const { gate } = await creatorGate(ALICE_CREATOR, []);
+        expect(gate.phase).toBe('Failed');
+        expect(gate.message).toMatch(/Show Email Address/);
+        expect(world.posted()).toBe(0);
+      });
+    }
 
     // A case answered in words runs where answers carry them (the refusal above, elsewhere).
     const cases = worldCases.filter((c) => IN_WORDS[key] || !c.steps.some((s) => s.comment));

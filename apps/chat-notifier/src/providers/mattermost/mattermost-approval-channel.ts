@@ -9,6 +9,7 @@ import {
   type RequestState,
 } from '../../approvals/approval-channel.js';
 import type { GateFeature } from '../../approvals/approve-config.dto.js';
+import type { WorkflowCreator } from '../../approvals/workflow-creator.js';
 import { commentAfterKeyword } from '../../approvals/answer-comment.js';
 import { conclusionLine } from '../../approvals/concluded-decision.js';
 import { replyVote, textDigest, withDecision, type Vote } from '../../shared/approval-fields.js';
@@ -160,6 +161,13 @@ export class MattermostApprovalChannel implements ApprovalChannel {
     return ids;
   }
 
+  /** The creator's account by the email of their Mattermost account (GET /users/email/{email}); none without one. */
+  async creatorAccounts(creator: WorkflowCreator, signal: AbortSignal): Promise<Set<string>> {
+    if (!creator.email) return new Set();
+    const user = await this.api.userByEmail(creator.email, signal);
+    return new Set(user ? [user.id] : []);
+  }
+
   async conclude(posted: PostedRequest, conclusion: Conclusion, signal: AbortSignal): Promise<void> {
     const id = posted.ref.post!;
     const post = await this.existing(id, signal);
@@ -206,11 +214,8 @@ export class MattermostApprovalChannel implements ApprovalChannel {
  * MATTERMOST_URL / MATTERMOST_TOKEN and named servers), a channel per gate on the server its block names.
  */
 export class MattermostApprovalChannels implements ApprovalChannels<MattermostApprovalConfig> {
-  /**
-   * `requireComment`: a thread reply's reason. No creator look-up yet: `excludeCreator` is refused
-   * (docs/approvals.md says what the API offers).
-   */
-  readonly supports = new Set<GateFeature>(['requireComment']);
+  /** `excludeCreator`: the creator's email through GET /users/email/{email}; `requireComment`: a reply's reason. */
+  readonly supports = new Set<GateFeature>(['excludeCreator', 'requireComment']);
   private readonly apis: UpstreamClients<MattermostServer, MattermostApi>;
   private readonly bots = new Map<string, Map<string, boolean>>();
 

@@ -40,9 +40,10 @@ export interface TallyRules {
 }
 
 /**
- * The gate's rule: only listed people count (never a bot, never the request's author, never an excluded account, with requireComment never an answer without a
- * comment); one reject from any of them rejects; `minApprovals` distinct people approving approves. Answers are what the request carries
- * now, so a reaction taken back is no answer.
+ * The gate's rule: only listed people count (never a bot, never the request's author, never an excluded
+ * account; with requireComment, never an answer without a comment); one reject from any of them rejects;
+ * `minApprovals` distinct people approving approves. Answers are what the request carries now, so a reaction
+ * taken back is no answer.
  */
 export function tally(given: readonly ApprovalAnswer[], rules: TallyRules): Tally {
   const listed = given

@@ -9,7 +9,7 @@ export const ALICE = 'U0ALICE001';
 export const BOB = 'U0BOB00001';
 /** A bot user of the workspace, listed as an approver in one row: a bot never counts. */
 export const DEPLOY_BOT = 'U0DEPLOYBOT';
-export const GATE_OUTPUTS = ['decision', 'approvers', 'decidedAt', 'url'];
+export const GATE_OUTPUTS = ['decision', 'approvers', 'decidedAt', 'url', 'comment', 'decisions'];
 
 export interface ApprovalRow {
   name: string;
@@ -31,8 +31,14 @@ export interface ApprovalRow {
   event?: 'rate-limited' | 'restart';
   phase: 'Succeeded' | 'Failed';
   decision: string;
-  /** The `approvers` output: who decided. */
+  /** The `approvers` output: who decided (the `decisions` output has one line for each, in this order). */
   decidedBy: string;
+  /** The `comment` output: the deciders' reasons; '' when none wrote one. */
+  comment?: string;
+  /** A line of the `decisions` output, beyond who decided: its vote, time and comment. */
+  decision0?: RegExp;
+  /** A message the node shows while it waits (checked by the local agent, which sees every reply). */
+  progress?: RegExp;
   /** The request as concluded; undefined: it is gone. */
   concluded?: RegExp;
   message: RegExp;
@@ -82,6 +88,7 @@ export function slackApprovalRows(timing: { withdrawTimeout: string }): Approval
       phase: 'Succeeded',
       decision: 'approved',
       decidedBy: BOB,
+      comment: 'tests are green',
       concluded: /Approved by <@U0BOB00001>/,
       message: /^approved by U0BOB00001 /,
     },
@@ -94,6 +101,35 @@ export function slackApprovalRows(timing: { withdrawTimeout: string }): Approval
       decidedBy: BOB,
       concluded: /:x: Rejected by <@U0BOB00001>/,
       message: /^rejected by U0BOB00001 /,
+    },
+    {
+      name: 'reject with a comment: "reject: not on Friday" is the comment output, with the answer and its time',
+      script: () => [{ afterPolls: 2, user: BOB, reply: 'reject: not on Friday' }],
+      phase: 'Failed',
+      decision: 'rejected',
+      decidedBy: BOB,
+      comment: 'not on Friday',
+      decision0:
+        /^\{"user":"U0BOB00001","vote":"reject","at":"\d{4}-\d\d-\d\dT[\d:.]+Z","comment":"not on Friday"\}$/,
+      concluded: /:x: Rejected by <@U0BOB00001> at \S+\n- <@U0BOB00001> reject at \S+Z: not on Friday$/,
+      message: /^rejected by U0BOB00001 /,
+    },
+    {
+      name: 'requireComment: a bare "approve" and a reaction are ignored; an approval with a reason decides',
+      body: { requireComment: true },
+      script: () => [
+        react(1, ALICE),
+        { afterPolls: 1, user: ALICE, reply: 'approve' },
+        { afterPolls: 3, user: BOB, reply: 'approve: ship it' },
+      ],
+      phase: 'Succeeded',
+      decision: 'approved',
+      decidedBy: BOB,
+      comment: 'ship it',
+      progress:
+        /^waiting for approval: 0 of 1 approvals \(not counted: U0ALICE001, no comment after the keyword; requireComment\)/,
+      concluded: /Approved by <@U0BOB00001> at \S+\n- <@U0BOB00001> approve at \S+Z: ship it$/,
+      message: /^approved by U0BOB00001 /,
     },
     {
       name: 'timeout: nobody answers (onTimeout: fail)',
@@ -227,7 +263,7 @@ export function slackApprovalRows(timing: { withdrawTimeout: string }): Approval
       decision: 'approved',
       decidedBy: order === 'alice first' ? `${ALICE},${BOB}` : `${BOB},${ALICE}`,
       ruleApprovers: `${ALICE};${BOB}`,
-      concluded: /Approved by .* at \S+\nBy rule: <@U0ALICE001> \| <@U0BOB00001>$/,
+      concluded: /Approved by .* at \S+(\n- .+){2}\nBy rule: <@U0ALICE001> \| <@U0BOB00001>$/,
       message: /^approved by U0/,
     })),
     {
@@ -271,6 +307,15 @@ export function gateWorkflow(
       ],
     },
   };
+}
+
+/** The users of the `decisions` output's lines, comma-separated as the `approvers` output is. */
+export function decidersOf(decisions: string | undefined): string {
+  return (decisions ?? '')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => (JSON.parse(line) as { user: string }).user)
+    .join(',');
 }
 
 /** The request as the gate's first post wrote it: the text, then who must answer. */

@@ -19,6 +19,13 @@ export interface ApprovalWorld {
   people: Record<Person, { ref: string; id: string }>;
   approve(request: string, who: Person): void;
   reject(request: string, who: Person): void;
+  /**
+   * The person answers in words, the keyword then `comment` (a reply in the request's thread, a comment on its
+   * issue); undefined where answers carry no text (Discord reads reactions only).
+   */
+  answer?(request: string, who: Person, vote: 'approve' | 'reject', comment: string): void;
+  /** The server hides users' emails from the gate's account (where the creator is looked up by email). */
+  hideEmails?(): void;
   /** Takes the person's answers back: their reactions removed, their comments deleted. */
   withdraw(request: string, who: Person): void;
   /** Someone deletes the request. */
@@ -48,7 +55,10 @@ async function mattermostWorld(): Promise<ApprovalWorld> {
   const mm = await new MattermostStandIn().start();
   const token = 'mme2e0bot0token0approvals0000000';
   const bot = mm.addBot('argo-bot', token);
-  const users = { alice: mm.state.addUser('alice'), bob: mm.state.addUser('bob') };
+  const users = {
+    alice: mm.state.addUser('alice', false, 'Alice@example.com'),
+    bob: mm.state.addUser('bob', false, 'bob@example.com'),
+  };
   const mallory = mm.state.addUser('mallory');
   mallory.tokens.add('mme2e0mallory0personal0token0000'); // a personal access token
   const team = mm.state.addTeam('eng', [bot, mallory, ...Object.values(users)]);
@@ -62,6 +72,10 @@ async function mattermostWorld(): Promise<ApprovalWorld> {
     },
     approve: (post, who) => mm.react(post, users[who], 'white_check_mark'),
     reject: (post, who) => mm.react(post, users[who], 'x'),
+    answer: (post, who, vote, comment) => mm.reply(post, users[who], `${vote}: ${comment}`),
+    hideEmails: () => {
+      mm.state.showEmailAddress = false;
+    },
     withdraw: (post, who) => {
       mm.unreact(post, users[who], 'white_check_mark');
       mm.unreact(post, users[who], 'x');
@@ -154,7 +168,9 @@ async function githubWorld(): Promise<ApprovalWorld> {
       bob: { ref: 'bob', id: 'bob' },
     },
     approve: (request, who) => gh.comment(issue(request), users[who], '/approve'),
-    reject: (request, who) => gh.comment(issue(request), users[who], '/deny not today'),
+    reject: (request, who) => gh.comment(issue(request), users[who], '/deny'),
+    answer: (request, who, vote, comment) =>
+      gh.comment(issue(request), users[who], `${vote === 'approve' ? '/approve' : '/deny'} ${comment}`),
     withdraw: (request, who) => {
       const it = issue(request);
       for (const c of it.comments.filter((c) => c.user === users[who])) gh.deleteComment(it, c);

@@ -4,7 +4,9 @@ import { withApprovalScopes } from '../demo/upstreams.js';
 import {
   ALICE,
   ALICE_CREATOR,
+  CREATOR_FROM_LABELS,
   BOB,
+  decidersOf,
   DEPLOY_BOT,
   gateWorkflow,
   react,
@@ -122,7 +124,7 @@ async function decisionStands(
   plugin: AgentPlugin,
   restart: () => Promise<{ url: string }>,
   change: () => void,
-): Promise<string> {
+): Promise<{ phase: string; comment?: string }> {
   const first = await runWorkflow(wf, { plugins: [plugin], timeScale: 0.01 });
   const decided = first.node('gate')!;
   plugin.url = (await restart()).url;
@@ -141,7 +143,8 @@ async function decisionStands(
       outputs: decided.outputs,
     });
   }
-  return decided.phase;
+  const comment = decided.outputs?.parameters?.find((p) => p.name === 'comment')?.value;
+  return { phase: decided.phase, comment };
 }
 
 /** A Slack `ts` (seconds.microseconds) in ms since the epoch. */
@@ -190,6 +193,7 @@ describe('approval gates through the local agent (Slack)', () => {
   it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
     f.ws.slack.approverScript = c.script(f.ws.bot.userId);
     const hooks = c.setup?.(f, plugin) ?? {};
+    const progress: string[] = [];
     const result = await runWorkflow(
       gateWorkflow(
         {
@@ -203,7 +207,15 @@ describe('approval gates through the local agent (Slack)', () => {
         false,
         c.labels,
       ),
-      { plugins: [plugin], timeScale: 0.01, rpc: { backoffMs: 50 }, onEvent: hooks.onEvent },
+      {
+        plugins: [plugin],
+        timeScale: 0.01,
+        rpc: { backoffMs: 50 },
+        onEvent: (event) => {
+          if (event.kind === 'requeue' && event.node.message) progress.push(event.node.message);
+          hooks.onEvent?.(event);
+        },
+      },
     );
     await hooks.done?.();
     const gate = result.node('gate')!;
@@ -222,6 +234,12 @@ describe('approval gates through the local agent (Slack)', () => {
     });
     expect(gate.message).toMatch(c.message);
     if (c.ruleApprovers !== undefined) expect(out.ruleApprovers).toBe(c.ruleApprovers);
+    expect({ comment: out.comment, deciders: decidersOf(out.decisions) }).toEqual({
+      comment: c.comment ?? '',
+      deciders: c.decidedBy,
+    });
+    if (c.decision0) expect(out.decisions!.split('\n')[0]).toMatch(c.decision0);
+    if (c.progress) expect(progress).toContainEqual(expect.stringMatching(c.progress));
     expect(out.url).toMatch(c.posts === 0 ? /^$/ : REQUEST_URL);
     expect(new Date(out.decidedAt!).getTime()).toBeGreaterThan(result.startedAt - 1000);
     const request = f.ws.slack.posts(f.ws.builds)[0] ?? { text: '', subtype: 'gone' };
@@ -286,12 +304,16 @@ describe('approval gates through the local agent (Slack)', () => {
     'a decision stands after the sidecar restarts: %s',
     async (_name, first) => {
       f.ws.slack.approverScript =
-        first === 'approved' ? [react(1, ALICE)] : first === 'rejected' ? [react(1, BOB, 'x')] : [];
+        first === 'approved'
+          ? [react(1, ALICE)]
+          : first === 'rejected'
+            ? [react(1, BOB, 'x'), { afterPolls: 1, user: BOB, reply: 'reject: not on Friday' }]
+            : [];
       const wf = gateWorkflow({
         slack: { channel: '#builds', text: 'Ship it?', approvers: [ALICE, BOB] },
         ...(first === 'timeout' && { timeout: '1s' }),
       });
-      const phase = await decisionStands(
+      const { phase, comment } = await decisionStands(
         wf,
         plugin,
         () => f.restart(),
@@ -308,6 +330,8 @@ describe('approval gates through the local agent (Slack)', () => {
         },
       );
       expect(phase).toBe(first === 'approved' ? 'Succeeded' : 'Failed');
+      // The restarted sidecar's outputs (equal to the first ones) carry the reject's reason.
+      expect(comment).toBe(first === 'rejected' ? 'not on Friday' : '');
       expect(f.ws.slack.posts(f.ws.builds)).toHaveLength(1);
     },
   );
@@ -406,6 +430,8 @@ interface WorldStep {
   after: number;
   act: 'approve' | 'reject' | 'withdraw' | 'delete';
   who?: Person;
+  /** The answer in words: the keyword, then this reason (world.answer). */
+  comment?: string;
 }
 
 interface WorldCase {
@@ -422,6 +448,8 @@ interface WorldCase {
   phase: 'Succeeded' | 'Failed';
   decision: string;
   decidedBy?: Person;
+  /** The `comment` output; '' when absent. */
+  comment?: string;
   message: RegExp;
 }
 
@@ -469,6 +497,28 @@ const worldCases: WorldCase[] = [
     message: /^no decision within 3s; the gate failed/,
   },
   {
+    name: 'reject with a comment: the reason is the comment output',
+    steps: [{ after: 2, act: 'reject', who: 'bob', comment: 'not on Friday' }],
+    phase: 'Failed',
+    decision: 'rejected',
+    decidedBy: 'bob',
+    comment: 'not on Friday',
+    message: /^rejected by \S+ at /,
+  },
+  {
+    name: 'requireComment: a bare "approve" is ignored; an approval with a reason decides',
+    body: { requireComment: true },
+    steps: [
+      { after: 1, act: 'approve', who: 'alice' },
+      { after: 3, act: 'approve', who: 'bob', comment: 'ship it' },
+    ],
+    phase: 'Succeeded',
+    decision: 'approved',
+    decidedBy: 'bob',
+    comment: 'ship it',
+    message: /^approved by \S+ at /,
+  },
+  {
     name: 'a deleted request fails the gate safely',
     steps: [{ after: 2, act: 'delete' }],
     phase: 'Failed',
@@ -493,6 +543,11 @@ const worldCases: WorldCase[] = [
     message: /^rejected by \S+ at /,
   },
 ];
+
+/** The providers whose answers carry words (a thread reply, an issue comment): a comment, requireComment. */
+const IN_WORDS = { mattermost: true, discord: false, github: true } as const;
+/** The providers that can find the workflow's creator by email (excludeCreator). */
+const CREATOR_LOOKUP = { mattermost: true, discord: false, github: false } as const;
 
 describe.each(['mattermost', 'discord', 'github'] as const)(
   'approval gates through the local agent (%s)',
@@ -523,25 +578,113 @@ describe.each(['mattermost', 'discord', 'github'] as const)(
       );
     });
 
-    it('excludeCreator is refused naming the field: no creator look-up here', async () => {
-      const result = await runWorkflow(
-        gateWorkflow({
-          [key]: world.block([world.people.alice.ref]),
-          excludeCreator: true,
-          creator: 'alice@example.com',
-        }),
-        { plugins: [plugin], timeScale: 0.01 },
-      );
-      expect(result.node('gate')!.message).toBe(
-        `approve: invalid config: excludeCreator: not supported by ${key} approval gates (docs/approvals.md)`,
-      );
-    });
-
-    it.each(worldCases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
-      for (const step of c.steps)
-        world.script.after(step.after, (request) =>
-          step.act === 'delete' ? world.remove(request) : world[step.act](request, step.who!),
+    // Where answers carry no words (Discord's reactions), requireComment is refused.
+    if (!IN_WORDS[key])
+      it('requireComment is refused naming the field', async () => {
+        const result = await runWorkflow(
+          gateWorkflow({ [key]: world.block([world.people.alice.ref]), requireComment: true }),
+          { plugins: [plugin], timeScale: 0.01 },
         );
+        expect(result.node('gate')!.message).toBe(
+          `approve: invalid config: requireComment: not supported by ${key} approval gates (docs/approvals.md)`,
+        );
+        expect(world.posted()).toBe(0);
+      });
+
+    if (!CREATOR_LOOKUP[key])
+      it('excludeCreator is refused naming the field: no creator look-up here', async () => {
+        const result = await runWorkflow(
+          gateWorkflow({
+            [key]: world.block([world.people.alice.ref]),
+            excludeCreator: true,
+            creator: 'alice@example.com',
+          }),
+          { plugins: [plugin], timeScale: 0.01 },
+        );
+        expect(result.node('gate')!.message).toBe(
+          `approve: invalid config: excludeCreator: not supported by ${key} approval gates (docs/approvals.md)`,
+        );
+      });
+
+    /** Runs a gate with excludeCreator, alice the creator by her label; answers the node and the progress seen. */
+    async function creatorGate(labels: Record<string, string>, approvals: WorldStep[]) {
+      for (const step of approvals) world.script.after(step.after, (r) => world.approve(r, step.who!));
+      const progress: string[] = [];
+      const result = await runWorkflow(
+        gateWorkflow(
+          {
+            [key]: world.block([world.people.alice.ref, world.people.bob.ref]),
+            excludeCreator: true,
+            creator: CREATOR_FROM_LABELS,
+          },
+          false,
+          labels,
+        ),
+        {
+          plugins: [plugin],
+          timeScale: 0.01,
+          onEvent: (e) => e.kind === 'requeue' && e.node.message && progress.push(e.node.message),
+        },
+      );
+      const gate = result.node('gate')!;
+      const out = Object.fromEntries((gate.outputs?.parameters ?? []).map((p) => [p.name, p.value]));
+      return { gate, out, progress };
+    }
+
+    if (CREATOR_LOOKUP[key]) {
+      it("excludeCreator: the creator's approval is ignored, then another approver passes the gate", async () => {
+        const { gate, out, progress } = await creatorGate(ALICE_CREATOR, [
+          { after: 1, act: 'approve', who: 'alice' },
+          { after: 3, act: 'approve', who: 'bob' },
+        ]);
+        const { alice, bob } = world.people;
+        expect({ phase: gate.phase, decision: out.decision, approvers: out.approvers }).toEqual({
+          phase: 'Succeeded',
+          decision: 'approved',
+          approvers: bob.id,
+        });
+        expect(progress).toContainEqual(
+          expect.stringContaining(`(not counted: ${alice.id}, the workflow's creator)`),
+        );
+        expect(world.shown()).toContain(`The workflow's creator (${alice.id}) cannot approve it.`);
+        expect(world.posted()).toBe(1);
+      });
+
+      it('excludeCreator: the creator has no account the gate can find: it fails closed, posting nothing', async () => {
+        const { gate, out } = await creatorGate(
+          { 'workflows.argoproj.io/creator-email': 'nobody.at.example.com' },
+          [],
+        );
+        expect({ phase: gate.phase, decision: out.decision, approvers: out.approvers }).toEqual({
+          phase: 'Failed',
+          decision: 'creator-unknown',
+          approvers: '',
+        });
+        expect(gate.message).toMatch(
+          /^excludeCreator: the workflow's creator \(nobody@example\.com\) has no account here/,
+        );
+        expect(world.posted()).toBe(0);
+      });
+
+      it("excludeCreator: a server that hides emails from the gate's account fails it closed, saying so", async () => {
+        world.hideEmails!();
+        const { gate } = await creatorGate(ALICE_CREATOR, []);
+        expect(gate.phase).toBe('Failed');
+        expect(gate.message).toMatch(/Show Email Address/);
+        expect(world.posted()).toBe(0);
+      });
+    }
+
+    // A case answered in words runs where answers carry them (the refusal above, elsewhere).
+    const cases = worldCases.filter((c) => IN_WORDS[key] || !c.steps.some((s) => s.comment));
+    it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+      for (const step of c.steps)
+        world.script.after(step.after, (request) => {
+          if (step.act === 'delete') world.remove(request);
+          else if (step.comment && step.act !== 'withdraw')
+            world.answer!(request, step.who!, step.act, step.comment);
+          else world[step.act](request, step.who!);
+        });
       let restarted: Promise<void> | undefined;
       const result = await runWorkflow(
         gateWorkflow({
@@ -576,12 +719,16 @@ describe.each(['mattermost', 'discord', 'github'] as const)(
         // A forged copy is a post too (by someone else).
         posted: world.posted() - (c.forge ? 1 : 0),
         restarted: restarted !== undefined,
+        comment: out.comment,
+        deciders: decidersOf(out.decisions),
       }).toEqual({
         phase: c.phase,
         decision: c.decision,
         approvers: c.decidedBy ? world.people[c.decidedBy].id : '',
         posted: 1,
         restarted: c.restart === true,
+        comment: c.comment ?? '',
+        deciders: c.decidedBy ? world.people[c.decidedBy].id : '',
       });
       expect(gate.message).toMatch(c.message);
       expect(out.url).toMatch(world.url);
@@ -604,13 +751,15 @@ describe.each(['mattermost', 'discord', 'github'] as const)(
         world.script.after(1, (r) => {
           request = r;
           if (first === 'approved') world.approve(r, 'alice');
-          if (first === 'rejected') world.reject(r, 'bob');
+          if (first === 'rejected')
+            if (IN_WORDS[key]) world.answer!(r, 'bob', 'reject', 'not on Friday');
+            else world.reject(r, 'bob');
         });
         const wf = gateWorkflow({
           [key]: world.block(['alice', 'bob'].map((p) => world.people[p as Person].ref)),
           ...(first === 'timeout' && { timeout: '1s' }),
         });
-        const phase = await decisionStands(
+        const { phase, comment } = await decisionStands(
           wf,
           plugin,
           () => fixture.restart(),
@@ -625,6 +774,7 @@ describe.each(['mattermost', 'discord', 'github'] as const)(
           },
         );
         expect(phase).toBe(first === 'approved' ? 'Succeeded' : 'Failed');
+        expect(comment).toBe(first === 'rejected' && IN_WORDS[key] ? 'not on Friday' : '');
         expect(world.posted()).toBe(1);
       },
     );

@@ -15,6 +15,8 @@ export interface ApprovalAnswer {
   at: number;
   /** A bot or app account: never counted. */
   bot: boolean;
+  /** The reason written after the keyword of a reply or comment (commentAfterKeyword); a reaction has none. */
+  comment?: string;
 }
 
 /** The request as posted: enough to read its answers and show the decision on any later call. */

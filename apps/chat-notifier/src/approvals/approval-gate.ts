@@ -10,8 +10,8 @@ import {
   type ExecutionContext,
 } from '@app/plugin-kit';
 import type { ApprovalBlock, ApprovalChannel, ApprovalChannels, PostedRequest } from './approval-channel.js';
-import { decisionOfLine } from './concluded-decision.js';
-import type { Decision } from './decision.js';
+import { answerLines, decisionOfLine } from './concluded-decision.js';
+import type { DeciderAnswer, Decision } from './decision.js';
 import { DEFAULT_TIMEOUT, GATE_FEATURES, type ApproveSettings } from './approve-config.dto.js';
 import { creatorName, workflowCreator } from './workflow-creator.js';
 import { approvalBudget, PollSchedule } from './poll-schedule.js';
@@ -195,6 +195,7 @@ export class ApprovalGate {
       minApprovals,
       rules: ruleSets?.map((members, i) => ({ members, minApprovals: config.rules![i]!.minApprovals ?? 1 })),
       notAfter: deadline,
+      requireComment: config.requireComment === true,
     });
     if (result.verdict !== 'open') {
       const approved = result.verdict === 'approved';
@@ -211,7 +212,8 @@ export class ApprovalGate {
         decidedAt: at,
         url: posted.url,
         message: `${result.verdict} by ${result.people.join(', ')} at ${at}: ${posted.url}`,
-        conclusion: `${approved ? ':white_check_mark: Approved' : ':x: Rejected'} by ${who} at ${at}${underRules}`,
+        conclusion: `${approved ? ':white_check_mark: Approved' : ':x: Rejected'} by ${who} at ${at}${answerLines(result.answers, (u) => channel.mention(u))}${underRules}`,
+        answers: result.answers,
         ...(byRule && { byRule }),
       });
     }
@@ -225,7 +227,10 @@ export class ApprovalGate {
           .map((people, i) => `rule ${i + 1}: ${people.length} of ${config.rules![i]!.minApprovals ?? 1}`)
           .join(', ')
       : `${result.people.length} of ${minApprovals} approvals`;
-    const progress = `${counts}${so}${ignored}`;
+    const uncommented = result.uncommented
+      ? ` (not counted: ${result.uncommented.join(', ')}, no comment after the keyword; requireComment)`
+      : '';
+    const progress = `${counts}${so}${ignored}${uncommented}`;
     return this.wait(ctx, channel, state, deadline, progress);
   }
 
@@ -328,6 +333,10 @@ export class ApprovalGate {
       approvers: decision.approvers.join(','),
       decidedAt: decision.decidedAt,
       url: decision.url,
+      comment: (decision.answers ?? [])
+        .flatMap((a) => (a.comment === undefined ? [] : [a.comment]))
+        .join('\n'),
+      decisions: (decision.answers ?? []).map(decisionJson).join('\n'),
       ...(ctx.config.rules && {
         ruleApprovers: (decision.byRule ?? []).map((people) => people.join(',')).join(';'),
       }),
@@ -351,6 +360,12 @@ export class ApprovalGate {
       Math.min(requeue, untilDeadline),
     );
   }
+}
+
+/** One decider's answer as a line of the `decisions` output: `{"user","vote","at","comment"}`. */
+function decisionJson(answer: DeciderAnswer): string {
+  const at = answer.at > 0 ? new Date(answer.at).toISOString() : null;
+  return JSON.stringify({ user: answer.user, vote: answer.vote, at, comment: answer.comment ?? null });
 }
 
 /**
@@ -385,5 +400,8 @@ export function requestText(
   const creator = excluded?.length
     ? ` The workflow's creator (${excluded.map((u) => channel.mention(u)).join(', ')}) cannot approve it.`
     : '';
-  return `${block.text}\n\nNeeds ${from}${until}.${creator} ${channel.howToAnswer}`;
+  const reason = config.requireComment
+    ? ' An answer counts only with a reason after its keyword (`approve: ship it`).'
+    : '';
+  return `${block.text}\n\nNeeds ${from}${until}.${creator} ${channel.howToAnswer}${reason}`;
 }

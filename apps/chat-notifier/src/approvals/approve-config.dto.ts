@@ -95,6 +95,11 @@ export class ApproveSettings {
   @Length(1, 320)
   creator?: string;
 
+  /** Only an answer with a reason after its keyword (`approve: ship it`) counts; a reaction never does. */
+  @IsOptional()
+  @IsBoolean()
+  requireComment?: boolean;
+
   /** Groups of approvers, each with its own count (instead of `minApprovals`): the gate passes when all are met. */
   @IsOptional()
   @IsArray()
@@ -106,7 +111,7 @@ export class ApproveSettings {
 }
 
 /** The body fields a provider's channels may not support, each named by the one that asks for it. */
-export const GATE_FEATURES = ['excludeCreator', 'rules'] as const;
+export const GATE_FEATURES = ['excludeCreator', 'rules', 'requireComment'] as const;
 export type GateFeature = (typeof GATE_FEATURES)[number];
 
 /**

@@ -52,6 +52,29 @@ describe('the decision a concluded request shows', () => {
     });
   });
 
+  it("reads back each decider's answer, its time and its comment", () => {
+    const line = `:x: Rejected by <@U0BOB00001> at ${AT}\n- <@U0BOB00001> reject at 2026-06-07T09:59:58.123Z: not on Friday: the freeze`;
+    expect(conclusionLine(`Deploy?\n\nNeeds one approval.\n\n${line}`)).toBe(line);
+    expect(decisionOfLine(line, URL)?.answers).toEqual([
+      {
+        user: 'U0BOB00001',
+        vote: 'reject',
+        at: Date.parse('2026-06-07T09:59:58.123Z'),
+        comment: 'not on Friday: the freeze',
+      },
+    ]);
+    const reactions = `:white_check_mark: Approved by @alice, @bob at ${AT}\n- @alice approve at an unknown time\n- @bob approve at ${AT}: ok\nBy rule: @alice | @bob`;
+    expect(decisionOfLine(reactions, URL)).toMatchObject({
+      answers: [
+        { user: 'alice', vote: 'approve', at: 0 },
+        { user: 'bob', vote: 'approve', at: Date.parse(AT), comment: 'ok' },
+      ],
+      byRule: [['alice'], ['bob']],
+    });
+    // A line under the decision that is not an answer: not a line the gate wrote.
+    expect(conclusionLine(`Deploy?\n\n:x: Rejected by <@U1> at ${AT}\n- <@U1> said no`)).toBeUndefined();
+  });
+
   it('finds none in a request not concluded, nor in a line that only looks like one', () => {
     expect(conclusionLine('Deploy?\n\nNeeds one approval from <@U1>. React ✅ to approve.')).toBeUndefined();
     expect(conclusionLine(`:x: Rejected by <@U1> at ${AT}`)).toBeUndefined(); // not below a request

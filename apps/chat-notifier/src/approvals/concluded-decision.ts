@@ -1,15 +1,53 @@
 // The decision a concluded request shows, read back by a gate that lost its state (a sidecar restart, another
 // replica): the line the gate wrote under the request when it decided. A decision, once made, stands whatever
 // the answers are now, so a gate that finds such a line answers it instead of counting again.
-import type { Decision } from './decision.js';
+import type { DeciderAnswer, Decision } from './decision.js';
 
 /** The lines the gate concludes a request with (approval-gate.ts writes them). */
 const DECIDED =
-  /^:(white_check_mark|x): (Approved|Rejected) by (.+) at (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)(?:\nBy rule: (.+))?$/;
+  /^:(white_check_mark|x): (Approved|Rejected) by (.+) at (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)((?:\n- .+)*)(?:\nBy rule: (.+))?$/;
 const TIMED_OUT =
   /^:hourglass: No decision within (\S+); (the gate failed|approved by onTimeout|rejected by onTimeout) at (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)$/;
 const TAMPERED =
   /^:warning: Changed by someone else; the gate failed safely at (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)$/;
+
+/** One decider's answer under the decision (answerLines). */
+const ANSWER =
+  /^- (\S+) (approve|reject) at (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z|an unknown time)(?:: (.+))?$/;
+const UNKNOWN_TIME = 'an unknown time';
+
+/** A mention as the providers write it (`<@U0123>`, `@login`, a bare id) → the user id. */
+const unmention = (mention: string) => mention.replace(/^<@|>$/g, '').replace(/^@/, '');
+
+/**
+ * The lines under a decision that say each decider's answer, when, and why (`- <@U0BOB00001> reject at
+ * 2026-06-07T10:00:00.000Z: not on Friday`): what a gate that finds the request again needs for the same
+ * outputs. A comment is one line (commentAfterKeyword), so it cannot pass for another line.
+ */
+export function answerLines(answers: readonly DeciderAnswer[], mention: (user: string) => string): string {
+  return answers
+    .map((a) => {
+      const at = a.at > 0 ? new Date(a.at).toISOString() : UNKNOWN_TIME;
+      return `\n- ${mention(a.user)} ${a.vote} at ${at}${a.comment !== undefined ? `: ${a.comment}` : ''}`;
+    })
+    .join('');
+}
+
+/** The answers of the lines under a decision; undefined when one is not an answer line. */
+function answersOfLines(lines: string): DeciderAnswer[] | undefined {
+  const answers: DeciderAnswer[] = [];
+  for (const line of lines.split('\n').slice(1)) {
+    const [, user, vote, at, comment] = ANSWER.exec(line) ?? [];
+    if (!user) return undefined;
+    answers.push({
+      user: unmention(user),
+      vote: vote as DeciderAnswer['vote'],
+      at: at === UNKNOWN_TIME ? 0 : Date.parse(at!),
+      ...(comment !== undefined && { comment }),
+    });
+  }
+  return answers;
+}
 
 /**
  * The decision line a request's text ends with (its last paragraph), or undefined. A request not yet concluded
@@ -19,11 +57,8 @@ export function conclusionLine(text: string): string | undefined {
   const at = text.lastIndexOf('\n\n');
   if (at < 0) return undefined;
   const last = text.slice(at + 2);
-  return [DECIDED, TIMED_OUT, TAMPERED].some((line) => line.test(last)) ? last : undefined;
+  return decisionOfLine(last, '') ? last : undefined;
 }
-
-/** A mention as the providers write it (`<@U0123>`, `@login`, a bare id) → the user id. */
-const unmention = (mention: string) => mention.replace(/^<@|>$/g, '').replace(/^@/, '');
 
 /** The decision `line` (one conclusionLine found) stands for, with the outputs the gate answered then. */
 export function decisionOfLine(line: string, url: string): Decision | undefined {
@@ -32,7 +67,9 @@ export function decisionOfLine(line: string, url: string): Decision | undefined 
     const approved = decided[2] === 'Approved';
     const people = decided[3]!.split(', ').map(unmention);
     const at = decided[4]!;
-    const byRule = decided[5]
+    const answers = answersOfLines(decided[5]!);
+    if (!answers) return undefined;
+    const byRule = decided[6]
       ?.split(' | ')
       .map((rule) => (rule === '' ? [] : rule.split(', ').map(unmention)));
     const verdict = approved ? 'approved' : 'rejected';
@@ -44,6 +81,7 @@ export function decisionOfLine(line: string, url: string): Decision | undefined 
       url,
       message: `${verdict} by ${people.join(', ')} at ${at}: ${url}`,
       conclusion: line,
+      ...(answers.length > 0 && { answers }),
       ...(byRule && { byRule }),
     };
   }

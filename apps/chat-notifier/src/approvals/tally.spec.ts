@@ -1,13 +1,20 @@
 import type { ApprovalAnswer } from './approval-channel.js';
-import { tally } from './tally.js';
+import { tally as countAll, type Tally, type TallyRules } from './tally.js';
+
+/** The tally without the answers it counted by (their own test is below). */
+function tally(answers: readonly ApprovalAnswer[], rules: TallyRules): Omit<Tally, 'answers'> {
+  const { answers: _counted, ...verdict } = countAll(answers, rules);
+  return verdict;
+}
 
 const rules = { eligible: new Set(['alice', 'bob', 'botty']), author: 'me', minApprovals: 2, notAfter: 1000 };
-const a = (user: string, vote: ApprovalAnswer['vote'], at = 0, bot = false): ApprovalAnswer => ({
-  user,
-  vote,
-  at,
-  bot,
-});
+const a = (
+  user: string,
+  vote: ApprovalAnswer['vote'],
+  at = 0,
+  bot = false,
+  comment?: string,
+): ApprovalAnswer => ({ user, vote, at, bot, ...(comment !== undefined && { comment }) });
 
 describe('tally: who counts and what decides', () => {
   it.each([
@@ -74,6 +81,40 @@ describe('tally: who counts and what decides', () => {
       verdict: 'open',
       people: [],
       ignored: ['alice'],
+    });
+  });
+
+  it("each decider's answer: of their vote, the first with a comment, with its time", () => {
+    const answers = [
+      a('alice', 'approve', 0),
+      a('alice', 'approve', 4, false, 'ship it'),
+      a('alice', 'approve', 6, false, 'really'),
+      a('bob', 'approve', 5),
+    ];
+    expect(countAll(answers, rules).answers).toEqual([
+      { user: 'alice', vote: 'approve', at: 4, comment: 'ship it' },
+      { user: 'bob', vote: 'approve', at: 5 },
+    ]);
+    expect(countAll([...answers, a('bob', 'reject', 7, false, 'not on Friday')], rules).answers).toEqual([
+      { user: 'bob', vote: 'reject', at: 7, comment: 'not on Friday' },
+    ]);
+  });
+
+  it('requireComment: an answer without a comment does not count, and its author is reported', () => {
+    const requireComment = { ...rules, minApprovals: 1, requireComment: true };
+    expect(tally([a('alice', 'approve'), a('bob', 'reject', 3)], requireComment)).toEqual({
+      verdict: 'open',
+      people: [],
+      uncommented: ['alice', 'bob'],
+    });
+    expect(tally([a('alice', 'approve'), a('bob', 'approve', 3, false, 'ship it')], requireComment)).toEqual({
+      verdict: 'approved',
+      people: ['bob'],
+      uncommented: ['alice'],
+    });
+    expect(tally([a('alice', 'approve', 2), a('alice', 'approve', 3, false, 'ok')], requireComment)).toEqual({
+      verdict: 'approved',
+      people: ['alice'],
     });
   });
 });

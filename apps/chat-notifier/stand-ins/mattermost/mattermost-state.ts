@@ -5,6 +5,8 @@ export interface MmUser {
   /** Access tokens of a bot account; empty for people. */
   tokens: Set<string>;
   isBot: boolean;
+  /** The account's email (Mattermost keeps it lower-cased); none for a bot. */
+  email?: string;
 }
 
 export interface MmTeam {
@@ -73,8 +75,20 @@ export class MattermostState {
   readonly reactions: MmReaction[] = [];
   readonly groups = new Map<string, MmGroup>();
 
-  addUser(username: string, isBot = false): MmUser {
-    const user: MmUser = { id: randomId(), username, tokens: new Set(), isBot };
+  /**
+   * Privacy settings › Show Email Address: off, only a system admin may read other users' emails (and look one
+   * up by email).
+   */
+  showEmailAddress = true;
+
+  addUser(username: string, isBot = false, email?: string): MmUser {
+    const user: MmUser = {
+      id: randomId(),
+      username,
+      tokens: new Set(),
+      isBot,
+      ...(email && { email: email.toLowerCase() }),
+    };
     this.users.set(user.id, user);
     return user;
   }

@@ -37,7 +37,8 @@ const MAX_PER_PAGE = 200;
  * permissions for non-members, 404 missing, 400 invalid body). `pending_post_id` deduplicates posts for
  * `pendingTtlMs` (the server's 30 s cache), as Mattermost does.
  *
- * For approval gates: a post's reactions, patching a post (its author only), users by ids and by usernames,
+ * For approval gates: a post's reactions, patching a post (its author only), users by ids, by usernames and by
+ * email (403 when Privacy settings hide emails),
  * a user group's members (`page`/`per_page`), and a scripted approver (`script`) that reacts, replies, withdraws,
  * deletes or edits after the request has been read (GET /posts/{id}) a number of times.
  */
@@ -76,6 +77,9 @@ export class MattermostStandIn extends ProviderStandIn {
       .route('PUT', '/api/v4/posts/:id/patch', (req) => this.authed(req, (user) => this.patchPost(user, req)))
       .route('POST', '/api/v4/users/ids', (req) =>
         this.authed(req, () => this.usersBy(req, (u, keys) => keys.has(u.id))),
+      )
+      .route('GET', '/api/v4/users/email/:email', (req) =>
+        this.authed(req, () => this.userByEmail(req.params.email)),
       )
       .route('POST', '/api/v4/users/usernames', (req) =>
         this.authed(req, () => this.usersBy(req, (u, keys) => keys.has(u.username))),
@@ -312,6 +316,22 @@ export class MattermostStandIn extends ProviderStandIn {
       return INVALID_BODY('user_ids');
     const keys = new Set(req.body as string[]);
     return { body: [...this.state.users.values()].filter((u) => match(u, keys)).map(userView) };
+  }
+
+  /**
+   * GET /users/email/{email}: the user with that email (compared lower-cased, as Mattermost stores it); 403 when
+   * the server hides emails (Show Email Address off; the stand-in's tokens are no system admin's), 404 for none.
+   */
+  private userByEmail(email: string): StandInResponse {
+    if (!this.state.showEmailAddress)
+      return appError(
+        403,
+        'api.user.get_user_by_email.permissions.app_error',
+        'Unable to get user by email.',
+      );
+    const user = [...this.state.users.values()].find((u) => u.email === email.toLowerCase());
+    if (!user) return appError(404, 'app.user.missing_account.const', 'Unable to find the user.');
+    return { body: userView(user) };
   }
 
   private groupMembers(req: StandInRequest): StandInResponse {

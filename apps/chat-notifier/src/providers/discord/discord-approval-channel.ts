@@ -157,7 +157,10 @@ export class DiscordApprovalChannel implements ApprovalChannel {
  * with webhooks only, a gate fails saying so.
  */
 export class DiscordApprovalChannels implements ApprovalChannels<DiscordApprovalConfig> {
-  /** No creator look-up yet: `excludeCreator` is refused (docs/approvals.md says what the API offers). */
+  /**
+   * No creator look-up yet: `excludeCreator` is refused (docs/approvals.md says what the API offers); reactions
+   * carry no reason, so `requireComment` is refused too.
+   */
   readonly supports = new Set<GateFeature>();
   private readonly apis: UpstreamClients<DiscordBot, DiscordBotApi>;
 

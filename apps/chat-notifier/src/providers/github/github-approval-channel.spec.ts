@@ -97,7 +97,7 @@ describe('GithubApprovalChannel against the GitHub stand-in', () => {
     gh.server.resetCalls();
     const read = await approvalChannel().read(posted, signal);
     expect(read.kind === 'present' && read.answers).toEqual([
-      { user: 'bob', vote: 'reject', bot: false, at: expect.any(Number) },
+      { user: 'bob', vote: 'reject', bot: false, at: expect.any(Number), comment: 'wrong version' },
       { user: 'dependabot[bot]', vote: 'approve', bot: true, at: expect.any(Number) },
       { user: 'alice', vote: 'approve', bot: false, at: Date.parse(issue.comments.at(-1)!.created_at) },
     ]);

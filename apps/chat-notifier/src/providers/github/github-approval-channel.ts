@@ -15,6 +15,7 @@ import {
   type RequestState,
 } from '../../approvals/approval-channel.js';
 import type { GateFeature } from '../../approvals/approve-config.dto.js';
+import { commentAfterKeyword } from '../../approvals/answer-comment.js';
 import { conclusionLine } from '../../approvals/concluded-decision.js';
 import { replyVote, textDigest } from '../../shared/approval-fields.js';
 import type { GithubApprovalConfig } from './github-approval-config.dto.js';
@@ -143,11 +144,13 @@ export class GithubApprovalChannel implements ApprovalChannel {
       const vote = c.updated_at === c.created_at ? replyVote(c.body ?? '', COMMENT_WORDS) : undefined;
       if (!vote) continue;
       const login = c.user.login.toLowerCase();
+      const comment = commentAfterKeyword(c.body ?? '');
       answers.push({
         user: login,
         vote,
         at: Date.parse(c.created_at) || 0,
         bot: c.user.type === 'Bot' || login.endsWith('[bot]'),
+        ...(comment && { comment }),
       });
     }
     return { kind: 'present', answers };
@@ -202,8 +205,11 @@ function title(text: string): string {
  * account's APPROVALS_GITHUB_REPOSITORIES allows.
  */
 export class GithubApprovalChannels implements ApprovalChannels<GithubApprovalConfig> {
-  /** No creator look-up yet: `excludeCreator` is refused (docs/approvals.md says what the API offers). */
-  readonly supports = new Set<GateFeature>();
+  /**
+   * `requireComment`: the reason after `/approve` or `/deny`. No creator look-up yet: `excludeCreator` is
+   * refused (docs/approvals.md says what the API offers).
+   */
+  readonly supports = new Set<GateFeature>(['requireComment']);
   private readonly apis: UpstreamClients<GithubAccount, GithubApi>;
 
   constructor(

@@ -212,6 +212,24 @@ export class MattermostApi {
     return usersOf(`POST /api/v4/users/${by}`, data);
   }
 
+  /**
+   * The user with this email (GET /users/email/{email}); undefined when none has it. A server whose Privacy
+   * settings hide emails (Show Email Address off) answers 403 to any token but a system admin's.
+   */
+  async userByEmail(email: string, signal?: AbortSignal): Promise<MattermostUser | undefined> {
+    const request = 'GET /api/v4/users/email/{email}';
+    try {
+      const { data } = await this.http.get(`/users/email/${encodeURIComponent(email)}`, { signal });
+      return usersOf(request, [data])[0];
+    } catch (err) {
+      if (err instanceof UpstreamError && err.status === 404) return undefined;
+      throw withHint(err, {
+        ...this.hints,
+        403: "the server hides users' emails from the bot (System Console › Privacy › Show Email Address), so the workflow's creator cannot be matched",
+      });
+    }
+  }
+
   /** Every member of a user group (GET /groups/{id}/members, page by page). */
   async groupMembers(groupId: string, signal?: AbortSignal): Promise<MattermostUser[]> {
     const members: MattermostUser[] = [];

@@ -25,7 +25,7 @@ describe('MattermostApprovalChannel against the Mattermost stand-in', () => {
   beforeAll(async () => {
     mm = await new MattermostStandIn().start();
     bot = mm.addBot('argo-bot', TOKEN);
-    alice = mm.state.addUser('alice');
+    alice = mm.state.addUser('alice', false, 'Alice@Example.com');
     bob = mm.state.addUser('bob');
     helper = mm.state.addUser('helper-bot', true);
     const team = mm.state.addTeam('eng', [bot, alice, bob, helper]);
@@ -46,10 +46,37 @@ describe('MattermostApprovalChannel against the Mattermost stand-in', () => {
     );
   const request = async (marker: string, text = 'Deploy 1.4.2?') =>
     approvalChannel().post({ text, marker }, signal);
+
+  it("excludeCreator: the creator's account by email (any case); none for an unknown email or a username only", async () => {
+    const channel = approvalChannel();
+    expect(await channel.creatorAccounts({ email: 'alice@example.com' }, signal)).toEqual(
+      new Set([alice.id]),
+    );
+    expect(await channel.creatorAccounts({ email: 'nobody@example.com' }, signal)).toEqual(new Set());
+    mm.server.resetCalls();
+    expect(await channel.creatorAccounts({ username: 'alice', subject: 'alice' }, signal)).toEqual(new Set());
+    expect(mm.server.calls).toHaveLength(0); // a username is no identity the gate trusts
+  });
+
+  it('excludeCreator: a server that hides emails (403) fails the look-up, saying so', async () => {
+    mm.state.showEmailAddress = false;
+    try {
+      const failing = approvalChannel().creatorAccounts({ email: 'alice@example.com' }, signal);
+      await expect(failing).rejects.toThrow(/Show Email Address/);
+      await expect(failing).rejects.toMatchObject({ status: 403, transient: false });
+    } finally {
+      mm.state.showEmailAddress = true;
+    }
+  });
   const answers = async (posted: PostedRequest) => {
     const state = await approvalChannel().read(posted, signal);
     if (state.kind !== 'present') throw new Error(`not present: ${state.kind}`);
-    return state.answers.map(({ user, vote, bot }) => ({ user, vote, bot }));
+    return state.answers.map(({ user, vote, bot, comment }) => ({
+      user,
+      vote,
+      bot,
+      ...(comment && { comment }),
+    }));
   };
 
   it('posts the request once: a restarted reader finds it by its marker instead of posting again', async () => {
@@ -83,7 +110,7 @@ describe('MattermostApprovalChannel against the Mattermost stand-in', () => {
     expect(await answers(posted)).toEqual([
       { user: bob.id, vote: 'reject', bot: false },
       { user: helper.id, vote: 'approve', bot: true },
-      { user: alice.id, vote: 'approve', bot: false },
+      { user: alice.id, vote: 'approve', bot: false, comment: 'checked the changelog' },
       { user: bot.id, vote: 'approve', bot: true },
     ]);
   });

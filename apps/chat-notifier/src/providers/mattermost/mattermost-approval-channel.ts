@@ -9,6 +9,8 @@ import {
   type RequestState,
 } from '../../approvals/approval-channel.js';
 import type { GateFeature } from '../../approvals/approve-config.dto.js';
+import type { WorkflowCreator } from '../../approvals/workflow-creator.js';
+import { commentAfterKeyword } from '../../approvals/answer-comment.js';
 import { conclusionLine } from '../../approvals/concluded-decision.js';
 import { replyVote, textDigest, withDecision, type Vote } from '../../shared/approval-fields.js';
 import { replyFields } from '../../shared/reply-fields.js';
@@ -130,7 +132,9 @@ export class MattermostApprovalChannel implements ApprovalChannel {
     }
     for (const reply of replies) {
       const vote = reply.edit_at ? undefined : replyVote(reply.message, REPLY_WORDS);
-      if (vote) answers.push({ user: reply.user_id, vote, at: reply.create_at ?? 0 });
+      const comment = vote && commentAfterKeyword(reply.message);
+      if (vote)
+        answers.push({ user: reply.user_id, vote, at: reply.create_at ?? 0, ...(comment && { comment }) });
       // A bot's post says so in its props, whichever account posted it.
       if (reply.props?.from_bot === 'true') this.bots.set(reply.user_id, true);
     }
@@ -155,6 +159,13 @@ export class MattermostApprovalChannel implements ApprovalChannel {
     }
     for (const user of await this.api.users('usernames', usernames, signal)) ids.add(user.id);
     return ids;
+  }
+
+  /** The creator's account by the email of their Mattermost account (GET /users/email/{email}); none without one. */
+  async creatorAccounts(creator: WorkflowCreator, signal: AbortSignal): Promise<Set<string>> {
+    if (!creator.email) return new Set();
+    const user = await this.api.userByEmail(creator.email, signal);
+    return new Set(user ? [user.id] : []);
   }
 
   async conclude(posted: PostedRequest, conclusion: Conclusion, signal: AbortSignal): Promise<void> {
@@ -203,8 +214,8 @@ export class MattermostApprovalChannel implements ApprovalChannel {
  * MATTERMOST_URL / MATTERMOST_TOKEN and named servers), a channel per gate on the server its block names.
  */
 export class MattermostApprovalChannels implements ApprovalChannels<MattermostApprovalConfig> {
-  /** No creator look-up yet: `excludeCreator` is refused (docs/approvals.md says what the API offers). */
-  readonly supports = new Set<GateFeature>();
+  /** `excludeCreator`: the creator's email through GET /users/email/{email}; `requireComment`: a reply's reason. */
+  readonly supports = new Set<GateFeature>(['excludeCreator', 'requireComment']);
   private readonly apis: UpstreamClients<MattermostServer, MattermostApi>;
   private readonly bots = new Map<string, Map<string, boolean>>();
 

@@ -10,6 +10,7 @@ import type {
 } from '../../approvals/approval-channel.js';
 import type { GateFeature } from '../../approvals/approve-config.dto.js';
 import type { WorkflowCreator } from '../../approvals/workflow-creator.js';
+import { commentAfterKeyword } from '../../approvals/answer-comment.js';
 import { conclusionLine } from '../../approvals/concluded-decision.js';
 import { withDecision } from '../../shared/approval-fields.js';
 import { replyFields } from '../../shared/reply-fields.js';
@@ -152,7 +153,8 @@ export class SlackApprovalChannel implements ApprovalChannel {
         const vote = reply.ts === ts ? undefined : replyVote(reply.text);
         if (!vote || !reply.user) continue;
         const bot = reply.bot_id !== undefined || reply.subtype === 'bot_message';
-        answers.push({ user: reply.user, vote, at: tsMillis(reply.ts!), bot });
+        const comment = commentAfterKeyword(reply.text ?? '');
+        answers.push({ user: reply.user, vote, at: tsMillis(reply.ts!), bot, ...(comment && { comment }) });
       }
       cursor = page.response_metadata?.next_cursor || undefined;
     } while (cursor);
@@ -201,8 +203,11 @@ export class SlackApprovalChannel implements ApprovalChannel {
 
 /** The Slack approval channels of a sidecar: a channel per gate, on the clients of the workspace its block names. */
 export class SlackApprovalChannels implements ApprovalChannels<SlackApprovalConfig> {
-  /** `excludeCreator`: the creator's email through users.lookupByEmail; `rules`: users and user groups. */
-  readonly supports = new Set<GateFeature>(['excludeCreator', 'rules']);
+  /**
+   * `excludeCreator`: the creator's email through users.lookupByEmail; `rules`: users and user groups;
+   * `requireComment`: a thread reply's reason.
+   */
+  readonly supports = new Set<GateFeature>(['excludeCreator', 'rules', 'requireComment']);
   constructor(
     private readonly clients: SlackClientFactory,
     private readonly channels: ChannelResolver,

@@ -69,10 +69,10 @@ const LIMITS = {
   total: 6000,
 };
 
-/** A snowflake: a 64-bit number as text, increasing with time. */
+/** A snowflake: a 64-bit number as text, increasing with time (`at`: the time it carries, as Discord's do). */
 let sequence = 0;
-function snowflake(): string {
-  const ms = BigInt(Date.now() - 1420070400000);
+function snowflake(at = Date.now()): string {
+  const ms = BigInt(at - 1420070400000);
   return ((ms << 22n) | BigInt(randomInt(1 << 10) << 12) | BigInt(sequence++ & 0xfff)).toString();
 }
 
@@ -277,8 +277,9 @@ export class DiscordStandIn extends ProviderStandIn {
       if (earlier) return { body: this.botView(earlier) };
     }
     const content = typeof json.content === 'string' ? json.content : '';
+    const now = Date.now();
     const message: DiscordStoredMessage = {
-      id: snowflake(),
+      id: snowflake(now),
       type: 0,
       channel_id: channel,
       author: { id: bot.id, username: bot.username, bot: true },
@@ -286,7 +287,7 @@ export class DiscordStandIn extends ProviderStandIn {
       embeds: [],
       attachments: [],
       ...this.mentions(json, content),
-      timestamp: new Date().toISOString(),
+      timestamp: new Date(now).toISOString(),
       edited_timestamp: null,
       ...(nonce && { nonce }),
     };
@@ -518,8 +519,9 @@ export class DiscordStandIn extends ProviderStandIn {
       channelId = target;
     }
     const content = typeof json.content === 'string' ? json.content : '';
+    const now = Date.now();
     const message: DiscordStoredMessage = {
-      id: snowflake(),
+      id: snowflake(now),
       type: 0,
       channel_id: channelId,
       webhook_id: webhook.id,
@@ -537,7 +539,7 @@ export class DiscordStandIn extends ProviderStandIn {
         };
       }),
       ...this.mentions(json, content),
-      timestamp: new Date().toISOString(),
+      timestamp: new Date(now).toISOString(),
       edited_timestamp: null,
     };
     this.messages.push(message);

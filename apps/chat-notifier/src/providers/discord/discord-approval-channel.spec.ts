@@ -64,7 +64,7 @@ describe('DiscordApprovalChannel against the Discord stand-in', () => {
     });
     const mine = discord.in(deploys.id).filter((m) => m.content.includes(requestTag('gate-once')));
     expect(mine).toHaveLength(1);
-    // The time the id carries is the message's `timestamp` (the stand-in takes the clock twice: within a few ms).
+    // The time the id carries is the message's `timestamp`, as in Discord's snowflakes.
     expect(Math.abs(first.postedAt - Date.parse(mine[0]!.timestamp))).toBeLessThan(5);
     const sent = discord.server.calls.find((c) => c.method === 'POST' && c.path.endsWith('/messages'))!;
     expect(sent.headers.authorization).toBe(`Bot ${TOKEN}`);

@@ -32,13 +32,14 @@ const NAMESPACE = 'ep-examples';
  * either stack alike.
  */
 function summary(outcome: WorkflowOutcome): unknown {
-  // The workflow's generated name, addresses, and the ids stand-ins make up (channels, messages, runs) differ
+  // The workflow's generated name, addresses, and the ids stand-ins make up (channels, messages, runs, UUIDs) differ
   // from run to run; the rest of a message must be the same.
   const text = (m?: string) =>
     m
       ?.split(outcome.name)
       .join('<wf>')
       .replace(/https?:\/\/[\w.:-]+/g, '<url>')
+      .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<id>')
       .replace(/[A-Za-z0-9_]{8,}/g, (t) => (/\d|[A-Z].*[A-Z]/.test(t) ? '<id>' : t))
       .replace(/\d+/g, 'N');
   const nodes = Object.values(outcome.nodes);

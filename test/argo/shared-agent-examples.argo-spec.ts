@@ -40,6 +40,8 @@ function summary(outcome: WorkflowOutcome): unknown {
       .join('<wf>')
       .replace(/https?:\/\/[\w.:-]+/g, '<url>')
       .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<id>')
+      // A generated name's random suffix (a Cloud Run execution is `<job>-<5 characters>`).
+      .replace(/-[a-z0-9]{5}\b/g, '-<sfx>')
       .replace(/[A-Za-z0-9_]{8,}/g, (t) => (/\d|[A-Z].*[A-Z]/.test(t) ? '<id>' : t))
       .replace(/\d+/g, 'N');
   const nodes = Object.values(outcome.nodes);

@@ -22,21 +22,25 @@ const module = (key: string) => ({
   },
 });
 const loads: string[] = [];
-const provider = (key: string) => ({
-  key,
-  variables: (Base: EnvClass) => Base,
-  prefixes: [`${key.toUpperCase()}_`],
-  enable: `${key.toUpperCase()}_URL`,
-  scopeKinds: [key],
-  read: () => ({ settings: new Map<string, string>(), problems: [] }),
-  configured: (s: Map<string, string>) => s.size > 0,
-  destinations: (s: Map<string, string>) => ({ [key]: s.keys() }),
-  upstreams: upstreamKind(key, 'server', { prefix: key.toUpperCase() }, (v) => v('URL')),
-  load: async () => {
-    loads.push(key);
-    return module(key);
-  },
-});
+/** A provider of upstreams `<KEY>_URL`, `<KEY>_<NAME>_URL`, whose module records what it makes. */
+function provider(key: string) {
+  const family = key.toUpperCase();
+  return {
+    key,
+    upstreams: upstreamKind(key, 'server', { prefix: family }, (v) => v('URL')),
+    load: async () => {
+      loads.push(key);
+      return module(key);
+    },
+    scopeKinds: [key],
+    enable: `${family}_URL`,
+    prefixes: [`${family}_`],
+    variables: (Base: EnvClass) => Base,
+    configured: (s: Map<string, string>) => s.size > 0,
+    read: () => ({ settings: new Map<string, string>(), problems: [] }),
+    destinations: (s: Map<string, string>) => ({ [key]: s.keys() }),
+  };
+}
 const table = new ProviderTable([provider('alpha'), provider('beta')]);
 
 const upstreams: Record<string, Map<string, string>> = {

@@ -1,12 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import {
-  ActiveRuns,
-  ProviderRunHandler,
-  UpstreamProviders,
-  type ExecutionContext,
-  type PickedProvider,
-} from '@app/plugin-kit';
-import { BuildDriver, type BuildState } from './build/build-driver.js';
+import { ActiveRuns, ProviderRunHandler, UpstreamProviders } from '@app/plugin-kit';
+import { BuildDriver } from './build/build-driver.js';
 import type { BuildProvider } from './build/build-provider.js';
 import type { BuildRun } from './build/build-run.js';
 import { BuildConfig } from './dto/build-config.dto.js';
@@ -24,17 +18,12 @@ export class BuildTriggerHandler extends ProviderRunHandler<BuildConfig, unknown
   readonly configClass = BuildConfig;
 
   constructor(providers: UpstreamProviders<BuildProvider>, active: ActiveRuns) {
-    super(providers, active, { soonMs: SOON_MS, retryAtPollInterval: true, noun: 'build' });
-  }
-
-  protected upstreamOf(config: BuildConfig): string | undefined {
-    return config.server;
-  }
-
-  protected driverFor(
-    ctx: ExecutionContext<BuildConfig, BuildState>,
-    picked: PickedProvider<BuildProvider>,
-  ): BuildDriver {
-    return new BuildDriver(ctx, picked);
+    super(providers, active, {
+      upstream: (config) => config.server,
+      driver: (ctx, picked) => new BuildDriver(ctx, picked),
+      soonMs: SOON_MS,
+      retryAtPollInterval: true,
+      noun: 'build',
+    });
   }
 }

@@ -1,13 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import {
-  ActiveRuns,
-  ProviderRunHandler,
-  UpstreamProviders,
-  type ExecutionContext,
-  type PickedProvider,
-} from '@app/plugin-kit';
+import { ActiveRuns, ProviderRunHandler, UpstreamProviders } from '@app/plugin-kit';
 import { DataJobConfig } from './dto/data-job-config.dto.js';
-import { DataJobDriver, type DataJobState } from './job/data-job-driver.js';
+import { DataJobDriver } from './job/data-job-driver.js';
 import type { JobRun, RunRef } from './job/job-run.js';
 import type { DataJobProvider } from './providers/data-job-provider.js';
 
@@ -25,17 +19,10 @@ export class DataJobHandler extends ProviderRunHandler<
   readonly configClass = DataJobConfig;
 
   constructor(providers: UpstreamProviders<DataJobProvider<unknown>>, active: ActiveRuns) {
-    super(providers, active, { reportEndedWhenNotWaiting: true });
-  }
-
-  protected upstreamOf(config: DataJobConfig): string | undefined {
-    return config.connection;
-  }
-
-  protected driverFor(
-    ctx: ExecutionContext<DataJobConfig, DataJobState>,
-    picked: PickedProvider<DataJobProvider<unknown>>,
-  ): DataJobDriver {
-    return new DataJobDriver(ctx, picked);
+    super(providers, active, {
+      upstream: (config) => config.connection,
+      driver: (ctx, picked) => new DataJobDriver(ctx, picked),
+      reportEndedWhenNotWaiting: true,
+    });
   }
 }

@@ -12,16 +12,24 @@ export interface RemoteRunBody {
   timeout?: string;
 }
 
-/** The lifecycle's options that are the plugin's own, not the body's. */
-export type ProviderRunOptions = Pick<
+/** What a plugin gives the handler: the upstream its body names, its driver, its own lifecycle options. */
+export interface ProviderRun<Config extends object, Ref, Run, Client> extends Pick<
   RemoteRunOptions,
   'soonMs' | 'retryAtPollInterval' | 'reportEndedWhenNotWaiting' | 'noun'
->;
+> {
+  /** The upstream the body names (`server`, `connection`); undefined: the default one. */
+  upstream(config: Config): string | undefined;
+  /** The driver of one call: the provider's part of the run, and the words of the replies. */
+  driver(
+    ctx: ExecutionContext<Config, RemoteRunState<Ref, Run>>,
+    picked: PickedProvider<Client>,
+  ): RemoteRunDriver<Ref, Run>;
+}
 
 /**
  * A plugin whose body names one provider block and one of its upstreams, and whose work is a remote run
  * followed with the kit's lifecycle: the block and the upstream's client are picked on every call, the
- * plugin's driver (one per call, `driverFor`) does the provider's part and words the replies.
+ * plugin's driver (one per call) does the provider's part and words the replies.
  */
 export abstract class ProviderRunHandler<
   Config extends RemoteRunBody,
@@ -34,13 +42,17 @@ export abstract class ProviderRunHandler<
   protected constructor(
     private readonly providers: UpstreamProviders<Client>,
     private readonly active: ActiveRuns,
-    private readonly options: ProviderRunOptions = {},
+    private readonly plugin: ProviderRun<Config, Ref, Run, Client>,
   ) {}
 
   execute(ctx: ExecutionContext<Config, RemoteRunState<Ref, Run>>): Promise<ExecuteTemplateReply> {
     const { config } = ctx;
+    const { soonMs, retryAtPollInterval, reportEndedWhenNotWaiting, noun } = this.plugin;
     return executeRemoteRun(ctx, this.driver(ctx), {
-      ...this.options,
+      soonMs,
+      retryAtPollInterval,
+      reportEndedWhenNotWaiting,
+      noun,
       wait: config.wait,
       pollIntervalMs: parseDuration(config.pollInterval),
       timeoutMs: config.timeout === undefined ? undefined : parseDuration(config.timeout),
@@ -50,19 +62,11 @@ export abstract class ProviderRunHandler<
 
   /** The workflow was stopped: the provider's own cancel of the run this execution began. */
   cancel(ctx: ExecutionContext<Config, RemoteRunState<Ref, Run>>): Promise<boolean> {
-    return cancelRemoteRun(ctx, this.driver(ctx), { noun: this.options.noun, tracker: this.active });
+    return cancelRemoteRun(ctx, this.driver(ctx), { noun: this.plugin.noun, tracker: this.active });
   }
 
-  /** The upstream the body names (`server`, `connection`); undefined: the default one. */
-  protected abstract upstreamOf(config: Config): string | undefined;
-
-  protected abstract driverFor(
-    ctx: ExecutionContext<Config, RemoteRunState<Ref, Run>>,
-    picked: PickedProvider<Client>,
-  ): RemoteRunDriver<Ref, Run>;
-
   private driver(ctx: ExecutionContext<Config, RemoteRunState<Ref, Run>>): RemoteRunDriver<Ref, Run> {
-    const picked = this.providers.pick(ctx.config, this.upstreamOf(ctx.config), ctx.workflow.namespace);
-    return this.driverFor(ctx, picked);
+    const picked = this.providers.pick(ctx.config, this.plugin.upstream(ctx.config), ctx.workflow.namespace);
+    return this.plugin.driver(ctx, picked);
   }
 }

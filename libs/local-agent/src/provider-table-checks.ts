@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { providerFolder, type ProviderTable } from '@app/plugin-kit';
+import { providerFolder, secretFieldsOf, type ProviderTable } from '@app/plugin-kit';
 import { envProperties } from '@app/plugin-kit/config/env-rules.js';
 import { ProviderStandIn } from './stand-in/provider-stand-in.js';
 
@@ -49,12 +49,39 @@ function docRows(app: string): string[] {
     .map((row) => row.replaceAll('[_<NAME>]', ''));
 }
 
+/** The texts of `apps/<app>/demo/*.ts`: the demo's upstreams and the env that points the plugin at them. */
+function demoTexts(app: string): string[] {
+  const dir = join(repo, 'apps', app, 'demo');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => readFileSync(join(dir, f), 'utf8'));
+}
+
+const CREDENTIAL_FORMS = 'test/reliability/credential-forms.e2e-spec.ts';
+
+/**
+ * Whether the credential-forms suite has a row for `secret` of a provider with the families `prefixes`: the
+ * variable written whole, or built from its family (`'GLUE'` with `${prefix}_SESSION_TOKEN`).
+ */
+function hasCredentialRow(text: string, secret: string, prefixes: readonly string[]): boolean {
+  if (new RegExp(`\\b${secret}\\b`).test(text)) return true;
+  return prefixes.some(
+    (prefix) =>
+      secret.startsWith(prefix) &&
+      text.includes(`'${prefix.replace(/_$/, '')}'`) &&
+      text.includes(`\${prefix}_${secret.slice(prefix.length)}`),
+  );
+}
+
 /** One `describe` per provider of the table: what every provider of every plugin has. */
 export function describeProviderTable(checks: ProviderTableChecks): void {
   const { app, table, envPrefixes } = checks;
   const appDir = join(repo, 'apps', app);
   const examples = exampleBlocks(checks);
   const rows = docRows(app);
+  const demo = demoTexts(app);
+  const credentialForms = readFileSync(join(repo, CREDENTIAL_FORMS), 'utf8');
 
   describe.each(table.providers.map((p) => [p.key, p] as const))('provider %s', (key, provider) => {
     const folder = providerFolder(key);
@@ -114,6 +141,21 @@ export function describeProviderTable(checks: ProviderTableChecks): void {
 
     it(`has an example under manifests/${app}/examples`, () => {
       expect(examples).toContain(key);
+    });
+
+    it(`has a demo upstream: apps/${app}/demo/ sets one of its variables`, () => {
+      const set = variables.filter((v) => demo.some((text) => new RegExp(`\\b${v}:`).test(text)));
+      expect({ demo: `apps/${app}/demo/`, setsOneOf: variables, set: set.length > 0 }).toEqual({
+        demo: `apps/${app}/demo/`,
+        setsOneOf: variables,
+        set: true,
+      });
+    });
+
+    it(`has a row in ${CREDENTIAL_FORMS} for each of its secrets`, () => {
+      const secrets = secretFieldsOf(provider.variables(class {}));
+      const missing = secrets.filter((s) => !hasCredentialRow(credentialForms, s, provider.prefixes));
+      expect({ file: CREDENTIAL_FORMS, missing }).toEqual({ file: CREDENTIAL_FORMS, missing: [] });
     });
 
     it(`has its variables in the rows of docs/${app}.md`, () => {

@@ -25,6 +25,7 @@ export * from './config/provider-block.js';
 export * from './providers/provider-definition.js';
 export * from './providers/provider-table.js';
 export * from './providers/provider-clients.js';
+export * from './providers/upstream-providers.js';
 export * from './auth/token-guard.js';
 export * from './http/contract-server.js';
 export * from './json/json-text.js';

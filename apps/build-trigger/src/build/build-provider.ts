@@ -1,4 +1,10 @@
-import type { PluginLogger, ProviderDefinition, RunObservation, UpstreamKind } from '@app/plugin-kit';
+import type {
+  PluginLogger,
+  RunObservation,
+  UpstreamContext,
+  UpstreamProviderDefinition,
+  UpstreamProviderModule,
+} from '@app/plugin-kit';
 import type { BuildRun } from './build-run.js';
 
 /** Everything a provider needs for one call: the provider block of the body and the correlation key. */
@@ -38,21 +44,19 @@ export interface BuildProvider<Spec = unknown, Ref = unknown> {
   cancel(request: BuildRequest<Spec>, ref: Ref): Promise<BuildRun | undefined>;
 }
 
-/** A provider's Nest-free side, loaded with the plugin's module on the first own call. */
-export interface BuildProviderModule<S, V = object> {
-  /** The provider of one server the admin configured; `variables`: the provider's own (its timeouts). */
-  create(server: S, context: { timeoutMs: number; variables: V }): BuildProvider;
-}
+/** A CI system's Nest-free side: the provider of one server the admin configured. */
+export type BuildProviderModule<S, V = object> = UpstreamProviderModule<
+  S,
+  BuildProvider,
+  Pick<UpstreamContext<V>, 'timeoutMs' | 'variables'>
+>;
 
-/** One CI system of the build trigger: the kit's definition and its servers' kind. */
-export interface BuildProviderDefinition<V extends object = object, S = unknown> extends ProviderDefinition<
+/** One CI system of the build trigger: the kit's upstream provider, its upstreams being servers. */
+export type BuildProviderDefinition<V extends object = object, S = unknown> = UpstreamProviderDefinition<
   V,
-  Map<string, S>,
+  S,
   BuildProviderModule<S, V>
-> {
-  /** Its servers as the body chooses them (`server: prod`), and what the admin sets for one. */
-  upstreams: UpstreamKind;
-}
+>;
 
 export function defineBuildProvider<V extends object, S>(
   definition: BuildProviderDefinition<V, S>,

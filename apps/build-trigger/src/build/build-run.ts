@@ -1,7 +1,7 @@
-import type { RunOutcome } from '@app/plugin-kit';
+import type { RunState } from '@app/plugin-kit';
 
 /** Normalised state of a build, whatever the upstream calls it. */
-export type BuildStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+export type BuildStatus = RunState;
 
 /** One build as the plugin sees it, normalised across providers. */
 export interface BuildRun {
@@ -23,9 +23,4 @@ export interface BuildRun {
   durationMs?: number;
   /** Why a queued or blocked run is not moving (Jenkins queue `why`, GitLab manual, GitHub approval). */
   waitingReason?: string;
-}
-
-/** How the build ended; undefined while it is queued or running. */
-export function buildOutcome({ status }: BuildRun): RunOutcome | undefined {
-  return status === 'queued' || status === 'running' ? undefined : status;
 }

@@ -5,6 +5,7 @@ import {
   upstreamId,
   type EnvExtras,
   type EnvSource,
+  type UpstreamsEnv,
 } from '@app/plugin-kit';
 import { IsBoolean, IsGoDuration, IsOptional, IsString } from '@app/plugin-kit/config/env-rules.js';
 import { PROVIDERS, type ServerDirectory } from '../providers/index.js';
@@ -23,7 +24,7 @@ const ProviderVariables = PROVIDERS.variables();
  * and the ones they share. Credentials come from Secrets (secretKeyRef) only; the workflow body can choose a
  * configured server by name, never a host or a credential.
  */
-export class BuildTriggerEnv extends ProviderVariables implements EnvExtras {
+export class BuildTriggerEnv extends ProviderVariables implements EnvExtras, UpstreamsEnv {
   /** Cancel the builds this sidecar is following when it receives SIGTERM (off: a restart must not kill builds). */
   @EnvBoolean()
   @IsBoolean()
@@ -53,7 +54,7 @@ export class BuildTriggerEnv extends ProviderVariables implements EnvExtras {
   }
 
   /** The servers of CI system `key`, by name. */
-  serversOf(key: string): ReadonlyMap<string, unknown> {
+  upstreamsOf(key: string): ReadonlyMap<string, unknown> {
     return this.settings.get(key) as ReadonlyMap<string, unknown>;
   }
 

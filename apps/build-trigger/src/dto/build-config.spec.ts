@@ -3,7 +3,6 @@ import 'reflect-metadata';
 import { PluginConfigError } from '@app/plugin-kit';
 import { validatePluginConfig } from '@app/plugin-kit/config/plugin-config.js';
 import { BuildConfig } from './build-config.dto.js';
-import { chooseProvider } from './provider-block.js';
 import { PROVIDERS } from '../providers/index.js';
 
 /** The providers, as the body's "exactly one provider block" names them: the table's keys in its order. */
@@ -121,7 +120,7 @@ describe('BuildConfig', () => {
     const choose = (body: object) => {
       const result = validate(body);
       if (!result.ok) throw new Error(result.problems.join('; '));
-      return chooseProvider(result.config);
+      return { provider: PROVIDERS.pickBlock(result.config).key };
     };
 
     it('picks the one block given', () => {

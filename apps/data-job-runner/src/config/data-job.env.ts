@@ -5,6 +5,7 @@ import {
   type Credential,
   type EnvExtras,
   type EnvSource,
+  type UpstreamsEnv,
 } from '@app/plugin-kit';
 import { IsBoolean, IsGoDuration, IsOptional, IsString } from '@app/plugin-kit/config/env-rules.js';
 import { PROVIDERS, type Connections } from '../providers/index.js';
@@ -19,7 +20,7 @@ const ProviderVariables = PROVIDERS.variables();
  * connections (`DATABRICKS_PROD_HOST`, ...) are read by loadExtras. All connection checks (required pairs, URLs)
  * happen in the providers' settings readers, so every problem is reported once.
  */
-export class DataJobEnv extends ProviderVariables implements EnvExtras {
+export class DataJobEnv extends ProviderVariables implements EnvExtras, UpstreamsEnv {
   /** Timeout of one upstream request; keep it well below the kit's 20 s call deadline. */
   @IsGoDuration({ min: '100ms', max: '15s' })
   UPSTREAM_TIMEOUT = '10s';
@@ -61,7 +62,7 @@ export class DataJobEnv extends ProviderVariables implements EnvExtras {
   }
 
   /** The connections of provider `key`, by name. */
-  connectionsOf(key: string): ReadonlyMap<string, unknown> {
+  upstreamsOf(key: string): ReadonlyMap<string, unknown> {
     return this.settings.get(key) as ReadonlyMap<string, unknown>;
   }
 

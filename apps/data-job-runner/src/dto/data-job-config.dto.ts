@@ -1,7 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsBoolean, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
-import { IsGoDuration, PluginConfigError } from '@app/plugin-kit';
-import { PROVIDERS } from '../providers/index.js';
+import { IsGoDuration } from '@app/plugin-kit';
 import { AirflowBlock } from '../providers/airflow/airflow-block.dto.js';
 import { DatabricksBlock } from '../providers/databricks/databricks-block.dto.js';
 import { DbtCloudBlock } from '../providers/dbt-cloud/dbt-cloud-block.dto.js';
@@ -113,17 +112,4 @@ export class DataJobConfig {
     message: 'connection must be a connection name: letters, digits, "_" or "-"',
   })
   connection?: string;
-}
-
-/** The provider block of a validated body, or the problems (each `path: problem`) that class-validator cannot see. */
-export function selectProvider(
-  config: DataJobConfig,
-): { ok: true; selected: { provider: string; block: object } } | { ok: false; problems: string[] } {
-  try {
-    const { key, block } = PROVIDERS.pickBlock(config);
-    return { ok: true, selected: { provider: key, block } };
-  } catch (err) {
-    if (!(err instanceof PluginConfigError)) throw err;
-    return { ok: false, problems: [err.message] };
-  }
 }

@@ -1,7 +1,8 @@
 // The DTOs' @Type reads decorator metadata; in a sidecar the plugin runtime loads the polyfill before them.
 import 'reflect-metadata';
 import { validatePluginConfig } from '@app/plugin-kit/config/plugin-config.js';
-import { DataJobConfig, selectProvider } from './data-job-config.dto.js';
+import { PluginConfigError } from '@app/plugin-kit';
+import { DataJobConfig } from './data-job-config.dto.js';
 import { PROVIDERS } from '../providers/index.js';
 
 /** The providers, as the body's "exactly one provider block" names them: the table's keys in its order. */
@@ -12,8 +13,13 @@ const validate = (body: unknown) => validatePluginConfig(DataJobConfig, body);
 function problemsOf(body: unknown): string[] {
   const result = validate(body);
   if (!result.ok) return result.problems;
-  const selected = selectProvider(result.config);
-  return selected.ok ? [] : selected.problems;
+  try {
+    PROVIDERS.pickBlock(result.config);
+    return [];
+  } catch (err) {
+    if (!(err instanceof PluginConfigError)) throw err;
+    return [err.message];
+  }
 }
 
 describe('DataJobConfig', () => {

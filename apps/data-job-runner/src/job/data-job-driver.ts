@@ -1,8 +1,10 @@
 import {
+  runOutcome,
   UpstreamError,
   type BegunRun,
   type CancelResult,
   type ExecutionContext,
+  type PickedProvider,
   type RemoteRunDriver,
   type RemoteRunState,
   type RunObservation,
@@ -26,12 +28,18 @@ export class DataJobDriver implements RemoteRunDriver<RunRef, JobRun> {
   /** The upstream's last reply in this call, with the raw body `finish` reads; the state keeps it without. */
   private latest?: JobRun;
 
+  private readonly name: string;
+  private readonly block: unknown;
+  private readonly provider: DataJobProvider<unknown>;
+
   constructor(
     private readonly ctx: Ctx,
-    private readonly name: string,
-    private readonly block: unknown,
-    private readonly provider: DataJobProvider<unknown>,
-  ) {}
+    { key, block, client }: PickedProvider<DataJobProvider<unknown>>,
+  ) {
+    this.name = key;
+    this.block = block;
+    this.provider = client;
+  }
 
   async begin(): Promise<BegunRun<RunRef, JobRun>> {
     const { key, workflow, signal, logger } = this.ctx;
@@ -49,7 +57,7 @@ export class DataJobDriver implements RemoteRunDriver<RunRef, JobRun> {
   }
 
   outcome({ state }: JobRun) {
-    return state === 'queued' || state === 'running' ? undefined : state;
+    return runOutcome(state);
   }
 
   describe({ ref, state, upstreamState }: JobRun) {

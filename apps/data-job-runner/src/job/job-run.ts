@@ -1,10 +1,10 @@
-/** Normalised run states: queued (not yet doing the work), running, and the three terminal ones. */
-export const JOB_STATES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
+import { runOutcome, type RunState } from '@app/plugin-kit';
 
-export type JobState = (typeof JOB_STATES)[number];
+/** Normalised run states: queued (not yet doing the work), running, and the three terminal ones. */
+export type JobState = RunState;
 
 export function isTerminal(state: JobState): boolean {
-  return state === 'succeeded' || state === 'failed' || state === 'cancelled';
+  return runOutcome(state) !== undefined;
 }
 
 /** The result of a provider's state mapping table. */

@@ -1,9 +1,9 @@
 import type {
   Credential,
   PluginLogger,
-  ProviderDefinition,
-  Redactor,
-  UpstreamKind,
+  UpstreamContext,
+  UpstreamProviderDefinition,
+  UpstreamProviderModule,
   WorkflowMeta,
 } from '@app/plugin-kit';
 import type { JobRun, RunExtras, RunRef } from '../job/job-run.js';
@@ -40,21 +40,19 @@ export interface DataJobProvider<B> {
   finish?(run: JobRun, request: PollRequest<B>): Promise<RunExtras>;
 }
 
-/** A provider's Nest-free side, loaded with the plugin's module on the first own call. */
-export interface DataJobProviderModule<C> {
-  /** The provider of one connection the admin configured. */
-  create(connection: C, context: { timeoutMs: number; redactor: Redactor }): DataJobProvider<unknown>;
-}
+/** A provider's Nest-free side: the provider of one connection the admin configured. */
+export type DataJobProviderModule<C> = UpstreamProviderModule<
+  C,
+  DataJobProvider<unknown>,
+  Pick<UpstreamContext, 'timeoutMs' | 'redactor'>
+>;
 
-/** One provider of the data-job runner: the kit's definition, its label and its connections' kind. */
-export interface DataJobProviderDefinition<V extends object = object, C = unknown> extends ProviderDefinition<
-  V,
-  Map<string, C>,
-  DataJobProviderModule<C>
-> {
+/** One provider of the data-job runner: the kit's upstream provider, with its label (messages say it). */
+export interface DataJobProviderDefinition<
+  V extends object = object,
+  C = unknown,
+> extends UpstreamProviderDefinition<V, C, DataJobProviderModule<C>> {
   label: string;
-  /** Its connections as the body chooses them (`connection: prod`), and what the admin sets for one. */
-  upstreams: UpstreamKind;
 }
 
 export function defineDataJobProvider<V extends object, C>(

@@ -5,6 +5,14 @@ import type { LogFields } from '../logging/plugin-logger.js';
 /** How a run ended. */
 export type RunOutcome = 'succeeded' | 'failed' | 'cancelled';
 
+/** A run's state, normalised across upstreams: queued (not yet doing the work), running, or how it ended. */
+export type RunState = 'queued' | 'running' | RunOutcome;
+
+/** How a run in `state` ended; undefined while it is queued or running. */
+export function runOutcome(state: RunState): RunOutcome | undefined {
+  return state === 'queued' || state === 'running' ? undefined : state;
+}
+
 /** One look at a run: the handle to follow it by and what the upstream said about it. */
 export interface RunObservation<Ref, Run> {
   /** The provider's own handle (a queue id, a run id, ...); it may change (a queue item becomes a build). */

@@ -9,12 +9,14 @@ import type {
   RemoteRunState,
   RunObservation,
   RunOutcome,
+  RunState,
 } from './remote-run-driver.js';
+import { runOutcome } from './remote-run-driver.js';
 import { cancelRemoteRun, executeRemoteRun, type RemoteRunOptions } from './remote-run.js';
 
 interface FakeRun {
   id: string;
-  status: 'queued' | 'running' | RunOutcome;
+  status: RunState;
 }
 type State = RemoteRunState<string, FakeRun>;
 
@@ -47,7 +49,7 @@ class FakeDriver implements RemoteRunDriver<string, FakeRun> {
     return this.next(this.cancels);
   }
   outcome({ status }: FakeRun): RunOutcome | undefined {
-    return status === 'queued' || status === 'running' ? undefined : status;
+    return runOutcome(status);
   }
   describe({ id }: FakeRun) {
     return { runId: id };

@@ -23,7 +23,7 @@ const root = resolve(import.meta.dirname, '../..');
 const templates = join(root, 'tools/new-plugin/templates');
 const FIRST_PORT = 10420;
 
-const USAGE = `usage: npm run new-plugin -- <name> --upstream http|none
+const USAGE = `usage: npm run new-plugin -- <name> (--upstream http|none | --provider)
 
 Scaffolds a working plugin named <name> (lower-case words joined by dashes, e.g. my-thing, at most 40
 characters): apps/<name> (definition, config class, Nest module, handler, unit and e2e tests,
@@ -141,7 +141,7 @@ async function scaffold(name: string, kind: ScaffoldKind): Promise<number> {
     ...hosting,
     plugins: [
       ...hosting.plugins,
-      { name, key: name, keys: [name], prefix: `${values.__ENV__}_`, providers: [] },
+      { name, key: name, keys: [name], prefix: `${values.__ENV__}_`, providers: spec.providers },
     ],
   });
   writePluginPackage(join(root, 'manifests', name), ctx);
@@ -175,11 +175,12 @@ await runCommand(
     usage: USAGE,
     options: {
       upstream: { type: 'string', choices: ['http', 'none'] },
+      provider: { type: 'boolean' },
     },
     positionals: [{ name: '<name>', required: true }],
   },
   async ({ positionals: [name], values }) => {
     checkName(name);
-    return scaffold(name, await chooseKind(values.upstream));
+    return scaffold(name, await chooseKind(values.upstream, values.provider));
   },
 ).then(exitWith);

@@ -3,7 +3,7 @@
 import { createInterface } from 'node:readline/promises';
 import { UsageError } from './args.js';
 
-export type ScaffoldKind = 'http' | 'none';
+export type ScaffoldKind = 'http' | 'none' | 'provider';
 
 export interface KindSpec {
   /** How the scaffold names it in its first line. */
@@ -18,6 +18,8 @@ export interface KindSpec {
   exampleStep: string;
   /** The sidecar's env in plugin.yaml. */
   sidecarEnv: string;
+  /** Its providers and their variables, for the collection's env. */
+  providers: Array<{ key: string; variables: string[] }>;
 }
 
 export const SCAFFOLD_KINDS: Record<ScaffoldKind, KindSpec> = {
@@ -40,6 +42,7 @@ export const SCAFFOLD_KINDS: Record<ScaffoldKind, KindSpec> = {
               name: __name__-executor-plugin
               key: token
 `,
+    providers: [],
   },
   none: {
     label: 'no upstream',
@@ -56,6 +59,29 @@ export const SCAFFOLD_KINDS: Record<ScaffoldKind, KindSpec> = {
         - name: LOG_LEVEL
           value: info
 `,
+    providers: [],
+  },
+  provider: {
+    label: 'providers',
+    flags: '--provider',
+    what: 'upstream services of one kind in the one provider shape: a provider table, one example provider and its stand-in',
+    summary: "Hands the body's one provider block to that provider, once per execution.",
+    exampleStep: `      - name: post
+        plugin:
+          __key__:
+            example:
+              message: "{{workflow.name}} finished"
+`,
+    sidecarEnv: `      env:
+        - name: EXAMPLE_URL
+          value: https://api.example.com
+        - name: EXAMPLE_TOKEN
+          valueFrom:
+            secretKeyRef:
+              name: __name__-executor-plugin
+              key: example-token
+`,
+    providers: [{ key: 'example', variables: ['EXAMPLE_URL', 'EXAMPLE_TOKEN'] }],
   },
 };
 
@@ -68,7 +94,10 @@ const KIND_LINE = `say which kind of plugin: ${Object.values(SCAFFOLD_KINDS)
   .join(', ')}`;
 
 /** The kind the flags give; without one, asked on a terminal, else a one-line usage error naming the flags. */
-export async function chooseKind(upstream: string | undefined): Promise<ScaffoldKind> {
+export async function chooseKind(upstream: string | undefined, provider: boolean): Promise<ScaffoldKind> {
+  if (upstream !== undefined && provider)
+    throw new UsageError('--upstream and --provider are two kinds of plugin: give one');
+  if (provider) return 'provider';
   if (upstream !== undefined) return upstream as ScaffoldKind;
   if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UsageError(KIND_LINE);
   const kinds = Object.keys(SCAFFOLD_KINDS) as ScaffoldKind[];

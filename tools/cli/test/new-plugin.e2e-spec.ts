@@ -1,14 +1,16 @@
 // npm run new-plugin in a copy of the repository, for each kind of plugin: the plugin is complete at once (in
 // the collection's code and its generated manifest, manifests:check clean before any plugin:build), every file
-// written is listed, and the kind has only what it needs. The pure-compute kind is also built and run through
-// test:plugin (unit, e2e, conformance, its example); the HTTP kind's walk is test/distribution-fork.e2e-spec.ts.
+// written is listed, and the kind has only what it needs. The pure-compute and provider kinds are also built and
+// run through test:plugin (unit, e2e, conformance, its example); the HTTP kind's is test/distribution-fork.e2e-spec.ts.
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot, runIn, scratchRepo } from './scratch-repo.js';
 
+/** Each kind, and what it has of an upstream's parts: env class, Secret, HTTP client, stand-in, counter. */
 const KINDS = [
-  { flags: '--upstream http', name: 'my-thing', secret: true },
-  { flags: '--upstream none', name: 'my-calc', secret: false },
+  { flags: '--upstream http', name: 'my-thing', upstream: true, run: false, token: 'MY_THING_TOKEN' },
+  { flags: '--upstream none', name: 'my-calc', upstream: false, run: true, token: undefined },
+  { flags: '--provider', name: 'my-hub', upstream: true, run: true, token: 'EXAMPLE_TOKEN' },
 ] as const;
 
 describe('npm run new-plugin without a kind, not on a terminal', () => {
@@ -17,7 +19,7 @@ describe('npm run new-plugin without a kind, not on a terminal', () => {
     expect(r).toEqual({
       status: 2,
       out: expect.stringMatching(
-        /^new-plugin: say which kind of plugin: --upstream http \(.*\), --upstream none \(.*\)/,
+        /^new-plugin: say which kind of plugin: --upstream http \(.*\), --upstream none \(.*\), --provider \(.*\)/,
       ),
     });
     expect(r.out.trim().split('\n')).toHaveLength(1);
@@ -27,7 +29,7 @@ describe('npm run new-plugin without a kind, not on a terminal', () => {
 
 describe.each(KINDS)(
   'npm run new-plugin -- $name $flags, in a copy of the repository',
-  ({ flags, name, secret }) => {
+  ({ flags, name, upstream, run, token }) => {
     let repo: string;
     let out: string;
     beforeAll(() => {
@@ -40,9 +42,10 @@ describe.each(KINDS)(
 
     it("puts the plugin in the collection's code and manifest: manifests:check passes as it is", () => {
       const collection = readFileSync(join(repo, 'manifests/collection/plugin.yaml'), 'utf8');
-      expect(collection.includes(`        - name: ${name.toUpperCase().replace('-', '_')}_TOKEN\n`)).toBe(
-        secret,
-      );
+      // Its credential joins the collection's env (a pure-compute plugin has none).
+      if (token)
+        expect(collection).toContain(`        - name: ${token}
+`);
       expect(collection).toMatch(new RegExp(`^ {4}executor-plugins\\.dev/hosts: .*,${name}$`, 'm'));
       expect(collection).toMatch(
         new RegExp(`^ {10}value: notify,build,data-job,workflow-event,${name}$`, 'm'),
@@ -84,22 +87,47 @@ describe.each(KINDS)(
 
     it('has an env class, a Secret, a client and a stand-in only when it calls an upstream', () => {
       const app = join(repo, 'apps', name);
-      const handler = readFileSync(join(app, `src/${name}.handler.ts`), 'utf8');
+      const sources = (dir: string): string[] =>
+        readdirSync(join(app, dir), { withFileTypes: true, recursive: true })
+          .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+          .map((e) => readFileSync(join(e.parentPath, e.name), 'utf8'));
       expect({
         envClass: existsSync(join(app, `src/config/${name}.env.ts`)),
         secret: readFileSync(join(repo, `manifests/${name}/plugin.yaml`), 'utf8').includes('secretKeyRef'),
-        client: handler.includes('createUpstreamClient'),
+        client: sources('src').some((text) => text.includes('createUpstreamClient')),
         standIn: readFileSync(join(app, 'demo/upstreams.ts'), 'utf8').includes('StandIn'),
         counter: readFileSync(join(app, 'test/conformance.json'), 'utf8').includes('countUrl'),
-      }).toEqual({ envClass: secret, secret, client: secret, standIn: secret, counter: secret });
+      }).toEqual({
+        envClass: upstream,
+        secret: upstream,
+        client: upstream,
+        standIn: upstream,
+        counter: upstream,
+      });
     });
 
-    if (!secret)
+    if (flags === '--provider')
+      it('has its providers in the one shape: a table, one provider folder, its stand-in on ProviderStandIn', () => {
+        const app = join(repo, 'apps', name);
+        for (const file of [
+          'src/providers/index.ts',
+          'src/providers/provider-table.spec.ts',
+          'src/providers/example/index.ts',
+          'src/providers/example/example-settings.ts',
+          'src/providers/example/example-block.dto.ts',
+        ])
+          expect({ file, exists: existsSync(join(app, file)) }).toEqual({ file, exists: true });
+        expect(readFileSync(join(app, 'stand-ins/example/example.stand-in.ts'), 'utf8')).toContain(
+          'extends ProviderStandIn',
+        );
+      });
+
+    if (run)
       it('builds, and passes its unit and e2e tests, conformance and its example (test:plugin)', () => {
         const r = runIn(repo, `npm run test:plugin -- ${name}`);
         expect({ status: r.status, out: r.status === 0 ? '' : r.out }).toEqual({ status: 0, out: '' });
         expect(r.out).toContain(`conformance covered: ${name}`);
         expect(r.out).toMatch(new RegExp(`✔ ${name}/${name}-example\\.yaml .* Succeeded`));
-      }, 150_000);
+      }, 180_000);
   },
 );

@@ -17,7 +17,7 @@ const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8'
 
 /** The walk, in the order the guide gives it. */
 const WALK = [
-  'npm run new-plugin -- my-thing',
+  'npm run new-plugin -- my-thing --upstream http',
   'npm run plugin:build',
   'npm run demo -- --only my-thing',
   'npx eslint apps/my-thing',

@@ -118,7 +118,7 @@ const COVERAGE: Array<[RegExp, Coverage]> = [
   ],
   [/<[^>]+>|\[--?[a-z]/, { test: 'tools/cli/test/every-cli.e2e-spec.ts', contains: 'CASES' }],
   [
-    /^npm run (new-plugin -- my-thing|plugin:build|demo -- --only my-thing|test:plugin -- my-thing|manifests:check)$|^npx eslint apps\/my-thing$|^node tools\/run-cli\.mjs release-/,
+    /^npm run (new-plugin -- my-thing --upstream http|plugin:build|demo -- --only my-thing|test:plugin -- my-thing|manifests:check)$|^npx eslint apps\/my-thing$|^node tools\/run-cli\.mjs release-/,
     { test: 'test/distribution-fork.e2e-spec.ts', contains: 'WALK' },
   ],
   [

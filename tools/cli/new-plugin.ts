@@ -1,6 +1,7 @@
-// npm run new-plugin -- <name>   scaffolds a working plugin: app (definition, env class, config class, Nest
-// module, handler), unit and e2e tests, a demo stand-in, a manifest on the next free private port with an
-// example workflow, the generated ConfigMap and README, and a docs page. The result passes `npm test` as is.
+// npm run new-plugin -- <name> <kind>   scaffolds a working plugin of one kind (scaffold-kinds.ts): app
+// (definition, config class, Nest module, handler, and what the kind needs beyond), unit and e2e tests, a
+// manifest on the next free private port with an example workflow, the generated ConfigMap and README, and a
+// docs page. The result passes `npm test` as is.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import * as prettier from 'prettier';
@@ -16,18 +17,21 @@ import {
 } from '@app/manifests';
 import { exitWith, runCommand, UsageError } from './kit/args.js';
 import { collectionHosting } from './kit/collection-hosting.js';
+import { chooseKind, KIND_USAGE, SCAFFOLD_KINDS, type ScaffoldKind } from './kit/scaffold-kinds.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const templates = join(root, 'tools/new-plugin/templates');
 const FIRST_PORT = 10420;
 
-const USAGE = `usage: npm run new-plugin -- <name>
+const USAGE = `usage: npm run new-plugin -- <name> (--upstream http|none | --provider)
 
 Scaffolds a working plugin named <name> (lower-case words joined by dashes, e.g. my-thing, at most 40
-characters): apps/<name> (definition, env class, config class, Nest module, handler, unit and e2e tests,
-test/conformance.json, a demo stand-in), manifests/<name> (plugin.yaml on the next free port, an example
-workflow, the generated ConfigMap and README) and docs/<name>.md. The result passes npm test as is, and the
-conformance, reliability and bench suites cover it.`;
+characters): apps/<name> (definition, config class, Nest module, handler, unit and e2e tests,
+test/conformance.json, demo/upstreams.ts), manifests/<name> (plugin.yaml on the next free port, an example
+workflow that reads an output, the generated ConfigMap and README) and docs/<name>.md, and adds it to the
+collection and its generated manifest. The result passes npm test as is, and the conformance, reliability and
+bench suites cover it. The kind says what else it has (without one, it asks on a terminal):
+${KIND_USAGE}`;
 
 /** The checked name, or a usage error. Nothing is written before this passes. */
 function checkName(name: string): void {
@@ -57,7 +61,7 @@ function snapshot(dirs: string[]): Map<string, string> {
 /** The generated files: the manifests and the shared agent's chart. */
 const GENERATED_DIRS = ['manifests', 'charts'];
 
-async function scaffold(name: string): Promise<number> {
+async function scaffold(name: string, kind: ScaffoldKind): Promise<number> {
   const words = name.split('-');
   const pascal = words.map((w) => w[0].toUpperCase() + w.slice(1)).join('');
   // The collection sidecar's port (10430) is apart from the single plugins' range on purpose.
@@ -81,8 +85,16 @@ async function scaffold(name: string): Promise<number> {
     __version__: version,
     __argoVersion__: ARGO_MIN_VERSION,
   };
+  const spec = SCAFFOLD_KINDS[kind];
   const render = (text: string) =>
-    text.replace(/__(name|key|Pascal|camel|ENV|port|version|argoVersion)__/g, (m) => values[m]);
+    text.replace(
+      /__(name|key|Pascal|camel|ENV|port|version|argoVersion|summary|exampleStep|sidecarEnv)__/g,
+      (m) => values[m],
+    );
+  // The manifest's parts that differ by kind, themselves rendered with the values above.
+  values.__summary__ = render(spec.summary);
+  values.__exampleStep__ = render(spec.exampleStep);
+  values.__sidecarEnv__ = render(spec.sidecarEnv);
 
   function files(dir: string): string[] {
     return readdirSync(dir).flatMap((f) =>
@@ -98,12 +110,14 @@ async function scaffold(name: string): Promise<number> {
   const before = snapshot(GENERATED_DIRS);
   const written: string[] = [];
   for (const [section, target] of Object.entries(targets)) {
-    for (const source of files(join(templates, section))) {
-      const path = join(
-        root,
-        target,
-        render(relative(join(templates, section), source)).replace(/\.tmpl$/, ''),
-      );
+    // The kind's templates over the common ones: a file of the kind replaces the common file of its path.
+    const sources = new Map<string, string>();
+    for (const dir of ['common', kind]) {
+      const from = join(templates, dir, section);
+      if (existsSync(from)) for (const f of files(from)) sources.set(relative(from, f), f);
+    }
+    for (const [file, source] of sources) {
+      const path = join(root, target, render(file).replace(/\.tmpl$/, ''));
       mkdirSync(dirname(path), { recursive: true });
       let content = render(readFileSync(source, 'utf8'));
       if (/\.(ts|json)$/.test(path))
@@ -127,7 +141,7 @@ async function scaffold(name: string): Promise<number> {
     ...hosting,
     plugins: [
       ...hosting.plugins,
-      { name, key: name, keys: [name], prefix: `${values.__ENV__}_`, providers: [] },
+      { name, key: name, keys: [name], prefix: `${values.__ENV__}_`, providers: spec.providers },
     ],
   });
   writePluginPackage(join(root, 'manifests', name), ctx);
@@ -143,7 +157,7 @@ async function scaffold(name: string): Promise<number> {
   for (const [path, text] of snapshot(GENERATED_DIRS))
     if (before.get(path) !== text && !written.includes(path)) written.push(path);
 
-  console.log(`created plugin "${name}" (key ${name}, port ${port}):`);
+  console.log(`created plugin "${name}" (${spec.label}; key ${name}, port ${port}):`);
   for (const f of written) console.log(`  ${f}`);
   console.log(`
   next:
@@ -157,9 +171,16 @@ async function scaffold(name: string): Promise<number> {
 await runCommand(
   { name: 'new-plugin', help: 'npm run new-plugin -- --help' },
   process.argv.slice(2),
-  { usage: USAGE, options: {}, positionals: [{ name: '<name>', required: true }] },
-  async ({ positionals: [name] }) => {
+  {
+    usage: USAGE,
+    options: {
+      upstream: { type: 'string', choices: ['http', 'none'] },
+      provider: { type: 'boolean' },
+    },
+    positionals: [{ name: '<name>', required: true }],
+  },
+  async ({ positionals: [name], values }) => {
     checkName(name);
-    return scaffold(name);
+    return scaffold(name, await chooseKind(values.upstream, values.provider));
   },
 ).then(exitWith);

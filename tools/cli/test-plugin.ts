@@ -6,6 +6,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { exitWith, orList, runCommand, UsageError } from './kit/args.js';
 import { buildApps } from './kit/build-apps.js';
+import { missingPluginFiles } from './kit/plugin-files.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -28,9 +29,6 @@ function plugins(): string[] {
     .sort();
 }
 
-/** What every step needs beyond the app itself: the stand-ins, the conformance body and an example. */
-const REQUIRED = ['demo/upstreams.ts', 'test/conformance.json'];
-
 function npm(args: string[], env: Record<string, string> = {}): boolean {
   const run = spawnSync('npm', ['run', '-s', ...args], {
     cwd: root,
@@ -51,10 +49,10 @@ exitWith(
         throw new UsageError(
           `no plugin '${name}' (apps/<name> with manifests/<name>/plugin.yaml): ${orList(known)}`,
         );
-      const missing = REQUIRED.filter((file) => !existsSync(join(root, 'apps', name, file)));
+      const missing = missingPluginFiles(root, name);
       if (missing.length > 0)
         throw new UsageError(
-          `apps/${name}/${missing.join(` and apps/${name}/`)} missing: the conformance run and the examples need them`,
+          `${missing.join(' and ')} missing: the conformance run and the examples need them`,
         );
       const started = performance.now();
       await buildApps(root, [name]);

@@ -140,6 +140,11 @@ const CASES: CliCase[] = [
     missing: { args: [], message: 'missing <name>' },
     more: [
       { args: ['my-thing', '--bogus'], message: "Unknown option '--bogus'" },
+      { args: ['my-thing', '--upstream', 'ftp'], message: "--upstream must be http or none, got 'ftp'" },
+      {
+        args: ['my-thing', '--upstream', 'none', '--provider'],
+        message: '--upstream and --provider are two kinds of plugin: give one',
+      },
       { args: ['My_Thing'], message: "'My_Thing' is not a plugin name" },
       { args: ['chat-notifier'], message: 'apps/chat-notifier or manifests/chat-notifier already exists' },
     ],

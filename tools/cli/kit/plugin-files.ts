@@ -1,0 +1,38 @@
+// The files of a plugin app that the suites find it by (conformance, reliability, bench, the demo, test:plugin
+// and the real-Argo examples): a plugin lacking one would be left out of them, so plugin-files.spec.ts fails
+// naming the file instead.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { HOSTS_ANNOTATION } from '@app/manifests';
+
+/** The executor plugins of the repository: apps/<app> with a manifests/<app>/plugin.yaml. */
+export function pluginApps(root: string): string[] {
+  return readdirSync(join(root, 'apps'))
+    .filter((app) => existsSync(join(root, 'manifests', app, 'plugin.yaml')))
+    .sort();
+}
+
+/** What `app` lacks of the files the suites need, each as its path in the repository. */
+export function missingPluginFiles(root: string, app: string): string[] {
+  const dir = join(root, 'apps', app);
+  const missing = ['src/main.ts', 'demo/upstreams.ts', 'test/conformance.json']
+    .filter((file) => !existsSync(join(dir, file)))
+    .map((file) => `apps/${app}/${file}`);
+  const src = existsSync(join(dir, 'src')) ? readdirSync(join(dir, 'src')) : [];
+  // A plugin app has src/<name>.plugin.ts; the collection, src/collection.definition.ts.
+  if (!src.some((f) => f.endsWith('.plugin.ts') || f === 'collection.definition.ts'))
+    missing.push(`apps/${app}/src/<name>.plugin.ts`);
+  const conformance = join(dir, 'test/conformance.json');
+  if (existsSync(conformance)) {
+    const conf = JSON.parse(readFileSync(conformance, 'utf8')) as { key?: unknown; config?: unknown };
+    if (typeof conf.key !== 'string' || typeof conf.config !== 'object')
+      missing.push(`apps/${app}/test/conformance.json: "key" and "config"`);
+  }
+  const examples = join(root, 'manifests', app, 'examples');
+  // A collection runs the examples of the plugins it hosts.
+  const hosts = readFileSync(join(root, 'manifests', app, 'plugin.yaml'), 'utf8').includes(HOSTS_ANNOTATION);
+  if (!hosts && (!existsSync(examples) || !readdirSync(examples).some((f) => f.endsWith('.yaml'))))
+    missing.push(`manifests/${app}/examples/*.yaml`);
+  if (!existsSync(join(root, 'docs', `${app}.md`))) missing.push(`docs/${app}.md`);
+  return missing;
+}

@@ -20,6 +20,7 @@ import { lintNaming } from './naming.js';
 import { buildPluginDir } from './plugin-build.js';
 import { hostedPluginYaml, providerVariableFindings, withCollectionEnv } from './hosted-env.js';
 import { sharedAgentFiles, sharedAgentVersionProblems } from './shared-agent.js';
+import { pluginsChartFiles } from './plugins-chart.js';
 import { lintVersioning, type CollectionContext } from './versioning.js';
 import { workflowLevelExampleFile } from './workflow-level.js';
 
@@ -235,6 +236,7 @@ export function planCollection(ctx: CollectionContext): CollectionPlan {
   }
   const collection = packages.find((p) => p.app === 'collection');
   if (collection) files.push(...sharedAgentFiles(ctx.root, collection.plugin));
+  if (packages.length > 0) files.push(...pluginsChartFiles(ctx.root, packages));
   problems.push(...sharedAgentVersionProblems(ctx.root, ctx.version));
   return { packages, files, problems, warnings };
 }

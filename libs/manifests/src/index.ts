@@ -17,3 +17,4 @@ export * from './distribution.js';
 export * from './release.js';
 export * from './shared-agent.js';
 export * from './hosted-env.js';
+export * from './plugins-chart.js';

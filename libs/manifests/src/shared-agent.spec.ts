@@ -25,4 +25,14 @@ describe("the shared agent's install files carry the collection's version", () =
     ]);
     rmSync(root, { recursive: true });
   });
+
+  it("names the plugins chart's fields that differ", () => {
+    const root = mkdtempSync(join(tmpdir(), 'plugins-chart-version-'));
+    mkdirSync(join(root, 'charts/executor-plugins'), { recursive: true });
+    writeFileSync(join(root, 'charts/executor-plugins/Chart.yaml'), 'version: 0.0.9\nappVersion: 0.1.0\n');
+    expect(sharedAgentVersionProblems(root, '0.1.0')).toEqual([
+      "charts/executor-plugins/Chart.yaml: version 0.0.9 differs from package.json's version 0.1.0",
+    ]);
+    rmSync(root, { recursive: true });
+  });
 });

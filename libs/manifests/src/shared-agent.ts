@@ -4,6 +4,7 @@ import { parse } from 'yaml';
 import { GENERATED_BY } from './agent-rbac.js';
 import type { ExecutorPlugin } from './executor-plugin.js';
 import { marshalGoYaml } from './go-yaml.js';
+import { PLUGINS_CHART } from './plugins-chart.js';
 import { parseCollectionImage } from './versioning.js';
 
 export const SHARED_AGENT_DIR = 'shared-agent';
@@ -50,7 +51,8 @@ export function sharedAgentFiles(
 
 /**
  * The shared agent's install files carry the collection's version as its plugins do: the Deployment's image tag
- * and the chart's version and appVersion. Answers one problem per file that does not.
+ * and the charts' (shared-agent, executor-plugins) version and appVersion. Answers one problem per file that does
+ * not.
  */
 export function sharedAgentVersionProblems(root: string, version: string): string[] {
   const problems: string[] = [];
@@ -66,8 +68,9 @@ export function sharedAgentVersionProblems(root: string, version: string): strin
         `${deploymentFile}: image ${image || '(none)'} is not the shared agent's image of version ${version}`,
       );
   }
-  const chartFile = join(SHARED_AGENT_CHART, 'Chart.yaml');
-  if (existsSync(join(root, chartFile))) {
+  for (const chartDir of [SHARED_AGENT_CHART, PLUGINS_CHART]) {
+    const chartFile = join(chartDir, 'Chart.yaml');
+    if (!existsSync(join(root, chartFile))) continue;
     const chart = parse(readFileSync(join(root, chartFile), 'utf8')) as {
       version?: string;
       appVersion?: string;

@@ -457,6 +457,30 @@ describe('plugin kit: the executor plugin contract over real HTTP', () => {
     });
   });
 
+  describe('an upstream that fails each attempt after the deadline (1s here)', () => {
+    it('names, while the next attempt runs, which one failed and why, not only "still working"', async () => {
+      const body = probe({
+        outcome: 'transient',
+        delayMs: 1200,
+        key: 'slow-transient',
+        // An upstream text that echoes a credential: masked in this message as in every other.
+        message: 'probe: GET /jobs/7: ECONNREFUSED (key probe-secret-value-0123456789)',
+      });
+      expect((await h.execute(body)).body.node?.message).toBe('probe: still working after 1s');
+      await new Promise((r) => setTimeout(r, 600)); // attempt 1 fails at 1.2s, no caller waiting for it
+      const second = await h.execute(body);
+      expect(second.body).toEqual({
+        node: {
+          phase: 'Running',
+          message:
+            'probe: still working after 1s, retrying after attempt 1 of 10 failed: probe: GET /jobs/7: ECONNREFUSED (key [REDACTED])',
+        },
+        requeue: '5s',
+      });
+      expect(probeStats.executions).toBe(2);
+    });
+  });
+
   describe('secrets', () => {
     it('never shows an env secret or the agent token in replies or logs', async () => {
       const res = await h.execute(probe({ outcome: 'leak' }));

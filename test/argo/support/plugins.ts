@@ -64,12 +64,20 @@ export function settingsObjects(container: SidecarContainer, env: Record<string,
   }));
 }
 
-/** The sidecar with every variable of `env` it does not take from a Secret or ConfigMap set as a value. */
-export function withSettings(container: SidecarContainer, env: Record<string, string>): SidecarContainer {
+/** The variables of `env` the sidecar does not take from a Secret or ConfigMap: set as values. */
+export function plainSettings(
+  container: SidecarContainer,
+  env: Record<string, string>,
+): Record<string, string> {
   const fromObjects = new Set(
     (container.env ?? []).filter((v) => v.valueFrom !== undefined).map((v) => v.name),
   );
-  const values = Object.entries(env).filter(([name]) => !fromObjects.has(name));
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !fromObjects.has(name)));
+}
+
+/** The sidecar with every variable of `env` it does not take from a Secret or ConfigMap set as a value. */
+export function withSettings(container: SidecarContainer, env: Record<string, string>): SidecarContainer {
+  const values = Object.entries(plainSettings(container, env));
   const set = new Map(values);
   const kept = (container.env ?? []).map((v) =>
     set.has(v.name) ? { name: v.name, value: set.get(v.name)! } : v,

@@ -228,11 +228,7 @@ export class TemplateExecutor {
           return this.runHandler(handler, args, validation.config, parameters, key, entry, own);
         },
         this.options.deadlineMs,
-        () =>
-          running(
-            `${pluginKey}: still working after ${formatDuration(this.options.deadlineMs)}`,
-            deadlineRequeue,
-          ),
+        (entry) => running(this.stillWorking(pluginKey, entry), deadlineRequeue),
       );
     } finally {
       started();
@@ -256,7 +252,10 @@ export class TemplateExecutor {
     try {
       const reply = await handler.execute(ctx);
       if (entry.transientFailures > 0)
-        await this.options.ledger.update(key, (e) => (e.transientFailures = 0));
+        await this.options.ledger.update(key, (e) => {
+          e.transientFailures = 0;
+          delete e.lastFailure;
+        });
       return reply;
     } catch (err) {
       return this.mapError(err, key, entry, ctx.logger, own);
@@ -348,7 +347,10 @@ export class TemplateExecutor {
     if (isUpstreamError(err)) {
       if (!err.transient) return failed(err.message);
       const attempt = entry.transientFailures + 1;
-      await this.options.ledger.update(key, (e) => (e.transientFailures = attempt));
+      await this.options.ledger.update(key, (e) => {
+        e.transientFailures = attempt;
+        e.lastFailure = err.message;
+      });
       if (attempt > retry.budget) return failed(`${err.message} (gave up after ${attempt} attempts)`);
       const backoff = Math.min(retry.baseMs * 2 ** (attempt - 1), retry.maxMs);
       const delay = Math.max(backoff, err.retryAfterMs ?? 0);
@@ -362,6 +364,17 @@ export class TemplateExecutor {
       return failed(`${pluginKey}: invalid config: ${withoutAliasField((err as Error).message, own.under)}`);
     }
     return this.internalError(err, log, pluginKey);
+  }
+
+  /**
+   * The reply of a call whose work outlives the deadline. After a transient failure it names the attempt
+   * running and why the one before failed: an upstream that times out each attempt would otherwise say
+   * only "still working" while it is retried.
+   */
+  private stillWorking(pluginKey: string, entry: LedgerEntry): string {
+    const after = `still working after ${formatDuration(this.options.deadlineMs)}`;
+    if (entry.transientFailures === 0 || !entry.lastFailure) return `${pluginKey}: ${after}`;
+    return `${pluginKey}: ${after}, retrying after attempt ${entry.transientFailures} of ${this.options.retry.budget} failed: ${entry.lastFailure}`;
   }
 
   private internalError(err: unknown, log: PluginLogger, label: string): ExecuteTemplateReply {

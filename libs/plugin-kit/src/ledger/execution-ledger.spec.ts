@@ -41,6 +41,27 @@ describe('ExecutionLedger', () => {
     expect((await ledger.run('d', async () => ok, 1000, late)).reply).toEqual(ok);
   });
 
+  it('gives the deadline reply the entry as of the call: its transient failures and what the last one said', async () => {
+    const ledger = new ExecutionLedger(new MemoryLedgerStore());
+    await ledger.run('t', async () => late(), 1000, late);
+    await ledger.update('t', (e) => {
+      e.transientFailures = 2;
+      e.lastFailure = 'jenkins: POST /job/x/build: ECONNREFUSED';
+    });
+    const seen: unknown[] = [];
+    const outcome = await ledger.run(
+      't',
+      async () => (await sleep(60), ok),
+      10,
+      (entry) => {
+        seen.push({ failures: entry.transientFailures, last: entry.lastFailure });
+        return late();
+      },
+    );
+    expect(outcome.source).toBe('deadline');
+    expect(seen).toEqual([{ failures: 2, last: 'jenkins: POST /job/x/build: ECONNREFUSED' }]);
+  });
+
   it('answers succeeded() only for a remembered Succeeded reply, never while work is in flight', async () => {
     const ledger = new ExecutionLedger(new MemoryLedgerStore());
     expect(await ledger.succeeded('k')).toBeUndefined();

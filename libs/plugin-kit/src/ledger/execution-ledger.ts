@@ -51,14 +51,14 @@ export class ExecutionLedger {
 
   /**
    * Runs `work` for `key` unless a result can be replayed or an identical call is already running.
-   * Answers within `deadlineMs`: if the work is still going, `onDeadline()` is the reply and the work
-   * finishes in the background; its result is kept for the next call.
+   * Answers within `deadlineMs`: if the work is still going, `onDeadline(entry)` (the entry as of this call)
+   * is the reply and the work finishes in the background; its result is kept for the next call.
    */
   async run(
     key: string,
     work: (entry: LedgerEntry) => Promise<ExecuteTemplateReply>,
     deadlineMs: number,
-    onDeadline: () => ExecuteTemplateReply,
+    onDeadline: (entry: LedgerEntry) => ExecuteTemplateReply,
   ): Promise<LedgerOutcome> {
     const { flight, joined, replay, entry } = await this.exclusive(key, async () => {
       const stored = await this.store.get(key);
@@ -147,7 +147,7 @@ export class ExecutionLedger {
     flight: Flight,
     source: LedgerSource,
     deadlineMs: number,
-    onDeadline: () => ExecuteTemplateReply,
+    onDeadline: (entry: LedgerEntry) => ExecuteTemplateReply,
     entry: LedgerEntry,
   ): Promise<LedgerOutcome> {
     flight.waiters++;
@@ -157,7 +157,7 @@ export class ExecutionLedger {
     });
     try {
       const reply = await Promise.race([flight.promise, deadline]);
-      if (reply === undefined) return { reply: onDeadline(), source: 'deadline', entry };
+      if (reply === undefined) return { reply: onDeadline(entry), source: 'deadline', entry };
       return { reply, source, entry };
     } finally {
       timer?.clear();

@@ -8,6 +8,8 @@ export interface LedgerEntry {
   result?: ExecuteTemplateReply;
   /** Consecutive transient upstream failures, for the retry budget. */
   transientFailures: number;
+  /** What the last of them said (the node message names it while the next attempt runs). */
+  lastFailure?: string;
   /** Calls seen for this key (1 on the first call). */
   calls: number;
   createdAt: number;

@@ -17,8 +17,8 @@ export interface ApprovalRow {
   body?: Record<string, unknown>;
   /** Labels of the Workflow (the creator labels the Argo Server sets from the submitter's token). */
   labels?: Record<string, string>;
-  /** Requests posted: 1 unless the gate fails before posting. */
-  posts?: 0 | 1;
+  /** Requests posted: 1 unless the gate fails before posting; 2 with the record of a deleted request. */
+  posts?: 0 | 1 | 2;
   /** With rules: the `ruleApprovers` output (who approved under each rule, `;` between rules). */
   ruleApprovers?: string;
   approvers?: string[];
@@ -203,6 +203,10 @@ export function slackApprovalRows(timing: { withdrawTimeout: string }): Approval
       phase: 'Failed',
       decision: 'deleted',
       decidedBy: '',
+      // A record goes in its place (what a restarted gate reads back): posted, then concluded.
+      posts: 2,
+      concluded:
+        /^The approval request of this step was deleted before a decision: .*\n\n:wastebasket: Deleted before a decision: .*; the gate failed safely at /,
       message: /^the approval request was deleted before a decision; failing safely: https:/,
     },
     {

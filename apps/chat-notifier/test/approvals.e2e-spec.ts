@@ -300,6 +300,21 @@ describe('approval gates through the local agent (Slack)', () => {
     expect(f.ws.slack.okCalls('chat.update')).toHaveLength(1);
   });
 
+  it('a deleted request stays decided after the sidecar restarts: the same outputs, nothing posted again', async () => {
+    f.ws.slack.approverScript = [{ afterPolls: 1, delete: true }];
+    const wf = gateWorkflow({ slack: { channel: '#builds', text: 'Ship it?', approvers: [ALICE, BOB] } });
+    const { phase } = await decisionStands(
+      wf,
+      plugin,
+      () => f.restart(),
+      () => (f.ws.slack.approverScript = []),
+    );
+    expect(phase).toBe('Failed');
+    // The request, then the record that took its place; nothing after the restart.
+    const posts = f.ws.slack.okCalls('chat.postMessage').filter((p) => p.userId === f.ws.bot.userId);
+    expect(posts).toHaveLength(2);
+  });
+
   it.each(CHANGED_AFTER_DECISION)(
     'a decision stands after the sidecar restarts: %s',
     async (_name, first) => {
@@ -716,8 +731,8 @@ describe.each(['mattermost', 'discord', 'github'] as const)(
         phase: gate.phase,
         decision: out.decision,
         approvers: out.approvers,
-        // A forged copy is a post too (by someone else).
-        posted: world.posted() - (c.forge ? 1 : 0),
+        // A forged copy is a post too (by someone else); a deleted request's record is the gate's second.
+        posted: world.posted() - (c.forge ? 1 : 0) - (c.decision === 'deleted' ? 1 : 0),
         restarted: restarted !== undefined,
         comment: out.comment,
         deciders: decidersOf(out.decisions),
@@ -737,11 +752,29 @@ describe.each(['mattermost', 'discord', 'github'] as const)(
       if (c.restart) expect(world.searches()).toBeGreaterThanOrEqual(2);
       // The request shows its text once, and a decision's line (that of a timeout too) under it.
       const shown = world.shown();
-      if (c.decision === 'deleted') expect(shown).toBe('');
-      else {
+      if (c.decision === 'deleted') {
+        expect(shown).not.toContain('Deploy 1.4.2 to prod?');
+        expect(shown).toMatch(/:wastebasket: Deleted before a decision: \S+; the gate failed safely at /);
+      } else {
         expect(shown.split('Deploy 1.4.2 to prod?')).toHaveLength(c.forge ? 3 : 2);
         expect(shown).toMatch(/(Approved|Rejected) by .* at |No decision within /);
       }
+    });
+
+    it('a deleted request stays decided after the sidecar restarts: the same outputs, nothing posted again', async () => {
+      world.script.after(1, (r) => world.remove(r));
+      const wf = gateWorkflow({
+        [key]: world.block(['alice', 'bob'].map((p) => world.people[p as Person].ref)),
+      });
+      const { phase } = await decisionStands(
+        wf,
+        plugin,
+        () => fixture.restart(),
+        () => undefined,
+      );
+      expect(phase).toBe('Failed');
+      // The request, then the record that took its place; nothing after the restart.
+      expect(world.posted()).toBe(2);
     });
 
     it.each(CHANGED_AFTER_DECISION)(

@@ -1,4 +1,5 @@
 import type { ArgoNodeResult, ArgoReply } from './argo-reply.js';
+import type { WriteGuard } from './go-http-client.js';
 import { PluginCallError, type PluginCaller } from './plugin-rpc-client.js';
 
 export interface DispatchResult {
@@ -19,10 +20,11 @@ export interface DispatchResult {
 export async function executePluginTemplate(
   clients: readonly PluginCaller[],
   body: string,
+  mayWrite?: WriteGuard,
 ): Promise<DispatchResult> {
   const shared: ArgoReply = {};
   for (const client of clients) {
-    await client.call(body, shared);
+    await client.call(body, shared, mayWrite);
     if (shared.node) {
       const requeueMs = shared.node.phase === 'Succeeded' ? 0 : (shared.requeue?.ms ?? 0);
       return { node: shared.node, requeueMs, requeue: shared.requeue?.text, plugin: client.name };

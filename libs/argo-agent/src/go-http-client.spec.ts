@@ -88,3 +88,57 @@ describe('goPost reads a reply split anywhere', () => {
     }
   });
 });
+
+describe('goPost asks its WriteGuard once connected, right before writing', () => {
+  async function countingServer(): Promise<{ url: string; seen: () => number; close(): Promise<void> }> {
+    let seen = 0;
+    const server = createServer((req, res) => {
+      seen++;
+      req.resume();
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+      seen: () => seen,
+      close: () => new Promise((resolve) => server.close(() => resolve())),
+    };
+  }
+  /** Holds the thread, as a process paused (SIGSTOP) or frozen right after it started the request. */
+  const freeze = (ms: number): void => {
+    const until = performance.now() + ms;
+    while (performance.now() < until);
+  };
+
+  it('a right that ends while the connection is made: nothing reaches the server, and the error is not retried', async () => {
+    const up = await countingServer();
+    try {
+      const endsAt = performance.now() + 50;
+      const mayWrite = () => (performance.now() > endsAt ? 'the shard went to another replica' : undefined);
+      expect(mayWrite()).toBeUndefined(); // what a check at the start of the call sees
+      const call = goPost(up.url, '{}', {}, 5000, MAX_REPLY_BYTES, mayWrite).catch((e: unknown) => e);
+      freeze(100);
+      const err = (await call) as GoHttpError;
+      await new Promise((r) => setTimeout(r, 100));
+      expect(up.seen()).toBe(0);
+      expect(err).toBeInstanceOf(GoHttpError);
+      expect(err.transient).toBe(false);
+      expect(err.message).toBe(`Post "${up.url}": not sent: the shard went to another replica`);
+    } finally {
+      await up.close();
+    }
+  });
+
+  it('a right that holds: the request goes out as without a guard', async () => {
+    const up = await countingServer();
+    try {
+      let asked = 0;
+      const res = await goPost(up.url, '{}', {}, 5000, MAX_REPLY_BYTES, () => void asked++);
+      expect((await res.readAll()).toString()).toBe('{}');
+      res.close();
+      expect([up.seen(), asked]).toEqual([1, 1]);
+    } finally {
+      await up.close();
+    }
+  });
+});

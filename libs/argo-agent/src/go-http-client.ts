@@ -128,7 +128,18 @@ export interface GoRequest {
   maxReplyBytes?: number;
   /** Addresses not to connect to, at any hop (not Go's: Argo's agent connects anywhere). */
   blocked?: BlockedNetworks;
+  /** Asked once the connection is made, just before the request is written: a reason not to write it. */
+  mayWrite?: WriteGuard;
 }
+
+/**
+ * Whether a request may still go out, asked at the last moment: the caller's right to send it may end while
+ * the connection is being made (a replica paused there, or whose shard went meanwhile). A reason refuses it.
+ */
+export type WriteGuard = () => string | undefined;
+
+/** A request its WriteGuard refused: nothing of it was written. */
+class NotWrittenError extends Error {}
 
 /** One POST through Go's http.Client{Timeout} (Argo's plugin RPC). */
 export function goPost(
@@ -137,6 +148,7 @@ export function goPost(
   headers: Record<string, string>,
   timeoutMs: number,
   maxReplyBytes = MAX_REPLY_BYTES,
+  mayWrite?: WriteGuard,
 ): Promise<GoResponse> {
   return goRequest({
     method: 'POST',
@@ -147,6 +159,7 @@ export function goPost(
     deadline: 'client',
     transparentGzip: true,
     maxReplyBytes,
+    mayWrite,
   });
 }
 
@@ -186,6 +199,8 @@ export async function goRequest(request: GoRequest): Promise<GoResponse> {
     } catch (err) {
       close();
       if (timedOut) throw new GoHttpError(urlError(op, shown, timeoutText), true);
+      if (err instanceof NotWrittenError)
+        throw new GoHttpError(urlError(op, shown, `not sent: ${err.message}`), false);
       throw networkError(op, shown, err as NodeJS.ErrnoException);
     }
     const location = res.headers.location;
@@ -280,7 +295,17 @@ function send(
         : httpRequest(hop.url, options, resolve);
     setAbort((err) => req.destroy(err));
     req.on('error', reject);
-    req.end(length > 0 ? hop.body : undefined);
+    const write = (): void => {
+      const refused = request.mayWrite?.();
+      if (refused) req.destroy(new NotWrittenError(refused));
+      else req.end(length > 0 ? hop.body : undefined);
+    };
+    if (!request.mayWrite) return write();
+    // Node would write the request itself once connected, however long after this call that is. The socket
+    // is a new one (agent: false): its TCP connect, then its TLS handshake, are still to come.
+    req.once('socket', (socket) => {
+      socket.once(hop.url.protocol === 'https:' ? 'secureConnect' : 'connect', write);
+    });
   });
 }
 

@@ -23,6 +23,7 @@ import {
   goRequest,
   GoHttpError,
   type GoResponse,
+  type WriteGuard,
 } from './go-http-client.js';
 
 /** wfv1.HTTP as the TaskSet holds it (bodyFrom.bytes is base64, as Go's []byte in JSON). */
@@ -57,6 +58,8 @@ export interface HttpTemplateOptions {
   blocked?: BlockedNetworks;
   /** Steps and time one successCondition may take (Argo: none). */
   exprBudget?: EvaluationBudget;
+  /** Asked just before the request (each hop) is written; a reason refuses it (Argo: none). */
+  mayWrite?: WriteGuard;
 }
 
 /** An HTTP template that cannot run: Argo's agent fails the node with this text (processTask: Failed). */
@@ -118,6 +121,7 @@ export async function executeHttpTemplate(
       insecureSkipVerify: http.insecureSkipVerify === true,
       transparentGzip: true,
       blocked: options.blocked,
+      mayWrite: options.mayWrite,
     });
     try {
       bodyBytes = await response.readAll(options.maxBodyBytes);

@@ -1,6 +1,6 @@
 import { EXECUTE_TEMPLATE_PATH } from '@app/contract';
 import { decodeArgoReply, type ArgoNodeResult, type ArgoReply } from './argo-reply.js';
-import { GoHttpError, goPost } from './go-http-client.js';
+import { GoHttpError, goPost, MAX_REPLY_BYTES, type WriteGuard } from './go-http-client.js';
 import { goUtf8 } from './go-utf8.js';
 
 /** One installed plugin as the agent sees it: address and the token from its token file. */
@@ -26,7 +26,8 @@ export const ARGO_RPC_TIMING: RpcTiming = { timeoutMs: 30_000, backoffMs: 1000, 
  */
 export interface PluginCaller {
   readonly name: string;
-  call(body: string, reply: ArgoReply): Promise<ArgoReply | null>;
+  /** `mayWrite` is asked just before each attempt goes out (see WriteGuard); a refusal fails the call. */
+  call(body: string, reply: ArgoReply, mayWrite?: WriteGuard): Promise<ArgoReply | null>;
   /**
    * The workflow of `body` was stopped: cancel the remote work earlier calls started; answers whether a cancel
    * was sent. Argo's executor-plugin contract has no such call: only plugins hosted in process have it.
@@ -121,12 +122,12 @@ export class PluginRpcClient implements PluginCaller {
    * Decodes the reply INTO `reply` (the agent shares one across its plugins) and returns it, or null when
    * this plugin does not implement the method (404 now or earlier). Throws PluginCallError.
    */
-  async call(body: string, reply: ArgoReply = {}): Promise<ArgoReply | null> {
+  async call(body: string, reply: ArgoReply = {}, mayWrite?: WriteGuard): Promise<ArgoReply | null> {
     if (this.unsupported) return null;
     return retryTransient(
       this.timing,
       this.random,
-      (attempt) => this.once(body, reply, attempt, performance.now()),
+      (attempt) => this.once(body, reply, attempt, performance.now(), mayWrite),
       this.signal,
     );
   }
@@ -142,6 +143,7 @@ export class PluginRpcClient implements PluginCaller {
     reply: ArgoReply,
     attempt: number,
     started: number,
+    mayWrite: WriteGuard | undefined,
   ): Promise<ArgoReply | null> {
     const record: CallRecord = { plugin: this.plugin.name, attempt, ms: 0 };
     if (this.record) this.calls.push(record);
@@ -154,6 +156,8 @@ export class PluginRpcClient implements PluginCaller {
           Authorization: `Bearer ${this.plugin.token}`,
         },
         this.timing.timeoutMs,
+        MAX_REPLY_BYTES,
+        mayWrite,
       );
       record.status = res.status;
       try {

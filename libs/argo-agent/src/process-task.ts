@@ -1,6 +1,7 @@
 // One task of a WorkflowTaskSet as Argo's agent works it (workflow/executor/agent.go processTask and the
 // part of taskWorker that turns its outcome into the node result and the requeue).
 import { executePluginTemplate } from './agent-dispatch.js';
+import type { WriteGuard } from './go-http-client.js';
 import type { ArgoNodeResult } from './argo-reply.js';
 import { marshalExecuteTemplateArgs } from './go-json.js';
 import { executeHttpTemplate, type HttpTemplate, type HttpTemplateOptions } from './http-template.js';
@@ -52,14 +53,17 @@ export async function processTask(
   workflow: TaskWorkflow,
   plugins: readonly PluginCaller[],
   http: HttpTemplateOptions,
+  /** Asked just before each request of the task goes out (not Argo's: one agent per workflow owns its tasks). */
+  mayWrite?: WriteGuard,
 ): Promise<TaskOutcome> {
   try {
     if (template.http != null) {
-      return { result: await executeHttpTemplate(template.http as HttpTemplate, http), requeueMs: 0 };
+      const options = { ...http, mayWrite };
+      return { result: await executeHttpTemplate(template.http as HttpTemplate, options), requeueMs: 0 };
     }
     if (template.plugin != null) {
       const body = marshalExecuteTemplateArgs(workflow, template);
-      const dispatched = await executePluginTemplate(plugins, body);
+      const dispatched = await executePluginTemplate(plugins, body, mayWrite);
       return { result: dispatched.node, requeueMs: dispatched.requeueMs, plugin: dispatched.plugin };
     }
   } catch (err) {

@@ -56,6 +56,13 @@ export interface Conclusion {
   requestText: string;
 }
 
+/** What a gate posts: the text, the marker it is found again by, and optionally its own dedup key. */
+export interface PostRequest {
+  text: string;
+  marker: string;
+  dedup?: string;
+}
+
 /** What every provider's `approve` block has: the request's text and who may answer it. */
 export interface ApprovalBlock {
   text: string;
@@ -89,9 +96,11 @@ export interface ApprovalChannel {
   mention(user: string): string;
   /**
    * Posts the request once per execution: first looks for an earlier post carrying `marker` (a restart, another
-   * replica) and returns that one, with the time it was posted then, instead of posting again.
+   * replica) and returns that one, with the time it was posted then, instead of posting again. `dedup` keys the
+   * provider's own guard against a repeated send (Mattermost's pending_post_id, Discord's nonce): the marker
+   * unless given (a deleted request's record must not be answered with the deleted post).
    */
-  post(request: { text: string; marker: string }, signal: AbortSignal): Promise<PostedRequest>;
+  post(request: PostRequest, signal: AbortSignal): Promise<PostedRequest>;
   /** The request's current answers (every page of reactions and replies). */
   read(posted: PostedRequest, signal: AbortSignal): Promise<RequestState>;
   /** The user ids the listed approvers stand for (user groups / teams expanded; plain users as they are). */

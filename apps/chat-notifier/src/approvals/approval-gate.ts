@@ -10,7 +10,7 @@ import {
   type ExecutionContext,
 } from '@app/plugin-kit';
 import type { ApprovalBlock, ApprovalChannel, ApprovalChannels, PostedRequest } from './approval-channel.js';
-import { answerLines, decisionOfLine } from './concluded-decision.js';
+import { answerLines, decisionOfLine, deletedLine } from './concluded-decision.js';
 import type { DeciderAnswer, Decision } from './decision.js';
 import { DEFAULT_TIMEOUT, GATE_FEATURES, type ApproveSettings } from './approve-config.dto.js';
 import { creatorName, workflowCreator } from './workflow-creator.js';
@@ -175,6 +175,7 @@ export class ApprovalGate {
         decidedAt: now.toISOString(),
         url: posted.url,
         message: `the approval request was deleted before a decision; failing safely: ${posted.url}`,
+        conclusion: deletedLine(posted.url, now.toISOString()),
       });
     if (found.kind === 'tampered')
       return this.decide(ctx, channel, state, save, {
@@ -315,6 +316,16 @@ export class ApprovalGate {
     const decision = state.decision!;
     if (!state.concluded && state.posted && decision.conclusion) {
       try {
+        // A deleted request cannot show its decision, and a restarted gate would find nothing and post again:
+        // a record of it goes in its place, found again as the gate's own post with its marker.
+        if (decision.decision === 'deleted' && state.posted.url === decision.url) {
+          const text = `The approval request of this step was deleted before a decision: ${decision.url}`;
+          const record = await channel.post(
+            { text, marker: ctx.key, dedup: `${ctx.key}/deleted` },
+            ctx.signal,
+          );
+          await save({ posted: record, text });
+        }
         const conclusion = { decision: decision.conclusion, requestText: state.text ?? '' };
         await channel.conclude(state.posted, conclusion, ctx.signal);
       } catch (err) {

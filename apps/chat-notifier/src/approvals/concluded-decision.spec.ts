@@ -42,6 +42,28 @@ describe('the decision a concluded request shows', () => {
     });
   });
 
+  it.each([
+    ['bare', 'https://chat.example/p/0'],
+    ["in Slack's form", '<https://chat.example/p/0>'],
+  ])(
+    "a deleted request's record (%s link): the decision names the deleted request, not the record",
+    (_form, shown) => {
+      const line = `:wastebasket: Deleted before a decision: ${shown}; the gate failed safely at ${AT}`;
+      const text = `The approval request of this step was deleted before a decision: ${shown}\n\n${line}`;
+      expect(conclusionLine(text)).toBe(line);
+      expect(decisionOfLine(line, URL)).toEqual({
+        decision: 'deleted',
+        succeeded: false,
+        approvers: [],
+        decidedAt: AT,
+        url: 'https://chat.example/p/0',
+        message:
+          'the approval request was deleted before a decision; failing safely: https://chat.example/p/0',
+        conclusion: line,
+      });
+    },
+  );
+
   it('reads back who approved under which rule (a gate with rules)', () => {
     const line = `:white_check_mark: Approved by <@U0ALICE001>, <@U0BOB00001> at ${AT}\nBy rule: <@U0ALICE001> | <@U0BOB00001>, <@U0ALICE001>`;
     expect(conclusionLine(`Deploy?\n\nNeeds one approval from <@U0ALICE001>.\n\n${line}`)).toBe(line);

@@ -10,6 +10,14 @@ const TIMED_OUT =
   /^:hourglass: No decision within (\S+); (the gate failed|approved by onTimeout|rejected by onTimeout) at (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)$/;
 const TAMPERED =
   /^:warning: Changed by someone else; the gate failed safely at (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)$/;
+/** The request's link as a chat may show it back: bare, or in Slack's `<url>` / `<url|label>`. */
+const DELETED =
+  /^:wastebasket: Deleted before a decision: <?([^\s<>|]+)(?:\|[^>]*)?>?; the gate failed safely at (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)$/;
+
+/** The line of the record a gate posts in place of its deleted request (the request's link, the time). */
+export function deletedLine(url: string, at: string): string {
+  return `:wastebasket: Deleted before a decision: ${url}; the gate failed safely at ${at}`;
+}
 
 /** One decider's answer under the decision (answerLines). */
 const ANSWER =
@@ -103,6 +111,18 @@ export function decisionOfLine(line: string, url: string): Decision | undefined 
       conclusion: line,
     };
   }
+  const deleted = DELETED.exec(line);
+  if (deleted)
+    // The record's own link is not the request's: the line names the request the decision was about.
+    return {
+      decision: 'deleted',
+      succeeded: false,
+      approvers: [],
+      decidedAt: deleted[2]!,
+      url: deleted[1]!,
+      message: `the approval request was deleted before a decision; failing safely: ${deleted[1]!}`,
+      conclusion: line,
+    };
   const tampered = TAMPERED.exec(line);
   if (tampered)
     return {

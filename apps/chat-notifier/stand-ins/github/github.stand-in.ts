@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { credential, ProviderStandIn, type StandInRequest, type StandInResponse } from '@app/local-agent';
 import { ApprovalScript } from '../approval-script.js';
 
@@ -7,6 +8,27 @@ export interface GhUser {
   type: 'User' | 'Bot';
   /** Tokens that act as this user (a person's or an app's). */
   tokens: Set<string>;
+  /** The GitHub App this account is the bot of (`<slug>[bot]`): what it writes says so. */
+  app?: GhApp;
+}
+
+export interface GhApp {
+  id: number;
+  slug: string;
+  name: string;
+}
+
+/** An installation access token: the app's bot, on the installation's repositories only, for an hour. */
+interface Installation {
+  bot: GhUser;
+  repositories: Set<string>;
+  expiresAt: number;
+}
+
+/** Who a request's token acts as. */
+interface Caller {
+  user: GhUser;
+  installation?: Installation;
 }
 
 export interface GhComment {
@@ -42,6 +64,12 @@ export interface GhRepository {
 
 const DOCS = 'https://docs.github.com/rest';
 
+/** GitHub's answer to an installation token on an endpoint for users only, or outside the app's permissions. */
+const NOT_FOR_INTEGRATIONS = 'Resource not accessible by integration';
+
+/** How long GitHub's installation access tokens live. */
+const INSTALLATION_TOKEN_MS = 60 * 60 * 1000;
+
 /** GitHub's error body. */
 const error = (status: number, message: string, extra: object = {}): StandInResponse => ({
   status,
@@ -59,6 +87,10 @@ const MAX_PER_PAGE = 100;
  * credentials"; a repository or team the token's user cannot see is 404 "Not Found"; a write without write
  * access 403; a deleted issue 410 "This issue was deleted"; a transferred one 301. Errors are
  * `{message, documentation_url}`. Lists page with `page`/`per_page` (≤ 100, default 30) and a Link header.
+ * A GitHub App (`addApp`) acts through installation tokens (`ghs_…`, an hour, 401 once expired) on its
+ * installation's repositories only (others 404): GET /user refuses them with 403 "Resource not accessible by
+ * integration", GraphQL's `viewer { login }` (POST /graphql) answers `<slug>[bot]`, and what the app writes
+ * carries `performed_via_github_app`.
  * Times are whole seconds, as GitHub's: the stand-in's clock follows the real time and moves at least one second
  * per change, so an edit is always later than the creation. A scripted approver (`script`) comments, edits, deletes after the issue has been read
  * (GET …/issues/{n}) a number of times.
@@ -71,6 +103,7 @@ export class GithubStandIn extends ProviderStandIn {
   readonly script = new ApprovalScript();
   private clock = 0;
   private ids = 1000;
+  private readonly installations = new Map<string, Installation>();
 
   constructor() {
     super('github', () => error(404, 'Not Found'));
@@ -101,7 +134,16 @@ export class GithubStandIn extends ProviderStandIn {
           this.withIssue(repo, req, (issue) => this.addComment(u, issue, req)),
         ),
       )
-      .route('GET', '/user', (req) => this.authed(req, (user) => ({ body: userView(user) })))
+      .route('GET', '/user', (req) =>
+        this.authed(req, (user, installation) =>
+          installation
+            ? error(403, NOT_FOR_INTEGRATIONS, {
+                documentation_url: `${DOCS}/users/users#get-the-authenticated-user`,
+              })
+            : { body: userView(user) },
+        ),
+      )
+      .route('POST', '/graphql', (req) => this.graphql(req))
       .route('GET', '/orgs/:org/teams/:slug/members', (req) =>
         this.authed(req, () => {
           const members = this.teams.get(`${req.params.org}/${req.params.slug}`.toLowerCase());
@@ -123,6 +165,24 @@ export class GithubStandIn extends ProviderStandIn {
     };
     this.users.set(login.toLowerCase(), user);
     return user;
+  }
+
+  /** A GitHub App: its bot account `<slug>[bot]`, which acts through installationToken's tokens. */
+  addApp(slug: string, name = slug): GhUser {
+    const bot = this.addUser(`${slug}[bot]`, { type: 'Bot' });
+    bot.app = { id: this.ids++, slug, name };
+    return bot;
+  }
+
+  /** An installation access token of the app, on these repositories, expiring as GitHub's do (after an hour). */
+  installationToken(bot: GhUser, repositories: GhRepository[], lifetimeMs = INSTALLATION_TOKEN_MS): string {
+    const token = `ghs_${randomBytes(18).toString('hex')}`;
+    this.installations.set(token, {
+      bot,
+      repositories: new Set(repositories.map((r) => r.fullName.toLowerCase())),
+      expiresAt: Date.now() + lifetimeMs,
+    });
+    return token;
   }
 
   addRepository(fullName: string, writers: GhUser[]): GhRepository {
@@ -208,11 +268,36 @@ export class GithubStandIn extends ProviderStandIn {
     );
   }
 
-  private authed(req: StandInRequest, run: (user: GhUser) => StandInResponse): StandInResponse {
+  private authed(
+    req: StandInRequest,
+    run: (user: GhUser, installation?: Installation) => StandInResponse,
+  ): StandInResponse {
+    const caller = this.caller(req);
+    return 'user' in caller ? run(caller.user, caller.installation) : caller;
+  }
+
+  private caller(req: StandInRequest): Caller | StandInResponse {
     const token = credential(req, 'Bearer') ?? credential(req, 'token');
     if (!token) return error(401, 'Requires authentication');
+    const installation = this.installations.get(token);
+    if (installation)
+      return installation.expiresAt > Date.now()
+        ? { user: installation.bot, installation }
+        : error(401, 'Bad credentials');
     const user = [...this.users.values()].find((u) => u.tokens.has(token));
-    return user ? run(user) : error(401, 'Bad credentials');
+    return user ? { user } : error(401, 'Bad credentials');
+  }
+
+  /** GitHub's GraphQL API, for the one query a client asks of it here: who the token is (`viewer { login }`). */
+  private graphql(req: StandInRequest): StandInResponse {
+    const caller = this.caller(req);
+    if (!('user' in caller)) return caller;
+    const query = (req.body as { query?: unknown } | undefined)?.query;
+    if (typeof query !== 'string' || !/^\s*(?:query\s*)?\{\s*viewer\s*\{\s*login\s*\}\s*\}\s*$/.test(query))
+      return {
+        body: { errors: [{ message: 'the stand-in answers only the query { viewer { login } }' }] },
+      };
+    return { body: { data: { viewer: { login: caller.user.login } } } };
   }
 
   /** A repository the token's user can see (any, here: all are public), and for writes one it may write to. */
@@ -221,10 +306,12 @@ export class GithubStandIn extends ProviderStandIn {
     need: 'read' | 'write',
     run: (user: GhUser, repo: GhRepository) => StandInResponse,
   ): StandInResponse {
-    return this.authed(req, (user) => {
-      const repo = this.repositories.get(`${req.params.o}/${req.params.r}`.toLowerCase());
-      if (!repo) return error(404, 'Not Found');
-      if (need === 'write' && !repo.writers.has(user.login.toLowerCase()))
+    return this.authed(req, (user, installation) => {
+      const name = `${req.params.o}/${req.params.r}`.toLowerCase();
+      const repo = this.repositories.get(name);
+      // An installation sees only its repositories; on them, the app's Issues permission (read and write).
+      if (!repo || (installation && !installation.repositories.has(name))) return error(404, 'Not Found');
+      if (!installation && need === 'write' && !repo.writers.has(user.login.toLowerCase()))
         return error(403, 'Resource not accessible by personal access token');
       return run(user, repo);
     });
@@ -352,6 +439,7 @@ export class GithubStandIn extends ProviderStandIn {
       user: userView(user),
       closed_by: closed_by && userView(closed_by),
       comments: comments.length,
+      performed_via_github_app: user.app ?? null,
     };
   }
 
@@ -367,5 +455,5 @@ function userView(user: GhUser): Record<string, unknown> {
 }
 
 function commentView(comment: GhComment): Record<string, unknown> {
-  return { ...comment, user: userView(comment.user) };
+  return { ...comment, user: userView(comment.user), performed_via_github_app: comment.user.app ?? null };
 }

@@ -6,6 +6,7 @@ import {
   type ArgoReply,
   type PluginCaller,
   type RpcTiming,
+  type WriteGuard,
 } from '@app/argo-agent';
 import { OverloadedError, type PluginLogger, type TemplateDispatcher } from '@app/plugin-kit';
 
@@ -26,12 +27,17 @@ export class InProcessPlugins implements PluginCaller {
     private readonly random: () => number = Math.random,
   ) {}
 
-  call(body: string, reply: ArgoReply): Promise<ArgoReply | null> {
+  call(body: string, reply: ArgoReply, mayWrite?: WriteGuard): Promise<ArgoReply | null> {
     if (Buffer.byteLength(body) > this.bodyLimit)
       return Promise.reject(
         new PluginCallError(`413 Payload Too Large: request body larger than ${this.bodyLimit} bytes`, false),
       );
-    return retryTransient(this.timing, this.random, () => this.once(body, reply));
+    return retryTransient(this.timing, this.random, () => {
+      // In process, the execution starts with this synchronous call: asked right before it, as a socket's write.
+      const refused = mayWrite?.();
+      if (refused) throw new PluginCallError(`not sent: ${refused}`, false);
+      return this.once(body, reply);
+    });
   }
 
   /** The hosted plugin's cancel of the work this call's execution started (see TemplateDispatcher.cancel). */

@@ -374,10 +374,19 @@ export class TaskSetAgent implements ShardOwner {
       node: nodeId,
     });
     const started = performance.now();
+    // Ownership is asked again right before each request goes out, not only when the task was taken: between
+    // the two, the process may have been paused (SIGSTOP, a long GC) and the shard gone to another replica,
+    // which then runs the step too.
+    let notSent: string | undefined;
+    const mayWrite = (): string | undefined => {
+      if (this.stopping || this.runs.get(key) !== run || !this.options.owns(taskSet.shard))
+        notSent = 'this replica no longer works the shard of the TaskSet';
+      return notSent;
+    };
     // A plugin learns the Workflow's creator from the agent, never from the body it was given.
     const labels = template.plugin != null ? await this.creatorOf(taskSet, run) : undefined;
     // The read took time: the shard may have gone to another replica meanwhile (a pause, a lost Lease).
-    if (labels && (this.stopping || this.runs.get(key) !== run || !this.options.owns(taskSet.shard))) {
+    if (labels && mayWrite()) {
       run.considered.delete(nodeId);
       return;
     }
@@ -391,7 +400,14 @@ export class TaskSetAgent implements ShardOwner {
       },
       run.plugins,
       { ...this.options.http, secret: namespaceSecrets(this.options.client, taskSet.namespace) },
+      mayWrite,
     );
+    if (notSent) {
+      // Left for the shard's owner (this replica again, if its shards resume): no result is written from here.
+      run.considered.delete(nodeId);
+      log.info({ reason: notSent }, 'task not sent');
+      return;
+    }
     const { result, requeueMs } = outcome;
     log.info(
       {

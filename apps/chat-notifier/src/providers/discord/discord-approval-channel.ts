@@ -12,6 +12,7 @@ import {
   type ApprovalChannels,
   type Conclusion,
   type PostedRequest,
+  type PostRequest,
   type RequestState,
 } from '../../approvals/approval-channel.js';
 import type { GateFeature } from '../../approvals/approve-config.dto.js';
@@ -77,7 +78,7 @@ export class DiscordApprovalChannel implements ApprovalChannel {
     return `<@${user.replace(/[<@>]/g, '')}>`;
   }
 
-  async post(request: { text: string; marker: string }, signal: AbortSignal): Promise<PostedRequest> {
+  async post(request: PostRequest, signal: AbortSignal): Promise<PostedRequest> {
     const { channel } = this.config;
     const tag = requestTag(request.marker);
     const recent = await this.api.recent(channel, signal);
@@ -90,7 +91,7 @@ export class DiscordApprovalChannel implements ApprovalChannel {
       (await this.api.send(
         channel,
         `${request.text}\n${tag}`,
-        textDigest(request.marker).slice(0, 25),
+        textDigest(request.dedup ?? request.marker).slice(0, 25),
         signal,
       ));
     const guild = (await this.api.channel(channel, signal)).guild_id ?? '@me';

@@ -33,6 +33,9 @@ export interface GithubComment {
   updated_at: string;
 }
 
+/** What GitHub answers an installation token on an endpoint for users (GET /user). */
+const INTEGRATION = /Resource not accessible by integration/;
+
 /** Largest page GitHub's list endpoints hand out. */
 const PER_PAGE = 100;
 /** Pages followed at most: 10,000 comments or team members, a bound on what one read costs. */
@@ -100,13 +103,40 @@ export class GithubApi {
     }
   }
 
-  /** The token's own login, lower-cased (GET /user), read once: the author of every issue it opens. */
+  /**
+   * The token's own login, lower-cased, read once: the author of every issue it opens. A person's token reads
+   * it with GET /user. A GitHub App's installation token is refused there (403 "Resource not accessible by
+   * integration") and GET /app wants the App's JWT, so it asks GraphQL's `viewer`, which answers the app's bot
+   * account `<app-slug>[bot]`: a name no user can take (logins have no brackets).
+   */
   async ownLogin(signal: AbortSignal): Promise<string> {
     if (this.me === undefined) {
-      const { data } = await this.call(() => this.http.get('/user', { signal }));
-      this.me = replyFields('github', 'GET /user', data, { login: 'string' }).login.toLowerCase();
+      try {
+        const { data } = await this.call(() => this.http.get('/user', { signal }));
+        this.me = replyFields('github', 'GET /user', data, { login: 'string' }).login.toLowerCase();
+      } catch (err) {
+        if (!(err instanceof UpstreamError && err.status === 403 && INTEGRATION.test(err.message))) throw err;
+        this.me = await this.viewerLogin(signal);
+      }
     }
     return this.me;
+  }
+
+  /** GraphQL's `viewer { login }` (https://docs.github.com/graphql), at /graphql, or /api/graphql on a server. */
+  private async viewerLogin(signal: AbortSignal): Promise<string> {
+    // Relative to the REST base (the client follows no absolute URL): https://<server>/api/v3/../graphql.
+    const url = this.base.endsWith('/api/v3') ? '/../graphql' : '/graphql';
+    const { data } = await this.call<unknown>(() =>
+      this.http.post(url, { query: 'query { viewer { login } }' }, { signal }),
+    );
+    const reply = data as { data?: { viewer?: unknown }; errors?: Array<{ message?: unknown }> } | undefined;
+    // GraphQL answers its errors with 200.
+    if (reply?.errors?.length)
+      throw UpstreamError.permanent(
+        `github: POST /graphql viewer: ${reply.errors.map((e) => String(e.message)).join('; ')}`,
+      );
+    const viewer = reply?.data?.viewer;
+    return replyFields('github', 'POST /graphql viewer', viewer, { login: 'string' }).login.toLowerCase();
   }
 
   async createIssue(

@@ -71,6 +71,54 @@ describe('GithubApprovalChannel against the GitHub stand-in', () => {
     expect(mine[0]).toMatchObject({ title: 'Deploy 1.4.2 to prod?', labels: [APPROVAL_LABEL] });
   });
 
+  it("with a GitHub App's installation token: the gate knows itself as its bot, and a restarted one finds its issue, never a copy by a user or another app", async () => {
+    const app = gh.addApp('argo-approvals');
+    const token = gh.installationToken(app, [repo]);
+    const first = await approvalChannel(token).post({ text: 'Ship it?', marker: 'gate-app' }, signal);
+    expect(first).toMatchObject({ author: 'argo-approvals[bot]', found: false });
+    const real = issueOf(first);
+    // Copies with the same marker, newer than the request: by a user who may open issues, and by another app.
+    const copy = { title: real.title, body: real.body, labels: [APPROVAL_LABEL] };
+    const forgers = [gh.addUser('mallory', { token: 'ghp_standin0mallory0token0000000000000' })];
+    repo.writers.add('mallory');
+    const other = gh.addApp('helper');
+    for (const auth of ['ghp_standin0mallory0token0000000000000', gh.installationToken(other, [repo])]) {
+      const res = await fetch(`${gh.url}/repos/acme/deploys/issues`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${auth}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(copy),
+      });
+      expect(res.status).toBe(201);
+    }
+    expect(repo.issues.slice(-2).map((i) => i.user.login)).toEqual([forgers[0]!.login, 'helper[bot]']);
+    const again = await approvalChannel(token).post({ text: 'Ship it? (later)', marker: 'gate-app' }, signal);
+    expect(again).toEqual({ ...first, found: true });
+    gh.comment(real, alice, '/approve');
+    expect(await approvalChannel(token).read(again, signal)).toMatchObject({
+      kind: 'present',
+      answers: [{ user: 'alice', vote: 'approve' }],
+    });
+  });
+
+  it('an installation token is refused by GET /user and sees only its repositories; expired, it is 401 naming the variable', async () => {
+    const app = gh.addApp('argo-narrow');
+    const token = gh.installationToken(app, [repo]);
+    const get = (path: string, auth = token) =>
+      fetch(`${gh.url}${path}`, { headers: { Authorization: `Bearer ${auth}` } });
+    const user = await get('/user');
+    expect([user.status, ((await user.json()) as { message: string }).message]).toEqual([
+      403,
+      'Resource not accessible by integration',
+    ]);
+    expect((await get('/repos/acme/other/issues')).status).toBe(404);
+    const expired = gh.installationToken(app, [repo], -1);
+    expect((await get('/repos/acme/deploys/issues', expired)).status).toBe(401);
+    const err = (await approvalChannel(expired)
+      .post({ text: 'Ship it?', marker: 'gate-expired' }, signal)
+      .catch((e: unknown) => e)) as Error;
+    expect(err.message).toMatch(/401.*APPROVALS_GITHUB_TOKEN/s);
+  });
+
   it('an approver who comments /approve after two reads is seen from then on; a deleted comment withdraws it', async () => {
     const posted = await request('gate-comment');
     let comment: ReturnType<GithubStandIn['comment']> | undefined;

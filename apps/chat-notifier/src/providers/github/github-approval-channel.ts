@@ -12,6 +12,7 @@ import {
   type ApprovalChannels,
   type Conclusion,
   type PostedRequest,
+  type PostRequest,
   type RequestState,
 } from '../../approvals/approval-channel.js';
 import type { GateFeature } from '../../approvals/approve-config.dto.js';
@@ -87,7 +88,7 @@ export class GithubApprovalChannel implements ApprovalChannel {
     return `@${login.replace(/^@/, '')}`;
   }
 
-  async post(request: { text: string; marker: string }, signal: AbortSignal): Promise<PostedRequest> {
+  async post(request: PostRequest, signal: AbortSignal): Promise<PostedRequest> {
     const repo = this.config.repository;
     const body = issueBody(request.text, request.marker);
     const labelled = await this.api.labelled(repo, APPROVAL_LABEL, signal);

@@ -6,6 +6,7 @@ import {
   type ApprovalChannels,
   type Conclusion,
   type PostedRequest,
+  type PostRequest,
   type RequestState,
 } from '../../approvals/approval-channel.js';
 import type { GateFeature } from '../../approvals/approve-config.dto.js';
@@ -75,7 +76,7 @@ export class MattermostApprovalChannel implements ApprovalChannel {
       : `@${approver}`;
   }
 
-  async post(request: { text: string; marker: string }, signal: AbortSignal): Promise<PostedRequest> {
+  async post(request: PostRequest, signal: AbortSignal): Promise<PostedRequest> {
     const channel = this.config.channel;
     const recent = this.lookback > 0 ? await this.api.recentPosts(channel, this.lookback, signal) : [];
     // Only a post of the gate's own account is its request: anyone in the channel can copy the marker.
@@ -93,7 +94,7 @@ export class MattermostApprovalChannel implements ApprovalChannel {
           // written before the earlier post is found); another user's edit changes the message, never the props.
           props: { [APPROVAL_MARKER_PROP]: request.marker, [APPROVAL_DIGEST_PROP]: textDigest(request.text) },
           // Two replicas posting within Mattermost's 30 s window get the same post back.
-          pending_post_id: `argo-approval-${textDigest(request.marker).slice(0, 40)}`,
+          pending_post_id: `argo-approval-${textDigest(request.dedup ?? request.marker).slice(0, 40)}`,
         },
         signal,
       ));

@@ -6,6 +6,7 @@ import type {
   Conclusion,
   GateWhere,
   PostedRequest,
+  PostRequest,
   RequestState,
 } from '../../approvals/approval-channel.js';
 import type { GateFeature } from '../../approvals/approve-config.dto.js';
@@ -73,7 +74,7 @@ export class SlackApprovalChannel implements ApprovalChannel {
     private readonly directory: SlackDirectory,
   ) {}
 
-  async post(request: { text: string; marker: string }, signal: AbortSignal): Promise<PostedRequest> {
+  async post(request: PostRequest, signal: AbortSignal): Promise<PostedRequest> {
     const { client, logger } = this;
     const budget = new CallBudget(signal);
     const channel = await this.channels.resolve(client, this.channelRef, budget, logger);

@@ -36,3 +36,11 @@ export async function throttledStart<B>(
     newRuns: runs() - runsBefore,
   };
 }
+
+/** What a throttled start comes to: the statuses its attempts got, the provider's calls, and one run, queued. */
+export const oneRunAfter = (statuses: number[], calls: string[]) => ({
+  state: 'queued',
+  statuses,
+  calls,
+  newRuns: 1,
+});

@@ -99,7 +99,7 @@ const COVERAGE: Array<[RegExp, Coverage]> = [
     { skip: 'nest start --watch: an editor loop that never ends; npm run build is what ships' },
   ],
   [
-    /^npm run bench$|^npm run bench -- --(write|quick)$/,
+    /^npm run bench$|^npm run bench -- --(write|quick)$|^npm run bench -- --baseline /,
     {
       skip: 'minutes of measurements (docs/performance.md); its options and helpers are tested (tools/cli/test/every-cli.e2e-spec.ts, bench/src/*.spec.ts)',
     },

@@ -21,6 +21,9 @@ import { fmt, mib, renderTable, withRatio } from './table.js';
 import { spawnTarget, type RunContext, type Target } from './targets.js';
 import { pollCost, type PollCost } from './upstream-cost.js';
 import { sideBySide, type SideBySide } from './side-by-side.js';
+import { prepareRevision, revisionCache, type Revision } from './revision.js';
+import { compareSamples, renderComparison, type Sample } from './revision-compare.js';
+import { sampleRevision } from './revision-run.js';
 
 const HELP = `usage: npm run bench -- [options]
   --starts N        cold starts per target and template, and rounds of the side by side (default 10)
@@ -37,6 +40,9 @@ const HELP = `usage: npm run bench -- [options]
   --write           write the results to bench/results.json, the figures docs/performance.md quotes
   --quick           3 starts, 2 s windows, 1 round, 10 poll nodes: to check the harness, not to quote
   --note TEXT       stored with the results
+  --baseline REV    also build REV (a commit, tag or branch) in ~/.cache/executor-plugins/bench/<commit> and
+                    sample the cold start and idle memory of the sidecars both have, REV's and the working
+                    tree's alternately, --starts N each; prints both, the difference and the spread
 
 The targets at the end are the goals of docs/performance.md: a missed one is reported (✖) and explained
 there; it does not fail the run. Exit 0 when the measurements ran, 1 if the harness failed.`;
@@ -61,6 +67,7 @@ const SPEC = {
     write: { type: 'boolean' },
     quick: { type: 'boolean' },
     note: { type: 'string' },
+    baseline: { type: 'string' },
   },
 } as const satisfies CommandSpec;
 
@@ -125,8 +132,11 @@ export async function runBench(
 }
 
 /** Node flags from the manifest's container command (`[node, --flag, ..., /app/main.js]`). */
-function manifestNodeArgs(app: string): { args: string[]; resources?: unknown; memoryLimitMiB?: number } {
-  const file = join(root, 'manifests', app, 'plugin.yaml');
+function manifestNodeArgs(
+  app: string,
+  tree = root,
+): { args: string[]; resources?: unknown; memoryLimitMiB?: number } {
+  const file = join(tree, 'manifests', app, 'plugin.yaml');
   if (!existsSync(file)) return { args: [] };
   const doc = parseYaml(readFileSync(file, 'utf8')) as {
     spec?: {
@@ -297,6 +307,24 @@ async function main(): Promise<void> {
       }
     }
 
+    let revision: { baseline: Revision; samples: Sample[] } | undefined;
+    if (opts.baseline) {
+      const baseline = prepareRevision(opts.baseline, { root, cache: revisionCache(), node: ctx.node });
+      for (const s of baseline.skipped) log(`  ${opts.baseline}: skipped ${s.app}: ${s.reason}`);
+      const samples = await sampleRevision(
+        plugins.filter((t) => t.kind === 'plugin'),
+        baseline,
+        ctx,
+        {
+          rounds: settings.starts,
+          settleMs: settings.settleMs,
+          nodeArgs: (app) => manifestNodeArgs(app, baseline.dir).args,
+          log,
+        },
+      );
+      revision = { baseline, samples };
+    }
+
     const loads: LoadRun[] = [];
     if (!skip.has('load')) {
       for (let r = 0; r < settings.rounds; r++) {
@@ -390,6 +418,8 @@ async function main(): Promise<void> {
     const report = renderReport(summaries, checks, meta.loadAverage);
     console.log(report);
     if (side) console.log(renderSideBySide(side, hosted.length));
+    const compared = revision && compareSamples(revision.samples);
+    if (revision && compared) console.log(renderComparison(compared, revision.baseline));
     const json = JSON.stringify(
       {
         meta,
@@ -405,6 +435,12 @@ async function main(): Promise<void> {
         summary: summaries,
         checks,
         sideBySide: side,
+        baseline: revision && {
+          rev: revision.baseline.rev,
+          commit: revision.baseline.commit,
+          compared,
+          samples: revision.samples,
+        },
         runs: { cold, load: loads, polls },
       },
       null,

@@ -34,7 +34,7 @@ export function startDataJob(env: Record<string, string>): Promise<PluginHarness
 }
 
 /** A stand-in as the tests drive it. */
-interface Upstream {
+export interface Upstream {
   readonly url: string;
   readonly server: StandInServer;
   start(): Promise<unknown>;

@@ -17,12 +17,12 @@ export interface AwsStandInOptions {
 }
 
 /** How an AWS JSON-protocol service is spoken: its signing name, target prefix, JSON version and error namespace. */
-export interface AwsJsonProtocol {
-  signingName: string;
-  targetPrefix: string;
-  jsonVersion: '1.0' | '1.1';
-  errorNamespace: string;
-}
+export type AwsJsonProtocol = [
+  signingName: string,
+  targetPrefix: string,
+  jsonVersion: '1.0' | '1.1',
+  errorNamespace: string,
+];
 
 export type Json = Record<string, unknown>;
 type Operation = (input: Json, req: StandInRequest) => Json;
@@ -47,12 +47,20 @@ export class AwsJsonStandIn extends ProviderStandIn {
   readonly region: string;
   private readonly operations = new Map<string, Operation>();
 
+  private readonly protocol: {
+    signingName: string;
+    targetPrefix: string;
+    jsonVersion: string;
+    errorNamespace: string;
+  };
+
   constructor(
     name: string,
-    private readonly protocol: AwsJsonProtocol,
+    [signingName, targetPrefix, jsonVersion, errorNamespace]: AwsJsonProtocol,
     private readonly options: AwsStandInOptions,
   ) {
     super(name, () => ({ status: 404, body: { message: 'Not Found' } }));
+    this.protocol = { signingName, targetPrefix, jsonVersion, errorNamespace };
     this.region = options.region ?? 'eu-west-1';
     this.route('POST', '/', (req) => this.dispatch(req));
   }

@@ -49,16 +49,7 @@ export class GlueStandIn extends AwsJsonStandIn {
   readonly runs: GlueRun[] = [];
 
   constructor(options: AwsStandInOptions) {
-    super(
-      'glue',
-      {
-        signingName: 'glue',
-        targetPrefix: 'AWSGlue',
-        jsonVersion: '1.1',
-        errorNamespace: 'com.amazonaws.glue',
-      },
-      options,
-    );
+    super('glue', ['glue', 'AWSGlue', '1.1', 'com.amazonaws.glue'], options);
     this.operation('StartJobRun', (input) => this.startJobRun(input))
       .operation('GetJobRun', (input) => ({ JobRun: this.detail(this.run(input), true) }))
       .operation('GetJobRuns', (input) => this.list(input))

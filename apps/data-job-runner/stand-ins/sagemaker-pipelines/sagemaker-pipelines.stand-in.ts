@@ -42,16 +42,7 @@ export class SageMakerPipelinesStandIn extends AwsJsonStandIn {
   readonly executions: PipelineExecution[] = [];
 
   constructor(options: AwsStandInOptions) {
-    super(
-      'sagemaker-pipelines',
-      {
-        signingName: 'sagemaker',
-        targetPrefix: 'SageMaker',
-        jsonVersion: '1.1',
-        errorNamespace: 'com.amazonaws.sagemaker',
-      },
-      options,
-    );
+    super('sagemaker-pipelines', ['sagemaker', 'SageMaker', '1.1', 'com.amazonaws.sagemaker'], options);
     this.operation('StartPipelineExecution', (input) => this.startExecution(input))
       .operation('DescribePipelineExecution', (input) => this.describe(this.execution(input)))
       .operation('StopPipelineExecution', (input) => this.stop(input))

@@ -50,12 +50,7 @@ export class StepFunctionsStandIn extends AwsJsonStandIn {
   constructor(options: AwsStandInOptions) {
     super(
       'step-functions',
-      {
-        signingName: 'states',
-        targetPrefix: 'AWSStepFunctions',
-        jsonVersion: '1.0',
-        errorNamespace: 'com.amazonaws.swf.service.v2.model',
-      },
+      ['states', 'AWSStepFunctions', '1.0', 'com.amazonaws.swf.service.v2.model'],
       options,
     );
     this.operation('StartExecution', (input) => this.startExecution(input))

@@ -3,12 +3,23 @@ import {
   CreateComputeEnvironmentCommand,
   CreateJobQueueCommand,
   RegisterJobDefinitionCommand,
+  SubmitJobCommand,
 } from '@aws-sdk/client-batch';
 import { batchModule, TERMINATE_REASON } from '../../src/providers/batch/batch.provider.js';
 import type { BatchBlock } from '../../src/providers/batch/batch-block.dto.js';
 import { BatchStandIn } from '../../stand-ins/batch/batch.stand-in.js';
 import { createMotoRole } from './support/moto-calls.js';
-import { KEYS, motoClientConfig, motoUrl, newKey, outcome, refusal, Target } from './support/same-steps.js';
+import {
+  KEYS,
+  motoClientConfig,
+  motoUrl,
+  newKey,
+  outcome,
+  refusal,
+  repeat,
+  Target,
+} from './support/same-steps.js';
+import { oneRunAfter, throttledStart } from './support/throttled-start.js';
 
 /** A queue of the stand-in whose jobs run until terminated. */
 const LONG_QUEUE = {
@@ -145,4 +156,52 @@ describe('moto: Batch, the same steps against moto and the stand-in', () => {
     });
     expect(onMoto).toEqual(onStandIn);
   });
+
+  it('throttled (429 TooManyRequestsException), the SDK retries SubmitJob and the step submits one job: the stand-in only, moto does not throttle', async () => {
+    const throttled = { operation: 'SubmitJob', type: 'TooManyRequestsException' };
+    const result = await throttledStart(
+      ours,
+      standIn,
+      throttled,
+      block(ours, 'throttled'),
+      () => standIn.jobs.length,
+    );
+    expect(result).toEqual(oneRunAfter([429, 429, 200], ['ListJobs', 'SubmitJob']));
+  });
+
+  // AWS pages ListJobs by 100; moto 5.2.5 answers every job in one reply (its list_jobs: "Pagination is not yet
+  // implemented"). The provider follows nextToken either way and finds the same job.
+  async function findPastAPage(target: Target<BatchBlock>) {
+    const key = newKey();
+    const job = block(target, 'paged');
+    const started = await target.start(await target.provider(), job, key);
+    const someoneElse = new BatchClient(target.clientConfig());
+    await repeat(101, () =>
+      someoneElse.send(
+        new SubmitJobCommand({
+          jobName: started.extras!.jobName,
+          jobQueue: job.jobQueue,
+          jobDefinition: 'orders-load',
+        }),
+      ),
+    );
+    target.takeCalls();
+    const afterRestart = await target.start(await target.provider(), job, key);
+    const listPages = target.sent('ListJobs');
+    return {
+      calls: target.takeCalls(),
+      listPages,
+      sameRunAfterRestart: afterRestart.ref.runId === started.ref.runId,
+    };
+  }
+
+  it('finds the job of a step among more jobs of its name than a ListJobs page holds (moto: all in one reply)', async () => {
+    const [onMoto, onStandIn] = await Promise.all([findPastAPage(moto), findPastAPage(ours)]);
+    expect(onStandIn).toEqual({
+      calls: ['ListJobs', 'DescribeJobs'],
+      listPages: 2,
+      sameRunAfterRestart: true,
+    });
+    expect(onMoto).toEqual({ ...onStandIn, listPages: 1 });
+  }, 180_000);
 });

@@ -3,6 +3,7 @@ import { emrServerlessModule } from '../../src/providers/emr-serverless/emr-serv
 import type { EmrServerlessBlock } from '../../src/providers/emr-serverless/emr-serverless-block.dto.js';
 import { EmrServerlessStandIn } from '../../stand-ins/emr-serverless/emr-serverless.stand-in.js';
 import { KEYS, motoClientConfig, motoUrl, newKey, outcome, refusal, Target } from './support/same-steps.js';
+import { oneRunAfter, throttledStart } from './support/throttled-start.js';
 
 type Block = EmrServerlessBlock;
 const ROLE = 'arn:aws:iam::123456789012:role/argo-emr-jobs';
@@ -102,5 +103,11 @@ describe('moto: EMR Serverless, the same steps against moto and the stand-in', (
     });
     // Where moto 5.2.5 differs: it answers 400; the API reference gives ResourceNotFoundException 404.
     expect(onMoto).toEqual({ ...onStandIn, status: '400' });
+  });
+
+  it('throttled (429 ThrottlingException), the SDK retries StartJobRun and the step starts one job run: the stand-in only, moto does not throttle', async () => {
+    const throttled = { operation: 'StartJobRun', type: 'ThrottlingException' };
+    const result = await throttledStart(ours, standIn, throttled, block(ours), () => standIn.jobRuns.length);
+    expect(result).toEqual(oneRunAfter([429, 429, 200], ['StartJobRun']));
   });
 });

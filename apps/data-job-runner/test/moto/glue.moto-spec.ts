@@ -1,12 +1,24 @@
-import { CreateJobCommand, GlueClient } from '@aws-sdk/client-glue';
+import { CreateJobCommand, GetJobRunsCommand, GlueClient, StartJobRunCommand } from '@aws-sdk/client-glue';
 import { glueModule } from '../../src/providers/glue/glue.provider.js';
 import type { GlueBlock } from '../../src/providers/glue/glue-block.dto.js';
 import { GlueStandIn } from '../../stand-ins/glue/glue.stand-in.js';
 import { motoLacks } from './support/moto-calls.js';
-import { KEYS, motoClientConfig, motoUrl, newKey, outcome, refusal, Target } from './support/same-steps.js';
+import {
+  KEYS,
+  motoClientConfig,
+  motoUrl,
+  newKey,
+  outcome,
+  refusal,
+  repeat,
+  Target,
+} from './support/same-steps.js';
+import { oneRunAfter, throttledStart } from './support/throttled-start.js';
 
 describe('moto: Glue, the same steps against moto and the stand-in', () => {
-  const standIn = new GlueStandIn({ keys: [KEYS] }).addJob({ name: 'orders-etl' });
+  const standIn = new GlueStandIn({ keys: [KEYS] })
+    .addJob({ name: 'orders-etl' })
+    .addJob({ name: 'busy-etl' });
   const moto = new Target<GlueBlock>('moto', glueModule, motoUrl);
   const ours = new Target<GlueBlock>('stand-in', glueModule, () => standIn.url);
 
@@ -17,6 +29,14 @@ describe('moto: Glue, the same steps against moto and the stand-in', () => {
         Name: 'orders-etl',
         Role: 'arn:aws:iam::123456789012:role/argo-data-jobs',
         Command: { Name: 'glueetl', ScriptLocation: 's3://scripts/orders.py' },
+      }),
+    );
+    await new GlueClient(motoClientConfig()).send(
+      new CreateJobCommand({
+        Name: 'busy-etl',
+        Role: 'arn:aws:iam::123456789012:role/argo-data-jobs',
+        Command: { Name: 'glueetl', ScriptLocation: 's3://scripts/busy.py' },
+        ExecutionProperty: { MaxConcurrentRuns: 1000 },
       }),
     );
   });
@@ -81,5 +101,61 @@ describe('moto: Glue, the same steps against moto and the stand-in', () => {
       calls: ['GetJobRuns'],
     });
     expect(onMoto).toEqual(onStandIn);
+  });
+
+  it('throttled (400 ThrottlingException), the SDK retries StartJobRun and the step starts one run: the stand-in only, moto does not throttle', async () => {
+    const throttled = { operation: 'StartJobRun', type: 'ThrottlingException' };
+    const block = { jobName: 'orders-etl' } as GlueBlock;
+    const result = await throttledStart(ours, standIn, throttled, block, () => standIn.runs.length);
+    expect(result).toEqual(oneRunAfter([400, 400, 200], ['GetJobRuns', 'StartJobRun']));
+  });
+
+  /** Runs of busy-etl that someone else starts (a trigger, the console): they fill GetJobRuns' pages. */
+  async function foreignRuns(target: Target<GlueBlock>, count: number) {
+    const glue = new GlueClient(target.clientConfig());
+    await repeat(count, () =>
+      glue.send(new StartJobRunCommand({ JobName: 'busy-etl', Arguments: { '--date': 'other' } })),
+    );
+  }
+
+  // GetJobRuns pages of 200. AWS (and the stand-in) lists the newest runs first, moto 5.2.5 the oldest: 201 runs
+  // of someone else, started after ours on AWS and before ours on moto, put ours on the second page of both.
+  async function findPastAPage(target: Target<GlueBlock>, othersFirst: boolean) {
+    const block = { jobName: 'busy-etl' } as GlueBlock;
+    const key = newKey();
+    if (othersFirst) await foreignRuns(target, 201);
+    const started = await target.start(await target.provider(), block, key);
+    if (!othersFirst) await foreignRuns(target, 201);
+    target.takeCalls();
+    const afterRestart = await target.start(await target.provider(), block, key);
+    const pages = target.sent('GetJobRuns');
+    return {
+      calls: target.takeCalls(),
+      pages,
+      sameRunAfterRestart: afterRestart.ref.runId === started.ref.runId,
+      afterRestart: outcome(afterRestart),
+    };
+  }
+
+  it('a restarted sidecar looks up the run of its step across GetJobRuns pages, on moto as on the stand-in', async () => {
+    const [onMoto, onStandIn] = await Promise.all([findPastAPage(moto, true), findPastAPage(ours, false)]);
+    expect(onStandIn).toEqual({
+      calls: ['GetJobRuns'],
+      pages: 2,
+      sameRunAfterRestart: true,
+      afterRestart: expect.objectContaining({ state: expect.stringMatching(/^(queued|running|succeeded)$/) }),
+    });
+    expect(onMoto).toEqual({
+      ...onStandIn,
+      afterRestart: expect.objectContaining({ state: expect.any(String) }),
+    });
+  }, 180_000);
+
+  it('moto 5.2.5 does not throttle: 40 concurrent GetJobRuns are all answered', async () => {
+    const glue = new GlueClient({ ...motoClientConfig(), maxAttempts: 1 });
+    const replies = await Promise.allSettled(
+      Array.from({ length: 40 }, () => glue.send(new GetJobRunsCommand({ JobName: 'orders-etl' }))),
+    );
+    expect(replies.filter((r) => r.status === 'rejected')).toEqual([]);
   });
 });

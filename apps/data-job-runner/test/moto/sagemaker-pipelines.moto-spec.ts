@@ -4,6 +4,7 @@ import type { SagemakerPipelinesBlock } from '../../src/providers/sagemaker-pipe
 import { SageMakerPipelinesStandIn } from '../../stand-ins/sagemaker-pipelines/sagemaker-pipelines.stand-in.js';
 import { motoLacks } from './support/moto-calls.js';
 import { KEYS, motoClientConfig, motoUrl, newKey, outcome, refusal, Target } from './support/same-steps.js';
+import { oneRunAfter, throttledStart } from './support/throttled-start.js';
 
 type Block = SagemakerPipelinesBlock;
 
@@ -92,5 +93,12 @@ describe('moto: SageMaker Pipelines, the same steps against moto and the stand-i
     });
     // Where moto 5.2.5 differs: it answers ValidationException; the API reference names ResourceNotFound.
     expect(onMoto).toEqual({ ...onStandIn, code: 'ValidationException' });
+  });
+
+  it('throttled (400 ThrottlingException), the SDK retries StartPipelineExecution and the step starts one execution: the stand-in only, moto does not throttle', async () => {
+    const throttled = { operation: 'StartPipelineExecution', type: 'ThrottlingException' };
+    const block = { pipelineName: 'train' } as Block;
+    const result = await throttledStart(ours, standIn, throttled, block, () => standIn.executions.length);
+    expect(result).toEqual(oneRunAfter([400, 400, 200], ['StartPipelineExecution']));
   });
 });

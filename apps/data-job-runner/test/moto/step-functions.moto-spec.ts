@@ -3,6 +3,7 @@ import { stepFunctionsModule } from '../../src/providers/step-functions/step-fun
 import type { StepFunctionsBlock } from '../../src/providers/step-functions/step-functions-block.dto.js';
 import { StepFunctionsStandIn } from '../../stand-ins/step-functions/step-functions.stand-in.js';
 import { KEYS, motoClientConfig, motoUrl, newKey, outcome, refusal, Target } from './support/same-steps.js';
+import { oneRunAfter, throttledStart } from './support/throttled-start.js';
 
 const ROLE = 'arn:aws:iam::123456789012:role/argo-data-jobs';
 /** A Wait keeps the execution RUNNING for that long, then a Pass state gives the output. */
@@ -126,5 +127,12 @@ describe('moto: Step Functions, the same steps against moto and the stand-in', (
       calls: ['StartExecution'],
     });
     expect(onMoto).toEqual(onStandIn);
+  });
+
+  it('throttled (400 ThrottlingException), the SDK retries StartExecution and the step starts one execution: the stand-in only, moto does not throttle', async () => {
+    const throttled = { operation: 'StartExecution', type: 'ThrottlingException' };
+    const block = { stateMachineArn: machines.get(ours)!.quick, name: 'throttled', input: {} };
+    const result = await throttledStart(ours, standIn, throttled, block, () => standIn.executions.size);
+    expect(result).toEqual(oneRunAfter([400, 400, 200], ['StartExecution']));
   });
 });

@@ -1,6 +1,4 @@
-import { awsFamily, awsVariables } from '../../aws/aws-settings.js';
+import { awsFamily } from '../../aws/aws-settings.js';
 
 /** `BATCH_REGION`, ..., and `BATCH_<NAME>_REGION` for named connections. */
 export const BATCH_FAMILY = awsFamily('BATCH');
-
-export const batchVariables = awsVariables(BATCH_FAMILY.prefix);

@@ -1,56 +1,39 @@
-import type { BatchClient, JobDetail } from '@aws-sdk/client-batch';
-import { UpstreamError, type Redactor } from '@app/plugin-kit';
-import { clipMasked } from '@app/plugin-kit/upstream/error-detail.js';
-import { awsCall } from '../../aws/aws-call.js';
-import { lazyAwsClient } from '../../aws/lazy-aws-client.js';
+import type { JobDetail } from '@aws-sdk/client-batch';
+import type { Redactor } from '@app/plugin-kit';
+import { AwsJobProvider } from '../../aws/aws-job-provider.js';
 import type { AwsConnection } from '../../aws/aws-settings.js';
 import { stringList, stringMap } from '../../dto/validators.js';
 import type { JobRun, RunRef } from '../../job/job-run.js';
 import { BATCH_KEY_TAG, batchJobName } from '../../job/run-keys.js';
-import type {
-  DataJobProvider,
-  DataJobProviderModule,
-  PollRequest,
-  StartRequest,
-} from '../data-job-provider.js';
+import type { DataJobProviderModule, PollRequest, StartRequest } from '../data-job-provider.js';
 import type { BatchBlock } from './batch-block.dto.js';
 import { mapBatchState } from './batch-states.js';
 
-const UPSTREAM = 'batch';
 /** The reason TerminateJob is given; a FAILED job with it was stopped by the plugin. */
 export const TERMINATE_REASON = 'Argo: stopped by the workflow (timeout or stop)';
 /** ListJobs pages searched for the job of an execution before one is submitted. */
 const LOOKUP_PAGES = 5;
-
-type Sdk = typeof import('@aws-sdk/client-batch');
 
 /**
  * AWS Batch jobs. Batch has no idempotency token, so the job is named from the execution key and tagged with
  * the key: before submitting, ListJobs on the queue with a JOB_NAME filter (every status) finds a job of that
  * name, and DescribeJobs confirms the tag; that job is followed instead of submitting another.
  */
-export class BatchProvider implements DataJobProvider<BatchBlock> {
-  private readonly aws: () => Promise<{ sdk: Sdk; client: BatchClient }>;
-
-  constructor(
-    private readonly connection: AwsConnection,
-    context: { timeoutMs: number; redactor: Redactor },
-  ) {
-    this.aws = lazyAwsClient(
-      () => import('@aws-sdk/client-batch'),
-      (sdk, config) => new sdk.BatchClient(config as never),
-      connection,
-      context,
-    );
+export class BatchProvider extends AwsJobProvider<typeof import('@aws-sdk/client-batch'), BatchBlock> {
+  constructor(connection: AwsConnection, context: { timeoutMs: number; redactor: Redactor }) {
+    super('batch', connection, context, {
+      load: () => import('@aws-sdk/client-batch'),
+      client: (sdk, config) => new sdk.BatchClient(config as never),
+    });
   }
 
   async start({ block, key, signal }: StartRequest<BatchBlock>): Promise<JobRun> {
     const jobName = batchJobName(key, block.name);
     const found = await this.find(block.jobQueue, jobName, key, signal);
     if (found) return this.toJobRun({ runId: found.jobId! }, found, false);
-    const submitted = await awsCall(UPSTREAM, 'SubmitJob', async () => {
-      const { sdk, client } = await this.aws();
-      return client.send(
+    const submitted = await this.send(
+      'SubmitJob',
+      (sdk) =>
         new sdk.SubmitJobCommand({
           jobName,
           jobQueue: block.jobQueue,
@@ -75,19 +58,10 @@ export class BatchProvider implements DataJobProvider<BatchBlock> {
           tags: { ...stringMap(block.tags), [BATCH_KEY_TAG]: key },
           propagateTags: block.propagateTags,
         }),
-        { abortSignal: signal },
-      );
-    });
-    if (!submitted.jobId) throw UpstreamError.permanent(`${UPSTREAM}: SubmitJob returned no jobId`);
-    const ref = { runId: submitted.jobId };
-    return {
-      ref,
-      url: this.consoleUrl(ref.runId),
-      state: 'queued',
-      upstreamState: 'SUBMITTED',
-      provisional: true,
-      extras: { jobName },
-    };
+      signal,
+    );
+    const runId = this.returned(submitted.jobId, 'SubmitJob', 'jobId');
+    return this.provisional({ runId }, 'SUBMITTED', { jobName });
   }
 
   async poll({ ref, signal, cancelRequested }: PollRequest<BatchBlock>): Promise<JobRun> {
@@ -104,12 +78,11 @@ export class BatchProvider implements DataJobProvider<BatchBlock> {
 
   /** Terminates the job (it ends FAILED with the plugin's reason); a job that has ended is left as it is. */
   async cancel(ref: RunRef, signal: AbortSignal): Promise<void> {
-    await awsCall(UPSTREAM, 'TerminateJob', async () => {
-      const { sdk, client } = await this.aws();
-      return client.send(new sdk.TerminateJobCommand({ jobId: ref.runId, reason: TERMINATE_REASON }), {
-        abortSignal: signal,
-      });
-    });
+    await this.send(
+      'TerminateJob',
+      (sdk) => new sdk.TerminateJobCommand({ jobId: ref.runId, reason: TERMINATE_REASON }),
+      signal,
+    );
   }
 
   /** The job of this execution, if one was submitted: by name on the queue, confirmed by its key tag. */
@@ -122,17 +95,16 @@ export class BatchProvider implements DataJobProvider<BatchBlock> {
     let nextToken: string | undefined;
     const ids: string[] = [];
     for (let page = 0; page < LOOKUP_PAGES; page++) {
-      const listed = await awsCall(UPSTREAM, 'ListJobs', async () => {
-        const { sdk, client } = await this.aws();
-        return client.send(
+      const listed = await this.send(
+        'ListJobs',
+        (sdk) =>
           new sdk.ListJobsCommand({
             jobQueue,
             filters: [{ name: 'JOB_NAME', values: [jobName] }],
             nextToken,
           }),
-          { abortSignal: signal },
-        );
-      });
+        signal,
+      );
       ids.push(
         ...(listed.jobSummaryList ?? []).filter((j) => j.jobName === jobName && j.jobId).map((j) => j.jobId!),
       );
@@ -150,10 +122,11 @@ export class BatchProvider implements DataJobProvider<BatchBlock> {
   }
 
   private async describe(jobIds: string[], signal: AbortSignal): Promise<JobDetail[]> {
-    const { jobs } = await awsCall(UPSTREAM, 'DescribeJobs', async () => {
-      const { sdk, client } = await this.aws();
-      return client.send(new sdk.DescribeJobsCommand({ jobs: jobIds }), { abortSignal: signal });
-    });
+    const { jobs } = await this.send(
+      'DescribeJobs',
+      (sdk) => new sdk.DescribeJobsCommand({ jobs: jobIds }),
+      signal,
+    );
     return jobs ?? [];
   }
 
@@ -167,22 +140,16 @@ export class BatchProvider implements DataJobProvider<BatchBlock> {
     const extras: Record<string, string> = {};
     if (job.jobName) extras.jobName = job.jobName;
     if (job.container?.logStreamName) extras.logStreamName = job.container.logStreamName;
-    return {
-      ref,
-      url: this.consoleUrl(ref.runId),
-      state: mapped.state,
-      upstreamState: mapped.upstreamState,
-      unknownState: mapped.unknown,
-      message: mapped.message === undefined ? undefined : clipMasked(mapped.message, 500),
+    return this.jobRun(ref, {
+      mapped,
       startedAt: job.startedAt ?? job.createdAt,
       finishedAt: job.stoppedAt,
       extras,
-    };
+    });
   }
 
-  private consoleUrl(jobId: string): string {
-    const region = this.connection.region;
-    return `https://${region}.console.aws.amazon.com/batch/home?region=${region}#jobs/detail/${jobId}`;
+  protected consoleUrl(ref: RunRef): string {
+    return this.console('batch', `jobs/detail/${ref.runId}`);
   }
 }
 

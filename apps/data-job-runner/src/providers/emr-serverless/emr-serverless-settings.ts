@@ -1,6 +1,4 @@
-import { awsFamily, awsVariables } from '../../aws/aws-settings.js';
+import { awsFamily } from '../../aws/aws-settings.js';
 
 /** `EMR_SERVERLESS_REGION`, ..., and `EMR_SERVERLESS_<NAME>_REGION` for named connections. */
 export const EMR_SERVERLESS_FAMILY = awsFamily('EMR_SERVERLESS');
-
-export const emrServerlessVariables = awsVariables(EMR_SERVERLESS_FAMILY.prefix);

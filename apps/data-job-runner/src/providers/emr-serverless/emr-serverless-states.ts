@@ -1,3 +1,4 @@
+import { mapAwsState } from '../../aws/aws-states.js';
 import type { JobState, MappedState } from '../../job/job-run.js';
 
 /** GetJobRun `jobRun.state` values. */
@@ -15,11 +16,5 @@ const JOB_RUN_STATES = new Map<string, JobState>([
 ]);
 
 /** EMR Serverless job run state → normalised state; `stateDetails` is the message. */
-export function mapEmrServerlessState(state: unknown, details?: unknown): MappedState {
-  const text = typeof state === 'string' && state !== '' ? state : 'unknown';
-  const mapped = JOB_RUN_STATES.get(text);
-  const message = typeof details === 'string' && details !== '' ? details : undefined;
-  return mapped
-    ? { state: mapped, upstreamState: text, ...(message && { message }) }
-    : { state: 'running', upstreamState: text, unknown: true };
-}
+export const mapEmrServerlessState = (state: unknown, details?: unknown): MappedState =>
+  mapAwsState(JOB_RUN_STATES, state, details);

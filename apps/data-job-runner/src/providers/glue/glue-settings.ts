@@ -1,6 +1,4 @@
-import { awsFamily, awsVariables } from '../../aws/aws-settings.js';
+import { awsFamily } from '../../aws/aws-settings.js';
 
 /** `GLUE_REGION`, ..., and `GLUE_<NAME>_REGION` for named connections. */
 export const GLUE_FAMILY = awsFamily('GLUE');
-
-export const glueVariables = awsVariables(GLUE_FAMILY.prefix);

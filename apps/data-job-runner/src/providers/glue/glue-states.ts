@@ -1,3 +1,4 @@
+import { mapAwsState } from '../../aws/aws-states.js';
 import type { JobState, MappedState } from '../../job/job-run.js';
 
 /** GetJobRun `JobRunState` values. */
@@ -16,11 +17,5 @@ const RUN_STATES = new Map<string, JobState>([
 ]);
 
 /** Glue job run state → normalised state; `ErrorMessage` is the message. */
-export function mapGlueState(state: unknown, errorMessage?: unknown): MappedState {
-  const text = typeof state === 'string' && state !== '' ? state : 'unknown';
-  const mapped = RUN_STATES.get(text);
-  const message = typeof errorMessage === 'string' && errorMessage !== '' ? errorMessage : undefined;
-  return mapped
-    ? { state: mapped, upstreamState: text, ...(message && { message }) }
-    : { state: 'running', upstreamState: text, unknown: true };
-}
+export const mapGlueState = (state: unknown, errorMessage?: unknown): MappedState =>
+  mapAwsState(RUN_STATES, state, errorMessage);

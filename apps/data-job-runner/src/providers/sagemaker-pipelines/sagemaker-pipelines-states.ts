@@ -1,3 +1,4 @@
+import { mapAwsState } from '../../aws/aws-states.js';
 import type { JobState, MappedState } from '../../job/job-run.js';
 
 /** DescribePipelineExecution `PipelineExecutionStatus` values. */
@@ -11,11 +12,5 @@ const EXECUTION_STATES = new Map<string, JobState>([
 ]);
 
 /** SageMaker pipeline execution status → normalised state; `FailureReason` is the message. */
-export function mapSagemakerPipelinesState(status: unknown, failureReason?: unknown): MappedState {
-  const text = typeof status === 'string' && status !== '' ? status : 'unknown';
-  const mapped = EXECUTION_STATES.get(text);
-  const message = typeof failureReason === 'string' && failureReason !== '' ? failureReason : undefined;
-  return mapped
-    ? { state: mapped, upstreamState: text, ...(message && { message }) }
-    : { state: 'running', upstreamState: text, unknown: true };
-}
+export const mapSagemakerPipelinesState = (status: unknown, failureReason?: unknown): MappedState =>
+  mapAwsState(EXECUTION_STATES, status, failureReason);

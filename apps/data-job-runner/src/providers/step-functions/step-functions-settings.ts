@@ -1,6 +1,4 @@
-import { awsFamily, awsVariables } from '../../aws/aws-settings.js';
+import { awsFamily } from '../../aws/aws-settings.js';
 
 /** `STEP_FUNCTIONS_REGION`, ..., and `STEP_FUNCTIONS_<NAME>_REGION` for named connections. */
 export const STEP_FUNCTIONS_FAMILY = awsFamily('STEP_FUNCTIONS');
-
-export const stepFunctionsVariables = awsVariables(STEP_FUNCTIONS_FAMILY.prefix);

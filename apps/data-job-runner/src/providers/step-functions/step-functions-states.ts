@@ -1,3 +1,4 @@
+import { mapAwsState } from '../../aws/aws-states.js';
 import type { JobState, MappedState } from '../../job/job-run.js';
 
 /** DescribeExecution `status` values. */
@@ -12,12 +13,5 @@ const EXECUTION_STATES = new Map<string, JobState>([
 ]);
 
 /** Step Functions execution status → normalised state; `error` and `cause` make the message of a failure. */
-export function mapStepFunctionsState(status: unknown, error?: unknown, cause?: unknown): MappedState {
-  const text = typeof status === 'string' && status !== '' ? status : 'unknown';
-  const mapped = EXECUTION_STATES.get(text);
-  const parts = [error, cause].filter((p): p is string => typeof p === 'string' && p !== '');
-  const message = parts.length > 0 ? parts.join(': ') : undefined;
-  return mapped
-    ? { state: mapped, upstreamState: text, ...(message && { message }) }
-    : { state: 'running', upstreamState: text, unknown: true };
-}
+export const mapStepFunctionsState = (status: unknown, error?: unknown, cause?: unknown): MappedState =>
+  mapAwsState(EXECUTION_STATES, status, error, cause);

@@ -1,21 +1,15 @@
-import type { DescribeExecutionCommandOutput, SFNClient } from '@aws-sdk/client-sfn';
-import { UpstreamError, type Redactor } from '@app/plugin-kit';
+import type { DescribeExecutionCommandOutput } from '@aws-sdk/client-sfn';
+import type { Redactor } from '@app/plugin-kit';
 import { clipMasked } from '@app/plugin-kit/upstream/error-detail.js';
-import { awsCall, awsErrorCode } from '../../aws/aws-call.js';
-import { lazyAwsClient } from '../../aws/lazy-aws-client.js';
+import { awsErrorCode } from '../../aws/aws-call.js';
+import { AwsJobProvider } from '../../aws/aws-job-provider.js';
 import type { AwsConnection } from '../../aws/aws-settings.js';
 import type { JobRun, RunExtras, RunRef } from '../../job/job-run.js';
 import { stepFunctionsExecutionName } from '../../job/run-keys.js';
-import type {
-  DataJobProvider,
-  DataJobProviderModule,
-  PollRequest,
-  StartRequest,
-} from '../data-job-provider.js';
+import type { DataJobProviderModule, PollRequest, StartRequest } from '../data-job-provider.js';
 import type { StepFunctionsBlock } from './step-functions-block.dto.js';
 import { mapStepFunctionsState } from './step-functions-states.js';
 
-const UPSTREAM = 'stepFunctions';
 /** The execution output kept as the `output` parameter. */
 const MAX_OUTPUT = 64 * 1024;
 
@@ -30,19 +24,15 @@ export function executionArn(stateMachineArn: string, name: string): string {
  * key: StartExecution with the name and input of a running execution returns that execution, and for a closed
  * one answers ExecutionAlreadyExists, when the plugin follows the execution of that name.
  */
-export class StepFunctionsProvider implements DataJobProvider<StepFunctionsBlock> {
-  private readonly aws: () => Promise<{ sdk: typeof import('@aws-sdk/client-sfn'); client: SFNClient }>;
-
-  constructor(
-    private readonly connection: AwsConnection,
-    context: { timeoutMs: number; redactor: Redactor },
-  ) {
-    this.aws = lazyAwsClient(
-      () => import('@aws-sdk/client-sfn'),
-      (sdk, config) => new sdk.SFNClient(config as never),
-      connection,
-      context,
-    );
+export class StepFunctionsProvider extends AwsJobProvider<
+  typeof import('@aws-sdk/client-sfn'),
+  StepFunctionsBlock
+> {
+  constructor(connection: AwsConnection, context: { timeoutMs: number; redactor: Redactor }) {
+    super('stepFunctions', connection, context, {
+      load: () => import('@aws-sdk/client-sfn'),
+      client: (sdk, config) => new sdk.SFNClient(config as never),
+    });
   }
 
   async start({ block, key, signal }: StartRequest<StepFunctionsBlock>): Promise<JobRun> {
@@ -50,62 +40,54 @@ export class StepFunctionsProvider implements DataJobProvider<StepFunctionsBlock
     const input = typeof block.input === 'string' ? block.input : JSON.stringify(block.input ?? {});
     let arn: string;
     try {
-      const started = await awsCall(UPSTREAM, 'StartExecution', async () => {
-        const { sdk, client } = await this.aws();
-        return client.send(
+      const started = await this.send(
+        'StartExecution',
+        (sdk) =>
           new sdk.StartExecutionCommand({
             stateMachineArn: block.stateMachineArn,
             name,
             input,
             traceHeader: block.traceHeader,
           }),
-          { abortSignal: signal },
-        );
-      });
-      if (!started.executionArn)
-        throw UpstreamError.permanent(`${UPSTREAM}: StartExecution returned no executionArn`);
-      arn = started.executionArn;
+        signal,
+      );
+      arn = this.returned(started.executionArn, 'StartExecution', 'executionArn');
     } catch (err) {
       // Ours, closed (a restarted sidecar, a requeue after the end): follow it rather than start another.
       if (awsErrorCode(err) !== 'ExecutionAlreadyExists') throw err;
       arn = executionArn(block.stateMachineArn, name);
     }
-    return {
-      ref: { runId: arn },
-      url: this.consoleUrl(arn),
-      state: 'queued',
-      upstreamState: 'STARTED',
-      provisional: true,
-    };
+    return this.provisional({ runId: arn }, 'STARTED');
   }
 
   async poll({ ref, signal }: PollRequest<StepFunctionsBlock>): Promise<JobRun> {
-    const execution = await awsCall(UPSTREAM, 'DescribeExecution', async () => {
-      const { sdk, client } = await this.aws();
-      return client.send(new sdk.DescribeExecutionCommand({ executionArn: ref.runId }), {
-        abortSignal: signal,
-      });
+    const execution = await this.send(
+      'DescribeExecution',
+      (sdk) => new sdk.DescribeExecutionCommand({ executionArn: ref.runId }),
+      signal,
+    );
+    return this.jobRun(ref, {
+      mapped: mapStepFunctionsState(execution.status, execution.error, execution.cause),
+      startedAt: execution.startDate?.getTime(),
+      finishedAt: execution.stopDate?.getTime(),
+      extras: execution.name ? { executionName: execution.name } : undefined,
+      raw: execution,
     });
-    return this.toJobRun(ref, execution);
   }
 
   /** Stops a running execution; one that no longer exists or has ended needs nothing. */
   async cancel(ref: RunRef, signal: AbortSignal): Promise<void> {
-    try {
-      await awsCall(UPSTREAM, 'StopExecution', async () => {
-        const { sdk, client } = await this.aws();
-        return client.send(
-          new sdk.StopExecutionCommand({
-            executionArn: ref.runId,
-            error: 'Argo.Cancelled',
-            cause: 'stopped by the Argo workflow (timeout or stop)',
-          }),
-          { abortSignal: signal },
-        );
-      });
-    } catch (err) {
-      if (awsErrorCode(err) !== 'ExecutionDoesNotExist') throw err;
-    }
+    await this.sendUnless(
+      'ExecutionDoesNotExist',
+      'StopExecution',
+      (sdk) =>
+        new sdk.StopExecutionCommand({
+          executionArn: ref.runId,
+          error: 'Argo.Cancelled',
+          cause: 'stopped by the Argo workflow (timeout or stop)',
+        }),
+      signal,
+    );
   }
 
   /** The execution's output, from the last reply (no request). */
@@ -116,25 +98,8 @@ export class StepFunctionsProvider implements DataJobProvider<StepFunctionsBlock
       : { outputs: {} };
   }
 
-  private toJobRun(ref: RunRef, execution: DescribeExecutionCommandOutput): JobRun {
-    const mapped = mapStepFunctionsState(execution.status, execution.error, execution.cause);
-    return {
-      ref,
-      url: this.consoleUrl(ref.runId),
-      state: mapped.state,
-      upstreamState: mapped.upstreamState,
-      unknownState: mapped.unknown,
-      message: mapped.message === undefined ? undefined : clipMasked(mapped.message, 500),
-      startedAt: execution.startDate?.getTime(),
-      finishedAt: execution.stopDate?.getTime(),
-      extras: execution.name ? { executionName: execution.name } : undefined,
-      raw: execution,
-    };
-  }
-
-  private consoleUrl(arn: string): string {
-    const region = this.connection.region;
-    return `https://${region}.console.aws.amazon.com/states/home?region=${region}#/v2/executions/details/${arn}`;
+  protected consoleUrl(ref: RunRef): string {
+    return this.console('states', `/v2/executions/details/${ref.runId}`);
   }
 }
 

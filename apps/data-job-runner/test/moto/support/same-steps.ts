@@ -26,6 +26,15 @@ export const motoClientConfig = () => ({ region: REGION, endpoint: motoUrl(), cr
 
 export const newKey = (): string => randomBytes(32).toString('hex');
 
+/** Runs `task` `count` times, 10 at a time (what someone else does upstream, to fill a list's pages). */
+export async function repeat(count: number, task: () => Promise<unknown>): Promise<void> {
+  let left = count;
+  const worker = async (): Promise<void> => {
+    while (left-- > 0) await task();
+  };
+  await Promise.all(Array.from({ length: 10 }, worker));
+}
+
 /** A provider's own SDK client, reached to hook a recorder onto its middleware stack. */
 interface WithSdkClient {
   aws: () => Promise<{ client: { middlewareStack: MiddlewareStack } }>;
@@ -49,6 +58,16 @@ export class Target<B> {
     private readonly module: DataJobProviderModule<AwsConnection>,
     private readonly endpoint: () => string,
   ) {}
+
+  /** An SDK client configuration for this target, for what someone else does there (not recorded). */
+  clientConfig() {
+    return { region: REGION, endpoint: this.endpoint(), credentials: KEYS };
+  }
+
+  /** How many times the provider sent `operation` (the record keeps each call, `takeCalls` folds the repeats). */
+  sent(operation: string): number {
+    return this.calls.filter((call) => call === operation).length;
+  }
 
   /** A new provider with no memory of earlier calls, as after a sidecar restart. */
   async provider(): Promise<DataJobProvider<B>> {

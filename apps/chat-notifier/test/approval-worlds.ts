@@ -1,6 +1,8 @@
 import type { ApprovalScript } from '../stand-ins/approval-script.js';
 import { DiscordStandIn } from '../stand-ins/discord/discord.stand-in.js';
 import { GithubStandIn } from '../stand-ins/github/github.stand-in.js';
+import { JiraStandIn } from '../stand-ins/jira/jira.stand-in.js';
+import { adfText } from '../src/providers/jira/jira-approval-channel.js';
 import { MattermostStandIn } from '../stand-ins/mattermost/mattermost.stand-in.js';
 import type { ProviderStandIn } from '@app/local-agent';
 
@@ -202,6 +204,77 @@ async function githubWorld(): Promise<ApprovalWorld> {
   };
 }
 
+async function jiraWorld(): Promise<ApprovalWorld> {
+  const jira = await new JiraStandIn().start();
+  const token = 'ATATT3xFfGF0standin0e2e0jira0token000000';
+  const argo = jira.addUser('712020:argo-deployer', { email: 'argo@example.com', token });
+  const users = {
+    alice: jira.addUser('5b10ac8d82e05b22cc7d4ea1'),
+    bob: jira.addUser('5b10ac8d82e05b22cc7d4eb2'),
+  };
+  const mallory = jira.addUser('5b10ac8d82e05b22cc7d4ec3', {
+    email: 'mallory@example.com',
+    token: 'ATATT3xFfGF0standin0e2e0mallory0token000',
+  });
+  jira.addProject('OPS', [argo, mallory, ...Object.values(users)]);
+  const issue = (key: string) => jira.issue(key)!;
+  /** The person moves the issue to `status` (through another one when it is there already). */
+  const move = (key: string, who: Person, status: string) => {
+    if (issue(key).status.name === status) jira.transition(issue(key), users[who], 'In Progress');
+    jira.transition(issue(key), users[who], status);
+  };
+  return {
+    env: {
+      APPROVALS_JIRA_URL: jira.url,
+      APPROVALS_JIRA_EMAIL: 'argo@example.com',
+      APPROVALS_JIRA_API_TOKEN: token,
+      APPROVALS_JIRA_PROJECTS: 'OPS',
+    },
+    block: (approvers) => ({
+      project: 'OPS',
+      text: TEXT,
+      approvers,
+      approvedStatus: 'Approved',
+      rejectedStatus: 'Rejected',
+    }),
+    people: {
+      alice: { ref: users.alice.accountId, id: users.alice.accountId },
+      bob: { ref: users.bob.accountId, id: users.bob.accountId },
+    },
+    approve: (key, who) => move(key, who, 'Approved'),
+    reject: (key, who) => move(key, who, 'Rejected'),
+    withdraw: (key, who) => jira.transition(issue(key), users[who], 'To Do'),
+    remove: (key) => jira.remove(issue(key)),
+    forge: async () => {
+      const real = jira.issues.find((i) => i.creator === argo)!;
+      await sendJson(
+        `${jira.url}/rest/api/3/issue`,
+        `Basic ${Buffer.from('mallory@example.com:ATATT3xFfGF0standin0e2e0mallory0token000').toString('base64')}`,
+        {
+          fields: {
+            project: { key: 'OPS' },
+            issuetype: { name: 'Task' },
+            summary: real.summary,
+            description: real.description,
+            labels: real.labels,
+          },
+        },
+      );
+      return real.key;
+    },
+    script: jira.script,
+    posted: () => ok(jira, 'POST', /^\/rest\/api\/3\/issue$/),
+    searches: () => ok(jira, 'POST', /^\/rest\/api\/3\/search\/jql$/),
+    shown: () =>
+      jira.issues
+        .filter((i) => !i.deleted)
+        .flatMap((i) => [adfText(i.description), ...i.comments.map((c) => adfText(c.body))])
+        .join('\n'),
+    url: new RegExp(`^${jira.url}/browse/OPS-\\d+$`),
+    close: () => jira.close(),
+  };
+}
+
 /** A JSON request as a forger's client sends it; throws unless the upstream accepted it. */
 async function sendJson(url: string, authorization: string, body: unknown): Promise<void> {
   const res = await fetch(url, {
@@ -212,7 +285,7 @@ async function sendJson(url: string, authorization: string, body: unknown): Prom
   if (!res.ok) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
 }
 
-const WORLDS = { mattermost: mattermostWorld, discord: discordWorld, github: githubWorld };
+const WORLDS = { mattermost: mattermostWorld, discord: discordWorld, github: githubWorld, jira: jiraWorld };
 
 export function startApprovalWorld(key: keyof typeof WORLDS): Promise<ApprovalWorld> {
   return WORLDS[key]();

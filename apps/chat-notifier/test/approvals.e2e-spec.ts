@@ -545,11 +545,11 @@ const worldCases: WorldCase[] = [
 ];
 
 /** The providers whose answers carry words (a thread reply, an issue comment): a comment, requireComment. */
-const IN_WORDS = { mattermost: true, discord: false, github: true } as const;
+const IN_WORDS = { mattermost: true, discord: false, github: true, jira: false } as const;
 /** The providers that can find the workflow's creator by email (excludeCreator). */
-const CREATOR_LOOKUP = { mattermost: true, discord: false, github: false } as const;
+const CREATOR_LOOKUP = { mattermost: true, discord: false, github: false, jira: false } as const;
 
-describe.each(['mattermost', 'discord', 'github'] as const)(
+describe.each(['mattermost', 'discord', 'github', 'jira'] as const)(
   'approval gates through the local agent (%s)',
   (key) => {
     let world: ApprovalWorld;

@@ -103,7 +103,7 @@ describe('JiraApprovalChannel against the Jira stand-in', () => {
     expect(await request('gate-paged')).toEqual({ ...first, found: true });
   });
 
-  it('a transition to the approved or rejected status is an answer of its author; other statuses are none', async () => {
+  it("a transition to the approved or rejected status is its author's answer; their move into another withdraws it", async () => {
     const posted = await request('gate-moves');
     jira.script.after(2, () => jira.transition(issueOf(posted), alice, 'Approved'), posted.ref.issue);
     expect(await answers(posted)).toEqual([]);
@@ -114,6 +114,9 @@ describe('JiraApprovalChannel against the Jira stand-in', () => {
       { user: 'alice', vote: 'approve', bot: false },
       { user: 'mallory', vote: 'reject', bot: false },
     ]);
+    // alice moves it on to another status: her answer is withdrawn.
+    jira.transition(issueOf(posted), alice, 'To Do');
+    expect(await answers(posted)).toEqual([{ user: 'mallory', vote: 'reject', bot: false }]);
   });
 
   it('with approvedCategory, a move into any status of that category approves; rejectedStatus still rejects', async () => {

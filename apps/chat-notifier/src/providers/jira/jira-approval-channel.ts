@@ -68,7 +68,8 @@ export function adfText(doc: unknown): string {
  * An approval request as a Jira issue: one the gate opens (labelled with its marker), or one the body names,
  * asked on by a comment of the gate's account. Listed approvers answer by moving the issue: a transition to
  * `rejectedStatus` rejects, one to `approvedStatus` (or into `approvedCategory`) approves, as the issue's
- * changelog records them (who, when); a transition by anyone else, or before the request, counts for nothing.
+ * changelog records them (who, when); a person's later move into another status withdraws their answer. A
+ * transition before the request counts for nothing.
  * The decision is a comment of the gate's account, which a restarted gate reads back.
  */
 export class JiraApprovalChannel implements ApprovalChannel {
@@ -132,17 +133,20 @@ export class JiraApprovalChannel implements ApprovalChannel {
     }
     const line = this.decisionOf(comments, posted.author);
     if (line) return { kind: 'concluded', line };
-    const answers: ApprovalAnswer[] = [];
+    // Each person's latest move counts: into a decision status, their answer; into any other, withdrawn.
+    const latest = new Map<string, ApprovalAnswer>();
     for (const change of changes) {
       const at = Date.parse(change.created);
       if (!change.author || !(at >= posted.postedAt)) continue;
       for (const item of change.items) {
         if ((item.fieldId ?? item.field) !== 'status') continue;
+        const user = change.author.accountId;
         const vote = await this.voteOf(item.to ?? undefined, item.toString ?? '', signal);
-        if (vote)
-          answers.push({ user: change.author.accountId, vote, at, bot: change.author.accountType === 'app' });
+        latest.delete(user);
+        if (vote) latest.set(user, { user, vote, at, bot: change.author.accountType === 'app' });
       }
     }
+    const answers = [...latest.values()];
     return { kind: 'present', answers };
   }
 

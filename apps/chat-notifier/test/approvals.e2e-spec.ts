@@ -545,11 +545,17 @@ const worldCases: WorldCase[] = [
 ];
 
 /** The providers whose answers carry words (a thread reply, an issue comment): a comment, requireComment. */
-const IN_WORDS = { mattermost: true, discord: false, github: true, jira: false } as const;
+const IN_WORDS = { mattermost: true, discord: false, github: true, jira: false, servicenow: false } as const;
 /** The providers that can find the workflow's creator by email (excludeCreator). */
-const CREATOR_LOOKUP = { mattermost: true, discord: false, github: false, jira: false } as const;
+const CREATOR_LOOKUP = {
+  mattermost: true,
+  discord: false,
+  github: false,
+  jira: false,
+  servicenow: false,
+} as const;
 
-describe.each(['mattermost', 'discord', 'github', 'jira'] as const)(
+describe.each(['mattermost', 'discord', 'github', 'jira', 'servicenow'] as const)(
   'approval gates through the local agent (%s)',
   (key) => {
     let world: ApprovalWorld;
@@ -604,6 +610,26 @@ describe.each(['mattermost', 'discord', 'github', 'jira'] as const)(
         expect(result.node('gate')!.message).toBe(
           `approve: invalid config: excludeCreator: not supported by ${key} approval gates (docs/approvals.md)`,
         );
+      });
+
+    if (key === 'servicenow')
+      it('a request closed without a decision (a cancelled change) fails the gate, decision cancelled', async () => {
+        world.script.after(2, (r) => world.cancel!(r));
+        const result = await runWorkflow(gateWorkflow({ [key]: world.block([world.people.alice.ref]) }), {
+          plugins: [plugin],
+          timeScale: 0.01,
+        });
+        const gate = result.node('gate')!;
+        const out = Object.fromEntries((gate.outputs?.parameters ?? []).map((p) => [p.name, p.value]));
+        expect({ phase: gate.phase, decision: out.decision, approvers: out.approvers }).toEqual({
+          phase: 'Failed',
+          decision: 'cancelled',
+          approvers: '',
+        });
+        expect(gate.message).toMatch(
+          /^the approval request was closed without a decision \(change CHG\d+ was cancelled\)/,
+        );
+        expect(world.posted()).toBe(1);
       });
 
     /** Runs a gate with excludeCreator, alice the creator by her label; answers the node and the progress seen. */

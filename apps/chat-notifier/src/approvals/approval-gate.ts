@@ -176,6 +176,15 @@ export class ApprovalGate {
         url: posted.url,
         message: `the approval request was deleted before a decision; failing safely: ${posted.url}`,
       });
+    if (found.kind === 'cancelled')
+      return this.decide(ctx, channel, state, save, {
+        decision: 'cancelled',
+        succeeded: false,
+        approvers: [],
+        decidedAt: now.toISOString(),
+        url: posted.url,
+        message: `the approval request was closed without a decision (${found.detail}); failing safely: ${posted.url}`,
+      });
     if (found.kind === 'tampered')
       return this.decide(ctx, channel, state, save, {
         decision: 'tampered',

@@ -17,7 +17,7 @@ import {
 import type { GateFeature } from '../../approvals/approve-config.dto.js';
 import { commentAfterKeyword } from '../../approvals/answer-comment.js';
 import { conclusionLine } from '../../approvals/concluded-decision.js';
-import { replyVote, textDigest } from '../../shared/approval-fields.js';
+import { firstLine, replyVote, textDigest } from '../../shared/approval-fields.js';
 import { githubApprover, type GithubApprovalConfig } from './github-approval-config.dto.js';
 import { GithubApi, type GithubIssue } from './github-api.js';
 import { GITHUB_ACCOUNTS, type GithubAccount } from './github-settings.js';
@@ -100,7 +100,7 @@ export class GithubApprovalChannel implements ApprovalChannel {
       earlier ??
       (await this.api.createIssue(
         repo,
-        { title: title(request.text), body, labels: [APPROVAL_LABEL] },
+        { title: firstLine(request.text, TITLE_LIMIT), body, labels: [APPROVAL_LABEL] },
         signal,
       ));
     return {
@@ -193,11 +193,6 @@ export class GithubApprovalChannel implements ApprovalChannel {
       throw err;
     }
   }
-}
-
-function title(text: string): string {
-  const first = text.trim().split('\n', 1)[0]!.trim();
-  return first.length <= TITLE_LIMIT ? first : `${first.slice(0, TITLE_LIMIT - 1)}…`;
 }
 
 /**

@@ -16,7 +16,7 @@ import {
 } from '../../approvals/approval-channel.js';
 import type { GateFeature } from '../../approvals/approve-config.dto.js';
 import { conclusionLine } from '../../approvals/concluded-decision.js';
-import { textDigest } from '../../shared/approval-fields.js';
+import { firstLine, textDigest } from '../../shared/approval-fields.js';
 import type { JiraApprovalConfig } from './jira-approval-config.dto.js';
 import { JiraApi, type JiraChange, type JiraComment } from './jira-api.js';
 import { JIRA_SITES, type JiraSite } from './jira-settings.js';
@@ -110,7 +110,7 @@ export class JiraApprovalChannel implements ApprovalChannel {
       {
         project: { key: project },
         issuetype: { name: this.config.issueType ?? 'Task' },
-        summary: summary(request.text),
+        summary: firstLine(request.text, SUMMARY_LIMIT),
         description: adf(`${request.text}\n\n${this.howToAnswer}`),
         labels: [label],
       },
@@ -209,11 +209,6 @@ export class JiraApprovalChannel implements ApprovalChannel {
   private posted(key: string, id: string, author: string, postedAt: number, found: boolean): PostedRequest {
     return { ref: { issue: key, id }, url: `${this.site.url}/browse/${key}`, author, postedAt, found };
   }
-}
-
-function summary(text: string): string {
-  const first = text.trim().split('\n', 1)[0]!.trim();
-  return first.length <= SUMMARY_LIMIT ? first : `${first.slice(0, SUMMARY_LIMIT - 1)}…`;
 }
 
 /**

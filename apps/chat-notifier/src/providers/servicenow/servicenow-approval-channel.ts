@@ -16,7 +16,7 @@ import {
 } from '../../approvals/approval-channel.js';
 import type { GateFeature } from '../../approvals/approve-config.dto.js';
 import { conclusionLine } from '../../approvals/concluded-decision.js';
-import { textDigest } from '../../shared/approval-fields.js';
+import { firstLine, textDigest } from '../../shared/approval-fields.js';
 import type { ServicenowApprovalConfig } from './servicenow-approval-config.dto.js';
 import {
   CHANGE_FIELDS,
@@ -102,7 +102,7 @@ export class ServicenowApprovalChannel implements ApprovalChannel {
     const created = await this.api.createChange(
       {
         type: this.config.type ?? 'normal',
-        short_description: shortDescription(request.text),
+        short_description: firstLine(request.text, SHORT_LIMIT),
         description: `${request.text}\n\n${this.howToAnswer}`,
         correlation_id: correlation,
         correlation_display: 'Argo approval gate',
@@ -184,11 +184,6 @@ export class ServicenowApprovalChannel implements ApprovalChannel {
       found,
     };
   }
-}
-
-function shortDescription(text: string): string {
-  const first = text.trim().split('\n', 1)[0]!.trim();
-  return first.length <= SHORT_LIMIT ? first : `${first.slice(0, SHORT_LIMIT - 1)}…`;
 }
 
 /** The ServiceNow approval channels of a sidecar: one API client per configured instance. */

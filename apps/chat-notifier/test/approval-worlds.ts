@@ -1,6 +1,9 @@
 import type { ApprovalScript } from '../stand-ins/approval-script.js';
 import { DiscordStandIn } from '../stand-ins/discord/discord.stand-in.js';
 import { GithubStandIn } from '../stand-ins/github/github.stand-in.js';
+import { JiraStandIn } from '../stand-ins/jira/jira.stand-in.js';
+import { ServicenowStandIn } from '../stand-ins/servicenow/servicenow.stand-in.js';
+import { adfText } from '../src/providers/jira/jira-approval-channel.js';
 import { MattermostStandIn } from '../stand-ins/mattermost/mattermost.stand-in.js';
 import type { ProviderStandIn } from '@app/local-agent';
 
@@ -30,6 +33,8 @@ export interface ApprovalWorld {
   withdraw(request: string, who: Person): void;
   /** Someone deletes the request. */
   remove(request: string): void;
+  /** Someone closes the request without a decision (a ServiceNow change cancelled); where that exists. */
+  cancel?(request: string): void;
   /**
    * A non-approver copies the gate's request, its marker included, into the same place with their own token
    * (through the API, as a forger would); answers the real request's id.
@@ -202,6 +207,135 @@ async function githubWorld(): Promise<ApprovalWorld> {
   };
 }
 
+async function jiraWorld(): Promise<ApprovalWorld> {
+  const jira = await new JiraStandIn().start();
+  const token = 'ATATT3xFfGF0standin0e2e0jira0token000000';
+  const argo = jira.addUser('712020:argo-deployer', { email: 'argo@example.com', token });
+  const users = {
+    alice: jira.addUser('5b10ac8d82e05b22cc7d4ea1'),
+    bob: jira.addUser('5b10ac8d82e05b22cc7d4eb2'),
+  };
+  const mallory = jira.addUser('5b10ac8d82e05b22cc7d4ec3', {
+    email: 'mallory@example.com',
+    token: 'ATATT3xFfGF0standin0e2e0mallory0token000',
+  });
+  jira.addProject('OPS', [argo, mallory, ...Object.values(users)]);
+  const issue = (key: string) => jira.issue(key)!;
+  /** The person moves the issue to `status` (through another one when it is there already). */
+  const move = (key: string, who: Person, status: string) => {
+    if (issue(key).status.name === status) jira.transition(issue(key), users[who], 'In Progress');
+    jira.transition(issue(key), users[who], status);
+  };
+  return {
+    env: {
+      APPROVALS_JIRA_URL: jira.url,
+      APPROVALS_JIRA_EMAIL: 'argo@example.com',
+      APPROVALS_JIRA_API_TOKEN: token,
+      APPROVALS_JIRA_PROJECTS: 'OPS',
+    },
+    block: (approvers) => ({
+      project: 'OPS',
+      text: TEXT,
+      approvers,
+      approvedStatus: 'Approved',
+      rejectedStatus: 'Rejected',
+    }),
+    people: {
+      alice: { ref: users.alice.accountId, id: users.alice.accountId },
+      bob: { ref: users.bob.accountId, id: users.bob.accountId },
+    },
+    approve: (key, who) => move(key, who, 'Approved'),
+    reject: (key, who) => move(key, who, 'Rejected'),
+    withdraw: (key, who) => jira.transition(issue(key), users[who], 'To Do'),
+    remove: (key) => jira.remove(issue(key)),
+    forge: async () => {
+      const real = jira.issues.find((i) => i.creator === argo)!;
+      await sendJson(
+        `${jira.url}/rest/api/3/issue`,
+        `Basic ${Buffer.from('mallory@example.com:ATATT3xFfGF0standin0e2e0mallory0token000').toString('base64')}`,
+        {
+          fields: {
+            project: { key: 'OPS' },
+            issuetype: { name: 'Task' },
+            summary: real.summary,
+            description: real.description,
+            labels: real.labels,
+          },
+        },
+      );
+      return real.key;
+    },
+    script: jira.script,
+    posted: () => ok(jira, 'POST', /^\/rest\/api\/3\/issue$/),
+    searches: () => ok(jira, 'POST', /^\/rest\/api\/3\/search\/jql$/),
+    shown: () =>
+      jira.issues
+        .filter((i) => !i.deleted)
+        .flatMap((i) => [adfText(i.description), ...i.comments.map((c) => adfText(c.body))])
+        .join('\n'),
+    url: new RegExp(`^${jira.url}/browse/OPS-\\d+$`),
+    close: () => jira.close(),
+  };
+}
+
+async function servicenowWorld(): Promise<ApprovalWorld> {
+  const sn = await new ServicenowStandIn().start();
+  const password = 'sn-standin-e2e-gate-password-01';
+  sn.addUser('argo.gate', { password });
+  const users = { alice: sn.addUser('alice'), bob: sn.addUser('bob') };
+  sn.addUser('mallory', { password: 'sn-standin-e2e-mallory-pass-01' });
+  const change = (number: string) => sn.change(number)!;
+  /** ServiceNow's approval rules ask alice and bob once a change is first answered. */
+  const answer = (number: string, who: Person, state: 'approved' | 'rejected' | 'requested') => {
+    const it = change(number);
+    if (!sn.tables.sysapproval_approver.some((r) => r.sysapproval === it.sys_id))
+      sn.requestApproval(it, Object.values(users));
+    sn.answer(it, users[who], state);
+  };
+  return {
+    env: {
+      APPROVALS_SERVICENOW_URL: sn.url,
+      APPROVALS_SERVICENOW_USER: 'argo.gate',
+      APPROVALS_SERVICENOW_PASSWORD: password,
+    },
+    block: (approvers) => ({ text: TEXT, approvers }),
+    people: {
+      alice: { ref: users.alice.sys_id, id: users.alice.sys_id },
+      bob: { ref: users.bob.sys_id, id: users.bob.sys_id },
+    },
+    approve: (number, who) => answer(number, who, 'approved'),
+    reject: (number, who) => answer(number, who, 'rejected'),
+    withdraw: (number, who) => answer(number, who, 'requested'),
+    remove: (number) => sn.remove(change(number)),
+    cancel: (number) => sn.cancel(change(number)),
+    forge: async () => {
+      const real = sn.tables.change_request.find((c) => c.sys_created_by === 'argo.gate')!;
+      await sendJson(
+        `${sn.url}/api/now/table/change_request`,
+        `Basic ${Buffer.from('mallory:sn-standin-e2e-mallory-pass-01').toString('base64')}`,
+        {
+          short_description: real.short_description,
+          description: real.description,
+          correlation_id: real.correlation_id,
+        },
+      );
+      return real.number!;
+    },
+    script: sn.script,
+    posted: () => ok(sn, 'POST', /^\/api\/now\/table\/change_request$/),
+    searches: () => ok(sn, 'GET', /^\/api\/now\/table\/change_request$/),
+    shown: () =>
+      sn.tables.change_request
+        .flatMap((c) => [
+          c.description!,
+          ...sn.tables.sys_journal_field.filter((n) => n.element_id === c.sys_id).map((n) => n.value!),
+        ])
+        .join('\n'),
+    url: new RegExp(`^${sn.url}/nav_to\\.do\\?uri=change_request\\.do\\?sys_id=[0-9a-f]{32}$`),
+    close: () => sn.close(),
+  };
+}
+
 /** A JSON request as a forger's client sends it; throws unless the upstream accepted it. */
 async function sendJson(url: string, authorization: string, body: unknown): Promise<void> {
   const res = await fetch(url, {
@@ -212,7 +346,13 @@ async function sendJson(url: string, authorization: string, body: unknown): Prom
   if (!res.ok) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
 }
 
-const WORLDS = { mattermost: mattermostWorld, discord: discordWorld, github: githubWorld };
+const WORLDS = {
+  mattermost: mattermostWorld,
+  discord: discordWorld,
+  github: githubWorld,
+  jira: jiraWorld,
+  servicenow: servicenowWorld,
+};
 
 export function startApprovalWorld(key: keyof typeof WORLDS): Promise<ApprovalWorld> {
   return WORLDS[key]();

@@ -560,11 +560,19 @@ const worldCases: WorldCase[] = [
 ];
 
 /** The providers whose answers carry words (a thread reply, an issue comment): a comment, requireComment. */
-const IN_WORDS = { mattermost: true, discord: false, github: true } as const;
+const IN_WORDS = { mattermost: true, discord: false, github: true, jira: false, servicenow: false } as const;
+/** The providers whose gates take `rules` (their approvers as each provider's block writes them). */
+const RULES = { mattermost: true, discord: true, github: true, jira: false, servicenow: false } as const;
 /** The providers that can find the workflow's creator by email (excludeCreator). */
-const CREATOR_LOOKUP = { mattermost: true, discord: false, github: false } as const;
+const CREATOR_LOOKUP = {
+  mattermost: true,
+  discord: false,
+  github: false,
+  jira: false,
+  servicenow: false,
+} as const;
 
-describe.each(['mattermost', 'discord', 'github'] as const)(
+describe.each(['mattermost', 'discord', 'github', 'jira', 'servicenow'] as const)(
   'approval gates through the local agent (%s)',
   (key) => {
     let world: ApprovalWorld;
@@ -580,18 +588,72 @@ describe.each(['mattermost', 'discord', 'github'] as const)(
       await world.close();
     });
 
-    it('rules are refused naming the field', async () => {
+    if (!RULES[key])
+      it('rules are refused naming the field', async () => {
+        const result = await runWorkflow(
+          gateWorkflow({
+            [key]: world.block([world.people.alice.ref]),
+            rules: [{ approvers: [world.people.alice.ref] }],
+          }),
+          { plugins: [plugin], timeScale: 0.01 },
+        );
+        expect(result.node('gate')!.message).toBe(
+          `approve: invalid config: rules: not supported by ${key} approval gates (docs/approvals.md)`,
+        );
+      });
+
+    /** Runs a gate with `rules` (the people as a body names them), the approvals scripted; its outcome. */
+    async function rulesGate(
+      rules: Array<{ approvers: Person[]; minApprovals?: number }>,
+      approvals: WorldStep[],
+    ) {
+      for (const step of approvals) world.script.after(step.after, (r) => world.approve(r, step.who!));
       const result = await runWorkflow(
         gateWorkflow({
           [key]: world.block([world.people.alice.ref]),
-          rules: [{ approvers: [world.people.alice.ref] }],
+          rules: rules.map((r) => ({ ...r, approvers: r.approvers.map((p) => world.people[p].ref) })),
         }),
         { plugins: [plugin], timeScale: 0.01 },
       );
-      expect(result.node('gate')!.message).toBe(
-        `approve: invalid config: rules: not supported by ${key} approval gates (docs/approvals.md)`,
-      );
-    });
+      const gate = result.node('gate')!;
+      const out = Object.fromEntries((gate.outputs?.parameters ?? []).map((p) => [p.name, p.value]));
+      return { phase: gate.phase, decision: out.decision, ruleApprovers: out.ruleApprovers };
+    }
+
+    if (RULES[key]) {
+      it.each([
+        ['bob, then alice', ['bob', 'alice']],
+        ['alice, then bob', ['alice', 'bob']],
+      ] as const)('two rules are met in either order: %s', async (_name, order) => {
+        const { alice, bob } = world.people;
+        const outcome = await rulesGate(
+          [{ approvers: ['alice'] }, { approvers: ['bob'] }],
+          order.map((who, i) => ({ after: 1 + 2 * i, act: 'approve', who })),
+        );
+        expect(outcome).toEqual({
+          phase: 'Succeeded',
+          decision: 'approved',
+          ruleApprovers: `${alice.id};${bob.id}`,
+        });
+      });
+
+      it('one person listed in two rules counts once in each', async () => {
+        const { alice, bob } = world.people;
+        const outcome = await rulesGate(
+          [{ approvers: ['alice', 'bob'], minApprovals: 2 }, { approvers: ['alice'] }],
+          [
+            { after: 1, act: 'approve', who: 'alice' },
+            { after: 3, act: 'approve', who: 'bob' },
+          ],
+        );
+        expect(outcome.phase).toBe('Succeeded');
+        const [first, second] = outcome.ruleApprovers!.split(';');
+        expect({ first: first!.split(',').sort(), second }).toEqual({
+          first: [alice.id, bob.id].sort(),
+          second: alice.id,
+        });
+      });
+    }
 
     // Where answers carry no words (Discord's reactions), requireComment is refused.
     if (!IN_WORDS[key])
@@ -619,6 +681,26 @@ describe.each(['mattermost', 'discord', 'github'] as const)(
         expect(result.node('gate')!.message).toBe(
           `approve: invalid config: excludeCreator: not supported by ${key} approval gates (docs/approvals.md)`,
         );
+      });
+
+    if (key === 'servicenow')
+      it('a request closed without a decision (a cancelled change) fails the gate, decision cancelled', async () => {
+        world.script.after(2, (r) => world.cancel!(r));
+        const result = await runWorkflow(gateWorkflow({ [key]: world.block([world.people.alice.ref]) }), {
+          plugins: [plugin],
+          timeScale: 0.01,
+        });
+        const gate = result.node('gate')!;
+        const out = Object.fromEntries((gate.outputs?.parameters ?? []).map((p) => [p.name, p.value]));
+        expect({ phase: gate.phase, decision: out.decision, approvers: out.approvers }).toEqual({
+          phase: 'Failed',
+          decision: 'cancelled',
+          approvers: '',
+        });
+        expect(gate.message).toMatch(
+          /^the approval request was closed without a decision \(change CHG\d+ was cancelled\)/,
+        );
+        expect(world.posted()).toBe(1);
       });
 
     /** Runs a gate with excludeCreator, alice the creator by her label; answers the node and the progress seen. */

@@ -44,6 +44,8 @@ export type RequestState =
   | { kind: 'deleted' }
   /** Edited by someone other than the author (the gate fails safely, never approves). */
   | { kind: 'tampered'; detail: string }
+  /** Closed upstream without a decision of the approvers (a ServiceNow change cancelled): the gate fails. */
+  | { kind: 'cancelled'; detail: string }
   /**
    * Already concluded by its author, the gate's own account: the decision line it shows (conclusionLine), written
    * before this process knew the gate. That decision stands.

@@ -177,6 +177,15 @@ export class ApprovalGate {
         message: `the approval request was deleted before a decision; failing safely: ${posted.url}`,
         conclusion: deletedLine(posted.url, now.toISOString()),
       });
+    if (found.kind === 'cancelled')
+      return this.decide(ctx, channel, state, save, {
+        decision: 'cancelled',
+        succeeded: false,
+        approvers: [],
+        decidedAt: now.toISOString(),
+        url: posted.url,
+        message: `the approval request was closed without a decision (${found.detail}); failing safely: ${posted.url}`,
+      });
     if (found.kind === 'tampered')
       return this.decide(ctx, channel, state, save, {
         decision: 'tampered',

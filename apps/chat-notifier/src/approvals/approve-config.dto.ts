@@ -41,7 +41,8 @@ export class ApprovalRule {
     {
       name: 'isRuleApprovers',
       pattern: /^[A-Za-z0-9@._:/^-]{1,120}$/,
-      normalise: (a) => a.replace(/^<(?:@|!subteam\^)([^>|]+)(?:\|[^>]*)?>$/, '$1'),
+      // A mention as Slack (`<@U…>`, `<!subteam^S…>`) or Discord (`<@!1…>`) writes it: the id.
+      normalise: (a) => a.replace(/^<(?:@!?|!subteam\^)([^>|]+)(?:\|[^>]*)?>$/, '$1'),
       message: 'must be 1 to 50 approvers: user or group ids as the provider block takes them',
     },
     1,

@@ -8,7 +8,8 @@ export interface DeciderAnswer {
   comment?: string;
 }
 
-export type DecisionName = 'approved' | 'rejected' | 'timeout' | 'deleted' | 'tampered' | 'creator-unknown';
+export type DecisionName =
+  'approved' | 'rejected' | 'timeout' | 'deleted' | 'tampered' | 'cancelled' | 'creator-unknown';
 
 /** The decision as it is answered on every call after it fell. */
 export interface Decision {

@@ -4,8 +4,10 @@ import { discord } from './discord/index.js';
 import { email } from './email/index.js';
 import { github } from './github/index.js';
 import { googleChat } from './google-chat/index.js';
+import { jira } from './jira/index.js';
 import { mattermost } from './mattermost/index.js';
 import { pagerduty } from './pagerduty/index.js';
+import { servicenow } from './servicenow/index.js';
 import { slack } from './slack/index.js';
 import { teams } from './teams/index.js';
 
@@ -24,5 +26,8 @@ export const PROVIDERS = new ProviderTable<NotifierProviderDefinition>([
   pagerduty,
 ]);
 
-/** Every provider whose variables the sidecar reads: the notifier's, and GitHub's (approval gates only). */
-export const PROVIDER_SETTINGS = new ProviderTable([...PROVIDERS.providers, github]);
+/**
+ * Every provider whose variables the sidecar reads: the notifier's, and GitHub's, Jira's and ServiceNow's
+ * (approval gates only).
+ */
+export const PROVIDER_SETTINGS = new ProviderTable([...PROVIDERS.providers, github, jira, servicenow]);

@@ -30,6 +30,12 @@ export function replyVote(text: string, words: Readonly<Record<Vote, string>>): 
   return undefined;
 }
 
+/** The text's first line, cut to `limit` characters (ending with …): a ticket's title or summary. */
+export function firstLine(text: string, limit: number): string {
+  const first = text.trim().split('\n', 1)[0]!.trim();
+  return first.length <= limit ? first : `${first.slice(0, limit - 1)}…`;
+}
+
 /** The SHA-256 of a request's text, kept in its ref: a later read compares what it finds with what was posted. */
 export function textDigest(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');

@@ -199,14 +199,17 @@ export class SlackApiStandIn extends ProviderStandIn {
     message.reactions = message.reactions!.filter((r) => r.users.length > 0);
   }
 
-  /** `user` replies in the message's thread (a bot reply carries bot_id). */
+  /**
+   * `user` replies in the message's thread (a bot reply carries bot_id). What a person types is kept as Slack
+   * keeps it: `&`, `<`, `>` escaped as `&amp;`, `&lt;`, `&gt;`.
+   */
   reply(channel: Channel, ts: string, user: string, text: string, options: { bot?: boolean } = {}): Message {
     const root = this.message(channel, ts);
     const message: Message = {
       type: 'message',
       ts: this.nextTs(channel),
       user,
-      text,
+      text: text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'),
       ...(options.bot && { bot_id: slackId('B') }),
       origin: 'person',
       edits: 0,

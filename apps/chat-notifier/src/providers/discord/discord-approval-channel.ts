@@ -160,9 +160,9 @@ export class DiscordApprovalChannel implements ApprovalChannel {
 export class DiscordApprovalChannels implements ApprovalChannels<DiscordApprovalConfig> {
   /**
    * No creator look-up yet: `excludeCreator` is refused (docs/approvals.md says what the API offers); reactions
-   * carry no reason, so `requireComment` is refused too.
+   * carry no reason, so `requireComment` is refused too. `rules`: user IDs per rule.
    */
-  readonly supports = new Set<GateFeature>();
+  readonly supports = new Set<GateFeature>(['rules']);
   private readonly apis: UpstreamClients<DiscordBot, DiscordBotApi>;
 
   constructor(

@@ -18,8 +18,8 @@ import {
 import type { GateFeature } from '../../approvals/approve-config.dto.js';
 import { commentAfterKeyword } from '../../approvals/answer-comment.js';
 import { conclusionLine } from '../../approvals/concluded-decision.js';
-import { replyVote, textDigest } from '../../shared/approval-fields.js';
-import type { GithubApprovalConfig } from './github-approval-config.dto.js';
+import { firstLine, replyVote, textDigest } from '../../shared/approval-fields.js';
+import { githubApprover, type GithubApprovalConfig } from './github-approval-config.dto.js';
 import { GithubApi, type GithubIssue } from './github-api.js';
 import { GITHUB_ACCOUNTS, type GithubAccount } from './github-settings.js';
 
@@ -101,7 +101,7 @@ export class GithubApprovalChannel implements ApprovalChannel {
       earlier ??
       (await this.api.createIssue(
         repo,
-        { title: title(request.text), body, labels: [APPROVAL_LABEL] },
+        { title: firstLine(request.text, TITLE_LIMIT), body, labels: [APPROVAL_LABEL] },
         signal,
       ));
     return {
@@ -159,9 +159,10 @@ export class GithubApprovalChannel implements ApprovalChannel {
 
   async members(approvers: string[], signal: AbortSignal): Promise<Set<string>> {
     const logins = new Set<string>();
-    for (const approver of approvers) {
+    // A rule's approvers come as the body wrote them (`@Alice`).
+    for (const approver of approvers.map(githubApprover)) {
       const [org, team] = approver.split('/');
-      if (team === undefined) logins.add(approver.toLowerCase());
+      if (team === undefined) logins.add(approver);
       else
         for (const login of await this.api.teamMembers(org!, team, signal)) logins.add(login.toLowerCase());
     }
@@ -195,11 +196,6 @@ export class GithubApprovalChannel implements ApprovalChannel {
   }
 }
 
-function title(text: string): string {
-  const first = text.trim().split('\n', 1)[0]!.trim();
-  return first.length <= TITLE_LIMIT ? first : `${first.slice(0, TITLE_LIMIT - 1)}…`;
-}
-
 /**
  * The GitHub approval channels of a sidecar: one API client per configured account (APPROVALS_GITHUB_TOKEN,
  * APPROVALS_GITHUB_<NAME>_TOKEN), a channel per gate through the account its block names, in a repository that
@@ -207,10 +203,10 @@ function title(text: string): string {
  */
 export class GithubApprovalChannels implements ApprovalChannels<GithubApprovalConfig> {
   /**
-   * `requireComment`: the reason after `/approve` or `/deny`. No creator look-up yet: `excludeCreator` is
+   * `rules`: teams and logins per rule; `requireComment`: the reason after `/approve` or `/deny`. No creator look-up yet: `excludeCreator` is
    * refused (docs/approvals.md says what the API offers).
    */
-  readonly supports = new Set<GateFeature>(['requireComment']);
+  readonly supports = new Set<GateFeature>(['rules', 'requireComment']);
   private readonly apis: UpstreamClients<GithubAccount, GithubApi>;
 
   constructor(

@@ -3,6 +3,9 @@ import { AdminChoice } from '../../shared/body-fields.js';
 import { ApprovalText, Approvers } from '../../shared/approval-fields.js';
 import { GITHUB_REPOSITORY } from './github-settings.js';
 
+/** A login as a body writes it (`@Octocat`), as the channel compares it (`octocat`). */
+export const githubApprover = (a: string): string => a.replace(/^@/, '').toLowerCase();
+
 /** A login (`octocat`), or a team as `org/team-slug`. */
 const GITHUB_APPROVER = /^(?:[a-z0-9](?:[a-z0-9-]{0,38})|[a-z0-9](?:[a-z0-9-]{0,38})\/[a-z0-9_-]{1,100})$/;
 
@@ -23,7 +26,7 @@ export class GithubApprovalConfig {
   @Approvers({
     name: 'isGithubApprovers',
     pattern: GITHUB_APPROVER,
-    normalise: (a) => a.replace(/^@/, '').toLowerCase(),
+    normalise: githubApprover,
     message: 'must be 1 to 50 approvers: logins (octocat or @octocat) or teams (org/team-slug)',
   })
   approvers!: string[];

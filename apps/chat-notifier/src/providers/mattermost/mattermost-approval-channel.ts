@@ -16,7 +16,11 @@ import { conclusionLine } from '../../approvals/concluded-decision.js';
 import { replyVote, textDigest, withDecision, type Vote } from '../../shared/approval-fields.js';
 import { replyFields } from '../../shared/reply-fields.js';
 import { MattermostApi, type MattermostPost } from './mattermost-api.js';
-import { MATTERMOST_GROUP, type MattermostApprovalConfig } from './mattermost-approval-config.dto.js';
+import {
+  MATTERMOST_GROUP,
+  mattermostApprover,
+  type MattermostApprovalConfig,
+} from './mattermost-approval-config.dto.js';
 import { MATTERMOST_ID } from './mattermost-block.dto.js';
 import { MATTERMOST_SERVERS, type MattermostServer, type MattermostSettings } from './mattermost-settings.js';
 
@@ -152,7 +156,8 @@ export class MattermostApprovalChannel implements ApprovalChannel {
   async members(approvers: string[], signal: AbortSignal): Promise<Set<string>> {
     const ids = new Set<string>();
     const usernames: string[] = [];
-    for (const approver of approvers) {
+    // A rule's approvers come as the body wrote them (`@Bob`).
+    for (const approver of approvers.map(mattermostApprover)) {
       const group = MATTERMOST_GROUP.exec(approver)?.[1];
       if (group) for (const m of await this.api.groupMembers(group, signal)) ids.add(m.id);
       else if (MATTERMOST_ID.test(approver)) ids.add(approver);
@@ -215,8 +220,11 @@ export class MattermostApprovalChannel implements ApprovalChannel {
  * MATTERMOST_URL / MATTERMOST_TOKEN and named servers), a channel per gate on the server its block names.
  */
 export class MattermostApprovalChannels implements ApprovalChannels<MattermostApprovalConfig> {
-  /** `excludeCreator`: the creator's email through GET /users/email/{email}; `requireComment`: a reply's reason. */
-  readonly supports = new Set<GateFeature>(['excludeCreator', 'requireComment']);
+  /**
+   * `excludeCreator`: the creator's email through GET /users/email/{email}; `rules`: users and groups per rule;
+   * `requireComment`: a reply's reason.
+   */
+  readonly supports = new Set<GateFeature>(['excludeCreator', 'rules', 'requireComment']);
   private readonly apis: UpstreamClients<MattermostServer, MattermostApi>;
   private readonly bots = new Map<string, Map<string, boolean>>();
 

@@ -8,6 +8,9 @@ export const MATTERMOST_GROUP = /^group:([a-z0-9]{26})$/;
 /** A user ID (26 characters), a username, or a group; not a channel-wide mention. */
 const MATTERMOST_APPROVER = /^(?!(?:here|channel|all)$)(?:group:[a-z0-9]{26}|[a-z0-9._-]{1,64})$/;
 
+/** An approver as a body writes it (`@Alice`), as the channel reads it (`alice`). */
+export const mattermostApprover = (a: string): string => a.replace(/^@/, '').toLowerCase();
+
 /** Mattermost's post limit (16383 characters), less room for the decision appended when it falls. */
 const TEXT_LIMIT = 16_000;
 
@@ -25,7 +28,7 @@ export class MattermostApprovalConfig {
   @Approvers({
     name: 'isMattermostApprovers',
     pattern: MATTERMOST_APPROVER,
-    normalise: (a) => a.replace(/^@/, '').toLowerCase(),
+    normalise: mattermostApprover,
     message:
       'must be 1 to 50 approvers: user IDs, usernames (alice or @alice) or user groups (group:<group ID>); here, channel and all are not people',
   })

@@ -24,7 +24,7 @@ import type { SlackClientFactory, WorkspaceClient } from './slack-client.factory
 import { slackErrorCode } from './slack-errors.js';
 import type { SlackApprovalConfig } from './slack-approval-config.dto.js';
 import type { SlackDirectory } from './slack-directory.js';
-import { reactionVote, replyVote } from './slack-votes.js';
+import { reactionVote, replyVote, slackUnescape } from './slack-votes.js';
 
 /** Slack's Tier 3 (reactions.get, conversations.replies): 50 calls a minute per method, workspace and app. */
 export const SLACK_READS_PER_MINUTE = 50;
@@ -154,7 +154,7 @@ export class SlackApprovalChannel implements ApprovalChannel {
         const vote = reply.ts === ts ? undefined : replyVote(reply.text);
         if (!vote || !reply.user) continue;
         const bot = reply.bot_id !== undefined || reply.subtype === 'bot_message';
-        const comment = commentAfterKeyword(reply.text ?? '');
+        const comment = commentAfterKeyword(slackUnescape(reply.text ?? ''));
         answers.push({ user: reply.user, vote, at: tsMillis(reply.ts!), bot, ...(comment && { comment }) });
       }
       cursor = page.response_metadata?.next_cursor || undefined;

@@ -26,6 +26,14 @@ export function reactionVote(name: string): ApprovalAnswer['vote'] | undefined {
   return undefined;
 }
 
+/**
+ * A message's text as its author wrote it: Slack sends `&`, `<` and `>` of what people type as `&amp;`, `&lt;`
+ * and `&gt;` (https://api.slack.com/reference/surfaces/formatting#escaping); `&amp;` last, so `&amp;lt;` stays `&lt;`.
+ */
+export function slackUnescape(text: string): string {
+  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
 /** The vote of a thread reply: its first word is `approve` or `reject` (any case; a reason may follow). */
 export function replyVote(text: string | undefined): ApprovalAnswer['vote'] | undefined {
   const first = /^\s*([a-z]+)\b/i.exec(text ?? '')?.[1]?.toLowerCase();

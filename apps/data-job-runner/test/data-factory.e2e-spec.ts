@@ -106,8 +106,14 @@ describe('data-job: Azure Data Factory', () => {
     );
     expect(final.node?.phase).toBe('Succeeded');
     expect(adf.tokens.server.count('POST', `/${TENANT}/oauth2/v2.0/token`)).toBe(1);
-    expect(requestsPerCall[0]).toBe(3); // queryPipelineRuns, createRun, pipelineruns/get
-    expect(requestsPerCall.slice(1).every((n) => n === 1)).toBe(true);
+    // queryPipelineRuns, createRun, pipelineruns/get: in the first call, or in the first few while the first
+    // call's @azure/identity still loads on a busy machine; then one request per poll.
+    const started = requestsPerCall.findIndex(
+      (_, i) => requestsPerCall.slice(0, i + 1).reduce((a, b) => a + b) >= 3,
+    );
+    expect(requestsPerCall.slice(0, started + 1).reduce((a, b) => a + b)).toBe(3);
+    expect(requestsPerCall.slice(started + 1).every((n) => n === 1)).toBe(true);
+    expect(adf.server.count('POST', CREATE)).toBe(1);
     const [run] = adf.runs;
     expect(run.parameters).toEqual({
       day: '2024-01-01',

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Agent as HttpsAgent } from 'node:https';
 import type { AxiosInstance } from 'axios';
-import { isNetworkError, isTransientStatus, UpstreamError } from '@app/plugin-kit';
-import { clipMasked } from '@app/plugin-kit/upstream/error-detail.js';
+import { UpstreamError } from '@app/plugin-kit';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
+import { accessTokenError } from '../access-token-error.js';
 import type { AzureCredential } from './data-factory-settings.js';
 
 /** The scope of an Azure Resource Manager token (its audience is https://management.azure.com). */
@@ -143,10 +143,7 @@ export class AzureAccessTokens {
   }
 }
 
-/**
- * A failed token request as the kit's errors: transient for the network, timeouts, 429 and 5xx, else
- * permanent (AADSTS7000215: invalid client secret); the library's message masked and shortened.
- */
+/** A failed token request (AADSTS7000215: invalid client secret), with the platform's own sentence. */
 function tokenError(err: unknown): UpstreamError {
   if (err instanceof UpstreamError) return err;
   const e = err as {
@@ -160,11 +157,5 @@ function tokenError(err: unknown): UpstreamError {
   const text = typeof said === 'string' ? said : String(err);
   // MSAL wraps the platform's description in its own; the AADSTS code and its sentence are what explain it.
   const platform = /AADSTS\d+: .*?(?= Trace ID:|$)/s.exec(text)?.[0];
-  const detail = clipMasked(platform ?? text, 500);
-  const message = `dataFactory: access token${status === undefined ? '' : ` → ${status}`}: ${detail}`;
-  const transient =
-    status === undefined
-      ? isNetworkError(err) || (err as Error).name === 'TimeoutError' || (err as Error).name === 'AbortError'
-      : isTransientStatus(status);
-  return new UpstreamError(transient ? 'transient' : 'permanent', message, { status, cause: err });
+  return accessTokenError('dataFactory', err, status, platform ?? text);
 }

@@ -8,3 +8,4 @@ export * from './cloud-run/cloud-run.stand-in.js';
 export * from './vertex-pipelines/vertex-pipelines.stand-in.js';
 export * from './data-factory/data-factory.stand-in.js';
 export * from './data-factory/entra-token.stand-in.js';
+export * from './google-sts.js';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Lifecycle, ProviderStandIn } from '@app/local-agent';
 import type { LifecycleStep, StandInRequest, StandInResponse } from '@app/local-agent';
+import { GoogleStsEndpoint, type GoogleFederationSpec } from '../google-sts.js';
 import { GoogleTokenEndpoint, googleError, type ServiceAccountSpec } from '../google-token.js';
 
 export type DataprocState = 'PENDING' | 'RUNNING' | 'CANCELLING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
@@ -22,6 +23,8 @@ export interface DataprocStandInOptions {
   region: string;
   serviceAccount: ServiceAccountSpec;
   lifecycle?: Array<LifecycleStep<DataprocState>>;
+  /** Workload Identity Federation: Google STS at /sts/v1/token and IAM Credentials at /iam/v1/.... */
+  federation?: GoogleFederationSpec;
 }
 
 const BATCH_FIELDS = new Set([
@@ -48,6 +51,7 @@ const SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
  */
 export class DataprocStandIn extends ProviderStandIn {
   readonly tokens: GoogleTokenEndpoint;
+  sts?: GoogleStsEndpoint;
   readonly batches: DataprocBatch[] = [];
   /** Batches whose body contains `match` (e.g. their main file) follow `lifecycle`. */
   readonly scripts: Array<{ match: string; lifecycle: Array<LifecycleStep<DataprocState>> }> = [];
@@ -58,6 +62,14 @@ export class DataprocStandIn extends ProviderStandIn {
     );
     this.tokens = new GoogleTokenEndpoint([options.serviceAccount]);
     const base = '/v1/projects/:project/locations/:region/batches';
+    if (options.federation) {
+      const sts = (this.sts = new GoogleStsEndpoint(options.federation, this.tokens));
+      this.route('POST', '/sts/v1/token', (req) => sts.exchange(req)).route(
+        'POST',
+        '/iam/v1/projects/-/serviceAccounts/:account',
+        (req) => sts.generateAccessToken(req),
+      );
+    }
     this.route('POST', '/token', (req) => this.tokens.token(req))
       .route(
         'POST',
@@ -88,6 +100,20 @@ export class DataprocStandIn extends ProviderStandIn {
 
   get tokenUri(): string {
     return `${this.url}/token`;
+  }
+
+  /** An `external_account` configuration for this stand-in's STS (and IAM Credentials, to impersonate `account`). */
+  externalAccount(tokenFile: string, account?: string): Record<string, unknown> {
+    return {
+      type: 'external_account',
+      audience: this.options.federation?.audience,
+      subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
+      token_url: `${this.url}/sts/v1/token`,
+      credential_source: { file: tokenFile },
+      ...(account && {
+        service_account_impersonation_url: `${this.url}/iam/v1/projects/-/serviceAccounts/${account}:generateAccessToken`,
+      }),
+    };
   }
 
   batch(id: string): DataprocBatch | undefined {

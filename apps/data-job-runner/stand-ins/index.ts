@@ -9,3 +9,4 @@ export * from './vertex-pipelines/vertex-pipelines.stand-in.js';
 export * from './data-factory/data-factory.stand-in.js';
 export * from './data-factory/entra-token.stand-in.js';
 export * from './google-sts.js';
+export * from './google-api-stand-in.js';

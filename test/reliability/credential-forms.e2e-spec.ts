@@ -335,6 +335,15 @@ const ROWS: Row[] = [
       (JSON.parse(e.VERTEX_PIPELINES_CREDENTIALS) as { private_key: string }).private_key.split('\n')[1],
   },
   {
+    credential: 'DATA_FACTORY_CLIENT_SECRET',
+    how: 'the access token it is exchanged for, as Authorization: Bearer (the secret goes to the https authority only)',
+    key: 'data-job',
+    body: { dataFactory: { pipeline: 'copy_orders' } },
+    // The bearer JWT is read off the wire below.
+    sent: () => [],
+    secret: (e) => e.DATA_FACTORY_CLIENT_SECRET,
+  },
+  {
     credential: 'SNOWFLAKE_PRIVATE_KEY',
     how: 'a key-pair JWT signed with it, as Authorization: Bearer',
     key: 'data-job',

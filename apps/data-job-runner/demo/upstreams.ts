@@ -12,6 +12,7 @@ import { SnowflakeStandIn } from '../stand-ins/snowflake/snowflake.stand-in.js';
 import { DataprocStandIn } from '../stand-ins/dataproc/dataproc.stand-in.js';
 import { CloudRunStandIn } from '../stand-ins/cloud-run/cloud-run.stand-in.js';
 import { VertexPipelinesStandIn } from '../stand-ins/vertex-pipelines/vertex-pipelines.stand-in.js';
+import { DataFactoryStandIn } from '../stand-ins/data-factory/data-factory.stand-in.js';
 
 /** Credentials of the demo stand-ins (fake, loopback only). */
 export const DEMO_CREDENTIALS = {
@@ -24,6 +25,7 @@ export const DEMO_CREDENTIALS = {
   livyPassword: 'livy-demo-pw-9f8e7d6c',
   awsAccessKeyId: 'AKIADEMO0A1B2C3D4E5F',
   awsSecretAccessKey: 'aws-demo-secret/0a1b2c3d4e5f60718293a4b5c6d7e8f9',
+  dataFactoryClientSecret: 'adf~demo~0a1b2c3d4e5f60718293a4b5c6d7e8f9',
 } as const;
 
 /** What the examples in manifests/data-job-runner/examples use. */
@@ -43,6 +45,12 @@ export const DEMO_IDS = {
   dataprocRegion: 'europe-west1',
   dataprocAccount: 'argo-runner@demo-etl-123.iam.gserviceaccount.com',
   cloudRunJob: 'orders-export',
+  dataFactorySubscription: '6f1d2c3b-4a59-4e68-8d7c-0b1a2c3d4e5f',
+  dataFactoryResourceGroup: 'rg-demo-etl',
+  dataFactoryName: 'adf-demo-etl',
+  dataFactoryTenant: '3c2b1a09-8f7e-4d6c-9b5a-493827160f1e',
+  dataFactoryClient: '8a7b6c5d-4e3f-4a2b-9c1d-0e9f8a7b6c5d',
+  dataFactoryPipeline: 'copy_orders',
 } as const;
 
 export interface DataJobDemoUpstreams {
@@ -68,18 +76,20 @@ export interface DataJobDemoUpstreams {
   vertexPipelines: VertexPipelinesStandIn;
   /** The same service account's key file for Vertex AI (its token_uri that stand-in's token endpoint). */
   vertexPipelinesCredentials: string;
+  dataFactory: DataFactoryStandIn;
   close(): Promise<void>;
 }
 
 /**
- * Starts the thirteen stand-ins on 127.0.0.1, seeded for the examples, with runs that finish after three polls
+ * Starts the fourteen stand-ins on 127.0.0.1, seeded for the examples, with runs that finish after three polls
  * (fast under the demo's and the tests' time scale): Databricks jobs 1001 (a notebook that exits with a row
  * count) and 1002, Airflow 3 DAG ingest_orders (JWT auth, auto-detected), dbt Cloud job 2001, Livy with Basic auth,
  * Step Functions state machine orders-load, EMR Serverless application 00fkjrmgjh8ph00p, AWS Batch queue scoring,
  * Glue job orders-curate and SageMaker pipeline churn-train (SigV4 with the demo keys),
  * Snowflake with a key pair made here (statements finish after three polls), Dataproc Serverless with a service
  * account key made here whose token_uri is the stand-in's token endpoint, Cloud Run job orders-export with the
- * same service account, Vertex AI Pipelines with it too.
+ * same service account, Vertex AI Pipelines with it too, Azure Data Factory pipeline copy_orders with a client
+ * secret (its Microsoft Entra token endpoint over HTTPS with the loopback test certificate).
  * Returns the sidecar env pointing at them.
  */
 export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
@@ -232,7 +242,17 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
     ],
   });
 
+  const dataFactory = new DataFactoryStandIn({
+    subscriptionId: DEMO_IDS.dataFactorySubscription,
+    resourceGroup: DEMO_IDS.dataFactoryResourceGroup,
+    factory: DEMO_IDS.dataFactoryName,
+    tenantId: DEMO_IDS.dataFactoryTenant,
+    apps: [{ clientId: DEMO_IDS.dataFactoryClient, clientSecret: c.dataFactoryClientSecret }],
+    pipelines: [{ name: DEMO_IDS.dataFactoryPipeline, parameters: ['day', 'argoExecutionKey'] }],
+  });
+
   await Promise.all([
+    dataFactory.start(),
     databricks.start(),
     airflow.start(),
     dbt.start(),
@@ -312,6 +332,15 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
       VERTEX_PIPELINES_REGION: DEMO_IDS.dataprocRegion,
       VERTEX_PIPELINES_URL: vertexPipelines.url,
       VERTEX_PIPELINES_CREDENTIALS: vertexPipelinesCredentials,
+      DATA_FACTORY_SUBSCRIPTION_ID: DEMO_IDS.dataFactorySubscription,
+      DATA_FACTORY_RESOURCE_GROUP: DEMO_IDS.dataFactoryResourceGroup,
+      DATA_FACTORY_FACTORY: DEMO_IDS.dataFactoryName,
+      DATA_FACTORY_TENANT_ID: DEMO_IDS.dataFactoryTenant,
+      DATA_FACTORY_CLIENT_ID: DEMO_IDS.dataFactoryClient,
+      DATA_FACTORY_CLIENT_SECRET: c.dataFactoryClientSecret,
+      DATA_FACTORY_URL: dataFactory.url,
+      DATA_FACTORY_AUTHORITY_HOST: dataFactory.tokens.url,
+      DATA_FACTORY_CA_FILE: dataFactory.tokens.caFile,
     },
     databricks,
     airflow,
@@ -330,8 +359,10 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
     cloudRunCredentials,
     vertexPipelines,
     vertexPipelinesCredentials,
+    dataFactory,
     close: async () => {
       await Promise.all([
+        dataFactory.close(),
         databricks.close(),
         airflow.close(),
         dbt.close(),

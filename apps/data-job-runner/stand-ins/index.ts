@@ -6,3 +6,7 @@ export * from './snowflake/snowflake.stand-in.js';
 export * from './dataproc/dataproc.stand-in.js';
 export * from './cloud-run/cloud-run.stand-in.js';
 export * from './vertex-pipelines/vertex-pipelines.stand-in.js';
+export * from './data-factory/data-factory.stand-in.js';
+export * from './data-factory/entra-token.stand-in.js';
+export * from './google-sts.js';
+export * from './google-api-stand-in.js';

@@ -52,6 +52,10 @@ describe('the built data-job sidecar', () => {
       { vertexPipelines: { pipelineJob: { templateUri: 'https://europe-west1-kfp.pkg.dev/p/r/t/v1' } } },
     ],
     ['snowflake (node:crypto)', { snowflake: { statement: 'SELECT 1' } }],
+    [
+      'dataFactory (@azure/identity, over https)',
+      { dataFactory: { pipeline: 'copy_orders', parameters: { day: '2024-01-01' } } },
+    ],
   ])('runs %s to its end', async (_what, body) => {
     expect(await untilFinal(body)).toMatchObject({ phase: 'Succeeded' });
   });

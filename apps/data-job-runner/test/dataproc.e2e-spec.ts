@@ -1,5 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { DataprocStandIn } from '../stand-ins/index.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataprocStandIn, signJwt } from '../stand-ins/index.js';
 import {
   dataJob,
   expectNoSecrets,
@@ -17,6 +20,26 @@ const keys = generateKeyPairSync('rsa', {
   privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
 });
 const ACCOUNT = 'argo-runner@etl-prod-1234.iam.gserviceaccount.com';
+const POOL =
+  '//iam.googleapis.com/projects/123456789012/locations/global/workloadIdentityPools/k8s/providers/prod-cluster';
+const CLUSTER_ISSUER =
+  'https://container.googleapis.com/v1/projects/etl-prod-1234/locations/europe-west1/clusters/prod';
+const cluster = generateKeyPairSync('rsa', { modulusLength: 2048 });
+/** The projected service account token a pod gets for the pool (audience: the provider). */
+const subjectToken = (claims: Record<string, unknown> = {}) => {
+  const now = Math.floor(Date.now() / 1000);
+  return signJwt(
+    {
+      iss: CLUSTER_ISSUER,
+      sub: 'system:serviceaccount:argo:data-job-runner',
+      aud: [`https:${POOL}`],
+      iat: now,
+      exp: now + 3600,
+      ...claims,
+    },
+    cluster.privateKey,
+  );
+};
 const BATCHES = '/v1/projects/etl-prod-1234/locations/europe-west1/batches';
 const KEY_LINES = keys.privateKey.split('\n').filter((l) => l.length > 40);
 const PYSPARK = {
@@ -28,6 +51,12 @@ describe('data-job: Dataproc Serverless', () => {
     project: 'etl-prod-1234',
     region: 'europe-west1',
     serviceAccount: { clientEmail: ACCOUNT, keyId: 'k-0a1b2c', publicKey: keys.publicKey },
+    federation: {
+      audience: POOL,
+      issuer: CLUSTER_ISSUER,
+      publicKey: cluster.publicKey,
+      impersonable: [ACCOUNT],
+    },
   });
   const key = (tokenUri: string, privateKey = keys.privateKey) =>
     JSON.stringify({
@@ -201,5 +230,85 @@ describe('data-job: Dataproc Serverless', () => {
     expect(bad.body.node?.message).toBe(
       `dataproc: POST ${BATCHES} → 400 Bad Request: Batch must specify exactly one of pyspark_batch, spark_batch, spark_r_batch or spark_sql_batch. (INVALID_ARGUMENT)`,
     );
+  });
+
+  it.each([
+    ['with the federated token itself', undefined],
+    ['impersonating the service account (IAM Credentials generateAccessToken)', ACCOUNT],
+  ])(
+    'runs a batch with Workload Identity Federation: the subject token read from its file and exchanged at STS, %s',
+    async (_how, account) => {
+      const dir = mkdtempSync(join(tmpdir(), 'dataproc-wif-'));
+      const tokenFile = join(dir, 'token');
+      const token = subjectToken();
+      writeFileSync(tokenFile, token);
+      const sts = dataproc.sts!;
+      const exchangesBefore = dataproc.server.count('POST', '/sts/v1/token');
+      const wif = {
+        ...env(),
+        DATAPROC_CREDENTIALS: JSON.stringify(dataproc.externalAccount(tokenFile, account)),
+      };
+      await withSidecar(wif, async (other) => {
+        const { final, replies } = await pollToEnd(
+          other,
+          dataJob({ dataproc: { batch: pyspark('wif.py') } }, { workflow: uniqueWorkflow() }),
+          dataproc.server,
+        );
+        expect(final.node?.phase).toBe('Succeeded');
+        expect(dataproc.server.count('POST', '/sts/v1/token') - exchangesBefore).toBe(1);
+        expect(sts.subjectTokens.at(-1)).toBe(token);
+        const exchange = dataproc.server.calls.filter((c) => c.path === '/sts/v1/token').at(-1)!;
+        expect(exchange.body).toMatchObject({
+          grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+          audience: POOL,
+          subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
+        });
+        const impersonations = dataproc.server.calls.filter((c) => c.path.endsWith(':generateAccessToken'));
+        expect(impersonations.map((c) => c.path)).toEqual(
+          account ? [`/iam/v1/projects/-/serviceAccounts/${account}:generateAccessToken`] : [],
+        );
+        const used = dataproc.server.calls.filter((c) => c.path.startsWith(BATCHES)).at(-1)!;
+        const bearer = String(used.headers.authorization).slice('Bearer '.length);
+        expect(dataproc.tokens.issued.get(bearer)?.email).toBe(
+          account ??
+            'projects/123456789012/locations/global/workloadIdentityPools/k8s/subject/system:serviceaccount:argo:data-job-runner',
+        );
+        expectNoSecrets(other, replies, [token, ...dataproc.tokens.issued.keys()]);
+      });
+    },
+  );
+
+  it.each([
+    [
+      'a token the cluster did not sign',
+      () =>
+        signJwt(
+          { ...JSON.parse(Buffer.from(subjectToken().split('.')[1]!, 'base64url').toString()) },
+          generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey,
+        ),
+      'Invalid JWT Signature.',
+    ],
+    [
+      'a token for another audience',
+      () => subjectToken({ aud: ['https://example.com'] }),
+      'The audience in ID Token does not match the expected audience.',
+    ],
+    [
+      'an expired token',
+      () => subjectToken({ exp: Math.floor(Date.now() / 1000) - 60 }),
+      'The ID Token is expired.',
+    ],
+  ])('fails with STS’s answer to %s', async (_what, make, said) => {
+    const dir = mkdtempSync(join(tmpdir(), 'dataproc-wif-'));
+    const tokenFile = join(dir, 'token');
+    writeFileSync(tokenFile, make());
+    const wif = { ...env(), DATAPROC_CREDENTIALS: JSON.stringify(dataproc.externalAccount(tokenFile)) };
+    await withSidecar(wif, async (other) => {
+      const reply = await other.execute(
+        dataJob({ dataproc: { batch: pyspark('wif.py') } }, { workflow: uniqueWorkflow() }),
+      );
+      expect(reply.body.node?.phase).toBe('Failed');
+      expect(reply.body.node?.message).toContain(said);
+    });
   });
 });

@@ -153,6 +153,24 @@ describe('data-job examples', () => {
       );
     });
 
+    it('runs the Data Factory pipeline with its parameters and the execution key, and masks the secret', async () => {
+      const result = await run('data-factory-pipeline-run.yaml');
+      expect(result.phase).toBe('Succeeded');
+      const runId = outputValue(
+        result.nodes.find((n) => n.type === 'Plugin')!,
+        'runId',
+      );
+      expect(up.dataFactory.run(runId!)?.parameters).toEqual({
+        day: '2024-01-01',
+        argoExecutionKey: expect.stringMatching(/^[0-9a-f]{64}$/),
+      });
+      expectNoSecrets(
+        h,
+        [result.nodes],
+        [DEMO_CREDENTIALS.dataFactoryClientSecret, ...up.dataFactory.tokens.issued],
+      );
+    });
+
     it('runs the Vertex AI pipeline under its pipeline job id, with its parameters, and masks the key', async () => {
       const result = await run('vertex-pipelines-run.yaml');
       expect(result.phase).toBe('Succeeded');

@@ -14,6 +14,7 @@ import { SnowflakeBlock } from '../providers/snowflake/snowflake-block.dto.js';
 import { DataprocBlock } from '../providers/dataproc/dataproc-block.dto.js';
 import { CloudRunBlock } from '../providers/cloud-run/cloud-run-block.dto.js';
 import { VertexPipelinesBlock } from '../providers/vertex-pipelines/vertex-pipelines-block.dto.js';
+import { DataFactoryBlock } from '../providers/data-factory/data-factory-block.dto.js';
 import { ToBoolean } from './validators.js';
 
 /** The `data-job:` plugin body: exactly one provider block plus how to wait for the run. */
@@ -82,6 +83,11 @@ export class DataJobConfig {
   @ValidateNested()
   @Type(() => VertexPipelinesBlock)
   vertexPipelines?: VertexPipelinesBlock;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => DataFactoryBlock)
+  dataFactory?: DataFactoryBlock;
 
   /** Wait for the run to finish (default); false: succeed as soon as the run is started. */
   @IsOptional()

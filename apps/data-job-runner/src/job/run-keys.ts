@@ -105,3 +105,10 @@ export const CLOUD_RUN_KEY_ENV = 'ARGO_EXECUTION_KEY';
 export function vertexPipelineJobId(key: string, prefix = 'argo'): string {
   return `${prefix}-${key.slice(0, 32)}`;
 }
+
+/**
+ * The pipeline parameter that carries the execution key to Azure Data Factory (a run has no idempotency token;
+ * `referencePipelineRunId` only reruns another run): a run's `parameters` show it, where queryPipelineRuns
+ * finds it before a run is created.
+ */
+export const DATA_FACTORY_KEY_PARAMETER = 'argoExecutionKey';

@@ -1,7 +1,7 @@
 import { createPrivateKey } from 'node:crypto';
-import { isNetworkError, isTransientStatus, UpstreamError } from '@app/plugin-kit';
+import type { UpstreamError } from '@app/plugin-kit';
 import { capResponseBody } from '@app/plugin-kit/upstream/capped-fetch.js';
-import { clipMasked } from '@app/plugin-kit/upstream/error-detail.js';
+import { accessTokenError } from './access-token-error.js';
 
 /** The Google token endpoint google-auth-library posts a service account's assertion to, whatever the key says. */
 export const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
@@ -155,23 +155,14 @@ export class GoogleAccessTokens {
   }
 }
 
-/**
- * A failed token request as the kit's errors: transient for the network, timeouts, 429 and 5xx, else
- * permanent; the library's message (`invalid_grant: Invalid JWT Signature.`) masked and shortened.
- */
+/** A failed token request, with the status the library saw (gaxios: `status` or `response.status`). */
 function tokenError(upstream: string, err: unknown): UpstreamError {
-  const e = err as { status?: unknown; response?: { status?: unknown }; message?: unknown; code?: unknown };
+  const e = err as { status?: unknown; response?: { status?: unknown }; message?: unknown };
   const status =
     typeof e.status === 'number'
       ? e.status
       : typeof e.response?.status === 'number'
         ? e.response.status
         : undefined;
-  const detail = clipMasked(typeof e.message === 'string' ? e.message : String(err), 500);
-  const message = `${upstream}: access token${status === undefined ? '' : ` → ${status}`}: ${detail}`;
-  const transient =
-    status === undefined
-      ? isNetworkError(err) || (err as Error).name === 'TimeoutError' || (err as Error).name === 'AbortError'
-      : isTransientStatus(status);
-  return new UpstreamError(transient ? 'transient' : 'permanent', message, { status, cause: err });
+  return accessTokenError(upstream, err, status, typeof e.message === 'string' ? e.message : String(err));
 }

@@ -13,6 +13,7 @@ import { snowflake } from './snowflake/index.js';
 import { dataproc } from './dataproc/index.js';
 import { cloudRun } from './cloud-run/index.js';
 import { vertexPipelines } from './vertex-pipelines/index.js';
+import { dataFactory } from './data-factory/index.js';
 
 /**
  * The data-job runner's providers, in the order of the docs: a provider is its folder under providers/ and its
@@ -33,6 +34,7 @@ const DEFINITIONS = {
   dataproc,
   cloudRun,
   vertexPipelines,
+  dataFactory,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each entry has its own variables and connections

@@ -1,12 +1,10 @@
 // The stand-in must refuse what Google refuses, or the e2e tests prove nothing.
-import { generateKeyPairSync, sign } from 'node:crypto';
-import { GOOGLE_TOKEN_AUDIENCE } from '../google-token.js';
+import { generateKeyPairSync } from 'node:crypto';
+import { googleApiClient } from '../google-api-test-client.js';
 import { CloudRunStandIn } from './cloud-run.stand-in.js';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const EMAIL = 'runner@proj-12345.iam.gserviceaccount.com';
-const part = (v: object) => Buffer.from(JSON.stringify(v)).toString('base64url');
-const now = () => Math.floor(Date.now() / 1000);
 const JOBS = '/v2/projects/proj-12345/locations/us-central1/jobs';
 
 interface Reply {
@@ -16,17 +14,6 @@ interface Reply {
   executions?: Array<{ name: string }>;
   nextPageToken?: string;
   error?: { code?: number; status?: string; message?: string };
-}
-
-function assertion(scope = 'https://www.googleapis.com/auth/cloud-platform'): string {
-  const body = `${part({ alg: 'RS256', typ: 'JWT', kid: 'kid-1' })}.${part({
-    iss: EMAIL,
-    scope,
-    aud: GOOGLE_TOKEN_AUDIENCE,
-    iat: now(),
-    exp: now() + 3600,
-  })}`;
-  return `${body}.${sign('sha256', Buffer.from(body), privateKey).toString('base64url')}`;
 }
 
 describe('Cloud Run stand-in', () => {
@@ -48,25 +35,7 @@ describe('Cloud Run stand-in', () => {
   beforeAll(() => cr.start());
   afterAll(() => cr.close());
 
-  const token = async (scope?: string) => {
-    const res = await fetch(cr.tokenUri, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
-        assertion: assertion(scope),
-      }),
-    });
-    return ((await res.json()) as { access_token: string }).access_token;
-  };
-  const api = async (path: string, bearer: string, method = 'GET', body?: unknown) => {
-    const res = await fetch(`${cr.url}${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, json: (await res.json()) as Reply };
-  };
+  const { token, api } = googleApiClient<Reply>(cr, EMAIL, privateKey);
 
   it('refuses a token it did not issue (401) and one without the cloud-platform scope (403)', async () => {
     expect((await api(`${JOBS}/orders/executions`, 'ya29.made-up')).json.error).toMatchObject({

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { Lifecycle, ProviderStandIn } from '@app/local-agent';
+import { Lifecycle } from '@app/local-agent';
 import type { LifecycleStep, StandInRequest, StandInResponse } from '@app/local-agent';
-import { GoogleTokenEndpoint, googleError, type ServiceAccountSpec } from '../google-token.js';
+import { GoogleApiStandIn, type GoogleApiStandInOptions } from '../google-api-stand-in.js';
+import { googleError } from '../google-token.js';
 
 /** How far an execution has got; rendered as its conditions and counts. */
 export type CloudRunPhase = 'PENDING' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLING' | 'CANCELLED';
@@ -36,14 +37,10 @@ export interface CloudRunExecution {
   cancelled: boolean;
 }
 
-export interface CloudRunStandInOptions {
-  project: string;
-  region: string;
-  serviceAccount: ServiceAccountSpec;
+export interface CloudRunStandInOptions extends GoogleApiStandInOptions {
   jobs: CloudRunJob[];
 }
 
-const SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
 const TERMINAL = new Set<CloudRunPhase>(['SUCCEEDED', 'FAILED', 'CANCELLED']);
 const RUN_FIELDS = new Set(['validateOnly', 'etag', 'overrides']);
 const OVERRIDE_FIELDS = new Set(['containerOverrides', 'taskCount', 'timeout']);
@@ -60,22 +57,17 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
  * first in pages, `executions.get` (conditions, counts, times), `executions.cancel` (the execution goes
  * CANCELLING, then CANCELLED; an ended one: 400 FAILED_PRECONDITION).
  */
-export class CloudRunStandIn extends ProviderStandIn {
-  readonly tokens: GoogleTokenEndpoint;
+export class CloudRunStandIn extends GoogleApiStandIn {
   readonly executions: CloudRunExecution[] = [];
 
   constructor(private readonly options: CloudRunStandInOptions) {
-    super('cloudRun', (req) =>
-      googleError(404, `The requested URL ${req.path} was not found on this server.`, 'NOT_FOUND'),
-    );
-    this.tokens = new GoogleTokenEndpoint([options.serviceAccount]);
+    super('cloudRun', options);
     const jobs = '/v2/projects/:project/locations/:region/jobs';
-    this.route('POST', '/token', (req) => this.tokens.token(req))
-      .route(
-        'POST',
-        `${jobs}/:job`,
-        this.authed((req) => this.run(req)),
-      )
+    this.route(
+      'POST',
+      `${jobs}/:job`,
+      this.authed((req) => this.run(req)),
+    )
       .route(
         'GET',
         `${jobs}/:job/executions`,
@@ -93,31 +85,25 @@ export class CloudRunStandIn extends ProviderStandIn {
       );
   }
 
-  get tokenUri(): string {
-    return `${this.url}/token`;
-  }
-
   execution(id: string): CloudRunExecution | undefined {
     return this.executions.find((e) => e.id === id);
   }
 
-  private authed(
-    handler: (req: StandInRequest) => StandInResponse,
-  ): (req: StandInRequest) => StandInResponse {
-    return (req) => {
-      const refused = this.tokens.refuse(req, SCOPE);
-      if (refused) return refused;
-      const { project, region } = req.params;
-      if (project !== this.options.project)
-        return googleError(
-          403,
-          `Permission 'run.jobs.run' denied on resource 'projects/${project}/locations/${region}/jobs/${req.params.job?.replace(/:run$/, '')}' (or resource may not exist).`,
-          'PERMISSION_DENIED',
-        );
-      if (region !== this.options.region)
-        return googleError(404, `Location ${region} is not found or access is unauthorized.`, 'NOT_FOUND');
-      return handler(req);
-    };
+  protected deniedProject(req: StandInRequest): StandInResponse {
+    const { project, region } = req.params;
+    return googleError(
+      403,
+      `Permission 'run.jobs.run' denied on resource 'projects/${project}/locations/${region}/jobs/${req.params.job?.replace(/:run$/, '')}' (or resource may not exist).`,
+      'PERMISSION_DENIED',
+    );
+  }
+
+  protected unknownRegion(req: StandInRequest): StandInResponse {
+    return googleError(
+      404,
+      `Location ${req.params.region} is not found or access is unauthorized.`,
+      'NOT_FOUND',
+    );
   }
 
   private job(name: string): CloudRunJob | undefined {

@@ -1,12 +1,11 @@
 // The stand-in must refuse what Google refuses, or the e2e tests prove nothing.
-import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
-import { GOOGLE_TOKEN_AUDIENCE } from '../google-token.js';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { googleApiClient, serviceAccountAssertion } from '../google-api-test-client.js';
 import { DataprocStandIn } from './dataproc.stand-in.js';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
 const EMAIL = 'runner@proj-12345.iam.gserviceaccount.com';
-const part = (v: object) => Buffer.from(JSON.stringify(v)).toString('base64url');
 const now = () => Math.floor(Date.now() / 1000);
 
 interface GoogleReply {
@@ -18,17 +17,8 @@ interface GoogleReply {
   nextPageToken?: string;
 }
 
-function assertion(claims: Record<string, unknown> = {}, key: KeyObject = privateKey): string {
-  const body = `${part({ alg: 'RS256', typ: 'JWT', kid: 'kid-1' })}.${part({
-    iss: EMAIL,
-    scope: 'https://www.googleapis.com/auth/cloud-platform',
-    aud: GOOGLE_TOKEN_AUDIENCE,
-    iat: now(),
-    exp: now() + 3600,
-    ...claims,
-  })}`;
-  return `${body}.${sign('sha256', Buffer.from(body), key).toString('base64url')}`;
-}
+const assertion = (claims: Record<string, unknown> = {}, key: KeyObject = privateKey): string =>
+  serviceAccountAssertion(EMAIL, key, claims);
 
 describe('Dataproc stand-in and its Google token endpoint', () => {
   const dp = new DataprocStandIn({
@@ -39,25 +29,7 @@ describe('Dataproc stand-in and its Google token endpoint', () => {
   beforeAll(() => dp.start());
   afterAll(() => dp.close());
 
-  const token = async (jwt: string) => {
-    const res = await fetch(dp.tokenUri, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
-        assertion: jwt,
-      }),
-    });
-    return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-  };
-  const api = async (path: string, bearer: string, method = 'GET', body?: unknown) => {
-    const res = await fetch(`${dp.url}${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, json: (await res.json()) as GoogleReply };
-  };
+  const { grant: token, api } = googleApiClient<GoogleReply>(dp, EMAIL, privateKey);
   const base = '/v1/projects/proj-12345/locations/us-central1/batches';
   const pyspark = { pysparkBatch: { mainPythonFileUri: 'gs://b/x.py' } };
 

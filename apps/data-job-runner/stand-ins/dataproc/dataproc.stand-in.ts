@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Lifecycle, ProviderStandIn } from '@app/local-agent';
+import { Lifecycle } from '@app/local-agent';
 import type { LifecycleStep, StandInRequest, StandInResponse } from '@app/local-agent';
-import { GoogleTokenEndpoint, googleError, type ServiceAccountSpec } from '../google-token.js';
+import { GoogleApiStandIn, type GoogleApiStandInOptions } from '../google-api-stand-in.js';
+import { googleError } from '../google-token.js';
 
 export type DataprocState = 'PENDING' | 'RUNNING' | 'CANCELLING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
 
@@ -17,10 +18,7 @@ export interface DataprocBatch {
   cancelled: boolean;
 }
 
-export interface DataprocStandInOptions {
-  project: string;
-  region: string;
-  serviceAccount: ServiceAccountSpec;
+export interface DataprocStandInOptions extends GoogleApiStandInOptions {
   lifecycle?: Array<LifecycleStep<DataprocState>>;
 }
 
@@ -37,7 +35,6 @@ const KINDS = ['pysparkBatch', 'sparkBatch', 'sparkRBatch', 'sparkSqlBatch'];
 const BATCH_ID = /^[a-z][a-z0-9-]{2,61}[a-z0-9]$/;
 const REQUEST_ID = /^[A-Za-z0-9_-]{1,40}$/;
 const TERMINAL = new Set(['SUCCEEDED', 'FAILED', 'CANCELLED']);
-const SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
 
 /**
  * Dataproc Serverless v1 batches, with Google's token endpoint (POST /token, the service account's
@@ -46,24 +43,19 @@ const SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
  * `batchId` 409 ALREADY_EXISTS), `batches.get`, `batches.list` in pages, `operations.get` and
  * `operations.cancel` (the batch goes CANCELLING, then CANCELLED; an ended operation: 400 FAILED_PRECONDITION).
  */
-export class DataprocStandIn extends ProviderStandIn {
-  readonly tokens: GoogleTokenEndpoint;
+export class DataprocStandIn extends GoogleApiStandIn {
   readonly batches: DataprocBatch[] = [];
   /** Batches whose body contains `match` (e.g. their main file) follow `lifecycle`. */
   readonly scripts: Array<{ match: string; lifecycle: Array<LifecycleStep<DataprocState>> }> = [];
 
   constructor(private readonly options: DataprocStandInOptions) {
-    super('dataproc', (req) =>
-      googleError(404, `The requested URL ${req.path} was not found on this server.`, 'NOT_FOUND'),
-    );
-    this.tokens = new GoogleTokenEndpoint([options.serviceAccount]);
+    super('dataproc', options);
     const base = '/v1/projects/:project/locations/:region/batches';
-    this.route('POST', '/token', (req) => this.tokens.token(req))
-      .route(
-        'POST',
-        base,
-        this.authed((req) => this.create(req)),
-      )
+    this.route(
+      'POST',
+      base,
+      this.authed((req) => this.create(req)),
+    )
       .route(
         'GET',
         base,
@@ -86,34 +78,24 @@ export class DataprocStandIn extends ProviderStandIn {
       );
   }
 
-  get tokenUri(): string {
-    return `${this.url}/token`;
-  }
-
   batch(id: string): DataprocBatch | undefined {
     return this.batches.find((b) => b.id === id);
   }
 
-  private authed(
-    handler: (req: StandInRequest) => StandInResponse,
-  ): (req: StandInRequest) => StandInResponse {
-    return (req) => {
-      const refused = this.tokens.refuse(req, SCOPE);
-      if (refused) return refused;
-      if (req.params.project !== this.options.project)
-        return googleError(
-          403,
-          `Permission 'dataproc.batches.create' denied on resource '//dataproc.googleapis.com/projects/${req.params.project}/locations/${req.params.region}' (or it may not exist).`,
-          'PERMISSION_DENIED',
-        );
-      if (req.params.region !== this.options.region)
-        return googleError(
-          400,
-          `Region '${req.params.region}' is invalid. Please see https://cloud.google.com/dataproc/docs/concepts/regional-endpoints for additional information on regional endpoints`,
-          'INVALID_ARGUMENT',
-        );
-      return handler(req);
-    };
+  protected deniedProject(req: StandInRequest): StandInResponse {
+    return googleError(
+      403,
+      `Permission 'dataproc.batches.create' denied on resource '//dataproc.googleapis.com/projects/${req.params.project}/locations/${req.params.region}' (or it may not exist).`,
+      'PERMISSION_DENIED',
+    );
+  }
+
+  protected unknownRegion(req: StandInRequest): StandInResponse {
+    return googleError(
+      400,
+      `Region '${req.params.region}' is invalid. Please see https://cloud.google.com/dataproc/docs/concepts/regional-endpoints for additional information on regional endpoints`,
+      'INVALID_ARGUMENT',
+    );
   }
 
   private operationName(uuid: string): string {

@@ -1,12 +1,10 @@
 // The stand-in must refuse what Google refuses, or the e2e tests prove nothing.
-import { generateKeyPairSync, sign } from 'node:crypto';
-import { GOOGLE_TOKEN_AUDIENCE } from '../google-token.js';
+import { generateKeyPairSync } from 'node:crypto';
+import { googleApiClient } from '../google-api-test-client.js';
 import { VertexPipelinesStandIn } from './vertex-pipelines.stand-in.js';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const EMAIL = 'runner@proj-12345.iam.gserviceaccount.com';
-const part = (v: object) => Buffer.from(JSON.stringify(v)).toString('base64url');
-const now = () => Math.floor(Date.now() / 1000);
 const JOBS = '/v1/projects/proj-12345/locations/us-central1/pipelineJobs';
 const TEMPLATE = { templateUri: 'https://us-central1-kfp.pkg.dev/proj-12345/pipelines/train/v1' };
 
@@ -18,17 +16,6 @@ interface Reply {
   error?: { code?: number; status?: string };
 }
 
-function assertion(scope = 'https://www.googleapis.com/auth/cloud-platform'): string {
-  const body = `${part({ alg: 'RS256', typ: 'JWT', kid: 'kid-1' })}.${part({
-    iss: EMAIL,
-    scope,
-    aud: GOOGLE_TOKEN_AUDIENCE,
-    iat: now(),
-    exp: now() + 3600,
-  })}`;
-  return `${body}.${sign('sha256', Buffer.from(body), privateKey).toString('base64url')}`;
-}
-
 describe('Vertex AI Pipelines stand-in', () => {
   const vx = new VertexPipelinesStandIn({
     project: 'proj-12345',
@@ -38,25 +25,7 @@ describe('Vertex AI Pipelines stand-in', () => {
   beforeAll(() => vx.start());
   afterAll(() => vx.close());
 
-  const token = async (scope?: string) => {
-    const res = await fetch(vx.tokenUri, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
-        assertion: assertion(scope),
-      }),
-    });
-    return ((await res.json()) as { access_token: string }).access_token;
-  };
-  const api = async (path: string, bearer: string, method = 'GET', body?: unknown) => {
-    const res = await fetch(`${vx.url}${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, json: (await res.json()) as Reply };
-  };
+  const { token, api } = googleApiClient<Reply>(vx, EMAIL, privateKey);
 
   it('refuses a token it did not issue (401) and one without the cloud-platform scope (403)', async () => {
     expect((await api(JOBS, 'ya29.made-up')).json.error).toMatchObject({

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Lifecycle, ProviderStandIn } from '@app/local-agent';
+import { Lifecycle } from '@app/local-agent';
 import type { LifecycleStep, StandInRequest, StandInResponse } from '@app/local-agent';
-import { GoogleTokenEndpoint, googleError, type ServiceAccountSpec } from '../google-token.js';
+import { GoogleApiStandIn, type GoogleApiStandInOptions } from '../google-api-stand-in.js';
+import { googleError } from '../google-token.js';
 
 export type PipelineState =
   | 'PIPELINE_STATE_QUEUED'
@@ -24,14 +25,10 @@ export interface VertexPipelineJob {
   cancelled: boolean;
 }
 
-export interface VertexPipelinesStandInOptions {
-  project: string;
-  region: string;
-  serviceAccount: ServiceAccountSpec;
+export interface VertexPipelinesStandInOptions extends GoogleApiStandInOptions {
   lifecycle?: Array<LifecycleStep<PipelineState>>;
 }
 
-const SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
 const JOB_ID = /^[a-z0-9-]{1,128}$/;
 const TERMINAL = new Set(['PIPELINE_STATE_SUCCEEDED', 'PIPELINE_STATE_FAILED', 'PIPELINE_STATE_CANCELLED']);
 const JOB_FIELDS = new Set([
@@ -57,24 +54,19 @@ const invalid = (message: string) => googleError(400, message, 'INVALID_ARGUMENT
  * `pipelineJobs.list` in pages, `pipelineJobs.cancel` (CANCELLING, then CANCELLED; an ended job: 400
  * FAILED_PRECONDITION).
  */
-export class VertexPipelinesStandIn extends ProviderStandIn {
-  readonly tokens: GoogleTokenEndpoint;
+export class VertexPipelinesStandIn extends GoogleApiStandIn {
   readonly jobs: VertexPipelineJob[] = [];
   /** Jobs whose body contains `match` (e.g. their template) follow `lifecycle`. */
   readonly scripts: Array<{ match: string; lifecycle: Array<LifecycleStep<PipelineState>> }> = [];
 
   constructor(private readonly options: VertexPipelinesStandInOptions) {
-    super('vertexPipelines', (req) =>
-      googleError(404, `The requested URL ${req.path} was not found on this server.`, 'NOT_FOUND'),
-    );
-    this.tokens = new GoogleTokenEndpoint([options.serviceAccount]);
+    super('vertexPipelines', options);
     const base = '/v1/projects/:project/locations/:region/pipelineJobs';
-    this.route('POST', '/token', (req) => this.tokens.token(req))
-      .route(
-        'POST',
-        base,
-        this.authed((req) => this.create(req)),
-      )
+    this.route(
+      'POST',
+      base,
+      this.authed((req) => this.create(req)),
+    )
       .route(
         'GET',
         base,
@@ -92,31 +84,23 @@ export class VertexPipelinesStandIn extends ProviderStandIn {
       );
   }
 
-  get tokenUri(): string {
-    return `${this.url}/token`;
-  }
-
   job(id: string): VertexPipelineJob | undefined {
     return this.jobs.find((j) => j.id === id);
   }
 
-  private authed(
-    handler: (req: StandInRequest) => StandInResponse,
-  ): (req: StandInRequest) => StandInResponse {
-    return (req) => {
-      const refused = this.tokens.refuse(req, SCOPE);
-      if (refused) return refused;
-      const { project, region } = req.params;
-      if (project !== this.options.project)
-        return googleError(
-          403,
-          `Permission 'aiplatform.pipelineJobs.create' denied on resource '//aiplatform.googleapis.com/projects/${project}/locations/${region}' (or it may not exist).`,
-          'PERMISSION_DENIED',
-        );
-      if (region !== this.options.region)
-        return invalid(`Location ${region} is not supported for this endpoint (${this.options.region}).`);
-      return handler(req);
-    };
+  protected deniedProject(req: StandInRequest): StandInResponse {
+    const { project, region } = req.params;
+    return googleError(
+      403,
+      `Permission 'aiplatform.pipelineJobs.create' denied on resource '//aiplatform.googleapis.com/projects/${project}/locations/${region}' (or it may not exist).`,
+      'PERMISSION_DENIED',
+    );
+  }
+
+  protected unknownRegion(req: StandInRequest): StandInResponse {
+    return invalid(
+      `Location ${req.params.region} is not supported for this endpoint (${this.google.region}).`,
+    );
   }
 
   private jobName(id: string): string {

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import { FaultPlan } from './faults.js';
 import { writeHostileReply } from './hostile-replies.js';
@@ -49,6 +50,8 @@ export class StandInServer {
   private server?: Server;
   private readonly sockets = new Set<Socket>();
   url = '';
+  /** PEM key and certificate to serve HTTPS with (an upstream whose client accepts nothing else). */
+  tls?: { key: string; cert: string };
 
   constructor(
     readonly name: string,
@@ -90,12 +93,13 @@ export class StandInServer {
   }
 
   async start(port = 0): Promise<string> {
-    this.server = createServer((req, res) => {
+    const listener = (req: IncomingMessage, res: ServerResponse) => {
       this.handle(req, res).catch((err: unknown) => {
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
         res.end(`stand-in error: ${(err as Error).message}`);
       });
-    });
+    };
+    this.server = this.tls ? createTlsServer(this.tls, listener) : createServer(listener);
     this.server.on('connection', (socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
@@ -103,7 +107,7 @@ export class StandInServer {
     const host = standInHost();
     await new Promise<void>((resolve) => this.server!.listen(port, host, resolve));
     const address = this.server.address();
-    this.url = `http://${host}:${typeof address === 'object' && address ? address.port : port}`;
+    this.url = `${this.tls ? 'https' : 'http'}://${host}:${typeof address === 'object' && address ? address.port : port}`;
     return this.url;
   }
 

@@ -3,6 +3,7 @@
 // pod's requests from its submission to its end, so the scheduler never has to leave one Pending for want of
 // room ("Insufficient cpu"). The pod runner counts no requests: under it, everything runs at once.
 import { pluginManifest } from './plugins.js';
+import { parseQuantity } from '../../../tools/argo-stack/src/container-env.js';
 import { kubectlAsync, type StackState } from '../../../tools/argo-stack/src/stack.js';
 
 export interface Requests {
@@ -15,24 +16,12 @@ export interface Requests {
 /** Argo's own container in every agent pod (`main`; `init` asks the same and runs before): agent.go's requests. */
 const AGENT_CONTAINER: Requests = { cpu: 10, memory: 64e6 };
 
-const UNITS: Record<string, number> = {
-  '': 1,
-  k: 1e3,
-  M: 1e6,
-  G: 1e9,
-  Ki: 1024,
-  Mi: 1024 ** 2,
-  Gi: 1024 ** 3,
-};
-
 /** A Kubernetes quantity: CPU in millicores (`40m`, `2`), memory in bytes (`64Mi`, `64M`, `1024Ki`). */
 export function quantity(value: string | undefined, kind: 'cpu' | 'memory'): number {
   if (!value) return 0;
-  const m = /^(\d+(?:\.\d+)?)(m|k|M|G|Ki|Mi|Gi)?$/.exec(value);
-  if (!m) throw new Error(`not a ${kind} quantity: ${value}`);
-  const n = Number(m[1]);
-  if (kind === 'cpu') return m[2] === 'm' ? n : n * 1000;
-  return n * UNITS[m[2] ?? '']!;
+  const n = parseQuantity(value);
+  if (!Number.isFinite(n)) throw new Error(`not a ${kind} quantity: ${value}`);
+  return kind === 'cpu' ? Math.round(n * 1000) : n;
 }
 
 interface ResourceRequests {

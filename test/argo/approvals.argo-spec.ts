@@ -29,8 +29,6 @@ import type { Channel } from '../../apps/chat-notifier/stand-ins/slack/slack-sta
 import { sharedAgentProcesses } from '../../tools/argo-stack/src/shared-agents.js';
 import type { StackState } from '../../tools/argo-stack/src/stack.js';
 import {
-  agentContainerEvents,
-  agentPodLogs,
   create,
   prepareNamespace,
   stack,
@@ -39,6 +37,7 @@ import {
   type ManifestDoc,
   type WorkflowOutcome,
 } from './support/cluster.js';
+import { watchAgentPod, type AgentPodWatch } from './support/agent-pods.js';
 import { installPlugin, pluginManifest } from './support/plugins.js';
 import { reportText, reportWorkflow } from './support/report.js';
 import { workflowSeconds } from './support/runs.js';
@@ -53,6 +52,9 @@ const APP = 'chat-notifier';
 const ENV = { SLACK_APPROVAL_CALLS_PER_MINUTE: '600' };
 /** Three polls 10 s apart and the agents' own delays fit in it (a restart of the shared agent included). */
 const ROWS = slackApprovalRows({ withdrawTimeout: '75s' });
+
+/** The agent pods of the restart rows, watched from the restart on. */
+const watches = new Map<string, AgentPodWatch>();
 
 interface Agent {
   pass: 'agent pods' | 'shared agent';
@@ -73,21 +75,19 @@ const agents: Agent[] = [
     install: (state, env) => installPlugin(state, NAMESPACE, APP, env),
     restart: async (state, workflow) => {
       const sidecar = pluginManifest(APP).spec.sidecar.container.name;
-      const pid = agentContainerEvents(state, NAMESPACE, workflow, sidecar).find(
-        (l) => l.msg === 'container started',
-      )!.pid!;
+      const pod = watchAgentPod(state, NAMESPACE, workflow);
+      watches.set(workflow, pod);
+      const pid = await until('the sidecar runs', 60, () => pod.container(sidecar).pid);
       process.kill(pid, 'SIGKILL');
       await until('the sidecar started again', 60, () =>
-        agentContainerEvents(state, NAMESPACE, workflow, sidecar).filter((l) => l.msg === 'container started')
-          .length >= 2
-          ? true
-          : undefined,
+        pod.container(sidecar).starts >= 2 ? true : undefined,
       );
     },
-    foundAgain: (state, workflow) =>
-      agentPodLogs(state, NAMESPACE, workflow)[pluginManifest(APP).spec.sidecar.container.name]!.includes(
-        FOUND_AGAIN,
-      ),
+    foundAgain: (_state, workflow) => {
+      const pod = watches.get(workflow)!;
+      pod.stop();
+      return pod.container(pluginManifest(APP).spec.sidecar.container.name).log.includes(FOUND_AGAIN);
+    },
   },
   {
     pass: 'shared agent',

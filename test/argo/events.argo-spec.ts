@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { executionKey } from '@app/plugin-kit/ledger/execution-key.js';
 import type { StackState } from '../../tools/argo-stack/src/stack.js';
 import {
-  agentPodLogs,
+  create,
   examples,
   kubeClient,
   prepareNamespace,
@@ -19,8 +19,9 @@ import {
   stack,
   type ManifestDoc,
 } from './support/cluster.js';
+import { watchAgentPod } from './support/agent-pods.js';
 import { apply, installPlugin, pluginManifest } from './support/plugins.js';
-import { BINDING_LABEL, runWorkflow } from './support/runs.js';
+import { BINDING_LABEL, followWorkflow } from './support/runs.js';
 import { EVENT_APP, argoServerEnv, documentedEventRole, serviceAccountToken } from './support/upstreams.js';
 
 const NAMESPACE = 'ep-events';
@@ -95,7 +96,16 @@ describe('workflow events through the real argo server', () => {
 
   it('the binding submits the template with the parameters the binding tester predicted', async () => {
     const example = examples(EVENT_APP).find(({ doc }) => doc.kind === 'Workflow')!;
-    const run = await runWorkflow(state, NAMESPACE, 'events', { what: example.file, doc: example.doc });
+    const name = await create(state, NAMESPACE, example.doc);
+    const pod = watchAgentPod(state, NAMESPACE, name);
+    const run = await followWorkflow(
+      state,
+      NAMESPACE,
+      'events',
+      { what: example.file, doc: example.doc },
+      name,
+    );
+    pod.stop();
     expect(run.phase).toBe('Succeeded');
 
     // The event as the plugin sent it: the example's body with the workflow's values, and its execution key
@@ -113,7 +123,7 @@ describe('workflow events through the real argo server', () => {
       {},
     );
     const logged = /"key":"([0-9a-f]{16})"[^\n]*"msg":"event sent"/.exec(
-      agentPodLogs(state, NAMESPACE, run.name)[pluginManifest(EVENT_APP).spec.sidecar.container.name],
+      pod.container(pluginManifest(EVENT_APP).spec.sidecar.container.name).log,
     )?.[1];
     expect(key.startsWith(logged ?? '?')).toBe(true);
 

@@ -29,6 +29,7 @@ import {
   type AgentOutcome,
   type SeenRequest,
 } from './support/agent-comparison.js';
+import { watchAgentPod } from './support/agent-pods.js';
 import {
   create,
   prepareNamespace,
@@ -148,11 +149,13 @@ describe('examples: the local agent and the real agent', () => {
     await apply(state, example.namespace, example.templates as unknown as ManifestDoc[]);
     const name = await create(state, example.namespace, example.workflow as unknown as ManifestDoc);
     const container = pluginManifest(example.app).spec.sidecar.container.name;
-    const seen = () => calls(agentContainerLines(state, example.namespace, name, container), name);
+    const pod = watchAgentPod(state, example.namespace, name);
+    const seen = () => calls(agentContainerLines(pod, container), name);
     const { workflow } = await observeReal(state, example.namespace, name, seen, {
       quietMs: QUIET_MS,
       timeoutMs: 10 * 60_000,
     });
+    pod.stop();
     return realOutcome(workflow, seen());
   }
 

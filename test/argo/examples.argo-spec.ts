@@ -8,12 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { StackState } from '../../tools/argo-stack/src/stack.js';
 import { examples, prepareNamespace, stack, type ManifestDoc } from './support/cluster.js';
 import { apply, declaring, installPlugin, pluginApps, workflowLevelExample } from './support/plugins.js';
+import { agentPodRequests, nodeRoom, type NodeRoom } from './support/node-room.js';
 import { BINDING_LABEL, runBindingSubmissions, runWorkflow, type Run } from './support/runs.js';
 import { appEnv, standInsOnStack, startStandIns } from './support/upstreams.js';
 
 interface Pass {
   label: string;
   namespace: string;
+  /** The apps whose sidecars each agent pod of this pass holds. */
+  sidecars: string[];
   /** Installs the plugins into the namespace with the settings of each app. */
   install(state: StackState, env: Record<string, Record<string, string>>): Promise<unknown>;
   /** What a workflow or template of the examples becomes in this pass. */
@@ -32,6 +35,7 @@ const PASSES: Pass[] = [
   {
     label: 'single',
     namespace: 'ep-single',
+    sidecars: apps,
     install: (state, env) => Promise.all(apps.map((app) => installPlugin(state, 'ep-single', app, env[app]))),
     adapt: (doc) => doc,
     extra: () => [],
@@ -39,6 +43,7 @@ const PASSES: Pass[] = [
   {
     label: 'collection',
     namespace: 'ep-collection',
+    sidecars: ['collection'],
     install: (state, env) => installPlugin(state, 'ep-collection', 'collection', merged(env)),
     adapt: (doc) => doc,
     extra: () => [],
@@ -46,6 +51,7 @@ const PASSES: Pass[] = [
   {
     label: 'workflow-level',
     namespace: 'ep-workflow-level',
+    sidecars: apps,
     install: (state, env) =>
       Promise.all(
         apps.map((app) => installPlugin(state, 'ep-workflow-level', app, env[app], { workflowLevel: true })),
@@ -64,7 +70,7 @@ interface PassResult {
   submitted: Run[];
 }
 
-async function runPass(state: StackState, pass: Pass): Promise<PassResult> {
+async function runPass(state: StackState, pass: Pass, room: NodeRoom | undefined): Promise<PassResult> {
   await prepareNamespace(state, pass.namespace);
   const standIns = await startStandIns(apps);
   try {
@@ -83,7 +89,12 @@ async function runPass(state: StackState, pass: Pass): Promise<PassResult> {
         .map(({ file, doc }) => ({ what: file, doc: pass.adapt(doc, env) })),
       ...pass.extra(env).map(({ what, doc }) => ({ what, doc })),
     ];
-    const runs = await Promise.all(submissions.map((s) => runWorkflow(state, pass.namespace, pass.label, s)));
+    // On the real node no more at once than it fits (an agent pod of the single pass asks 210m of CPU).
+    const requests = agentPodRequests(pass.sidecars);
+    const run = (s: (typeof submissions)[number]) => runWorkflow(state, pass.namespace, pass.label, s);
+    const runs = await Promise.all(
+      submissions.map((s) => (room ? room.run(requests, () => run(s)) : run(s))),
+    );
     const submitted = await runBindingSubmissions(
       state,
       pass.namespace,
@@ -100,11 +111,12 @@ describe('examples under the real Argo', () => {
   let state: StackState;
   let results: Array<Promise<PassResult>>;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     state = stack();
     standInsOnStack(state);
-    // The passes run side by side; each test below waits for its own.
-    results = PASSES.map((pass) => runPass(state, pass));
+    const room = await nodeRoom(state);
+    // The passes run side by side, sharing the node's room; each test below waits for its own.
+    results = PASSES.map((pass) => runPass(state, pass, room));
     for (const result of results) result.catch(() => undefined);
   });
   afterAll(async () => {

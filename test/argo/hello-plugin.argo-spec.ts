@@ -6,9 +6,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parse } from 'yaml';
 import { argoModuleDir, type StackState } from '../../tools/argo-stack/src/stack.js';
-import { agentPodLogs, prepareNamespace, stack, type ManifestDoc } from './support/cluster.js';
+import { watchAgentPod } from './support/agent-pods.js';
+import { create, prepareNamespace, stack, type ManifestDoc } from './support/cluster.js';
 import { apply, installPlugin, pluginApps, pluginManifest } from './support/plugins.js';
-import { runWorkflow } from './support/runs.js';
+import { followWorkflow } from './support/runs.js';
 import { appEnv, standInsOnStack, startStandIns } from './support/upstreams.js';
 
 const NAMESPACE = 'ep-hello';
@@ -73,10 +74,16 @@ describe("Argo's hello plugin beside ours", () => {
   afterAll(() => close());
 
   it('one agent pod runs both sidecars, and each answers its own template', async () => {
-    const run = await runWorkflow(state, NAMESPACE, 'hello + ours', {
-      what: 'hello step + build step',
-      doc: WORKFLOW,
-    });
+    const name = await create(state, NAMESPACE, WORKFLOW);
+    const pod = watchAgentPod(state, NAMESPACE, name);
+    const run = await followWorkflow(
+      state,
+      NAMESPACE,
+      'hello + ours',
+      { what: 'hello step + build step', doc: WORKFLOW },
+      name,
+    );
+    pod.stop();
     const node = (name: string) => Object.values(run.outcome.nodes).find((n) => n.displayName === name)!;
     expect(run.phase).toBe('Succeeded');
     expect(node('hello')).toMatchObject({
@@ -88,9 +95,12 @@ describe("Argo's hello plugin beside ours", () => {
       phase: 'Succeeded',
       outputs: { parameters: expect.arrayContaining([{ name: 'result', value: 'SUCCESS' }]) },
     });
-    const logs = agentPodLogs(state, NAMESPACE, run.name);
     // The hello server logs each request it answered; ours logs the build it started.
-    expect(logs['hello-executor-plugin']).toMatch(/"POST \/api\/v1\/template\.execute HTTP\/1\.1" 200/);
-    expect(logs[pluginManifest('build-trigger').spec.sidecar.container.name]).toMatch(/platform\/app-build/);
+    expect(pod.container('hello-executor-plugin').log).toMatch(
+      /"POST \/api\/v1\/template\.execute HTTP\/1\.1" 200/,
+    );
+    expect(pod.container(pluginManifest('build-trigger').spec.sidecar.container.name).log).toMatch(
+      /platform\/app-build/,
+    );
   });
 });

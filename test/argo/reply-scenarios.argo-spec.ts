@@ -21,6 +21,7 @@ import {
   type AgentOutcome,
   type SeenRequest,
 } from './support/agent-comparison.js';
+import { watchAgentPod } from './support/agent-pods.js';
 import {
   create,
   kubectlAsync,
@@ -85,11 +86,13 @@ async function playLocally(shape: WorkflowShape, tokenFile: string, token: strin
 
 async function observe(name: string): Promise<AgentOutcome> {
   const state = stack();
-  const requests = () => seen(agentContainerLines(state, NAMESPACE, name, CONTAINER));
+  const pod = watchAgentPod(state, NAMESPACE, name);
+  const requests = () => seen(agentContainerLines(pod, CONTAINER));
   const { workflow: outcome } = await observeReal(state, NAMESPACE, name, requests, {
     quietMs: QUIET_MS,
     timeoutMs: 6 * 60_000,
   });
+  pod.stop();
   const all = requests();
   return realOutcome(outcome, all);
 }

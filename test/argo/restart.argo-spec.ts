@@ -6,15 +6,8 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { JenkinsStandIn } from '../../apps/build-trigger/stand-ins/jenkins/jenkins.stand-in.js';
 import type { StackState } from '../../tools/argo-stack/src/stack.js';
-import {
-  agentContainerEvents,
-  create,
-  examples,
-  prepareNamespace,
-  stack,
-  until,
-  waitForWorkflow,
-} from './support/cluster.js';
+import { create, examples, prepareNamespace, stack, until, waitForWorkflow } from './support/cluster.js';
+import { watchAgentPod } from './support/agent-pods.js';
 import { installPlugin, pluginManifest } from './support/plugins.js';
 import { reportWorkflow } from './support/report.js';
 import { workflowSeconds } from './support/runs.js';
@@ -44,22 +37,22 @@ describe('a plugin killed in the middle of a step', () => {
   });
   afterAll(() => jenkins.close());
 
-  it('is restarted by the pod runner, and the node ends once with the one build it started', async () => {
+  it('is restarted in its agent pod, and the node ends once with the one build it started', async () => {
     const sidecar = pluginManifest(APP).spec.sidecar.container.name;
     const example = examples(APP).find((e) => e.file.endsWith('/jenkins-build.yaml'))!;
     const name = await create(state, NAMESPACE, example.doc);
+    const pod = watchAgentPod(state, NAMESPACE, name);
 
-    // The build runs: kill the sidecar's process (the pod runner logs its pid; /proc says it is the plugin).
+    // The build runs: kill the sidecar's process (the node says its pid; /proc says it is the plugin).
     await until('a running build', 120, () =>
       jenkins.builds(JOB).some((b) => b.building) ? true : undefined,
     );
-    const pid = agentContainerEvents(state, NAMESPACE, name, sidecar).find(
-      (l) => l.msg === 'container started',
-    )!.pid!;
+    const pid = await until('the sidecar runs', 60, () => pod.container(sidecar).pid);
     expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain('/app/main.js');
     process.kill(pid, 'SIGKILL');
 
     const outcome = await waitForWorkflow(state, NAMESPACE, name, 5 * 60_000);
+    pod.stop();
     reportWorkflow({
       what: `${example.file} (sidecar killed)`,
       pass: 'restart',
@@ -68,9 +61,9 @@ describe('a plugin killed in the middle of a step', () => {
       seconds: workflowSeconds(outcome),
       message: outcome.message,
     });
-    const events = agentContainerEvents(state, NAMESPACE, name, sidecar);
-    expect(events.filter((l) => l.msg === 'container exited').map((l) => l.exitCode)).toContain(137);
-    expect(events.filter((l) => l.msg === 'container started')).toHaveLength(2);
+    const record = pod.container(sidecar);
+    expect(record.exitCodes).toContain(137);
+    expect(record.starts).toBe(2);
     const attempts = Object.values(outcome.nodes).filter((n) => n.type === 'Plugin');
     expect(outcome.phase).toBe('Succeeded');
     expect(attempts.map((n) => n.phase)).toEqual(['Succeeded']);

@@ -81,13 +81,33 @@ describe('email: HTML and text from one template, attachment, Message-ID, thread
     expect(second.thread).toBe(first.id);
   });
 
-  it('a relay without a trusted certificate fails the step naming SMTP_CA_FILE', async () => {
-    const g = await startNotifier({ ...demo.env, SMTP_CA_FILE: '' });
+  it('trusts the relay through SMTP_CA_FILE as well, the same CA in a file', async () => {
+    const g = await startNotifier({ ...demo.env, SMTP_CA_PEM: '', SMTP_CA_FILE: demo.smtp.caFile });
+    try {
+      const reply = await g.h.execute(notify('email', { to: 'a@example.com', text: 'from a file' }));
+      expect(reply.body.node?.phase).toBe('Succeeded');
+      expect(demo.smtp.mails.at(-1)).toMatchObject({ tls: true, to: ['a@example.com'] });
+    } finally {
+      await g.close();
+    }
+  });
+
+  it('stops at start-up on both CA settings, or on an SMTP_CA_PEM that holds no certificate', async () => {
+    await expect(startNotifier({ ...demo.env, SMTP_CA_FILE: demo.smtp.caFile })).rejects.toThrow(
+      'SMTP_CA_PEM: set it or SMTP_CA_FILE, not both',
+    );
+    await expect(startNotifier({ ...demo.env, SMTP_CA_PEM: demo.smtp.caFile })).rejects.toThrow(
+      'SMTP_CA_PEM: must hold a PEM certificate (-----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----)',
+    );
+  });
+
+  it('a relay without a trusted certificate fails the step naming SMTP_CA_PEM and SMTP_CA_FILE', async () => {
+    const g = await startNotifier({ ...demo.env, SMTP_CA_PEM: '' });
     try {
       const message = (await g.h.execute(notify('email', { to: 'a@example.com', text: 'x' }))).body.node
         ?.message;
       expect(message).toMatch(
-        /^email: no TLS with the relay \(.*\): the admin checks the relay's certificate \(SMTP_CA_FILE\)/,
+        /^email: no TLS with the relay \(.*\): the admin checks the relay's certificate \(SMTP_CA_PEM or SMTP_CA_FILE\)/,
       );
     } finally {
       await g.close();

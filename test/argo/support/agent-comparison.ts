@@ -4,7 +4,8 @@
 import { isFinalPhase } from '@app/contract';
 import type { WorkflowResult } from '@app/local-agent';
 import type { StackState } from '../../../tools/argo-stack/src/stack.js';
-import { agentPodLogs, kubeClient, waitForWorkflow, type WorkflowOutcome } from './cluster.js';
+import type { AgentPodWatch } from './agent-pods.js';
+import { kubeClient, waitForWorkflow, type WorkflowOutcome } from './cluster.js';
 
 /** One request as the plugin saw it: when, and whether it was a template.execute call. */
 export interface SeenRequest {
@@ -315,20 +316,10 @@ export async function compareTwice<C>(
 }
 
 /** JSON lines of a container of the workflow's agent pod, parsed (none before the pod has a log). */
-export function agentContainerLines(
-  state: StackState,
-  namespace: string,
-  workflow: string,
-  container: string,
-): Array<Record<string, unknown>> {
-  let text: string | undefined;
-  try {
-    text = agentPodLogs(state, namespace, workflow)[container];
-  } catch {
-    return [];
-  }
-  return (text ?? '')
-    .split('\n')
+export function agentContainerLines(pod: AgentPodWatch, container: string): Array<Record<string, unknown>> {
+  return pod
+    .container(container)
+    .log.split('\n')
     .filter((line) => line.startsWith('{'))
     .flatMap((line) => {
       try {

@@ -138,50 +138,6 @@ export async function waitForWorkflow(
   }
 }
 
-/**
- * The container logs of a workflow's agent pod, by container name, from the pod runner's folder (the pod
- * itself is deleted when the workflow ends).
- */
-export function agentPodLogs(state: StackState, namespace: string, workflow: string): Record<string, string> {
-  const pods = join(state.dir, 'pods');
-  const dir = readdirSync(pods).find(
-    (d) => d.startsWith(`${namespace}_${workflow}-`) && /-agent_[^_]+$/.test(d),
-  );
-  if (!dir) throw new Error(`no agent pod of ${namespace}/${workflow} in ${pods}`);
-  const logs = join(pods, dir, 'logs');
-  return Object.fromEntries(
-    readdirSync(logs).map((f) => [f.replace(/\.log$/, ''), readFileSync(join(logs, f), 'utf8')]),
-  );
-}
-
-/** A line of the pod runner's log about a container. */
-export interface RunnerLine {
-  pod?: string;
-  msg: string;
-  container?: string;
-  pid?: number;
-  exitCode?: number;
-}
-
-/** The pod runner's log lines about one container of a workflow's agent pod (its pid, its exits). */
-export function agentContainerEvents(
-  state: StackState,
-  namespace: string,
-  workflow: string,
-  container: string,
-): RunnerLine[] {
-  return readFileSync(join(state.dir, 'logs/pod-runner.log'), 'utf8')
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as RunnerLine)
-    .filter(
-      (l) =>
-        l.pod?.startsWith(`${namespace}/${workflow}-`) &&
-        l.pod.endsWith('-agent') &&
-        l.container === container,
-    );
-}
-
 export interface ResourceAttributes {
   verb: string;
   resource: string;

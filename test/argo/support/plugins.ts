@@ -2,7 +2,7 @@
 // stand-ins: the Secrets of the sidecar's secretKeyRefs and the ConfigMaps of its configMapKeyRefs filled from
 // the demo env, the agent RBAC, and either the plugin ConfigMap (installed plugins) or the workflow-level
 // snippet (spec.executorPlugins). A variable of the demo env the sidecar does not take from a Secret or a
-// ConfigMap (a stand-in's endpoint such as SLACK_API_URL, ARGO_SERVER, SMTP_CA_FILE) is what an
+// ConfigMap (a stand-in's endpoint such as SLACK_API_URL, ARGO_SERVER, SMTP_CA_PEM) is what an
 // administrator sets as a value in plugin.yaml: it is set so in the sidecar's env.
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';

@@ -52,7 +52,17 @@ export async function runWorkflow(
   pass: string,
   { what, doc }: Submission,
 ): Promise<Run> {
-  const name = await create(state, namespace, doc);
+  return followWorkflow(state, namespace, pass, { what, doc }, await create(state, namespace, doc));
+}
+
+/** Waits for the end of the workflow created from the submission as `name`; the line is printed as it ends. */
+export function followWorkflow(
+  state: StackState,
+  namespace: string,
+  pass: string,
+  { what, doc }: Submission,
+  name: string,
+): Promise<Run> {
   return follow(state, namespace, pass, what, name, expectedPhase(doc));
 }
 

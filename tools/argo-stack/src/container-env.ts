@@ -65,19 +65,22 @@ function resourceValue(container: Container, ref: { resource: string; divisor?: 
   const [kind, name] = ref.resource.split('.') as ['limits' | 'requests', string];
   const raw = container.resources?.[kind]?.[name];
   if (raw === undefined) return name === 'cpu' ? '2' : String(24 * 1024 ** 3);
-  const units: Record<string, number> = {
-    '': 1,
-    m: 1e-3,
-    k: 1e3,
-    M: 1e6,
-    G: 1e9,
-    Ki: 1024,
-    Mi: 1024 ** 2,
-    Gi: 1024 ** 3,
-  };
-  const parse = (q: string) => {
-    const m = /^([0-9.]+)([a-zA-Z]*)$/.exec(q);
-    return m ? Number(m[1]) * (units[m[2]] ?? 1) : Number(q);
-  };
-  return String(Math.ceil(parse(raw) / parse(ref.divisor ?? '1')));
+  return String(Math.ceil(parseQuantity(raw) / parseQuantity(ref.divisor ?? '1')));
+}
+
+const UNITS: Record<string, number> = {
+  '': 1,
+  m: 1e-3,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+  Ki: 1024,
+  Mi: 1024 ** 2,
+  Gi: 1024 ** 3,
+};
+
+/** A Kubernetes quantity in its base unit (`40m` → 0.04 CPUs, `64Mi` → bytes); NaN when it is none. */
+export function parseQuantity(q: string): number {
+  const m = /^([0-9.]+)([a-zA-Z]*)$/.exec(q);
+  return m ? Number(m[1]) * (UNITS[m[2]] ?? NaN) : Number(q);
 }

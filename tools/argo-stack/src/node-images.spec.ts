@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { nodeBase } from './node-images.js';
+import { helloPluginImage, nodeBase } from './node-images.js';
 
 describe("the real node's Node base", () => {
   const work = mkdtempSync(join(tmpdir(), 'node-base-'));
@@ -49,5 +49,25 @@ describe("the real node's Node base", () => {
 
   it("in this checkout is the Node the npm scripts run on (the repository's one pin)", () => {
     expect(nodeBase(resolve(import.meta.dirname, '../../..')).node).toBe(process.versions.node);
+  });
+});
+
+describe("the image of Argo's hello plugin", () => {
+  const work = mkdtempSync(join(tmpdir(), 'hello-image-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  const module = (image: string) => {
+    const root = mkdtempSync(join(work, 'argo-'));
+    mkdirSync(join(root, 'test/e2e/manifests/plugins'), { recursive: true });
+    writeFileSync(
+      join(root, 'test/e2e/manifests/plugins/hello-executor-plugin-configmap.yaml'),
+      `data:\n  sidecar.container: |\n    command:\n    - python\n    image: ${image}\n    name: hello\n`,
+    );
+    return root;
+  };
+
+  it('is named as its sidecar names it, as containerd reads a short name', () => {
+    expect(helloPluginImage(module('python:alpine3.23'))).toBe('docker.io/library/python:alpine3.23');
+    expect(helloPluginImage(module('quay.io/x/python:3'))).toBe('quay.io/x/python:3');
   });
 });

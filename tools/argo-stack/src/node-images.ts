@@ -146,6 +146,36 @@ export interface NodeImageInputs {
   kubeModule: string;
   /** Folder of the built argoexec. */
   argoBin: string;
+  /** The pinned Argo module's folder (for the image its hello plugin names). */
+  argoModule: string;
+}
+
+/** Debian's Python: the interpreter, its standard library and the libraries the library's modules load. */
+export const PYTHON_DEBS = [
+  'libc6',
+  'zlib1g',
+  'libexpat1',
+  'libssl3',
+  'libffi8',
+  'libbz2-1.0',
+  'liblzma5',
+  'media-types',
+  'libpython3.11-minimal',
+  'libpython3.11-stdlib',
+  'python3.11-minimal',
+];
+
+/** The image Argo's hello plugin names for its sidecar (test/e2e/manifests/plugins of the pinned module). */
+export function helloPluginImage(argoModule: string): string {
+  const file = join(argoModule, 'test/e2e/manifests/plugins/hello-executor-plugin-configmap.yaml');
+  const image = /^\s+image: (\S+)$/m.exec(readFileSync(file, 'utf8'))?.[1];
+  if (!image) throw new Error(`${file} names no image`);
+  return image.includes('/') ? image : `docker.io/library/${image}`;
+}
+
+/** `python` and `python3` beside Debian's python3.11, as the official images have them. */
+function pythonLinks(rootfs: string): void {
+  for (const name of ['python3', 'python']) symlinkSync('python3.11', join(rootfs, 'usr/bin', name));
 }
 
 export function nodeImageRecipes(inputs: NodeImageInputs): ImageRecipe[] {
@@ -188,6 +218,18 @@ export function nodeImageRecipes(inputs: NodeImageInputs): ImageRecipe[] {
         },
       },
       finish: npmBesideNode(node),
+    },
+    {
+      ref: helloPluginImage(inputs.argoModule),
+      debs: PYTHON_DEBS,
+      files: {},
+      ...base,
+      config: {
+        Env: [PATH, 'LANG=C.UTF-8'],
+        Cmd: ['python3'],
+        Labels: { [SOURCE]: `${BUILT_HERE}: Debian's python3.11` },
+      },
+      finish: pythonLinks,
     },
     {
       ref: EXECUTOR_IMAGE,

@@ -40,7 +40,25 @@ export function pluginImageRefs(repoRoot: string): Record<string, string> {
   return out;
 }
 
-/** Builds what is missing of the plugin images on `base` (an OCI archive of `baseRef`); returns docker archives. */
+/** The Containerfile of the test images (test/argo's own images, on the same Node base). */
+const TEST_IMAGE_FILE = 'tools/argo-stack/test-image/Containerfile';
+
+/**
+ * The real-Argo suite's test images (`executor-plugins.test/<name>:dev`): each bundle its setup built in
+ * dist/test/<name>, with the key of its content. None before the setup ran (`npm run test:argo`).
+ */
+export function testImageBuilds(repoRoot: string): Array<{ name: string; ref: string; context: string }> {
+  const dist = join(repoRoot, 'dist/test');
+  if (!existsSync(dist)) return [];
+  return readdirSync(dist)
+    .filter((name) => existsSync(join(dist, name, 'main.js')))
+    .map((name) => ({ name, ref: `executor-plugins.test/${name}:dev`, context: join(dist, name) }));
+}
+
+/**
+ * Builds what is missing of the plugin images and the suite's test images on `base` (an OCI archive of
+ * `baseRef`); returns docker archives.
+ */
 export function ensurePluginImages(
   repoRoot: string,
   base: { ref: string; archive: string },
@@ -63,46 +81,60 @@ export function ensurePluginImages(
       ],
       { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 },
     );
-  const hash = createHash('sha256').update(readFileSync(base.archive));
-  for (const path of CONTEXT) hashTree(hash, repoRoot, path);
-  const key = hash.digest('hex').slice(0, 16);
   mkdirSync(cache, { recursive: true });
   let pulled = false;
-  const images = Object.entries(pluginImageRefs(repoRoot)).map(([app, ref]) => {
-    const archive = join(cache, `${app}-${key}.tar`);
+  /** `buildah bud` of one image into its cached docker archive, unless that archive exists. */
+  const build = (ref: string, archive: string, bud: string[], what: string) => {
     if (existsSync(archive)) return { ref, archive };
     if (!pulled) {
       buildah(['pull', '--quiet', `oci-archive:${base.archive}`]);
       pulled = true;
     }
     const started = Date.now();
-    buildah([
-      'bud',
-      '--isolation',
-      'chroot',
-      '--network',
-      'host',
-      // The build stage's npm ci: this machine's npm cache and its CA bundle (the registry may be reached
-      // through a proxy whose CA only this machine trusts); neither stays in the image.
-      '--volume',
-      `${join(process.env.HOME ?? '/root', '.npm')}:/root/.npm`,
-      '--volume',
-      '/etc/ssl/certs/ca-certificates.crt:/etc/ssl/certs/ca-certificates.crt:ro',
-      '--file',
-      'docker/Dockerfile',
-      '--build-arg',
-      `NODE_IMAGE=${base.ref}`,
-      '--build-arg',
-      `APP=${app}`,
-      '--tag',
-      ref,
-      '.',
-    ]);
+    buildah(['bud', '--isolation', 'chroot', '--build-arg', `NODE_IMAGE=${base.ref}`, '--tag', ref, ...bud]);
     buildah(['push', '--quiet', ref, `docker-archive:${archive}.tmp:${ref}`]);
     renameSync(`${archive}.tmp`, archive);
-    log(`built image ${ref} from docker/Dockerfile in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    log(`built image ${ref} from ${what} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return { ref, archive };
-  });
+  };
+  const hash = createHash('sha256').update(readFileSync(base.archive));
+  for (const path of CONTEXT) hashTree(hash, repoRoot, path);
+  const key = hash.digest('hex').slice(0, 16);
+  const images = Object.entries(pluginImageRefs(repoRoot)).map(([app, ref]) =>
+    build(
+      ref,
+      join(cache, `${app}-${key}.tar`),
+      [
+        '--network',
+        'host',
+        // The build stage's npm ci: this machine's npm cache and its CA bundle (the registry may be reached
+        // through a proxy whose CA only this machine trusts); neither stays in the image.
+        '--volume',
+        `${join(process.env.HOME ?? '/root', '.npm')}:/root/.npm`,
+        '--volume',
+        '/etc/ssl/certs/ca-certificates.crt:/etc/ssl/certs/ca-certificates.crt:ro',
+        '--file',
+        'docker/Dockerfile',
+        '--build-arg',
+        `APP=${app}`,
+        '.',
+      ],
+      'docker/Dockerfile',
+    ),
+  );
+  for (const test of testImageBuilds(repoRoot)) {
+    const testHash = createHash('sha256').update(readFileSync(base.archive));
+    hashTree(testHash, repoRoot, TEST_IMAGE_FILE);
+    hashTree(testHash, test.context, '.');
+    images.push(
+      build(
+        test.ref,
+        join(cache, `test-${test.name}-${testHash.digest('hex').slice(0, 16)}.tar`),
+        ['--file', join(repoRoot, TEST_IMAGE_FILE), '--build-arg', `NAME=${test.name}`, test.context],
+        `dist/test/${test.name}`,
+      ),
+    );
+  }
   // The build stages' images (each with its node_modules) are not kept: the archives are what the node imports.
   if (pulled) buildah(['rmi', '--all', '--force']);
   return images;

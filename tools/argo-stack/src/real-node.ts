@@ -9,7 +9,16 @@ import { ensureInstalled } from './debian.js';
 import { bridgeName, hostAddress } from './network.js';
 import { ensureNodeImages, nodeBase } from './node-images.js';
 import { ensurePluginImages } from './plugin-images.js';
-import { exitedLine, freePort, kubectl, moduleDir, startProcess, until, type StackState } from './stack.js';
+import {
+  argoModuleDir,
+  exitedLine,
+  freePort,
+  kubectl,
+  moduleDir,
+  startProcess,
+  until,
+  type StackState,
+} from './stack.js';
 
 /** Debian's packages the node runs, and why these: docs/testing.md, "The real node". */
 export const NODE_PACKAGES = ['containerd', 'runc', 'containernetworking-plugins', 'iptables', 'conntrack'];
@@ -226,6 +235,7 @@ export async function startRealNode(state: StackState, log: (line: string) => vo
       repoRoot: state.repoRoot,
       kubeModule: moduleDir(state.repoRoot, 'kube', 'k8s.io/kubernetes'),
       argoBin: state.bin.argo,
+      argoModule: argoModuleDir(state.repoRoot),
     },
     log,
   );

@@ -23,9 +23,16 @@ export const emailVariables = (Base: EnvClass) => {
     @IsBoolean()
     SMTP_REQUIRE_TLS = true;
 
-    /** A PEM file of the CA that signed the relay's certificate, when it is not a public one (mounted from a ConfigMap). */
+    /** A PEM file of the CA that signed the relay's certificate, when it is not a public one (where a volume can hold it). */
     @OptionalSetting()
     SMTP_CA_FILE?: string;
+
+    /**
+     * The PEM itself (from a Secret or ConfigMap key): an Argo plugin's sidecar has no volumes of its own, so
+     * this is how it gets a private CA. One of SMTP_CA_PEM and SMTP_CA_FILE.
+     */
+    @OptionalSetting()
+    SMTP_CA_PEM?: string;
   }
   return EmailVariables;
 };
@@ -42,6 +49,19 @@ export interface EmailSettings {
   servers: Map<string, SmtpServer>;
   requireTls: boolean;
   caFile?: string;
+  caPem?: string;
+}
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----/;
+
+/** SMTP_CA_PEM and SMTP_CA_FILE: one of them, the PEM holding a certificate. */
+function caProblems(env: EmailVariables): string[] {
+  if (env.SMTP_CA_PEM && env.SMTP_CA_FILE) return ['SMTP_CA_PEM: set it or SMTP_CA_FILE, not both'];
+  if (env.SMTP_CA_PEM && !PEM_CERTIFICATE.test(env.SMTP_CA_PEM))
+    return [
+      'SMTP_CA_PEM: must hold a PEM certificate (-----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----)',
+    ];
+  return [];
 }
 
 /** `smtp[s]://[user:password@]host[:port]`. */
@@ -84,8 +104,13 @@ export function readEmailSettings(env: EmailVariables, source: EnvSource): Setti
     }),
   );
   return {
-    settings: { servers: destinations, requireTls: env.SMTP_REQUIRE_TLS, caFile: env.SMTP_CA_FILE },
-    problems,
+    settings: {
+      servers: destinations,
+      requireTls: env.SMTP_REQUIRE_TLS,
+      caFile: env.SMTP_CA_FILE,
+      caPem: env.SMTP_CA_PEM,
+    },
+    problems: [...problems, ...caProblems(env)],
     formerNames,
   };
 }

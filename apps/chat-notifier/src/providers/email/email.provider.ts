@@ -97,7 +97,7 @@ export class EmailProvider implements NotifierProvider<EmailConfig> {
       );
     if (err.code === 'ETLS' || /STARTTLS|certificate|\bSSL\b|\bTLS\b/i.test(err.message))
       return UpstreamError.permanent(
-        `email: no TLS with the relay (${err.message}): the admin checks the relay's certificate (SMTP_CA_FILE) or that it offers STARTTLS`,
+        `email: no TLS with the relay (${err.message}): the admin checks the relay's certificate (SMTP_CA_PEM or SMTP_CA_FILE) or that it offers STARTTLS`,
       );
     const code = err.responseCode;
     if (code !== undefined && code >= 500)
@@ -123,7 +123,9 @@ function createTransport(server: SmtpServer, settings: EmailSettings, timeoutMs:
     ...(url.username && {
       auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) },
     }),
-    ...(settings.caFile && { tls: { ca: readFileSync(settings.caFile, 'utf8') } }),
+    ...((settings.caPem ?? settings.caFile) && {
+      tls: { ca: settings.caPem ?? readFileSync(settings.caFile!, 'utf8') },
+    }),
     connectionTimeout: timeoutMs,
     greetingTimeout: timeoutMs,
     socketTimeout: timeoutMs,

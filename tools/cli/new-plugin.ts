@@ -135,6 +135,17 @@ async function scaffold(name: string, kind: ScaffoldKind): Promise<number> {
     written.push(relative(root, hostedList));
   }
 
+  // A provider's secrets each need a row of the credential-forms suite; the kind's rows open its list.
+  const credentialForms = join(root, 'test/reliability/credential-forms.e2e-spec.ts');
+  if (spec.credentialRows && existsSync(credentialForms)) {
+    const opening = 'const ROWS: Row[] = [\n';
+    const text = readFileSync(credentialForms, 'utf8');
+    if (!text.includes(opening))
+      throw new Error(`${relative(root, credentialForms)} has no "${opening.trim()}"`);
+    writeFileSync(credentialForms, text.replace(opening, opening + render(spec.credentialRows)));
+    written.push(relative(root, credentialForms));
+  }
+
   // This process loaded the collection's list before the line above: the new plugin joins its hosting here.
   const hosting = collectionHosting();
   const ctx = collectionContext(root, {

@@ -20,6 +20,11 @@ export interface KindSpec {
   sidecarEnv: string;
   /** Its providers and their variables, for the collection's env. */
   providers: Array<{ key: string; variables: string[] }>;
+  /**
+   * Its rows of the credential-forms suite (test/reliability/credential-forms.e2e-spec.ts), which every
+   * provider's secret needs: the provider table spec asks for them.
+   */
+  credentialRows?: string;
 }
 
 export const SCAFFOLD_KINDS: Record<ScaffoldKind, KindSpec> = {
@@ -82,6 +87,15 @@ export const SCAFFOLD_KINDS: Record<ScaffoldKind, KindSpec> = {
               key: example-token
 `,
     providers: [{ key: 'example', variables: ['EXAMPLE_URL', 'EXAMPLE_TOKEN'] }],
+    credentialRows: `  {
+    credential: 'EXAMPLE_TOKEN (__name__)',
+    how: 'Authorization: Bearer',
+    key: '__key__',
+    body: { example: { message: 'deployed' } },
+    sent: (e) => [e.EXAMPLE_TOKEN],
+    secret: (e) => e.EXAMPLE_TOKEN,
+  },
+`,
   },
 };
 

@@ -66,7 +66,7 @@ describe.each(KINDS)(
         readdirSync(join(repo, dir), { withFileTypes: true }).flatMap((e) =>
           e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)],
         );
-      const changed = ['apps', 'manifests', 'charts', 'docs'].flatMap(files).filter(differs);
+      const changed = ['apps', 'manifests', 'charts', 'docs', 'test'].flatMap(files).filter(differs);
       expect(listed.sort()).toEqual(changed.sort());
       expect(changed).toEqual(
         expect.arrayContaining([

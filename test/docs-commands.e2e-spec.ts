@@ -208,13 +208,16 @@ async function start(command: string, ready: RegExp): Promise<string> {
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${command}: not ready in 30 s:\n${output}`)), 30_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
+    const onData = (chunk: string) => {
+      output += chunk;
       if (ready.test(output)) {
         clearTimeout(timer);
         resolve(output);
       }
     };
+    // One decoder per stream: a character split between two reads stays whole.
+    child.stdout!.setEncoding('utf8');
+    child.stderr!.setEncoding('utf8');
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`${command}: exited ${code}:\n${output}`)));

@@ -130,7 +130,8 @@ describe('GitHub stand-in', () => {
         { headers: { Authorization: 'Bearer ghp_x' } },
         (res) => {
           let text = '';
-          res.on('data', (c) => (text += c));
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (text += c));
           res.on('end', () => resolve({ status: res.statusCode, text }));
         },
       );

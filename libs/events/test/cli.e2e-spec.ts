@@ -110,8 +110,9 @@ describe('events serve', () => {
     let output = '';
     const url = await new Promise<string>((resolveUrl, reject) => {
       const timer = setTimeout(() => reject(new Error(`no start-up line:\n${output}`)), 30_000);
-      shell.stdout.on('data', (c: Buffer) => {
-        output += c.toString();
+      shell.stdout.setEncoding('utf8');
+      shell.stdout.on('data', (c: string) => {
+        output += c;
         const m = /event endpoint on (http:\/\/[\d.:]+)\/api/.exec(output);
         if (m) {
           clearTimeout(timer);

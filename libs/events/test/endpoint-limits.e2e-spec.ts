@@ -23,7 +23,8 @@ function headersOnly(
       },
       (res) => {
         let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
         res.on('end', () => {
           req.destroy();
           resolve({ status: res.statusCode ?? 0, text });

@@ -22,8 +22,11 @@ export async function startServeProcess(args: string[]): Promise<ServeProcess> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+  // One decoder per stream: a character split between two reads stays whole.
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
+  child.stdout.on('data', (c: string) => (output += c));
+  child.stderr.on('data', (c: string) => (output += c));
   const url = await new Promise<string>((resolveUrl, reject) => {
     const timer = setTimeout(() => reject(new Error(`no start-up line:\n${output}`)), 30_000);
     child.once('exit', () => reject(new Error(`exited before it served:\n${output}`)));

@@ -93,7 +93,8 @@ describe('plugin kit: the executor plugin contract over real HTTP', () => {
       socket.write(Buffer.alloc(64 * 1024, 0x20)); // only 64 KiB of the 50 MB are ever sent
       const response = await new Promise<string>((resolve) => {
         let text = '';
-        socket.on('data', (chunk) => (text += chunk.toString()));
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk: string) => (text += chunk));
         socket.on('close', () => resolve(text));
         socket.on('error', () => resolve(text));
       });

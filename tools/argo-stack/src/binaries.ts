@@ -74,7 +74,8 @@ export function binDir(root: string, set: keyof typeof BINARIES, ldflags: string
   return join(cacheRoot(), 'bin', `${set}-${hash.digest('hex').slice(0, 12)}`);
 }
 
-function run(cmd: string, args: string[], cwd: string, log: (line: string) => void): Promise<void> {
+/** Runs a build command; when it fails, `log` gets the last 4000 characters of its output. */
+export function run(cmd: string, args: string[], cwd: string, log: (line: string) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, {
       cwd,

@@ -24,13 +24,15 @@ describe('npm run stand-in -- <app> --host', () => {
       let out = '';
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no start line in 60 s:\n${out}`)), 60_000);
-        const read = (chunk: Buffer) => {
-          out += chunk.toString();
+        const read = (chunk: string) => {
+          out += chunk;
           if (/are running on 127\.0\.0\.2\./.test(out)) {
             clearTimeout(timer);
             resolve();
           }
         };
+        child.stdout.setEncoding('utf8');
+        child.stderr.setEncoding('utf8');
         child.stdout.on('data', read);
         child.stderr.on('data', read);
         child.once('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));

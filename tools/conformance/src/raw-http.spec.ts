@@ -1,6 +1,7 @@
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { bigBodyProbe } from './raw-http.js';
+import { bigBodyProbe, rawRequest } from './raw-http.js';
 
 describe('bigBodyProbe', () => {
   let server: Server;
@@ -28,5 +29,27 @@ describe('bigBodyProbe', () => {
       waitMs: 2000,
     });
     expect(result).toMatchObject({ status: 403, text: 'accès nié' });
+  });
+});
+
+describe('rawRequest', () => {
+  it('cuts a reply over 1 MiB before the character the bound falls in, not into a U+FFFD', async () => {
+    // 'x' then 2-byte characters: the 1 MiB bound falls after the first byte of an 'é'.
+    const body = `x${'é'.repeat(600_000)}`;
+    const server = createHttpServer((req, res) => {
+      req.resume();
+      res.end(body);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const base = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+      const result = await rawRequest(base, { what: 'big', method: 'GET', path: '/' });
+      expect(result.error).toMatch(/^reply larger than 1 MiB/);
+      // 1 MiB kept: the 'x', 524,287 whole 'é' and the first byte of the next one, which is left out.
+      expect(result.text).toBe(body.slice(0, 1 + (1024 * 1024 - 2) / 2));
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 });

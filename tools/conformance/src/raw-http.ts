@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
+import { textOfCut } from './utf8-cut.js';
 
 /** The most of a reply kept (evidence, secret scans); a longer one is not read further, as the agent's client would not. */
 const MAX_TEXT = 1024 * 1024;
@@ -58,7 +59,7 @@ export function rawRequest(base: URL, spec: RawRequest): Promise<RawExchange> {
           resolve({
             ...sent(spec),
             status: res.statusCode,
-            text: Buffer.concat(chunks).toString('utf8'),
+            text: textOfCut(Buffer.concat(chunks)),
             ms: ms(),
             error: `reply larger than ${MAX_TEXT / (1024 * 1024)} MiB: read no further`,
           });

@@ -39,4 +39,30 @@ describe('WireTap', () => {
       await new Promise((r) => server.close(r));
     }
   });
+
+  it('keeps the first MiB of a larger reply without a U+FFFD where the bound cut a character', async () => {
+    const head = '{"node":{"phase":"Succeeded","message":"';
+    // The prefix's length decides where the bound falls: padded so it falls after an 'é''s first byte.
+    const pad = (1024 * 1024 - head.length) % 2 === 0 ? 'x' : '';
+    const reply = `${head}${pad}${'é'.repeat(600_000)}"}}`;
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.end(reply));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const tap = new WireTap(new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+    await tap.start();
+    try {
+      tap.tag('{}', 'own', 'large');
+      expect(await (await fetch(tap.url, { method: 'POST', body: '{}' })).text()).toBe(reply);
+      const [exchange] = tap.forBody('{}');
+      const kept = head.length + pad.length + (1024 * 1024 - head.length - pad.length - 1) / 2;
+      expect(exchange).toMatchObject({ status: 200, bytes: Buffer.byteLength(reply) });
+      expect(exchange!.text).toBe(reply.slice(0, kept));
+    } finally {
+      await tap.close();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
 });

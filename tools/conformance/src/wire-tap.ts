@@ -2,6 +2,7 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import type { Socket } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { MAX_REPLY_BYTES, replyTooLarge } from '@app/argo-agent/go-http-client.js';
+import { textOfCut } from './utf8-cut.js';
 
 /** Why a call was made; the judging rules pick the exchanges they own by purpose. */
 export type Purpose = 'own' | 'bad-config' | 'foreign' | 'cold-start';
@@ -110,7 +111,7 @@ export class WireTap {
             res.end();
             record({
               status: up.statusCode,
-              text: decode(Buffer.concat(received), up.headers['content-encoding']),
+              text: decode(Buffer.concat(received), bytes > MAX_TEXT, up.headers['content-encoding']),
               bytes,
             });
           });
@@ -120,7 +121,7 @@ export class WireTap {
             cut = true;
             record({
               status: up.statusCode,
-              text: decode(Buffer.concat(received)),
+              text: decode(Buffer.concat(received), bytes > MAX_TEXT),
               bytes,
               // The agent's client hangs up once it has the first JSON value (json.Decoder reads no further):
               // a body it did not wait for is not cut by the plugin; past MAX_REPLY_BYTES it stops reading.
@@ -148,16 +149,16 @@ export class WireTap {
   }
 }
 
-function decode(data: Buffer, encoding?: string): string {
-  let bytes = data;
+/** The kept text of a reply; `cut`: the tap kept only its first MAX_TEXT bytes. */
+function decode(data: Buffer, cut: boolean, encoding?: string): string {
   if (encoding === 'gzip') {
     try {
-      bytes = gunzipSync(data, { maxOutputLength: MAX_TEXT });
+      return gunzipSync(data, { maxOutputLength: MAX_TEXT }).toString('utf8');
     } catch {
       // keep the raw bytes: the client reports the broken gzip itself
     }
   }
-  return bytes.subarray(0, MAX_TEXT).toString('utf8');
+  return cut ? textOfCut(data) : data.toString('utf8');
 }
 
 function describeNetworkError(err: NodeJS.ErrnoException): string {

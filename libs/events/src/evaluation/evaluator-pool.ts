@@ -25,6 +25,8 @@ export interface PoolOptions {
   /** Evaluator processes at most. */
   size: number;
   limits: ExpressionLimits;
+  /** The evaluator's script (the built one by default). */
+  script?: string;
 }
 
 interface Running {
@@ -66,9 +68,11 @@ export class EvaluatorPool {
   private readonly envIds = new WeakMap<object, number>();
   private nextEnvId = 1;
   private closed = false;
-  private readonly script = evaluatorScript();
+  private readonly script: string;
 
-  constructor(private readonly options: PoolOptions) {}
+  constructor(private readonly options: PoolOptions) {
+    this.script = options.script ?? evaluatorScript();
+  }
 
   /** Evaluates one binding in an evaluator; a bug in the evaluation rejects, a bound resolves `bound`. */
   evaluate(job: PoolJob): Promise<EvaluationOutcome> {

@@ -94,4 +94,11 @@ describe('clipMasked', () => {
       expect({ offset, fragment: fragmentIn(clipped, BASIC) }).toEqual({ offset, fragment: undefined });
     }
   });
+
+  it('never cuts a character outside the BMP in half', () => {
+    for (const offset of [0, 1]) {
+      const clipped = clipMasked(`${'.'.repeat(offset)}${'😀'.repeat(100)}`, 100);
+      expect(clipped).toBe(`${'.'.repeat(offset)}${'😀'.repeat(49)}…`);
+    }
+  });
 });

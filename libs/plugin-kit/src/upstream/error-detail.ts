@@ -26,12 +26,17 @@ export function errorDetail(data: unknown, maxLength = 200): string | undefined 
 /**
  * `text` with the current scope's secrets masked, then cut to `max` characters with an ellipsis: the one way
  * upstream text (error details, log tails, notebook output) is shortened, so a cut never leaves part of a
- * credential behind.
+ * credential behind, nor half of a character outside the BMP (a lone surrogate, which JSON carries as `\ud83d`
+ * and Go decodes as U+FFFD).
  */
 export function clipMasked(text: string, max: number): string {
   const masked = redactInScope(text);
-  return masked.length > max ? `${masked.slice(0, max - 1)}…` : masked;
+  if (masked.length <= max) return masked;
+  const end = isHighSurrogate(masked.charCodeAt(max - 2)) ? max - 2 : max - 1;
+  return `${masked.slice(0, end)}…`;
 }
+
+const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
 
 /** Only the start of a (possibly MiB-sized) error text is parsed (after it was masked whole). */
 const MAX_SCAN = 64 * 1024;

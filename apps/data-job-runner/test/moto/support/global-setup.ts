@@ -132,7 +132,8 @@ export async function startMotoServer(server: string): Promise<MotoServer> {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  child.stderr!.setEncoding('utf8'); // one decoder for the stream: a character split between reads stays whole
+  child.stderr!.on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`moto_server exited (${child.exitCode}): ${stderr}`);

@@ -115,13 +115,13 @@ export function slackApprovalRows(timing: { withdrawTimeout: string }): Approval
       message: /^rejected by U0BOB00001 /,
     },
     {
-      name: "a comment is read as written: Slack's &lt; &gt; &amp; in a reply are unescaped",
+      name: "a comment is read as written: Slack's &lt; &gt; &amp; in a reply are unescaped, and escaped again in the decision line",
       script: () => [{ afterPolls: 2, user: BOB, reply: 'reject: risk > gain & QA < 100%' }],
       phase: 'Failed',
       decision: 'rejected',
       decidedBy: BOB,
       comment: 'risk > gain & QA < 100%',
-      concluded: /- <@U0BOB00001> reject at \S+Z: risk > gain & QA < 100%$/,
+      concluded: /- <@U0BOB00001> reject at \S+Z: risk &gt; gain &amp; QA &lt; 100%$/,
       message: /^rejected by U0BOB00001 /,
     },
     {

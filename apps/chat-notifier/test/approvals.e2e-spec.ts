@@ -351,6 +351,22 @@ describe('approval gates through the local agent (Slack)', () => {
     },
   );
 
+  it("a comment with Slack's control characters is shown as written and read back the same after a restart", async () => {
+    f.ws.slack.approverScript = [{ afterPolls: 1, user: BOB, reply: 'reject: <!channel> & <b>' }];
+    const wf = gateWorkflow({ slack: { channel: '#builds', text: 'Ship it?', approvers: [ALICE, BOB] } });
+    const { phase, comment } = await decisionStands(
+      wf,
+      plugin,
+      () => f.restart(),
+      () => (f.ws.slack.approverScript = []),
+    );
+    expect({ phase, comment }).toEqual({ phase: 'Failed', comment: '<!channel> & <b>' });
+    // The decision line carries the comment escaped: no mention of the channel, no tag.
+    const shown = f.ws.slack.posts(f.ws.builds)[0]!.text;
+    expect(shown).toContain(': &lt;!channel&gt; &amp; &lt;b&gt;');
+    expect(shown).not.toContain('<!channel>');
+  });
+
   it('NAMESPACE_SCOPES: a gate may use a workspace only from the namespaces it is open to', async () => {
     const ops = f.ws.slack.addTeam('ops');
     const opsToken = 'xoxb-ops-0000000000-000000000000-approvalscope';

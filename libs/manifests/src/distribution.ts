@@ -18,6 +18,7 @@ import {
 import { refuseLinks, writeNoFollow } from './no-follow-write.js';
 import { lintNaming } from './naming.js';
 import { buildPluginDir } from './plugin-build.js';
+import { kustomizeReadme } from './readme.js';
 import { hostedPluginYaml, providerVariableFindings, withCollectionEnv } from './hosted-env.js';
 import { sharedAgentFiles, sharedAgentVersionProblems } from './shared-agent.js';
 import { pluginsChartFiles } from './plugins-chart.js';
@@ -38,7 +39,7 @@ export interface PluginPackage {
   file: string;
   plugin: ExecutorPlugin;
   configMap: ConfigMap;
-  /** ConfigMap and README (what `argo executor-plugin build` writes), then the install files. */
+  /** The ConfigMap (as `argo executor-plugin build` writes it), the README, then the install files. */
   files: GeneratedFile[];
   /** Generated files of an earlier build that this build no longer writes. */
   obsolete: string[];
@@ -81,11 +82,13 @@ export function planPluginPackage(dir: string, ctx: CollectionContext): PluginPa
   const built = buildPluginDir(dir);
   const { plugin } = built;
   const configMapFile = basename(built.files[0].path);
-  const files: GeneratedFile[] = [...built.files];
+  const secrets = exampleObjectsFile(plugin, 'Secret', file);
+  // Argo's README says `kubectl apply -f` the ConfigMap; here the kustomization installs it with its RBAC.
+  const readme = kustomizeReadme(plugin, relative(ctx.root, dir), secrets && SECRET_EXAMPLE);
+  const files: GeneratedFile[] = [built.files[0], { path: built.files[1].path, content: readme }];
   const add = (name: string, content: string | undefined) => {
     if (content !== undefined) files.push({ path: join(dir, name), content });
   };
-  const secrets = exampleObjectsFile(plugin, 'Secret', file);
   add(
     KUSTOMIZATION,
     kustomization(

@@ -14,6 +14,7 @@ import { parse } from 'yaml';
 import {
   buildPluginDir,
   fromConfigMap,
+  kustomizeReadme,
   marshalGoYaml,
   parseExecutorPlugin,
   toConfigMap,
@@ -269,6 +270,22 @@ describe('plugin:build behaves like `argo executor-plugin build`', () => {
           'Install:\n\n    kubectl apply -f hello-executor-plugin-configmap.yaml\n\nUninstall:\n\t\n    kubectl delete cm hello-executor-plugin \n',
         ),
       ).toBe(true);
+    });
+
+    it("a collection directory's README installs it with kubectl apply -k, Argo's head kept", () => {
+      const argo = built.files[1].content;
+      const readme = kustomizeReadme(built.plugin, 'manifests/hello');
+      expect(readme.startsWith(argo.slice(0, argo.indexOf('Install:')))).toBe(true);
+      expect(
+        readme.endsWith(
+          '\n    kubectl apply -n <namespace> -k manifests/hello\n\nUninstall:\n\n    kubectl delete -n <namespace> -k manifests/hello\n',
+        ),
+      ).toBe(true);
+      // No Secret to create first unless the plugin has one.
+      expect(readme).not.toContain('Secret');
+      expect(kustomizeReadme(built.plugin, 'manifests/hello', 'secret.example.yaml')).toContain(
+        '\nCreate the Secret first (secret.example.yaml), then:\n\n    kubectl apply -n <namespace> -k',
+      );
     });
 
     it('round-trips through FromConfigMap (17)', () => {

@@ -26,6 +26,21 @@ describe("the collection's manifest, from the code", () => {
     expect(planCollection(ctx).problems).toEqual([]);
   });
 
+  it.each(['chat-notifier', 'build-trigger', 'data-job-runner', 'event-emitter', 'collection'])(
+    "%s's README teaches kubectl apply -k of its directory, as docs/install.md does",
+    (app) => {
+      const pkg = planPluginPackage(join(root, 'manifests', app), ctx);
+      const readme = pkg.files.find((f) => f.path.endsWith('/README.md'))!.content;
+      expect(readme).toContain(`\n    kubectl apply -n <namespace> -k manifests/${app}\n`);
+      expect(readme).toContain(`\n    kubectl delete -n <namespace> -k manifests/${app}\n`);
+      expect(readme).not.toContain('kubectl apply -f');
+      // A plugin with a Secret example says to create it first.
+      expect(readme.includes('Create the Secret first (secret.example.yaml)')).toBe(
+        pkg.files.some((f) => f.path.endsWith('/secret.example.yaml')),
+      );
+    },
+  );
+
   it('reports a hosted plugin whose plugin.yaml does not name a variable of one of its providers', () => {
     const hosting = collectionHosting();
     const dataJob = hosting.plugins.find((p) => p.name === 'data-job-runner')!;

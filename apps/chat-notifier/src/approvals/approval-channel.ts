@@ -97,6 +97,12 @@ export interface ApprovalChannel {
   /** How a user id is written so the chat shows the person (`<@U0123>` in Slack); the id as it is otherwise. */
   mention(user: string): string;
   /**
+   * How text that is data (an approver's comment) is written so the chat shows it as written, never as its markup
+   * (Slack: `&`, `<`, `>` as entities), and read back from the line the gate wrote; as it is when absent.
+   */
+  readonly escapeData?: (data: string) => string;
+  readonly unescapeData?: (text: string) => string;
+  /**
    * Posts the request once per execution: first looks for an earlier post carrying `marker` (a restart, another
    * replica) and returns that one, with the time it was posted then, instead of posting again. `dedup` keys the
    * provider's own guard against a repeated send (Mattermost's pending_post_id, Discord's nonce): the marker

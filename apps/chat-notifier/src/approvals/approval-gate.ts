@@ -159,7 +159,7 @@ export class ApprovalGate {
     }
     if (found.kind === 'concluded') {
       // Decided before this process knew the gate: that decision, as the request shows it, is the answer.
-      const earlier = decisionOfLine(found.line, posted.url)!;
+      const earlier = decisionOfLine(found.line, posted.url, channel.unescapeData)!;
       await save({ decision: earlier, concluded: true });
       this.schedule.close(channel.upstream, ctx.key);
       ctx.logger.info({ decision: earlier.decision }, 'approval already decided: the request shows it');
@@ -222,7 +222,7 @@ export class ApprovalGate {
         decidedAt: at,
         url: posted.url,
         message: `${result.verdict} by ${result.people.join(', ')} at ${at}: ${posted.url}`,
-        conclusion: `${approved ? ':white_check_mark: Approved' : ':x: Rejected'} by ${who} at ${at}${answerLines(result.answers, (u) => channel.mention(u))}${underRules}`,
+        conclusion: `${approved ? ':white_check_mark: Approved' : ':x: Rejected'} by ${who} at ${at}${answerLines(result.answers, (u) => channel.mention(u), channel.escapeData)}${underRules}`,
         answers: result.answers,
         ...(byRule && { byRule }),
       });

@@ -32,17 +32,21 @@ const unmention = (mention: string) => mention.replace(/^<@|>$/g, '').replace(/^
  * 2026-06-07T10:00:00.000Z: not on Friday`): what a gate that finds the request again needs for the same
  * outputs. A comment is one line (commentAfterKeyword), so it cannot pass for another line.
  */
-export function answerLines(answers: readonly DeciderAnswer[], mention: (user: string) => string): string {
+export function answerLines(
+  answers: readonly DeciderAnswer[],
+  mention: (user: string) => string,
+  escape: (data: string) => string = (data) => data,
+): string {
   return answers
     .map((a) => {
       const at = a.at > 0 ? new Date(a.at).toISOString() : UNKNOWN_TIME;
-      return `\n- ${mention(a.user)} ${a.vote} at ${at}${a.comment !== undefined ? `: ${a.comment}` : ''}`;
+      return `\n- ${mention(a.user)} ${a.vote} at ${at}${a.comment !== undefined ? `: ${escape(a.comment)}` : ''}`;
     })
     .join('');
 }
 
 /** The answers of the lines under a decision; undefined when one is not an answer line. */
-function answersOfLines(lines: string): DeciderAnswer[] | undefined {
+function answersOfLines(lines: string, unescape: (text: string) => string): DeciderAnswer[] | undefined {
   const answers: DeciderAnswer[] = [];
   for (const line of lines.split('\n').slice(1)) {
     const [, user, vote, at, comment] = ANSWER.exec(line) ?? [];
@@ -51,7 +55,7 @@ function answersOfLines(lines: string): DeciderAnswer[] | undefined {
       user: unmention(user),
       vote: vote as DeciderAnswer['vote'],
       at: at === UNKNOWN_TIME ? 0 : Date.parse(at!),
-      ...(comment !== undefined && { comment }),
+      ...(comment !== undefined && { comment: unescape(comment) }),
     });
   }
   return answers;
@@ -68,14 +72,21 @@ export function conclusionLine(text: string): string | undefined {
   return decisionOfLine(last, '') ? last : undefined;
 }
 
-/** The decision `line` (one conclusionLine found) stands for, with the outputs the gate answered then. */
-export function decisionOfLine(line: string, url: string): Decision | undefined {
+/**
+ * The decision `line` (one conclusionLine found) stands for, with the outputs the gate answered then; `unescape`
+ * gives back a comment the channel escaped when it wrote the line (ApprovalChannel.escapeData).
+ */
+export function decisionOfLine(
+  line: string,
+  url: string,
+  unescape: (text: string) => string = (text) => text,
+): Decision | undefined {
   const decided = DECIDED.exec(line);
   if (decided) {
     const approved = decided[2] === 'Approved';
     const people = decided[3]!.split(', ').map(unmention);
     const at = decided[4]!;
-    const answers = answersOfLines(decided[5]!);
+    const answers = answersOfLines(decided[5]!, unescape);
     if (!answers) return undefined;
     const byRule = decided[6]
       ?.split(' | ')

@@ -164,7 +164,7 @@ describe('Slack Web API stand-in, driven by the real @slack/web-api client', () 
     const blocks = [{ type: 'section', text: { type: 'mrkdwn', text: '*hi* & <bye>' } }];
     const posted = await client.chat.postMessage({
       channel: builds.id,
-      text: 'hi & bye',
+      text: 'hi & bye > 1 <@U0AAA> &lt;',
       blocks,
       metadata: { event_type: 'argo_plugin_notification', event_payload: { key: 'k1' } },
       unfurl_links: false,
@@ -176,7 +176,12 @@ describe('Slack Web API stand-in, driven by the real @slack/web-api client', () 
       unfurl_links: 'false',
     });
     const plain = await client.conversations.history({ channel: builds.id, limit: 1 });
-    expect(plain.messages?.[0]).toMatchObject({ ts: posted.ts, text: 'hi & bye', blocks });
+    // Kept as Slack keeps text: a stray `&` or `>` escaped, a mention and an entity as sent.
+    expect(plain.messages?.[0]).toMatchObject({
+      ts: posted.ts,
+      text: 'hi &amp; bye &gt; 1 <@U0AAA> &lt;',
+      blocks,
+    });
     expect(plain.messages?.[0].metadata).toBeUndefined();
     const withMeta = await client.conversations.history({
       channel: builds.id,

@@ -24,7 +24,7 @@ import type { SlackClientFactory, WorkspaceClient } from './slack-client.factory
 import { slackErrorCode } from './slack-errors.js';
 import type { SlackApprovalConfig } from './slack-approval-config.dto.js';
 import type { SlackDirectory } from './slack-directory.js';
-import { reactionVote, replyVote, slackUnescape } from './slack-votes.js';
+import { reactionVote, replyVote, slackEscape, slackUnescape } from './slack-votes.js';
 
 /** Slack's Tier 3 (reactions.get, conversations.replies): 50 calls a minute per method, workspace and app. */
 export const SLACK_READS_PER_MINUTE = 50;
@@ -63,6 +63,8 @@ export class SlackApprovalChannel implements ApprovalChannel {
   readonly callsPerMinute = SLACK_READS_PER_MINUTE;
   readonly budgetVariable = 'SLACK_APPROVAL_CALLS_PER_MINUTE';
   readonly mention = slackMention;
+  readonly escapeData = slackEscape;
+  readonly unescapeData = slackUnescape;
 
   constructor(
     readonly upstream: string,

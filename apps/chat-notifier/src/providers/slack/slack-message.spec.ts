@@ -86,6 +86,10 @@ describe('renderMessage', () => {
       renderMessage({ file: { content: 'x', filename: 'report.csv', title: 'Nightly report' } }),
     ).toEqual({ text: 'Nightly report' });
     expect(renderMessage({ file: { content: 'x', filename: 'report.csv' } })).toEqual({ text: 'report.csv' });
+    // A name is data: a `<!here>` in it mentions nobody.
+    expect(renderMessage({ file: { content: 'x', filename: 'a.txt', title: '<!here> Q&A' } })).toEqual({
+      text: '&lt;!here&gt; Q&amp;A',
+    });
   });
 
   it('splits long text over sections of at most 3,000 characters, at line breaks when it can', () => {

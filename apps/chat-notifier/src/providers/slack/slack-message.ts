@@ -2,6 +2,7 @@ import { PluginConfigError } from '@app/plugin-kit';
 import { MAX_BLOCKS, type Block } from './block-kit-input.js';
 import type { SlackConfig } from './slack-block.dto.js';
 import { renderMentions } from './slack-mentions.js';
+import { slackEscape } from './slack-votes.js';
 import { STATUS_STYLES } from '../../shared/status-style.js';
 
 export interface Attachment {
@@ -32,7 +33,9 @@ type Content = Pick<SlackConfig, 'text' | 'blocks' | 'status' | 'mentions' | 'fi
  */
 export function renderMessage(content: Content): RenderedMessage {
   const mentions = renderMentions(content.mentions);
-  const body = content.text ?? (content.blocks ? undefined : (content.file?.title ?? content.file?.filename));
+  // A file's title or name is data, not mrkdwn: shown as written.
+  const fileName = content.file?.title ?? content.file?.filename;
+  const body = content.text ?? (content.blocks || fileName === undefined ? undefined : slackEscape(fileName));
   const style = content.status ? STATUS_STYLES[content.status] : undefined;
   const summary = body ?? summarizeBlocks(content.blocks ?? []) ?? 'Slack notification';
   const fallback = join(style?.emoji, mentions, summary);

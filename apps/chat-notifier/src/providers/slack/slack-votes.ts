@@ -34,6 +34,14 @@ export function slackUnescape(text: string): string {
   return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
 
+/**
+ * Text that is data (a comment, a name), not markup, as Slack shows it as written: `&`, `<` and `>` escaped, so
+ * `<!channel>` or `<https://evil|click>` is never a mention or a link; `&` first, so `&lt;` stays text.
+ */
+export function slackEscape(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
 /** The vote of a thread reply: its first word is `approve` or `reject` (any case; a reason may follow). */
 export function replyVote(text: string | undefined): ApprovalAnswer['vote'] | undefined {
   const first = /^\s*([a-z]+)\b/i.exec(text ?? '')?.[1]?.toLowerCase();

@@ -33,7 +33,22 @@ function readContent(call: MethodCall): Content {
     );
     if (problems.length > 0) throw invalidBlocks('invalid_attachments', problems);
   }
-  return { text, blocks: blocks as unknown[] | undefined, attachments: attachments as unknown[] | undefined };
+  return {
+    text: text === undefined ? undefined : storedText(text),
+    blocks: blocks as unknown[] | undefined,
+    attachments: attachments as unknown[] | undefined,
+  };
+}
+
+/**
+ * A message's text as Slack keeps and returns it: `&`, `<` and `>` are its control characters, so a `<…>`
+ * sequence (a mention, a link) and an entity (`&amp;`, `&lt;`, `&gt;`) stay, and any other `&`, `<` or `>` is
+ * escaped (https://api.slack.com/reference/surfaces/formatting#escaping).
+ */
+export function storedText(text: string): string {
+  return text.replace(/<[^<>]*>|&(?:amp|lt|gt);|[&<>]/g, (part) =>
+    part === '&' ? '&amp;' : part === '<' ? '&lt;' : part === '>' ? '&gt;' : part,
+  );
 }
 
 function invalidBlocks(error: string, problems: string[]): SlackFailure {

@@ -4,7 +4,7 @@
 // `--previous` after a restart, the container statuses' `restartCount` and `lastState`); the pod runner keeps
 // its files (`pods/<ns>_<pod>_<uid>/logs`, `logs/pod-runner.log`) after the pod is gone.
 import { execFile } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { kubectlAsync, type StackState } from '../../../tools/argo-stack/src/stack.js';
@@ -51,7 +51,11 @@ function podRunnerRecord(
   workflow: string,
   container: string,
 ): ContainerRecord {
-  const lines = readFileSync(join(state.dir, 'logs/pod-runner.log'), 'utf8')
+  // Before the runner has run a pod (a suite's first workflow), neither its log nor its pods folder exists.
+  const runnerLog = join(state.dir, 'logs/pod-runner.log');
+  const pods = join(state.dir, 'pods');
+  if (!existsSync(runnerLog) || !existsSync(pods)) return NONE;
+  const lines = readFileSync(runnerLog, 'utf8')
     .split('\n')
     .filter((l) => l.startsWith('{'))
     .map((l) => JSON.parse(l) as RunnerLine)
@@ -61,7 +65,6 @@ function podRunnerRecord(
     });
   const started = lines.filter((l) => l.msg === 'container started');
   const exitCodes = lines.filter((l) => l.msg === 'container exited').map((l) => l.exitCode!);
-  const pods = join(state.dir, 'pods');
   const dir = readdirSync(pods).find((d) => {
     const [ns, pod] = d.split('_');
     return ns === namespace && isAgentPod(workflow)(pod ?? '');

@@ -4,7 +4,7 @@
 // them). Each workflow must end the same way on both, as `npm run demo` says, and the second stack must never
 // see an agent pod.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { setStandInHost, type DemoUpstreams } from '@app/local-agent';
+import type { DemoUpstreams } from '@app/local-agent';
 import { startDemoUpstreams } from '../../apps/collection/demo/upstreams.js';
 import type { StackState } from '../../tools/argo-stack/src/stack.js';
 import { reportText } from './support/report.js';
@@ -21,6 +21,7 @@ import {
 } from './support/cluster.js';
 import { installPlugin, pluginApps } from './support/plugins.js';
 import { configureSharedAgent, sharedStack } from './support/shared-stack.js';
+import { standInsOnStack } from './support/upstreams.js';
 
 const EXPECT = 'executor-plugins.dev/demo-expect';
 const NAMESPACE = 'ep-examples';
@@ -82,10 +83,11 @@ describe('the shared agent: every example workflow ends as with Argo agent pods'
   const watching = new AbortController();
 
   beforeAll(async () => {
-    // Each stack its own stand-ins, on its own HOST_ADDR.
-    setStandInHost(pods.hostAddr);
+    // Each stack its own stand-ins, on its own HOST_ADDR, with a certificate for it (Data Factory's identity
+    // stand-in speaks only HTTPS, as MSAL requires).
+    standInsOnStack(pods);
     const forPods = await startDemoUpstreams({ plugins: [], timeScale: 1 });
-    setStandInHost(shared.hostAddr);
+    standInsOnStack(shared);
     const forShared = await startDemoUpstreams({ plugins: [], timeScale: 1 });
     upstreams.push(forPods, forShared);
     await prepareNamespace(pods, NAMESPACE);

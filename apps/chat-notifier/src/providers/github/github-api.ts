@@ -2,6 +2,7 @@ import type { AxiosInstance, AxiosResponse } from 'axios';
 import { UpstreamError, upstreamVariable } from '@app/plugin-kit';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
 import { withHint } from '../../shared/upstream-hints.js';
+import { nextPageLink } from '../../shared/next-page-link.js';
 import { replyFields } from '../../shared/reply-fields.js';
 import { GITHUB_FAMILY, type GithubAccount } from './github-settings.js';
 
@@ -216,18 +217,9 @@ export class GithubApi {
       const current: string = url;
       const response = await this.call<unknown>(() => this.http.get(current, { signal }), notFound);
       items.push(...listOf(`GET ${path}`, response.data));
-      url = this.next(path, response.headers.link);
+      url = nextPageLink('github', path, this.base, response.headers.link);
     }
     return items;
-  }
-
-  /** The path and query of the `rel="next"` link, which must point into this API. */
-  private next(path: string, link: unknown): string | undefined {
-    const next = typeof link === 'string' ? /<([^>]+)>;\s*rel="next"/.exec(link)?.[1] : undefined;
-    if (next === undefined) return undefined;
-    if (!next.startsWith(`${this.base}/`))
-      throw UpstreamError.permanent(`github: GET ${path}: the next page's link leaves ${this.base}`);
-    return next.slice(this.base.length);
   }
 }
 

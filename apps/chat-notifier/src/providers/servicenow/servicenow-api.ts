@@ -2,6 +2,7 @@ import type { AxiosInstance, AxiosResponse } from 'axios';
 import { UpstreamError, upstreamVariable } from '@app/plugin-kit';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
 import { withHint } from '../../shared/upstream-hints.js';
+import { nextPageLink } from '../../shared/next-page-link.js';
 import { replyFields } from '../../shared/reply-fields.js';
 import { SERVICENOW_FAMILY, type ServicenowInstance } from './servicenow-settings.js';
 
@@ -103,7 +104,7 @@ export class ServicenowApi {
       const result = (response.data as { result?: unknown } | undefined)?.result;
       if (!Array.isArray(result)) throw UpstreamError.permanent(`servicenow: GET ${path}: no result list`);
       items.push(...(result as T[]));
-      url = this.next(path, response.headers.link);
+      url = nextPageLink('servicenow', path, this.base, response.headers.link);
     }
     return items;
   }
@@ -137,15 +138,6 @@ export class ServicenowApi {
         { params: { sysparm_fields: 'sys_id' }, signal },
       ),
     );
-  }
-
-  /** The path and query of the Link header's `rel="next"`, which must point into this instance. */
-  private next(path: string, link: unknown): string | undefined {
-    const next = typeof link === 'string' ? /<([^>]+)>;\s*rel="next"/.exec(link)?.[1] : undefined;
-    if (next === undefined) return undefined;
-    if (!next.startsWith(`${this.base}/`))
-      throw UpstreamError.permanent(`servicenow: GET ${path}: the next page's link leaves ${this.base}`);
-    return next.slice(this.base.length);
   }
 }
 

@@ -41,8 +41,9 @@ const HELP = `usage: npm run bench -- [options]
   --quick           3 starts, 2 s windows, 1 round, 10 poll nodes: to check the harness, not to quote
   --note TEXT       stored with the results
   --baseline REV    also build REV (a commit, tag or branch) in ~/.cache/executor-plugins/bench/<commit> and
-                    sample the cold start and idle memory of the sidecars both have, REV's and the working
-                    tree's alternately, --starts N each; prints both, the difference and the spread
+                    sample the sidecars both have, REV's and the working tree's alternately, --starts N
+                    each: cold start and memory after a foreign and after their own template; prints
+                    both, the difference and the spread
 
 The targets at the end are the goals of docs/performance.md: a missed one is reported (✖) and explained
 there; it does not fail the run. Exit 0 when the measurements ran, 1 if the harness failed.`;

@@ -29,6 +29,8 @@ export function alternation(apps: readonly string[], rounds: number): Turn[] {
 }
 
 export interface Sample extends Turn {
+  /** The template of the first call: another plugin's (what every sidecar does) or the sidecar's own. */
+  template?: 'foreign' | 'own';
   /** Spawn → first 200 reply (ms). */
   ms?: number;
   /** VmRSS after the settle time (KiB). */
@@ -37,7 +39,7 @@ export interface Sample extends Turn {
 
 export interface Compared {
   app: string;
-  metric: 'cold start' | 'idle memory';
+  metric: Metric;
   unit: 'ms' | 'MiB';
   n: { baseline: number; current: number };
   baseline?: number;
@@ -48,20 +50,39 @@ export interface Compared {
   spread?: number;
 }
 
+/**
+ * `cold start` and `idle memory` after a foreign template's call; `cold start, own` and `memory after own call`
+ * after the sidecar's own template, which includes loading its plugin module and its first upstream calls.
+ */
+export type Metric = 'cold start' | 'idle memory' | 'cold start, own' | 'memory after own call';
+
+const METRICS: ReadonlyArray<{ metric: Metric; template: 'foreign' | 'own'; of: 'ms' | 'rss' }> = [
+  { metric: 'cold start', template: 'foreign', of: 'ms' },
+  { metric: 'idle memory', template: 'foreign', of: 'rss' },
+  { metric: 'cold start, own', template: 'own', of: 'ms' },
+  { metric: 'memory after own call', template: 'own', of: 'rss' },
+];
+
 const iqr = (values: number[]): number | undefined =>
   values.length === 0 ? undefined : percentile(values, 75)! - percentile(values, 25)!;
 
-function compare(app: string, samples: Sample[], metric: Compared['metric']): Compared {
-  const value = (s: Sample) => (metric === 'cold start' ? s.ms : mib(s.rssKiB));
+function compare(
+  app: string,
+  samples: Sample[],
+  { metric, template, of: what }: (typeof METRICS)[number],
+): Compared {
+  const value = (s: Sample) => (what === 'ms' ? s.ms : mib(s.rssKiB));
   const of = (side: Side) =>
-    samples.filter((s) => s.app === app && s.side === side).flatMap((s) => value(s) ?? []);
+    samples
+      .filter((s) => s.app === app && s.side === side && (s.template ?? 'foreign') === template)
+      .flatMap((s) => value(s) ?? []);
   const [base, cur] = [of('baseline'), of('current')];
   const [baseline, current] = [median(base), median(cur)];
   const spreads = [iqr(base), iqr(cur)].filter((v): v is number => v !== undefined);
   return {
     app,
     metric,
-    unit: metric === 'cold start' ? 'ms' : 'MiB',
+    unit: what === 'ms' ? 'ms' : 'MiB',
     n: { baseline: base.length, current: cur.length },
     baseline,
     current,
@@ -72,7 +93,10 @@ function compare(app: string, samples: Sample[], metric: Compared['metric']): Co
 
 export function compareSamples(samples: Sample[]): Compared[] {
   const apps = [...new Set(samples.map((s) => s.app))];
-  return apps.flatMap((app) => [compare(app, samples, 'cold start'), compare(app, samples, 'idle memory')]);
+  return apps.flatMap((app) => {
+    const sampled = new Set(samples.filter((s) => s.app === app).map((s) => s.template ?? 'foreign'));
+    return METRICS.filter((m) => sampled.has(m.template)).map((m) => compare(app, samples, m));
+  });
 }
 
 export function renderComparison(rows: Compared[], baseline: { rev: string; commit: string }): string {

@@ -6,10 +6,13 @@ import { startStandIns } from './stand-ins.js';
 import type { RunContext, Target } from './targets.js';
 
 /**
- * Cold start and idle memory of every sidecar both builds have, the baseline's with its own stand-ins and its
- * own manifest's node flags, `rounds` samples a side, taken alternately (the `foreign` template: what every
- * sidecar does, whatever its upstream).
+ * Cold start and memory of every sidecar both builds have, the baseline's with its own stand-ins and its own
+ * manifest's node flags, `rounds` samples a side, taken alternately: a start answering the `foreign` template
+ * (what every sidecar does, whatever its upstream), then one answering its own template (the same body on both
+ * sides: the plugin module's lazy load and its first upstream calls), where the sidecar has one.
  */
+const TEMPLATES = ['foreign', 'own'] as const;
+
 export async function sampleRevision(
   current: Target[],
   revision: Revision,
@@ -45,12 +48,14 @@ export async function sampleRevision(
     for (const turn of alternation(apps, options.rounds)) {
       const target =
         turn.side === 'current' ? current.find((t) => t.name === turn.app)! : baseline.get(turn.app)!;
-      const run = await coldStart(target, 'foreign', ctx, {
-        settleMs: options.settleMs,
-        label: `${turn.side}-${turn.round}`,
-      });
-      if (run.error) options.log(`  ${target.name}: ${run.error}`);
-      samples.push({ ...turn, ms: run.ms, rssKiB: run.rssKiB });
+      for (const template of target.own && !target.ownProblem ? TEMPLATES : TEMPLATES.slice(0, 1)) {
+        const run = await coldStart(target, template, ctx, {
+          settleMs: options.settleMs,
+          label: `${turn.side}-${turn.round}`,
+        });
+        if (run.error) options.log(`  ${target.name} ${template}: ${run.error}`);
+        samples.push({ ...turn, template, ms: run.ms, rssKiB: run.rssKiB });
+      }
     }
     return samples;
   } finally {

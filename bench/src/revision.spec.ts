@@ -128,4 +128,32 @@ describe('compareSamples', () => {
       difference: undefined,
     });
   });
+
+  it('compares the own template apart from the foreign one, each with its own samples', () => {
+    const at = (side: Sample['side'], template: Sample['template'], ms: number, mib: number): Sample => ({
+      app: 'data-job-runner',
+      side,
+      round: 0,
+      template,
+      ms,
+      rssKiB: mib * 1024,
+    });
+    const rows = compareSamples([
+      at('baseline', 'foreign', 100, 60),
+      at('current', 'foreign', 110, 62),
+      at('baseline', 'own', 300, 70),
+      at('current', 'own', 240, 75),
+    ]);
+    expect(rows.map((r) => [r.metric, r.baseline, r.current])).toEqual([
+      ['cold start', 100, 110],
+      ['idle memory', 60, 62],
+      ['cold start, own', 300, 240],
+      ['memory after own call', 70, 75],
+    ]);
+  });
+
+  it('gives no own-template rows when no sidecar was sampled with its own template', () => {
+    const rows = compareSamples([{ app: 'x', side: 'baseline', round: 0, template: 'foreign', ms: 1 }]);
+    expect(rows.map((r) => r.metric)).toEqual(['cold start', 'idle memory']);
+  });
 });

@@ -182,10 +182,7 @@ export async function rolloutSharedAgents(
   log: (line: string) => void,
   env?: Record<string, string>,
 ): Promise<StackProcess[]> {
-  const settings = state.sharedAgent;
-  if (!settings)
-    throw new Error(`the stack in ${state.dir} runs no shared agent (npm run argo -- up --agent shared)`);
-  const options = { replicas: settings.replicas, patchRate: settings.patchRate, log, env };
+  const options = runningOptions(state, log, env);
   const old = sharedAgentProcesses(state);
   const launch = await replicaLauncher(state, options);
   const revision = Date.now().toString(36);
@@ -204,6 +201,18 @@ export async function rolloutSharedAgents(
     started.map((s) => s.port),
   );
   return started.map((s) => s.proc);
+}
+
+/** The options the stack's replicas run with, for new ones. */
+function runningOptions(
+  state: StackState,
+  log: (line: string) => void,
+  env?: Record<string, string>,
+): SharedAgentsOptions {
+  const settings = state.sharedAgent;
+  if (!settings)
+    throw new Error(`the stack in ${state.dir} runs no shared agent (npm run argo -- up --agent shared)`);
+  return { replicas: settings.replicas, patchRate: settings.patchRate, log, env };
 }
 
 function terminate(proc: StackProcess, signal: NodeJS.Signals): void {
@@ -238,11 +247,9 @@ export async function restartSharedAgents(
   log: (line: string) => void,
   env?: Record<string, string>,
 ): Promise<StackProcess[]> {
-  const settings = state.sharedAgent;
-  if (!settings)
-    throw new Error(`the stack in ${state.dir} runs no shared agent (npm run argo -- up --agent shared)`);
+  const options = runningOptions(state, log, env);
   await stopSharedAgents(state);
-  return startSharedAgents(state, { replicas: settings.replicas, patchRate: settings.patchRate, log, env });
+  return startSharedAgents(state, options);
 }
 
 interface UsablePlugins {

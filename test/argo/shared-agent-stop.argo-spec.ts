@@ -1,15 +1,17 @@
 // `argo stop` and `argo terminate` under the real controller with the shared agent: one workflow with a long job on
 // every backend of the data-job runner and the build trigger; the stand-ins count the cancel requests. Each job
-// is cancelled once, nothing else is, also when the replica running them is killed with SIGKILL beforehand; a
-// workflow that finishes cancels nothing.
+// is cancelled once, nothing else is, also when the replica running them is killed with SIGKILL beforehand or
+// the Deployment rolls out beforehand (the rollout itself cancels nothing); a workflow that finishes cancels
+// nothing.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { setStandInHost } from '@app/local-agent';
 import { BACKENDS, startLongJobs, type LongJobs } from '../../apps/shared-agent/test/support/long-jobs.js';
 import { sharedAgentProcesses } from '../../tools/argo-stack/src/shared-agents.js';
+import type { StackProcess } from '../../tools/argo-stack/src/stack.js';
 import { kubeClient, prepareNamespace, waitForWorkflow } from './support/cluster.js';
 import { reportText } from './support/report.js';
-import { configureSharedAgent, sharedStack } from './support/shared-stack.js';
+import { configureSharedAgent, rolloutSharedAgent, sharedStack } from './support/shared-stack.js';
+import { standInsOnStack } from './support/upstreams.js';
 
 const NAMESPACE = 'ep-stop';
 
@@ -20,7 +22,8 @@ describe('the shared agent: argo stop and argo terminate cancel each job once', 
   const configure = () => configureSharedAgent(state, { ...jobs.env, PLUGINS: 'data-job,build' });
 
   beforeAll(async () => {
-    setStandInHost(state.hostAddr);
+    // On the stack's HOST_ADDR with its certificate: Data Factory's identity stand-in speaks only HTTPS.
+    standInsOnStack(state);
     jobs = await startLongJobs();
     await prepareNamespace(state, NAMESPACE);
     await configure();
@@ -127,28 +130,61 @@ describe('the shared agent: argo stop and argo terminate cancel each job once', 
     expect(delta(before)).toEqual(Object.fromEntries(BACKENDS.map((b) => [b, 0])));
   });
 
+  /** Whether a replica's log says it ran a task of the workflow. */
+  const ranBy = (proc: StackProcess, name: string) =>
+    readFileSync(proc.log, 'utf8')
+      .split('\n')
+      .some((l) => l.includes('"task done"') && l.includes(`"workflow":"${name}"`));
+  /** Waits until one of `replicas` has run the workflow's tasks (taken over its shard), then for every task. */
+  async function takenOver(replicas: StackProcess[], name: string, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!replicas.some((p) => ranBy(p, name))) {
+      if (Date.now() > deadline)
+        throw new Error(`none of ${replicas.map((p) => p.name).join(', ')} ran ${name}'s tasks`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    await new Promise((r) => setTimeout(r, 3000)); // every task offered again (one poll per second)
+  }
+
   it('the replica running the jobs killed with SIGKILL: the one that takes them over cancels each once', async () => {
     const name = await submit('killed');
     await allRunning(name);
     const replicas = sharedAgentProcesses(state);
-    const ranBy = (proc: { log: string }) =>
-      readFileSync(proc.log, 'utf8')
-        .split('\n')
-        .some((l) => l.includes('"task done"') && l.includes(`"workflow":"${name}"`));
-    const victim = replicas.find(ranBy)!;
+    const victim = replicas.find((p) => ranBy(p, name))!;
     process.kill(victim.pid, 'SIGKILL');
-    const survivor = replicas.find((p) => p !== victim)!;
     // The survivor takes the shard after the lease (15 s) and is offered the tasks again: it finds each job.
-    const deadline = Date.now() + 90_000;
-    while (!ranBy(survivor)) {
-      if (Date.now() > deadline) throw new Error(`${survivor.name} never ran ${name}'s tasks`);
-      await new Promise((r) => setTimeout(r, 1000));
-    }
-    await new Promise((r) => setTimeout(r, 3000)); // every task offered again (one poll per second)
+    await takenOver(
+      replicas.filter((p) => p !== victim),
+      name,
+      90_000,
+    );
     const before = jobs.cancels();
     const outcome = await stopAndCount(name, 'Stop', before);
     expect(outcome.phase).toBe('Failed');
     expect(delta(before)).toEqual(once);
     await configure(); // the killed replica comes back, as its Deployment would bring it back
+  });
+
+  it('a rollout (new replicas replace the old ones) cancels nothing; argo stop then cancels each job once', async () => {
+    const name = await submit('rolled');
+    await allRunning(name);
+    const old = sharedAgentProcesses(state);
+    const before = jobs.cancels();
+    const rolled = Date.now();
+    await rolloutSharedAgent(state, { ...jobs.env, PLUGINS: 'data-job,build' });
+    const fresh = sharedAgentProcesses(state);
+    expect(fresh.filter((p) => old.includes(p))).toEqual([]);
+    // A new replica holds the workflow's shard and is offered its tasks again: it finds each job.
+    await takenOver(fresh, name, 90_000);
+    const replacedMs = Date.now() - rolled;
+    expect(delta(before)).toEqual(Object.fromEntries(BACKENDS.map((b) => [b, 0])));
+    reportText([
+      `shared-agent-stop: rollout: ${old.length} replicas replaced and the tasks taken over in ${(replacedMs / 1000).toFixed(1)} s, no job cancelled`,
+    ]);
+    expect((await pluginNodes(name)).map((n) => n.phase)).toEqual(BACKENDS.map(() => 'Running'));
+    const stopped = jobs.cancels();
+    const outcome = await stopAndCount(name, 'Stop', stopped);
+    expect(outcome.phase).toBe('Failed');
+    expect(delta(stopped)).toEqual(once);
   });
 });

@@ -2,7 +2,11 @@
 // manifests/shared-agent's Deployment reads the plugins' settings.
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { restartSharedAgents, sharedAgentProcesses } from '../../../tools/argo-stack/src/shared-agents.js';
+import {
+  restartSharedAgents,
+  rolloutSharedAgents,
+  sharedAgentProcesses,
+} from '../../../tools/argo-stack/src/shared-agents.js';
 import { readState, type StackState } from '../../../tools/argo-stack/src/stack.js';
 import { kubeClient, kubectl, repoRoot } from './cluster.js';
 import { apply, settingsObjects, type SidecarContainer } from './plugins.js';
@@ -42,10 +46,28 @@ export async function configureSharedAgent(
 ): Promise<void> {
   const container = sharedAgentContainer(state);
   await apply(state, 'argo', settingsObjects(container, env));
-  const fromObjects = new Set((container.env ?? []).filter((v) => v.valueFrom).map((v) => v.name));
-  const plain = Object.fromEntries(Object.entries(env).filter(([name]) => !fromObjects.has(name)));
-  await restartSharedAgents(state, () => undefined, { ...plain, ...agentEnv });
+  await restartSharedAgents(state, () => undefined, { ...plainSettings(container, env), ...agentEnv });
   await shardsSettled(state);
+}
+
+/**
+ * A rollout of the replicas configured by `configureSharedAgent` with the same `env` and `agentEnv` (new pods
+ * replace the old ones one by one, as `kubectl rollout restart` does); answers once the shards have settled.
+ */
+export async function rolloutSharedAgent(
+  state: StackState,
+  env: Record<string, string>,
+  agentEnv: Record<string, string> = {},
+): Promise<void> {
+  const plain = plainSettings(sharedAgentContainer(state), env);
+  await rolloutSharedAgents(state, () => undefined, { ...plain, ...agentEnv });
+  await shardsSettled(state);
+}
+
+/** What of `env` the Deployment does not read from the Secrets and ConfigMaps: the replicas get it in plain. */
+function plainSettings(container: SidecarContainer, env: Record<string, string>): Record<string, string> {
+  const fromObjects = new Set((container.env ?? []).filter((v) => v.valueFrom).map((v) => v.name));
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !fromObjects.has(name)));
 }
 
 /**

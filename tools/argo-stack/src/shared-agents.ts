@@ -45,14 +45,14 @@ export function sharedAgentProcesses(state: StackState): StackProcess[] {
   return state.processes.filter((p) => p.name.startsWith(SHARED_AGENT));
 }
 
+/** Starts one replica under a name (its pod's name) and answers once it is ready (/readyz). */
+type Launch = (name: string) => Promise<{ proc: StackProcess; port: number }>;
+
 /**
  * Installs what manifests/shared-agent installs except the Deployment (its ServiceAccount, RBAC, PDB, Service),
- * and starts the replicas; answers once each is ready (/readyz), or fails naming the replica and its log.
+ * and answers how to start a replica configured as the Deployment's pod would be.
  */
-export async function startSharedAgents(
-  state: StackState,
-  options: SharedAgentsOptions,
-): Promise<StackProcess[]> {
+async function replicaLauncher(state: StackState, options: SharedAgentsOptions): Promise<Launch> {
   const docs = parseAllDocuments(
     kubectl(state, ['kustomize', join(state.repoRoot, 'manifests', SHARED_AGENT)]),
   )
@@ -101,9 +101,8 @@ export async function startSharedAgents(
     );
   };
 
-  const started: Array<{ proc: StackProcess; port: number }> = [];
-  for (let i = 0; i < options.replicas; i++) {
-    const name = `${SHARED_AGENT}-${i}`;
+  let logged = false;
+  return async (name) => {
     const env = await containerEnv(
       container,
       { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, HOSTNAME: name },
@@ -114,9 +113,10 @@ export async function startSharedAgents(
       },
     );
     const plugins = usablePlugins(env);
-    if (i === 0) options.log(`shared agents: PLUGINS=${plugins.keys}${leftOutText(plugins)}`);
+    if (!logged) options.log(`shared agents: PLUGINS=${plugins.keys}${leftOutText(plugins)}`);
+    logged = true;
     const port = await freePort('127.0.0.1');
-    const tokenDir = join(dir, String(i), 'argo');
+    const tokenDir = join(dir, name, 'argo');
     mkdirSync(tokenDir, { recursive: true });
     const proc = startProcess(
       state,
@@ -133,38 +133,110 @@ export async function startSharedAgents(
         ...options.env,
       },
     );
-    started.push({ proc, port });
-  }
-  for (const { proc, port } of started)
-    await until(
-      proc.name,
-      60,
-      async () => ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok ? true : undefined),
-      () => exitedLine(proc),
-    );
-  state.sharedAgent = {
-    replicas: options.replicas,
-    patchRate: options.patchRate,
-    ports: started.map((s) => s.port),
+    return { proc, port };
   };
+}
+
+async function ready({ proc, port }: { proc: StackProcess; port: number }): Promise<void> {
+  await until(
+    proc.name,
+    60,
+    async () => ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok ? true : undefined),
+    () => exitedLine(proc),
+  );
+}
+
+function remember(state: StackState, options: SharedAgentsOptions, ports: number[]): void {
+  state.sharedAgent = { replicas: options.replicas, patchRate: options.patchRate, ports };
   writeState(state);
+}
+
+/**
+ * Installs what manifests/shared-agent installs except the Deployment, and starts the replicas; answers once
+ * each is ready (/readyz), or fails naming the replica and its log.
+ */
+export async function startSharedAgents(
+  state: StackState,
+  options: SharedAgentsOptions,
+): Promise<StackProcess[]> {
+  const launch = await replicaLauncher(state, options);
+  const started: Array<{ proc: StackProcess; port: number }> = [];
+  for (let i = 0; i < options.replicas; i++) started.push(await launch(`${SHARED_AGENT}-${i}`));
+  for (const replica of started) await ready(replica);
+  remember(
+    state,
+    options,
+    started.map((s) => s.port),
+  );
   return started.map((s) => s.proc);
+}
+
+/**
+ * A rollout of the Deployment, as `kubectl rollout restart` makes one under its RollingUpdate strategy
+ * (maxSurge 1, maxUnavailable 0): for each old replica, a new one (a new pod name) starts and is ready, then the
+ * old one gets SIGTERM; answers the new replicas once the old ones have exited (those left after 40 s get
+ * SIGKILL, as a pod does after its terminationGracePeriodSeconds).
+ */
+export async function rolloutSharedAgents(
+  state: StackState,
+  log: (line: string) => void,
+  env?: Record<string, string>,
+): Promise<StackProcess[]> {
+  const options = runningOptions(state, log, env);
+  const old = sharedAgentProcesses(state);
+  const launch = await replicaLauncher(state, options);
+  const revision = Date.now().toString(36);
+  const started: Array<{ proc: StackProcess; port: number }> = [];
+  for (const [i, replaced] of old.entries()) {
+    const replica = await launch(`${SHARED_AGENT}-${revision}-${i}`);
+    await ready(replica);
+    started.push(replica);
+    terminate(replaced, 'SIGTERM');
+  }
+  await ended(old);
+  state.processes = state.processes.filter((p) => !old.includes(p));
+  remember(
+    state,
+    options,
+    started.map((s) => s.port),
+  );
+  return started.map((s) => s.proc);
+}
+
+/** The options the stack's replicas run with, for new ones. */
+function runningOptions(
+  state: StackState,
+  log: (line: string) => void,
+  env?: Record<string, string>,
+): SharedAgentsOptions {
+  const settings = state.sharedAgent;
+  if (!settings)
+    throw new Error(`the stack in ${state.dir} runs no shared agent (npm run argo -- up --agent shared)`);
+  return { replicas: settings.replicas, patchRate: settings.patchRate, log, env };
+}
+
+function terminate(proc: StackProcess, signal: NodeJS.Signals): void {
+  // Only a process that is still the one the stack started: a stale pid may be another process's now.
+  if (!alive(proc)) return;
+  try {
+    process.kill(-proc.pid, signal);
+  } catch {
+    // gone already
+  }
+}
+
+/** Waits up to 40 s for the processes to exit (a pod's grace period is 30 s), then kills those left. */
+async function ended(procs: StackProcess[]): Promise<void> {
+  const deadline = Date.now() + 40_000;
+  while (procs.some((p) => alive(p)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  for (const proc of procs) terminate(proc, 'SIGKILL');
 }
 
 /** Stops the replicas gracefully (SIGTERM: they finish their tasks, write them and release their Leases). */
 export async function stopSharedAgents(state: StackState): Promise<void> {
   const procs = sharedAgentProcesses(state);
-  // Only processes that are still the ones the stack started: a stale pid may be another process's now.
-  for (const proc of procs.filter((p) => alive(p))) {
-    try {
-      process.kill(-proc.pid, 'SIGTERM');
-    } catch {
-      // gone already
-    }
-  }
-  const deadline = Date.now() + 40_000;
-  while (procs.some((p) => alive(p)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  for (const proc of procs.filter((p) => alive(p))) process.kill(-proc.pid, 'SIGKILL');
+  for (const proc of procs) terminate(proc, 'SIGTERM');
+  await ended(procs);
   state.processes = state.processes.filter((p) => !procs.includes(p));
   writeState(state);
 }
@@ -175,11 +247,9 @@ export async function restartSharedAgents(
   log: (line: string) => void,
   env?: Record<string, string>,
 ): Promise<StackProcess[]> {
-  const settings = state.sharedAgent;
-  if (!settings)
-    throw new Error(`the stack in ${state.dir} runs no shared agent (npm run argo -- up --agent shared)`);
+  const options = runningOptions(state, log, env);
   await stopSharedAgents(state);
-  return startSharedAgents(state, { replicas: settings.replicas, patchRate: settings.patchRate, log, env });
+  return startSharedAgents(state, options);
 }
 
 interface UsablePlugins {

@@ -21,3 +21,14 @@ export type ServerDirectory = {
     (typeof DEFINITIONS)[K] extends BuildProviderDefinition<object, infer S> ? S : never
   >;
 };
+
+/** The body's provider blocks, by key, each of its CI system's block class (one of them is given). */
+export type ProviderBlocks = {
+  [K in keyof typeof DEFINITIONS]?: (typeof DEFINITIONS)[K] extends BuildProviderDefinition<
+    object,
+    unknown,
+    infer B
+  >
+    ? B
+    : never;
+};

@@ -47,3 +47,14 @@ export type Connections = {
     (typeof DEFINITIONS)[K] extends DataJobProviderDefinition<object, infer C> ? C : never
   >;
 };
+
+/** The body's provider blocks, by key, each of its provider's block class (one of them is given). */
+export type ProviderBlocks = {
+  [K in keyof typeof DEFINITIONS]?: (typeof DEFINITIONS)[K] extends DataJobProviderDefinition<
+    object,
+    unknown,
+    infer B
+  >
+    ? B
+    : never;
+};

@@ -45,6 +45,11 @@ export interface UpstreamProviderDefinition<
   upstreams: UpstreamKind;
 }
 
+/** A body's provider blocks, by key of the table's `definitions`: each of the class its module's `block` is. */
+export type ProviderBlocksOf<D> = {
+  [K in keyof D]?: D[K] extends { load(): Promise<{ block: ConfigClass<infer B> }> } ? B : never;
+};
+
 /** What the plugin's env gives the providers: the request timeout, the scopes, each provider's upstreams. */
 export interface UpstreamsEnv {
   UPSTREAM_TIMEOUT: string;

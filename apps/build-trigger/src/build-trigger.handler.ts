@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { ActiveRuns, ProviderRunHandler, UpstreamProviders } from '@app/plugin-kit';
+import { ActiveRuns, ProviderRunHandler, UpstreamProviders, type ConfigClass } from '@app/plugin-kit';
+import { InjectProviderBody } from '@app/plugin-kit/providers/provider-blocks.js';
 import { BuildDriver } from './build/build-driver.js';
 import type { BuildProvider } from './build/build-provider.js';
 import type { BuildRun } from './build/build-run.js';
-import { BuildConfig } from './dto/build-config.dto.js';
+import type { BuildConfig } from './dto/build-config.dto.js';
 
 /** Requeue while a handle is being resolved (a GitHub run id being looked up, an expired Jenkins queue item). */
 const SOON_MS = 5000;
@@ -15,9 +16,11 @@ const SOON_MS = 5000;
  */
 @Injectable()
 export class BuildTriggerHandler extends ProviderRunHandler<BuildConfig, unknown, BuildRun, BuildProvider> {
-  readonly configClass = BuildConfig;
-
-  constructor(providers: UpstreamProviders<BuildProvider>, active: ActiveRuns) {
+  constructor(
+    @InjectProviderBody() readonly configClass: ConfigClass<BuildConfig>,
+    providers: UpstreamProviders<BuildProvider>,
+    active: ActiveRuns,
+  ) {
     super(providers, active, {
       upstream: (config) => config.server,
       driver: (ctx, picked) => new BuildDriver(ctx, picked),

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { ActiveRuns, ProviderRunHandler, UpstreamProviders } from '@app/plugin-kit';
-import { DataJobConfig } from './dto/data-job-config.dto.js';
+import { ActiveRuns, ProviderRunHandler, UpstreamProviders, type ConfigClass } from '@app/plugin-kit';
+import { InjectProviderBody } from '@app/plugin-kit/providers/provider-blocks.js';
+import type { DataJobConfig } from './dto/data-job-config.dto.js';
 import { DataJobDriver } from './job/data-job-driver.js';
 import type { JobRun, RunRef } from './job/job-run.js';
 import type { DataJobProvider } from './providers/data-job-provider.js';
@@ -16,9 +17,11 @@ export class DataJobHandler extends ProviderRunHandler<
   JobRun,
   DataJobProvider<unknown>
 > {
-  readonly configClass = DataJobConfig;
-
-  constructor(providers: UpstreamProviders<DataJobProvider<unknown>>, active: ActiveRuns) {
+  constructor(
+    @InjectProviderBody() readonly configClass: ConfigClass<DataJobConfig>,
+    providers: UpstreamProviders<DataJobProvider<unknown>>,
+    active: ActiveRuns,
+  ) {
     super(providers, active, {
       upstream: (config) => config.connection,
       driver: (ctx, picked) => new DataJobDriver(ctx, picked),

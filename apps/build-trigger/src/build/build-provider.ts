@@ -45,21 +45,22 @@ export interface BuildProvider<Spec = unknown, Ref = unknown> {
 }
 
 /** A CI system's Nest-free side: the provider of one server the admin configured. */
-export type BuildProviderModule<S, V = object> = UpstreamProviderModule<
+export type BuildProviderModule<S, V = object, B extends object = object> = UpstreamProviderModule<
   S,
   BuildProvider,
-  Pick<UpstreamContext<V>, 'timeoutMs' | 'variables'>
+  Pick<UpstreamContext<V>, 'timeoutMs' | 'variables'>,
+  B
 >;
 
 /** One CI system of the build trigger: the kit's upstream provider, its upstreams being servers. */
-export type BuildProviderDefinition<V extends object = object, S = unknown> = UpstreamProviderDefinition<
-  V,
-  S,
-  BuildProviderModule<S, V>
->;
+export type BuildProviderDefinition<
+  V extends object = object,
+  S = unknown,
+  B extends object = object,
+> = UpstreamProviderDefinition<V, S, BuildProviderModule<S, V, B>>;
 
-export function defineBuildProvider<V extends object, S>(
-  definition: BuildProviderDefinition<V, S>,
-): BuildProviderDefinition<V, S> {
+export function defineBuildProvider<V extends object, S, B extends object>(
+  definition: BuildProviderDefinition<V, S, B>,
+): BuildProviderDefinition<V, S, B> {
   return definition;
 }

@@ -1,28 +1,11 @@
-import { Type } from 'class-transformer';
-import { IsBoolean, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
-import { IsGoDuration } from '@app/plugin-kit';
-import { GitHubBuildSpec } from '../providers/github/github-block.dto.js';
-import { GitLabBuildSpec } from '../providers/gitlab/gitlab-block.dto.js';
-import { JenkinsBuildSpec } from '../providers/jenkins/jenkins-block.dto.js';
+import { IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsGoDuration, type ConfigClass } from '@app/plugin-kit';
+import { providerBodyClass } from '@app/plugin-kit/providers/provider-blocks.js';
+import { PROVIDERS, type ProviderBlocks } from '../providers/index.js';
 import { BooleanLike, NumberAsText } from './text-transforms.js';
 
-/** The plugin body under `plugin.build`: exactly one provider block plus the shared settings. */
-export class BuildConfig {
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => JenkinsBuildSpec)
-  jenkins?: JenkinsBuildSpec;
-
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => GitHubBuildSpec)
-  github?: GitHubBuildSpec;
-
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => GitLabBuildSpec)
-  gitlab?: GitLabBuildSpec;
-
+/** The fields of the body under `plugin.build` besides its provider block: the shared settings. */
+export class BuildSettings {
   /** false: succeed as soon as the build is started. */
   @IsOptional()
   @BooleanLike()
@@ -59,3 +42,14 @@ export class BuildConfig {
   @IsBoolean()
   unstableIsSuccess = false;
 }
+
+/**
+ * The class of the body under `plugin.build`: the settings above and one optional block per CI system of the
+ * table (`build: {jenkins: {...}}`), each checked by its provider's class; that exactly one is given is the pick.
+ */
+export function buildConfigClass(): Promise<ConfigClass<BuildConfig>> {
+  return providerBodyClass<BuildConfig>(BuildSettings, PROVIDERS);
+}
+
+/** The `build:` body as validated: its settings and its provider block. */
+export type BuildConfig = BuildSettings & ProviderBlocks;

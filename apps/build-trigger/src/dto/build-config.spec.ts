@@ -2,12 +2,14 @@
 import 'reflect-metadata';
 import { PluginConfigError } from '@app/plugin-kit';
 import { validatePluginConfig } from '@app/plugin-kit/config/plugin-config.js';
-import { BuildConfig } from './build-config.dto.js';
+import { buildConfigClass } from './build-config.dto.js';
 import { PROVIDERS } from '../providers/index.js';
 
 /** The providers, as the body's "exactly one provider block" names them: the table's keys in its order. */
 const KEYS = PROVIDERS.keys.join(', ');
 
+// The body class as the module builds it: the settings and each CI system's block, from the table.
+const BuildConfig = await buildConfigClass();
 const validate = (body: unknown) => validatePluginConfig(BuildConfig, body);
 const problemsOf = (body: unknown): string[] => {
   const result = validate(body);

@@ -1,4 +1,4 @@
-import { ProviderTable } from '@app/plugin-kit';
+import { ProviderTable, type ProviderBlocksOf } from '@app/plugin-kit';
 import type { BuildProviderDefinition } from '../build/build-provider.js';
 import { github } from './github/index.js';
 import { gitlab } from './gitlab/index.js';
@@ -21,3 +21,6 @@ export type ServerDirectory = {
     (typeof DEFINITIONS)[K] extends BuildProviderDefinition<object, infer S> ? S : never
   >;
 };
+
+/** The body's provider blocks, by key, each of its CI system's block class (one of them is given). */
+export type ProviderBlocks = ProviderBlocksOf<typeof DEFINITIONS>;

@@ -10,14 +10,14 @@ import { awsCredentials, awsVariables, readAws, type AwsConnection } from './aws
  * The definition of an AWS backend: its connections are its family's `<PREFIX>_REGION`, ..., and
  * `<PREFIX>_<NAME>_REGION` for named ones (aws-settings.ts), enabled by the region, its credentials the SDK's chain or the admin's keys.
  */
-export function defineAwsProvider(backend: {
+export function defineAwsProvider<B extends object>(backend: {
   key: string;
   label: string;
   family: UpstreamFamily;
-  load: () => Promise<DataJobProviderModule<AwsConnection>>;
-}): DataJobProviderDefinition<object, AwsConnection> {
+  load: () => Promise<DataJobProviderModule<AwsConnection, B>>;
+}): DataJobProviderDefinition<object, AwsConnection, B> {
   const family = backend.family;
-  return defineDataJobProvider<object, AwsConnection>({
+  return defineDataJobProvider<object, AwsConnection, B>({
     key: backend.key,
     label: backend.label,
     variables: awsVariables(family.prefix),

@@ -7,7 +7,13 @@ import {
   type UpstreamFamily,
 } from '@app/plugin-kit';
 import { IsOptional, IsString } from '@app/plugin-kit/config/env-rules.js';
-import { baseUrl, pairOrNone, readConnections, requireAll } from '../providers/connection-checks.js';
+import {
+  BASE_URL,
+  pairOrNone,
+  readUpstreamSettings,
+  requireSettings,
+  upstreamUrl,
+} from '@app/plugin-kit/config/settings-checks.js';
 
 /**
  * The settings of one AWS connection. Only REGION is required: without keys the AWS SDK's own chain finds the
@@ -62,36 +68,33 @@ const ROLE_ARN = /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/;
 const REGION = /^[a-z]{2}(-[a-z]+)+-\d$/;
 
 export function readAws(source: EnvSource, family: UpstreamFamily): SettingsRead<Map<string, AwsConnection>> {
-  const problems: string[] = [];
-  const connections = new Map<string, AwsConnection>();
-  for (const c of readConnections(source, family, problems)) {
-    if (!requireAll(c, ['REGION'], problems)) continue;
-    const { REGION: region, ENDPOINT_URL, ACCESS_KEY_ID, SECRET_ACCESS_KEY, SESSION_TOKEN } = c.fields;
+  return readUpstreamSettings(source, family, (c, problems) => {
+    if (!requireSettings(c, ['REGION'], problems)) return undefined;
+    const { REGION: region, ENDPOINT_URL, ACCESS_KEY_ID, SECRET_ACCESS_KEY, SESSION_TOKEN } = c.values;
     if (!REGION.test(region!)) problems.push(`${c.variable('REGION')}: must be an AWS region like eu-west-1`);
     pairOrNone(c, 'ACCESS_KEY_ID', 'SECRET_ACCESS_KEY', problems);
     if (SESSION_TOKEN !== undefined && ACCESS_KEY_ID === undefined)
       problems.push(
         `${c.variable('SESSION_TOKEN')}: must be set together with ${c.variable('ACCESS_KEY_ID')}`,
       );
-    const roleArn = c.fields.ROLE_ARN;
+    const roleArn = c.values.ROLE_ARN;
     if (roleArn !== undefined && !ROLE_ARN.test(roleArn))
       problems.push(
         `${c.variable('ROLE_ARN')}: must be an IAM role ARN (arn:aws:iam::<account>:role/<name>)`,
       );
-    if (c.fields.EXTERNAL_ID !== undefined && roleArn === undefined)
+    if (c.values.EXTERNAL_ID !== undefined && roleArn === undefined)
       problems.push(`${c.variable('EXTERNAL_ID')}: must be set together with ${c.variable('ROLE_ARN')}`);
-    connections.set(c.name, {
+    return {
       region: region!,
-      endpoint: ENDPOINT_URL === undefined ? undefined : baseUrl(c, 'ENDPOINT_URL', ENDPOINT_URL, problems),
+      endpoint: upstreamUrl(c, 'ENDPOINT_URL', ENDPOINT_URL, problems, BASE_URL) ?? ENDPOINT_URL,
       keys:
         ACCESS_KEY_ID !== undefined && SECRET_ACCESS_KEY !== undefined
           ? { accessKeyId: ACCESS_KEY_ID, secretAccessKey: SECRET_ACCESS_KEY, sessionToken: SESSION_TOKEN }
           : undefined,
       roleArn,
-      externalId: c.fields.EXTERNAL_ID,
-    });
-  }
-  return { settings: connections, problems };
+      externalId: c.values.EXTERNAL_ID,
+    };
+  });
 }
 
 /** The secrets of the keys the admin gave; credentials the SDK's chain finds are taught to the redactor when resolved. */

@@ -1,94 +1,11 @@
-import { Type } from 'class-transformer';
-import { IsBoolean, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
-import { IsGoDuration } from '@app/plugin-kit';
-import { AirflowBlock } from '../providers/airflow/airflow-block.dto.js';
-import { DatabricksBlock } from '../providers/databricks/databricks-block.dto.js';
-import { DbtCloudBlock } from '../providers/dbt-cloud/dbt-cloud-block.dto.js';
-import { LivyBlock } from '../providers/livy/livy-block.dto.js';
-import { BatchBlock } from '../providers/batch/batch-block.dto.js';
-import { EmrServerlessBlock } from '../providers/emr-serverless/emr-serverless-block.dto.js';
-import { GlueBlock } from '../providers/glue/glue-block.dto.js';
-import { SagemakerPipelinesBlock } from '../providers/sagemaker-pipelines/sagemaker-pipelines-block.dto.js';
-import { StepFunctionsBlock } from '../providers/step-functions/step-functions-block.dto.js';
-import { SnowflakeBlock } from '../providers/snowflake/snowflake-block.dto.js';
-import { DataprocBlock } from '../providers/dataproc/dataproc-block.dto.js';
-import { CloudRunBlock } from '../providers/cloud-run/cloud-run-block.dto.js';
-import { VertexPipelinesBlock } from '../providers/vertex-pipelines/vertex-pipelines-block.dto.js';
-import { DataFactoryBlock } from '../providers/data-factory/data-factory-block.dto.js';
+import { IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsGoDuration, type ConfigClass } from '@app/plugin-kit';
+import { providerBodyClass } from '@app/plugin-kit/providers/provider-blocks.js';
+import { PROVIDERS, type ProviderBlocks } from '../providers/index.js';
 import { ToBoolean } from './validators.js';
 
-/** The `data-job:` plugin body: exactly one provider block plus how to wait for the run. */
-export class DataJobConfig {
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => DatabricksBlock)
-  databricks?: DatabricksBlock;
-
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => AirflowBlock)
-  airflow?: AirflowBlock;
-
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => DbtCloudBlock)
-  dbtCloud?: DbtCloudBlock;
-
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => LivyBlock)
-  livy?: LivyBlock;
-
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => StepFunctionsBlock)
-  stepFunctions?: StepFunctionsBlock;
-
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => EmrServerlessBlock)
-  emrServerless?: EmrServerlessBlock;
-
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => BatchBlock)
-  batch?: BatchBlock;
-
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => GlueBlock)
-  glue?: GlueBlock;
-
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => SagemakerPipelinesBlock)
-  sagemakerPipelines?: SagemakerPipelinesBlock;
-
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => SnowflakeBlock)
-  snowflake?: SnowflakeBlock;
-
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => DataprocBlock)
-  dataproc?: DataprocBlock;
-
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => CloudRunBlock)
-  cloudRun?: CloudRunBlock;
-
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => VertexPipelinesBlock)
-  vertexPipelines?: VertexPipelinesBlock;
-
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => DataFactoryBlock)
-  dataFactory?: DataFactoryBlock;
-
+/** The fields of the `data-job:` body besides its provider block: how to wait for the run, and where. */
+export class DataJobSettings {
   /** Wait for the run to finish (default); false: succeed as soon as the run is started. */
   @IsOptional()
   @ToBoolean()
@@ -119,3 +36,14 @@ export class DataJobConfig {
   })
   connection?: string;
 }
+
+/**
+ * The class of the `data-job:` body: the settings above and one optional block per provider of the table
+ * (`data-job: {databricks: {...}}`), each checked by its provider's class; that exactly one is given is the pick.
+ */
+export function dataJobConfigClass(): Promise<ConfigClass<DataJobConfig>> {
+  return providerBodyClass<DataJobConfig>(DataJobSettings, PROVIDERS);
+}
+
+/** The `data-job:` body as validated: its settings and its provider block. */
+export type DataJobConfig = DataJobSettings & ProviderBlocks;

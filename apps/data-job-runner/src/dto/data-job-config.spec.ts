@@ -2,12 +2,14 @@
 import 'reflect-metadata';
 import { validatePluginConfig } from '@app/plugin-kit/config/plugin-config.js';
 import { PluginConfigError } from '@app/plugin-kit';
-import { DataJobConfig } from './data-job-config.dto.js';
+import { dataJobConfigClass } from './data-job-config.dto.js';
 import { PROVIDERS } from '../providers/index.js';
 
 /** The providers, as the body's "exactly one provider block" names them: the table's keys in its order. */
 const KEYS = PROVIDERS.keys.join(', ');
 
+// The body class as the module builds it: the settings and each provider's block, from the table.
+const DataJobConfig = await dataJobConfigClass();
 const validate = (body: unknown) => validatePluginConfig(DataJobConfig, body);
 
 function problemsOf(body: unknown): string[] {

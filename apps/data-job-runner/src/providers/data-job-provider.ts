@@ -41,23 +41,25 @@ export interface DataJobProvider<B> {
 }
 
 /** A provider's Nest-free side: the provider of one connection the admin configured. */
-export type DataJobProviderModule<C> = UpstreamProviderModule<
+export type DataJobProviderModule<C, B extends object = object> = UpstreamProviderModule<
   C,
   DataJobProvider<unknown>,
-  Pick<UpstreamContext, 'timeoutMs' | 'redactor'>
+  Pick<UpstreamContext, 'timeoutMs' | 'redactor'>,
+  B
 >;
 
 /** One provider of the data-job runner: the kit's upstream provider, with its label (messages say it). */
 export interface DataJobProviderDefinition<
   V extends object = object,
   C = unknown,
-> extends UpstreamProviderDefinition<V, C, DataJobProviderModule<C>> {
+  B extends object = object,
+> extends UpstreamProviderDefinition<V, C, DataJobProviderModule<C, B>> {
   label: string;
 }
 
-export function defineDataJobProvider<V extends object, C>(
-  definition: DataJobProviderDefinition<V, C>,
-): DataJobProviderDefinition<V, C> {
+export function defineDataJobProvider<V extends object, C, B extends object>(
+  definition: DataJobProviderDefinition<V, C, B>,
+): DataJobProviderDefinition<V, C, B> {
   return definition;
 }
 

@@ -1,5 +1,10 @@
 import type { EnvSource, SettingsRead, UpstreamFamily } from '@app/plugin-kit';
-import { baseUrl, readConnections, requireAll } from './connection-checks.js';
+import {
+  BASE_URL,
+  readUpstreamSettings,
+  requireSettings,
+  upstreamUrl,
+} from '@app/plugin-kit/config/settings-checks.js';
 import { readGoogleCredentials, type GoogleCredentials } from './google-credentials.js';
 
 /** A Google Cloud backend's connection: `<PREFIX>_PROJECT`, `_REGION`, `_CREDENTIALS` and `_URL`. */
@@ -20,18 +25,16 @@ export function readGoogleProjects(
   /** The API's address when `<PREFIX>_URL` is unset (Vertex AI's is regional). */
   defaultUrl: string | ((region: string) => string),
 ): SettingsRead<Map<string, GoogleProjectConnection>> {
-  const problems: string[] = [];
-  const connections = new Map<string, GoogleProjectConnection>();
-  for (const c of readConnections(source, family, problems)) {
-    const { fields: f } = c;
-    if (!requireAll(c, ['PROJECT', 'REGION', 'CREDENTIALS'], problems)) continue;
+  return readUpstreamSettings(source, family, (c, problems) => {
+    const { values: f } = c;
+    if (!requireSettings(c, ['PROJECT', 'REGION', 'CREDENTIALS'], problems)) return undefined;
     if (!PROJECT.test(f.PROJECT!)) problems.push(`${c.variable('PROJECT')}: must be a project id`);
     if (!REGION.test(f.REGION!)) problems.push(`${c.variable('REGION')}: must be a region (europe-west1)`);
     const fallback = typeof defaultUrl === 'string' ? defaultUrl : defaultUrl(f.REGION!);
-    const url = baseUrl(c, 'URL', f.URL ?? fallback, problems);
+    const given = f.URL ?? fallback;
+    const url = upstreamUrl(c, 'URL', given, problems, BASE_URL) ?? given;
     const credentials = readGoogleCredentials(c.variable('CREDENTIALS'), f.CREDENTIALS!, problems);
-    if (!credentials) continue;
-    connections.set(c.name, { url, project: f.PROJECT!, region: f.REGION!, credentials });
-  }
-  return { settings: connections, problems };
+    if (!credentials) return undefined;
+    return { url, project: f.PROJECT!, region: f.REGION!, credentials };
+  });
 }

@@ -1,4 +1,4 @@
-import { ProviderTable } from '@app/plugin-kit';
+import { ProviderTable, type ProviderBlocksOf } from '@app/plugin-kit';
 import type { DataJobProviderDefinition } from './data-job-provider.js';
 import { airflow } from './airflow/index.js';
 import { databricks } from './databricks/index.js';
@@ -47,3 +47,6 @@ export type Connections = {
     (typeof DEFINITIONS)[K] extends DataJobProviderDefinition<object, infer C> ? C : never
   >;
 };
+
+/** The body's provider blocks, by key, each of its provider's block class (one of them is given). */
+export type ProviderBlocks = ProviderBlocksOf<typeof DEFINITIONS>;

@@ -1,4 +1,12 @@
-import { missingSettings, urlSetting } from './settings-checks.js';
+import {
+  BASE_URL,
+  missingSettings,
+  pairOrNone,
+  readUpstreamSettings,
+  requireSettings,
+  upstreamUrl,
+  urlSetting,
+} from './settings-checks.js';
 
 function check(value: string, options?: Parameters<typeof urlSetting>[3]) {
   const problems: string[] = [];
@@ -57,5 +65,65 @@ describe('missingSettings', () => {
       [],
     );
     expect(missingSettings({ USERNAME: 'argo' }, ['URL'])).toEqual(['URL']);
+  });
+});
+
+describe('readUpstreamSettings', () => {
+  const family = { prefix: 'ALPHA', settings: ['URL', 'USER', 'PASSWORD'] };
+  const read = (source: Record<string, string>) =>
+    readUpstreamSettings(source, family, (upstream, problems) => {
+      if (!requireSettings(upstream, ['URL'], problems)) return undefined;
+      pairOrNone(upstream, 'USER', 'PASSWORD', problems);
+      return upstreamUrl(upstream, 'URL', upstream.values.URL, problems, {
+        ...BASE_URL,
+        defaultScheme: 'https',
+      });
+    });
+
+  it("makes each upstream's settings by name, the default one first, with every upstream's problems", () => {
+    expect(
+      read({ ALPHA_URL: 'a.example/', ALPHA_PROD_URL: 'https://p.example', ALPHA_PROD_USER: 'u' }),
+    ).toEqual({
+      settings: new Map([
+        ['default', 'https://a.example'],
+        ['prod', 'https://p.example'],
+      ]),
+      problems: ['ALPHA_PROD_PASSWORD: must be set together with ALPHA_PROD_USER'],
+      formerNames: [],
+    });
+  });
+
+  it('leaves out an upstream its reader refuses, naming the variables it lacks and the ones given', () => {
+    expect(read({ ALPHA_QA_USER: 'u', ALPHA_QA_PASSWORD: 'p', ALPHA_bad_URL: 'x' })).toEqual({
+      settings: new Map(),
+      problems: [
+        'ALPHA_bad_URL: the name in it must be upper-case letters and digits, words joined by single underscores (ALPHA_OPS_URL)',
+        'ALPHA_QA_URL: must be set (ALPHA_QA_USER, ALPHA_QA_PASSWORD are set)',
+      ],
+      formerNames: [],
+    });
+  });
+});
+
+describe('upstreamUrl', () => {
+  const upstream = (name: string) => ({ name, values: {}, variable: (s: string) => `ALPHA_${s}_${name}` });
+
+  it("names the upstream's own variable; a base URL refuses credentials and a query", () => {
+    const problems: string[] = [];
+    expect(upstreamUrl(upstream('prod'), 'URL', 'https://u:p@a', problems, BASE_URL)).toBeUndefined();
+    expect(upstreamUrl(upstream('prod'), 'URL', 'https://a?x=1', problems, BASE_URL)).toBeUndefined();
+    expect(upstreamUrl(upstream('prod'), 'URL', undefined, problems)).toBeUndefined();
+    expect(problems).toEqual([
+      'ALPHA_URL_prod: must not carry credentials (use the *_USERNAME/*_PASSWORD/*_TOKEN variables)',
+      'ALPHA_URL_prod: must not have a query or fragment',
+    ]);
+  });
+
+  it("leaves the default upstream's bad value to the env class when it checks it, and only that one", () => {
+    const problems: string[] = [];
+    const options = { defaultCheckedByEnvClass: true };
+    expect(upstreamUrl(upstream('default'), 'URL', 'ftp://a', problems, options)).toBeUndefined();
+    expect(upstreamUrl(upstream('prod'), 'URL', 'ftp://a', problems, options)).toBeUndefined();
+    expect(problems).toEqual(['ALPHA_URL_prod: must be an http(s) URL']);
   });
 });

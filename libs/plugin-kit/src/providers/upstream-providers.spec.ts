@@ -16,6 +16,7 @@ class AlphaBlock {
 
 const made: Array<{ key: string; upstream: unknown; context: UpstreamContext<unknown> }> = [];
 const module = (key: string) => ({
+  block: AlphaBlock,
   create: (upstream: unknown, context: UpstreamContext<unknown>) => {
     made.push({ key, upstream, context });
     return { key, upstream };

@@ -1,5 +1,6 @@
 import type { FactoryProvider, Type } from '@nestjs/common';
 import { parseDuration } from '@app/contract';
+import type { ConfigClass } from '../execution/plugin-handler.js';
 import type { NamespaceScopes } from '../config/namespace-scopes.js';
 import type { UpstreamKind } from '../config/named-upstreams.js';
 import { Redactor } from '../logging/redactor.js';
@@ -20,7 +21,14 @@ export interface UpstreamContext<V = object> {
  * A provider's Nest-free side, loaded with the plugin's module on the first own call. `X`: the part of the
  * context the plugin's providers read (the whole context is given).
  */
-export interface UpstreamProviderModule<U, C, X extends Partial<UpstreamContext<unknown>> = UpstreamContext> {
+export interface UpstreamProviderModule<
+  U,
+  C,
+  X extends Partial<UpstreamContext<unknown>> = UpstreamContext,
+  B extends object = object,
+> {
+  /** The class of its block in the body (class-validator rules, a static `problems`): the body class's part. */
+  block: ConfigClass<B>;
   /** The client of one upstream the admin configured (a server, a connection). */
   create(upstream: U, context: X): C;
 }
@@ -36,6 +44,11 @@ export interface UpstreamProviderDefinition<
 > extends ProviderDefinition<V, Map<string, U>, M> {
   upstreams: UpstreamKind;
 }
+
+/** A body's provider blocks, by key of the table's `definitions`: each of the class its module's `block` is. */
+export type ProviderBlocksOf<D> = {
+  [K in keyof D]?: D[K] extends { load(): Promise<{ block: ConfigClass<infer B> }> } ? B : never;
+};
 
 /** What the plugin's env gives the providers: the request timeout, the scopes, each provider's upstreams. */
 export interface UpstreamsEnv {

@@ -9,7 +9,7 @@ import type {
 } from '../../build/build-provider.js';
 import type { BuildRun } from '../../build/build-run.js';
 import { GITHUB_KEY_INPUT } from '../../build/correlation-key.js';
-import { GITHUB_MAX_INPUTS, type GitHubBuildSpec } from './github-block.dto.js';
+import { GITHUB_MAX_INPUTS, GitHubBuildSpec } from './github-block.dto.js';
 import { toStringMap } from '../../dto/scalar-map.validator.js';
 import { branchName, type DispatchDetails, type WorkflowRun, type WorkflowRunList } from './github-api.js';
 import { createGitHubHttp, describeGitHubError } from './github-client.js';
@@ -199,7 +199,8 @@ export class GitHubActionsProvider implements BuildProvider<GitHubBuildSpec, Git
   }
 }
 
-export const githubModule: BuildProviderModule<GitHubServer, GithubVariables> = {
+export const githubModule: BuildProviderModule<GitHubServer, GithubVariables, GitHubBuildSpec> = {
+  block: GitHubBuildSpec,
   create: (server, { timeoutMs, variables }) =>
     new GitHubActionsProvider(
       createGitHubHttp(server, timeoutMs),

@@ -14,7 +14,7 @@ import {
   IsOptional,
   IsString,
 } from '@app/plugin-kit/config/env-rules.js';
-import { readServers, serverUrl } from '../server-settings.js';
+import { readUpstreamSettings, upstreamUrl } from '@app/plugin-kit/config/settings-checks.js';
 
 export const GITHUB_PUBLIC_API = 'https://api.github.com';
 
@@ -55,13 +55,15 @@ function github(server: UpstreamSettings, problems: string[], defaultApi: string
       problems.push(`${server.variable('TOKEN')}: required with ${server.variable('API_URL')}`);
     return undefined;
   }
-  const apiUrl = serverUrl(server, 'API_URL', api ?? defaultApi, problems);
+  const apiUrl = upstreamUrl(server, 'API_URL', api ?? defaultApi, problems, {
+    defaultCheckedByEnvClass: true,
+  });
   return apiUrl ? { name: server.name, apiUrl, token } : undefined;
 }
 
 /** The default server's API is GITHUB_API_URL (its default checked by the env class); a named one's is GitHub's. */
 export function readGithub(env: GithubVariables, source: EnvSource): SettingsRead<Map<string, GitHubServer>> {
-  return readServers(source, GITHUB_FAMILY, (server, problems) =>
+  return readUpstreamSettings(source, GITHUB_FAMILY, (server, problems) =>
     github(server, problems, server.name === DEFAULT_UPSTREAM ? env.GITHUB_API_URL : GITHUB_PUBLIC_API),
   );
 }

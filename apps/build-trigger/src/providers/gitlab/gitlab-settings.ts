@@ -8,7 +8,7 @@ import {
   type UpstreamSettings,
 } from '@app/plugin-kit';
 import { IsHttpUrl, IsNotEmpty, IsOptional, IsString } from '@app/plugin-kit/config/env-rules.js';
-import { readServers, serverUrl } from '../server-settings.js';
+import { readUpstreamSettings, upstreamUrl } from '@app/plugin-kit/config/settings-checks.js';
 
 export const GITLAB_PUBLIC_URL = 'https://gitlab.com';
 
@@ -66,13 +66,13 @@ function gitlab(server: UpstreamSettings, problems: string[], defaultUrl: string
       );
     return undefined;
   }
-  const url = serverUrl(server, 'URL', given ?? defaultUrl, problems);
+  const url = upstreamUrl(server, 'URL', given ?? defaultUrl, problems, { defaultCheckedByEnvClass: true });
   return url ? { name: server.name, apiUrl: gitlabApiUrl(url), token, triggerToken } : undefined;
 }
 
 /** The default server's URL is GITLAB_URL (its default checked by the env class); a named one's is gitlab.com's. */
 export function readGitlab(env: GitlabVariables, source: EnvSource): SettingsRead<Map<string, GitLabServer>> {
-  return readServers(source, GITLAB_FAMILY, (server, problems) =>
+  return readUpstreamSettings(source, GITLAB_FAMILY, (server, problems) =>
     gitlab(server, problems, server.name === DEFAULT_UPSTREAM ? env.GITLAB_URL : GITLAB_PUBLIC_URL),
   );
 }

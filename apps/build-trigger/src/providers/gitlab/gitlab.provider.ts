@@ -8,7 +8,7 @@ import type {
 } from '../../build/build-provider.js';
 import type { BuildRun } from '../../build/build-run.js';
 import { GITLAB_KEY_VARIABLE } from '../../build/correlation-key.js';
-import type { GitLabBuildSpec } from './gitlab-block.dto.js';
+import { GitLabBuildSpec } from './gitlab-block.dto.js';
 import { toStringMap } from '../../dto/scalar-map.validator.js';
 import type { GitLabServer } from './gitlab-settings.js';
 import { projectId, type GitLabPipeline, type GitLabVariable } from './gitlab-api.js';
@@ -173,6 +173,7 @@ export class GitLabProvider implements BuildProvider<GitLabBuildSpec, GitLabRef>
   }
 }
 
-export const gitlabModule: BuildProviderModule<GitLabServer> = {
+export const gitlabModule: BuildProviderModule<GitLabServer, object, GitLabBuildSpec> = {
+  block: GitLabBuildSpec,
   create: (server, { timeoutMs }) => new GitLabProvider(server, timeoutMs),
 };

@@ -8,8 +8,11 @@ import {
   type UpstreamSettings,
 } from '@app/plugin-kit';
 import { IsHttpUrl, IsNotEmpty, IsOptional, IsString } from '@app/plugin-kit/config/env-rules.js';
-import { missingSettings } from '@app/plugin-kit/config/settings-checks.js';
-import { readServers, serverUrl } from '../server-settings.js';
+import {
+  missingSettings,
+  readUpstreamSettings,
+  upstreamUrl,
+} from '@app/plugin-kit/config/settings-checks.js';
 
 /** The default server's variables; named ones (`JENKINS_<NAME>_URL`, ...) are read by `read`. */
 export const jenkinsVariables = (Base: EnvClass) => {
@@ -54,10 +57,10 @@ function jenkins(server: UpstreamSettings, problems: string[]): JenkinsServer | 
     );
     return undefined;
   }
-  const checked = serverUrl(server, 'URL', url, problems);
+  const checked = upstreamUrl(server, 'URL', url, problems, { defaultCheckedByEnvClass: true });
   return checked ? { name: server.name, url: checked, user: user!, apiToken: apiToken! } : undefined;
 }
 
 export function readJenkins(source: EnvSource): SettingsRead<Map<string, JenkinsServer>> {
-  return readServers(source, JENKINS_FAMILY, jenkins);
+  return readUpstreamSettings(source, JENKINS_FAMILY, jenkins);
 }

@@ -7,7 +7,7 @@ import type {
 } from '../../build/build-provider.js';
 import type { BuildRun } from '../../build/build-run.js';
 import { JENKINS_KEY_PARAMETER } from '../../build/correlation-key.js';
-import type { JenkinsBuildSpec } from './jenkins-block.dto.js';
+import { JenkinsBuildSpec } from './jenkins-block.dto.js';
 import { toStringMap } from '../../dto/scalar-map.validator.js';
 import {
   BUILD_TREE,
@@ -232,6 +232,7 @@ export class JenkinsProvider implements BuildProvider<JenkinsBuildSpec, JenkinsR
   }
 }
 
-export const jenkinsModule: BuildProviderModule<JenkinsServer> = {
+export const jenkinsModule: BuildProviderModule<JenkinsServer, object, JenkinsBuildSpec> = {
+  block: JenkinsBuildSpec,
   create: (server, { timeoutMs }) => new JenkinsProvider(new JenkinsClient(server, timeoutMs)),
 };

@@ -6,7 +6,13 @@ import {
   type UpstreamFamily,
 } from '@app/plugin-kit';
 import { IsOptional, IsString } from '@app/plugin-kit/config/env-rules.js';
-import { baseUrl, pairOrNone, readConnections, requireAll } from '../connection-checks.js';
+import {
+  BASE_URL,
+  pairOrNone,
+  readUpstreamSettings,
+  requireSettings,
+  upstreamUrl,
+} from '@app/plugin-kit/config/settings-checks.js';
 
 /** The default connection's variables (so its secrets are known to the redactor); named ones are read by `read`. */
 export const airflowVariables = (Base: EnvClass) => {
@@ -56,12 +62,10 @@ export const AIRFLOW_FAMILY: UpstreamFamily = {
 };
 
 export function readAirflow(source: EnvSource): SettingsRead<Map<string, AirflowConnection>> {
-  const problems: string[] = [];
-  const connections = new Map<string, AirflowConnection>();
-  for (const c of readConnections(source, AIRFLOW_FAMILY, problems)) {
-    const { fields: f, variable: v } = c;
-    if (!requireAll(c, ['URL'], problems)) continue;
-    const url = baseUrl(c, 'URL', f.URL!, problems);
+  return readUpstreamSettings(source, AIRFLOW_FAMILY, (c, problems) => {
+    const { values: f, variable: v } = c;
+    if (!requireSettings(c, ['URL'], problems)) return undefined;
+    const url = upstreamUrl(c, 'URL', f.URL, problems, BASE_URL) ?? f.URL!;
     pairOrNone(c, 'USERNAME', 'PASSWORD', problems);
     const hasPair = f.USERNAME !== undefined && f.PASSWORD !== undefined;
     if (hasPair && f.TOKEN !== undefined) {
@@ -72,13 +76,12 @@ export function readAirflow(source: EnvSource): SettingsRead<Map<string, Airflow
     const apiVersion = (f.API_VERSION ?? 'auto').toLowerCase();
     if (!['v1', 'v2', 'auto'].includes(apiVersion))
       problems.push(`${v('API_VERSION')}: must be one of v1, v2, auto`);
-    connections.set(c.name, {
+    return {
       url,
       username: f.USERNAME,
       password: f.PASSWORD,
       token: f.TOKEN,
       apiVersion: apiVersion as AirflowApiSetting,
-    });
-  }
-  return { settings: connections, problems };
+    };
+  });
 }

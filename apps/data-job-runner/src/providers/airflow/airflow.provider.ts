@@ -1,5 +1,5 @@
 import { UpstreamError } from '@app/plugin-kit';
-import type { AirflowBlock } from './airflow-block.dto.js';
+import { AirflowBlock } from './airflow-block.dto.js';
 import { parseTime, type JobRun, type RunExtras, type RunRef } from '../../job/job-run.js';
 import { airflowDagRunId } from '../../job/run-keys.js';
 import type {
@@ -146,7 +146,8 @@ export class AirflowProvider implements DataJobProvider<AirflowBlock> {
   }
 }
 
-export const airflowModule: DataJobProviderModule<AirflowConnection> = {
+export const airflowModule: DataJobProviderModule<AirflowConnection, AirflowBlock> = {
+  block: AirflowBlock,
   create: (connection, { timeoutMs, redactor }) =>
     new AirflowProvider(new AirflowClient(connection, timeoutMs, redactor)),
 };

@@ -6,7 +6,7 @@ import { stringList, stringMap } from '../../dto/validators.js';
 import type { JobRun, RunRef } from '../../job/job-run.js';
 import { BATCH_KEY_TAG, batchJobName } from '../../job/run-keys.js';
 import type { DataJobProviderModule, PollRequest, StartRequest } from '../data-job-provider.js';
-import type { BatchBlock } from './batch-block.dto.js';
+import { BatchBlock } from './batch-block.dto.js';
 import { mapBatchState } from './batch-states.js';
 
 /** The reason TerminateJob is given; a FAILED job with it was stopped by the plugin. */
@@ -153,6 +153,7 @@ export class BatchProvider extends AwsJobProvider<typeof import('@aws-sdk/client
   }
 }
 
-export const batchModule: DataJobProviderModule<AwsConnection> = {
+export const batchModule: DataJobProviderModule<AwsConnection, BatchBlock> = {
+  block: BatchBlock,
   create: (connection, context) => new BatchProvider(connection, context),
 };

@@ -9,7 +9,7 @@ import type {
 } from '../data-job-provider.js';
 import { GoogleRestApi } from '../google-rest-api.js';
 import { isJson, jsonBody, upstreamStatus, type Json } from '../upstream-reply.js';
-import type { CloudRunBlock } from './cloud-run-block.dto.js';
+import { CloudRunBlock } from './cloud-run-block.dto.js';
 import type { CloudRunConnection } from './cloud-run-settings.js';
 import { mapCloudRunExecution } from './cloud-run-states.js';
 
@@ -133,6 +133,7 @@ export class CloudRunProvider implements DataJobProvider<CloudRunBlock> {
   }
 }
 
-export const cloudRunModule: DataJobProviderModule<CloudRunConnection> = {
+export const cloudRunModule: DataJobProviderModule<CloudRunConnection, CloudRunBlock> = {
+  block: CloudRunBlock,
   create: (connection, { timeoutMs }) => new CloudRunProvider(connection, timeoutMs),
 };

@@ -7,7 +7,12 @@ import {
   type UpstreamFamily,
 } from '@app/plugin-kit';
 import { IsOptional, IsString } from '@app/plugin-kit/config/env-rules.js';
-import { baseUrl, readConnections, requireAll } from '../connection-checks.js';
+import {
+  BASE_URL,
+  readUpstreamSettings,
+  requireSettings,
+  upstreamUrl,
+} from '@app/plugin-kit/config/settings-checks.js';
 
 /** The default connection's variables (so its secret is known to the redactor); named ones are read by `read`. */
 export const dataFactoryVariables = (Base: EnvClass) => {
@@ -105,11 +110,9 @@ const FACTORY = /^[A-Za-z0-9](?:[A-Za-z0-9-]{1,61}[A-Za-z0-9])$/;
  * AZURE_FEDERATED_TOKEN_FILE, AZURE_AUTHORITY_HOST); a connection's CLIENT_SECRET takes precedence.
  */
 export function readDataFactory(source: EnvSource): SettingsRead<Map<string, DataFactoryConnection>> {
-  const problems: string[] = [];
-  const connections = new Map<string, DataFactoryConnection>();
-  for (const c of readConnections(source, DATA_FACTORY_FAMILY, problems)) {
-    const { fields: f } = c;
-    if (!requireAll(c, ['SUBSCRIPTION_ID', 'RESOURCE_GROUP', 'FACTORY'], problems)) continue;
+  return readUpstreamSettings(source, DATA_FACTORY_FAMILY, (c, problems) => {
+    const { values: f } = c;
+    if (!requireSettings(c, ['SUBSCRIPTION_ID', 'RESOURCE_GROUP', 'FACTORY'], problems)) return undefined;
     const before = problems.length;
     if (!GUID.test(f.SUBSCRIPTION_ID!))
       problems.push(`${c.variable('SUBSCRIPTION_ID')}: must be a subscription id (a GUID)`);
@@ -130,21 +133,18 @@ export function readDataFactory(source: EnvSource): SettingsRead<Map<string, Dat
       );
     if (f.CA_FILE !== undefined && !existsSync(f.CA_FILE))
       problems.push(`${c.variable('CA_FILE')}: no such file`);
-    const url = baseUrl(c, 'URL', f.URL ?? ARM_URL, problems);
-    const authorityHost = baseUrl(
-      c,
-      'AUTHORITY_HOST',
-      f.AUTHORITY_HOST ?? source.AZURE_AUTHORITY_HOST ?? ENTRA_AUTHORITY_HOST,
-      problems,
-    );
+    const given = f.URL ?? ARM_URL;
+    const url = upstreamUrl(c, 'URL', given, problems, BASE_URL) ?? given;
+    const authority = f.AUTHORITY_HOST ?? source.AZURE_AUTHORITY_HOST ?? ENTRA_AUTHORITY_HOST;
+    const authorityHost = upstreamUrl(c, 'AUTHORITY_HOST', authority, problems, BASE_URL) ?? authority;
     if (!authorityHost.startsWith('https://'))
       problems.push(`${c.variable('AUTHORITY_HOST')}: must be an https URL (Microsoft Entra ID)`);
-    if (problems.length > before) continue;
+    if (problems.length > before) return undefined;
     const credential: AzureCredential =
       f.CLIENT_SECRET !== undefined
         ? { kind: 'clientSecret', tenantId: tenantId!, clientId: clientId!, clientSecret: f.CLIENT_SECRET }
         : { kind: 'workloadIdentity', tenantId: tenantId!, clientId: clientId!, tokenFile: tokenFile! };
-    connections.set(c.name, {
+    return {
       url,
       factoryPath: `/subscriptions/${f.SUBSCRIPTION_ID}/resourceGroups/${encodeURIComponent(f.RESOURCE_GROUP!)}/providers/Microsoft.DataFactory/factories/${f.FACTORY}`,
       subscriptionId: f.SUBSCRIPTION_ID!,
@@ -153,7 +153,6 @@ export function readDataFactory(source: EnvSource): SettingsRead<Map<string, Dat
       authorityHost: authorityHost.replace(/\/+$/, ''),
       credential,
       caFile: f.CA_FILE,
-    });
-  }
-  return { settings: connections, problems };
+    };
+  });
 }

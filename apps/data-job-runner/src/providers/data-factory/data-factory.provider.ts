@@ -11,7 +11,7 @@ import type {
 } from '../data-job-provider.js';
 import { isJson, jsonBody, upstreamStatus, type Json } from '../upstream-reply.js';
 import { AzureAccessTokens, caAgent } from './azure-tokens.js';
-import type { DataFactoryBlock } from './data-factory-block.dto.js';
+import { DataFactoryBlock } from './data-factory-block.dto.js';
 import type { DataFactoryConnection } from './data-factory-settings.js';
 import { mapDataFactoryRun } from './data-factory-states.js';
 
@@ -161,6 +161,7 @@ export class DataFactoryProvider implements DataJobProvider<DataFactoryBlock> {
   }
 }
 
-export const dataFactoryModule: DataJobProviderModule<DataFactoryConnection> = {
+export const dataFactoryModule: DataJobProviderModule<DataFactoryConnection, DataFactoryBlock> = {
+  block: DataFactoryBlock,
   create: (connection, { timeoutMs }) => new DataFactoryProvider(connection, timeoutMs),
 };

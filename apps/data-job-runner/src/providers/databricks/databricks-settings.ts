@@ -6,7 +6,12 @@ import {
   type UpstreamFamily,
 } from '@app/plugin-kit';
 import { IsOptional, IsString } from '@app/plugin-kit/config/env-rules.js';
-import { baseUrl, readConnections, requireAll } from '../connection-checks.js';
+import {
+  BASE_URL,
+  readUpstreamSettings,
+  requireSettings,
+  upstreamUrl,
+} from '@app/plugin-kit/config/settings-checks.js';
 
 /** The default connection's variables (so its secret is known to the redactor); named ones are read by `read`. */
 export const databricksVariables = (Base: EnvClass) => {
@@ -33,12 +38,11 @@ export interface DatabricksConnection {
 export const DATABRICKS_FAMILY: UpstreamFamily = { prefix: 'DATABRICKS', settings: ['HOST', 'TOKEN'] };
 
 export function readDatabricks(source: EnvSource): SettingsRead<Map<string, DatabricksConnection>> {
-  const problems: string[] = [];
-  const connections = new Map<string, DatabricksConnection>();
-  for (const c of readConnections(source, DATABRICKS_FAMILY, problems)) {
-    if (!requireAll(c, ['HOST', 'TOKEN'], problems)) continue;
-    const host = baseUrl(c, 'HOST', c.fields.HOST!, problems, 'https');
-    connections.set(c.name, { host, token: c.fields.TOKEN! });
-  }
-  return { settings: connections, problems };
+  return readUpstreamSettings(source, DATABRICKS_FAMILY, (c, problems) => {
+    if (!requireSettings(c, ['HOST', 'TOKEN'], problems)) return undefined;
+    const host =
+      upstreamUrl(c, 'HOST', c.values.HOST, problems, { ...BASE_URL, defaultScheme: 'https' }) ??
+      c.values.HOST!;
+    return { host, token: c.values.TOKEN! };
+  });
 }

@@ -2,7 +2,7 @@ import type { AxiosInstance, AxiosResponse } from 'axios';
 import { UpstreamError } from '@app/plugin-kit';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
 import type { DatabricksConnection } from './databricks-settings.js';
-import type { DatabricksBlock } from './databricks-block.dto.js';
+import { DatabricksBlock } from './databricks-block.dto.js';
 import { stringList, stringMap } from '../../dto/validators.js';
 import { isTerminal, parseTime, type JobRun, type RunExtras, type RunRef } from '../../job/job-run.js';
 import { databricksIdempotencyToken } from '../../job/run-keys.js';
@@ -131,6 +131,7 @@ export class DatabricksProvider implements DataJobProvider<DatabricksBlock> {
   }
 }
 
-export const databricksModule: DataJobProviderModule<DatabricksConnection> = {
+export const databricksModule: DataJobProviderModule<DatabricksConnection, DatabricksBlock> = {
+  block: DatabricksBlock,
   create: (connection, { timeoutMs }) => new DatabricksProvider(connection, timeoutMs),
 };

@@ -9,7 +9,7 @@ import type {
 } from '../data-job-provider.js';
 import { GoogleRestApi } from '../google-rest-api.js';
 import { isJson, jsonBody, upstreamStatus, type Json } from '../upstream-reply.js';
-import type { DataprocBlock } from './dataproc-block.dto.js';
+import { DataprocBlock } from './dataproc-block.dto.js';
 import type { DataprocConnection } from './dataproc-settings.js';
 import { mapDataprocState } from './dataproc-states.js';
 
@@ -99,6 +99,7 @@ export class DataprocProvider implements DataJobProvider<DataprocBlock> {
   }
 }
 
-export const dataprocModule: DataJobProviderModule<DataprocConnection> = {
+export const dataprocModule: DataJobProviderModule<DataprocConnection, DataprocBlock> = {
+  block: DataprocBlock,
   create: (connection, { timeoutMs }) => new DataprocProvider(connection, timeoutMs),
 };

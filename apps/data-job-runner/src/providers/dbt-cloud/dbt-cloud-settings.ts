@@ -7,7 +7,12 @@ import {
   type UpstreamFamily,
 } from '@app/plugin-kit';
 import { IsOptional, IsString } from '@app/plugin-kit/config/env-rules.js';
-import { baseUrl, readConnections, requireAll } from '../connection-checks.js';
+import {
+  BASE_URL,
+  readUpstreamSettings,
+  requireSettings,
+  upstreamUrl,
+} from '@app/plugin-kit/config/settings-checks.js';
 
 /** The default connection's variables (so its secret is known to the redactor); named ones are read by `read`. */
 export const dbtCloudVariables = (Base: EnvClass) => {
@@ -42,16 +47,15 @@ export const DBT_CLOUD_FAMILY: UpstreamFamily = {
 };
 
 export function readDbtCloud(source: EnvSource): SettingsRead<Map<string, DbtCloudConnection>> {
-  const problems: string[] = [];
-  const connections = new Map<string, DbtCloudConnection>();
-  for (const c of readConnections(source, DBT_CLOUD_FAMILY, problems)) {
-    const { fields: f } = c;
+  return readUpstreamSettings(source, DBT_CLOUD_FAMILY, (c, problems) => {
+    const { values: f } = c;
     // DBT_CLOUD_URL alone (its default spelled out) configures nothing.
-    if (f.ACCOUNT_ID === undefined && f.API_TOKEN === undefined && c.name === DEFAULT_UPSTREAM) continue;
-    if (!requireAll(c, ['ACCOUNT_ID', 'API_TOKEN'], problems)) continue;
-    const url = baseUrl(c, 'URL', f.URL ?? DBT_CLOUD_DEFAULT_URL, problems);
+    if (f.ACCOUNT_ID === undefined && f.API_TOKEN === undefined && c.name === DEFAULT_UPSTREAM)
+      return undefined;
+    if (!requireSettings(c, ['ACCOUNT_ID', 'API_TOKEN'], problems)) return undefined;
+    const given = f.URL ?? DBT_CLOUD_DEFAULT_URL;
+    const url = upstreamUrl(c, 'URL', given, problems, BASE_URL) ?? given;
     if (!/^\d+$/.test(f.ACCOUNT_ID!)) problems.push(`${c.variable('ACCOUNT_ID')}: must be a number`);
-    connections.set(c.name, { url, accountId: f.ACCOUNT_ID!, token: f.API_TOKEN! });
-  }
-  return { settings: connections, problems };
+    return { url, accountId: f.ACCOUNT_ID!, token: f.API_TOKEN! };
+  });
 }

@@ -2,7 +2,7 @@ import type { AxiosInstance, AxiosResponse } from 'axios';
 import { UpstreamError } from '@app/plugin-kit';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
 import type { DbtCloudConnection } from './dbt-cloud-settings.js';
-import type { DbtCloudBlock } from './dbt-cloud-block.dto.js';
+import { DbtCloudBlock } from './dbt-cloud-block.dto.js';
 import { parseTime, type JobRun, type RunRef } from '../../job/job-run.js';
 import { DBT_LOOKUP_WINDOW, dbtCause, dbtCauseMarker } from '../../job/run-keys.js';
 import type {
@@ -123,6 +123,7 @@ export class DbtCloudProvider implements DataJobProvider<DbtCloudBlock> {
   }
 }
 
-export const dbtCloudModule: DataJobProviderModule<DbtCloudConnection> = {
+export const dbtCloudModule: DataJobProviderModule<DbtCloudConnection, DbtCloudBlock> = {
+  block: DbtCloudBlock,
   create: (connection, { timeoutMs }) => new DbtCloudProvider(connection, timeoutMs),
 };

@@ -6,7 +6,7 @@ import { stringList, stringMap } from '../../dto/validators.js';
 import { isTerminal, type JobRun, type RunRef } from '../../job/job-run.js';
 import { emrServerlessClientToken } from '../../job/run-keys.js';
 import type { DataJobProviderModule, PollRequest, StartRequest } from '../data-job-provider.js';
-import type { EmrServerlessBlock } from './emr-serverless-block.dto.js';
+import { EmrServerlessBlock } from './emr-serverless-block.dto.js';
 import { mapEmrServerlessState } from './emr-serverless-states.js';
 
 /**
@@ -90,6 +90,7 @@ function jobDriver(block: EmrServerlessBlock): JobDriver {
   return { hive: { ...block.hive! } };
 }
 
-export const emrServerlessModule: DataJobProviderModule<AwsConnection> = {
+export const emrServerlessModule: DataJobProviderModule<AwsConnection, EmrServerlessBlock> = {
+  block: EmrServerlessBlock,
   create: (connection, context) => new EmrServerlessProvider(connection, context),
 };

@@ -7,7 +7,7 @@ import { stringMap } from '../../dto/validators.js';
 import type { JobRun, RunRef } from '../../job/job-run.js';
 import { GLUE_KEY_ARGUMENT } from '../../job/run-keys.js';
 import type { DataJobProviderModule, PollRequest, StartRequest } from '../data-job-provider.js';
-import type { GlueBlock } from './glue-block.dto.js';
+import { GlueBlock } from './glue-block.dto.js';
 import { mapGlueState } from './glue-states.js';
 
 /** GetJobRuns pages (of 200, newest first) searched for the run of an execution before one is started. */
@@ -101,6 +101,7 @@ export class GlueProvider extends AwsJobProvider<typeof import('@aws-sdk/client-
   }
 }
 
-export const glueModule: DataJobProviderModule<AwsConnection> = {
+export const glueModule: DataJobProviderModule<AwsConnection, GlueBlock> = {
+  block: GlueBlock,
   create: (connection, context) => new GlueProvider(connection, context),
 };

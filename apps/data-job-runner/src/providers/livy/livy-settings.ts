@@ -6,7 +6,13 @@ import {
   type UpstreamFamily,
 } from '@app/plugin-kit';
 import { IsOptional, IsString } from '@app/plugin-kit/config/env-rules.js';
-import { baseUrl, pairOrNone, readConnections, requireAll } from '../connection-checks.js';
+import {
+  BASE_URL,
+  pairOrNone,
+  readUpstreamSettings,
+  requireSettings,
+  upstreamUrl,
+} from '@app/plugin-kit/config/settings-checks.js';
 
 /** The default connection's variables (so its secret is known to the redactor); named ones are read by `read`. */
 export const livyVariables = (Base: EnvClass) => {
@@ -36,13 +42,10 @@ export interface LivyConnection {
 export const LIVY_FAMILY: UpstreamFamily = { prefix: 'LIVY', settings: ['URL', 'USERNAME', 'PASSWORD'] };
 
 export function readLivy(source: EnvSource): SettingsRead<Map<string, LivyConnection>> {
-  const problems: string[] = [];
-  const connections = new Map<string, LivyConnection>();
-  for (const c of readConnections(source, LIVY_FAMILY, problems)) {
-    if (!requireAll(c, ['URL'], problems)) continue;
-    const url = baseUrl(c, 'URL', c.fields.URL!, problems);
+  return readUpstreamSettings(source, LIVY_FAMILY, (c, problems) => {
+    if (!requireSettings(c, ['URL'], problems)) return undefined;
+    const url = upstreamUrl(c, 'URL', c.values.URL, problems, BASE_URL) ?? c.values.URL!;
     pairOrNone(c, 'USERNAME', 'PASSWORD', problems);
-    connections.set(c.name, { url, username: c.fields.USERNAME, password: c.fields.PASSWORD });
-  }
-  return { settings: connections, problems };
+    return { url, username: c.values.USERNAME, password: c.values.PASSWORD };
+  });
 }

@@ -2,7 +2,7 @@ import type { AxiosInstance, AxiosResponse } from 'axios';
 import { UpstreamError } from '@app/plugin-kit';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
 import type { LivyConnection } from './livy-settings.js';
-import type { LivyBlock } from './livy-block.dto.js';
+import { LivyBlock } from './livy-block.dto.js';
 import { stringList, stringMap } from '../../dto/validators.js';
 import type { JobRun, RunExtras, RunRef } from '../../job/job-run.js';
 import { livyBatchName } from '../../job/run-keys.js';
@@ -159,6 +159,7 @@ export class LivyProvider implements DataJobProvider<LivyBlock> {
   }
 }
 
-export const livyModule: DataJobProviderModule<LivyConnection> = {
+export const livyModule: DataJobProviderModule<LivyConnection, LivyBlock> = {
+  block: LivyBlock,
   create: (connection, { timeoutMs }) => new LivyProvider(connection, timeoutMs),
 };

@@ -5,7 +5,7 @@ import { stringMap } from '../../dto/validators.js';
 import { isTerminal, type JobRun, type RunRef } from '../../job/job-run.js';
 import { sagemakerClientRequestToken } from '../../job/run-keys.js';
 import type { DataJobProviderModule, PollRequest, StartRequest } from '../data-job-provider.js';
-import type { SagemakerPipelinesBlock } from './sagemaker-pipelines-block.dto.js';
+import { SagemakerPipelinesBlock } from './sagemaker-pipelines-block.dto.js';
 import { mapSagemakerPipelinesState } from './sagemaker-pipelines-states.js';
 
 /**
@@ -78,6 +78,7 @@ export class SagemakerPipelinesProvider extends AwsJobProvider<
   }
 }
 
-export const sagemakerPipelinesModule: DataJobProviderModule<AwsConnection> = {
+export const sagemakerPipelinesModule: DataJobProviderModule<AwsConnection, SagemakerPipelinesBlock> = {
+  block: SagemakerPipelinesBlock,
   create: (connection, context) => new SagemakerPipelinesProvider(connection, context),
 };

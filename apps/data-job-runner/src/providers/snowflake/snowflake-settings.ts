@@ -4,10 +4,16 @@ import {
   type EnvClass,
   type EnvSource,
   type SettingsRead,
+  type UpstreamSettings,
   type UpstreamFamily,
 } from '@app/plugin-kit';
 import { IsOptional, IsString } from '@app/plugin-kit/config/env-rules.js';
-import { baseUrl, readConnections, requireAll, type ConnectionFields } from '../connection-checks.js';
+import {
+  BASE_URL,
+  readUpstreamSettings,
+  requireSettings,
+  upstreamUrl,
+} from '@app/plugin-kit/config/settings-checks.js';
 
 /** The default connection's variables (so its secrets are known to the redactor); named ones are read by `read`. */
 export const snowflakeVariables = (Base: EnvClass) => {
@@ -73,10 +79,10 @@ export function snowsightUrl(account: string): string | undefined {
   return dash > 0 ? `https://app.snowflake.com/${first.slice(0, dash)}/${first.slice(dash + 1)}` : undefined;
 }
 
-function readKey(c: ConnectionFields, problems: string[]): KeyObject | undefined {
-  const pem = c.fields.PRIVATE_KEY!.replaceAll('\\n', '\n');
+function readKey(c: UpstreamSettings, problems: string[]): KeyObject | undefined {
+  const pem = c.values.PRIVATE_KEY!.replaceAll('\\n', '\n');
   try {
-    const key = createPrivateKey({ key: pem, format: 'pem', passphrase: c.fields.PRIVATE_KEY_PASSPHRASE });
+    const key = createPrivateKey({ key: pem, format: 'pem', passphrase: c.values.PRIVATE_KEY_PASSPHRASE });
     if (key.asymmetricKeyType === 'rsa') return key;
     problems.push(`${c.variable('PRIVATE_KEY')}: must be an RSA key (Snowflake's key-pair authentication)`);
   } catch {
@@ -88,30 +94,24 @@ function readKey(c: ConnectionFields, problems: string[]): KeyObject | undefined
 }
 
 export function readSnowflake(source: EnvSource): SettingsRead<Map<string, SnowflakeConnection>> {
-  const problems: string[] = [];
-  const connections = new Map<string, SnowflakeConnection>();
-  for (const c of readConnections(source, SNOWFLAKE_FAMILY, problems)) {
-    const { fields: f } = c;
-    if (!requireAll(c, ['ACCOUNT', 'USER', 'PRIVATE_KEY'], problems)) continue;
+  return readUpstreamSettings(source, SNOWFLAKE_FAMILY, (c, problems) => {
+    const { values: f } = c;
+    if (!requireSettings(c, ['ACCOUNT', 'USER', 'PRIVATE_KEY'], problems)) return undefined;
     if (!ACCOUNT.test(f.ACCOUNT!)) {
       problems.push(
         `${c.variable('ACCOUNT')}: must be an account identifier (orgname-accountname or a locator)`,
       );
-      continue;
+      return undefined;
     }
-    const url = baseUrl(
-      c,
-      'URL',
-      f.URL ?? `https://${f.ACCOUNT!.toLowerCase()}.snowflakecomputing.com`,
-      problems,
-    );
+    const given = f.URL ?? `https://${f.ACCOUNT!.toLowerCase()}.snowflakecomputing.com`;
+    const url = upstreamUrl(c, 'URL', given, problems, BASE_URL) ?? given;
     const consoleUrl =
       f.CONSOLE_URL === undefined
         ? snowsightUrl(f.ACCOUNT!)
-        : baseUrl(c, 'CONSOLE_URL', f.CONSOLE_URL, problems);
+        : (upstreamUrl(c, 'CONSOLE_URL', f.CONSOLE_URL, problems, BASE_URL) ?? f.CONSOLE_URL);
     const privateKey = readKey(c, problems);
-    if (!privateKey) continue;
-    connections.set(c.name, {
+    if (!privateKey) return undefined;
+    return {
       url,
       account: f.ACCOUNT!.split('.')[0]!.toUpperCase(),
       user: f.USER!.toUpperCase(),
@@ -119,7 +119,6 @@ export function readSnowflake(source: EnvSource): SettingsRead<Map<string, Snowf
       passphrase: f.PRIVATE_KEY_PASSPHRASE,
       privateKey,
       consoleUrl,
-    });
-  }
-  return { settings: connections, problems };
+    };
+  });
 }

@@ -11,7 +11,7 @@ import type {
   StartRequest,
 } from '../data-job-provider.js';
 import { defined, isJson } from '../upstream-reply.js';
-import type { SnowflakeBlock } from './snowflake-block.dto.js';
+import { SnowflakeBlock } from './snowflake-block.dto.js';
 import { SnowflakeJwt } from './snowflake-jwt.js';
 import type { SnowflakeConnection } from './snowflake-settings.js';
 import { mapSnowflakeReply } from './snowflake-states.js';
@@ -139,6 +139,7 @@ export class SnowflakeProvider implements DataJobProvider<SnowflakeBlock> {
   }
 }
 
-export const snowflakeModule: DataJobProviderModule<SnowflakeConnection> = {
+export const snowflakeModule: DataJobProviderModule<SnowflakeConnection, SnowflakeBlock> = {
+  block: SnowflakeBlock,
   create: (connection, { timeoutMs }) => new SnowflakeProvider(connection, timeoutMs),
 };

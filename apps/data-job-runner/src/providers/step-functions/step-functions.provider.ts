@@ -7,7 +7,7 @@ import type { AwsConnection } from '../../aws/aws-settings.js';
 import type { JobRun, RunExtras, RunRef } from '../../job/job-run.js';
 import { stepFunctionsExecutionName } from '../../job/run-keys.js';
 import type { DataJobProviderModule, PollRequest, StartRequest } from '../data-job-provider.js';
-import type { StepFunctionsBlock } from './step-functions-block.dto.js';
+import { StepFunctionsBlock } from './step-functions-block.dto.js';
 import { mapStepFunctionsState } from './step-functions-states.js';
 
 /** The execution output kept as the `output` parameter. */
@@ -103,6 +103,7 @@ export class StepFunctionsProvider extends AwsJobProvider<
   }
 }
 
-export const stepFunctionsModule: DataJobProviderModule<AwsConnection> = {
+export const stepFunctionsModule: DataJobProviderModule<AwsConnection, StepFunctionsBlock> = {
+  block: StepFunctionsBlock,
   create: (connection, context) => new StepFunctionsProvider(connection, context),
 };

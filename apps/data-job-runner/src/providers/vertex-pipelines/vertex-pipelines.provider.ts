@@ -8,7 +8,7 @@ import type {
 } from '../data-job-provider.js';
 import { GoogleRestApi } from '../google-rest-api.js';
 import { isJson, jsonBody, upstreamStatus, type Json } from '../upstream-reply.js';
-import type { VertexPipelinesBlock } from './vertex-pipelines-block.dto.js';
+import { VertexPipelinesBlock } from './vertex-pipelines-block.dto.js';
 import type { VertexPipelinesConnection } from './vertex-pipelines-settings.js';
 import { mapVertexPipelineState } from './vertex-pipelines-states.js';
 
@@ -86,6 +86,7 @@ export class VertexPipelinesProvider implements DataJobProvider<VertexPipelinesB
   }
 }
 
-export const vertexPipelinesModule: DataJobProviderModule<VertexPipelinesConnection> = {
+export const vertexPipelinesModule: DataJobProviderModule<VertexPipelinesConnection, VertexPipelinesBlock> = {
+  block: VertexPipelinesBlock,
   create: (connection, { timeoutMs }) => new VertexPipelinesProvider(connection, timeoutMs),
 };

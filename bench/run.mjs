@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// npm run bench: builds the production artefacts of every complete plugin (apps/<app> with src/main.ts and
-// demo/upstreams.ts whose build succeeds) into bench/.work/apps/<app> with the same function `npm run build`
+// npm run bench: builds the production artefacts of every complete plugin (apps/<app> with src/main.ts whose
+// build succeeds; its stand-ins from demo/upstreams.ts, when it has upstreams) into bench/.work/apps/<app> with the same function `npm run build`
 // uses (tools/build.mjs buildApp), bundles the benchmark (bench/src, TypeScript) and each app's stand-in host,
 // then runs the measurements (bench/src/main.ts checks the options before anything is built: `-- --help`).
 // Builds go to bench/.work rather than dist/ so a run never swaps a bundle under someone else's test.
@@ -28,13 +28,21 @@ function candidateApps(only) {
   );
 }
 
+/** The import of an app's demo stand-ins, or of none for a plugin without demo/upstreams.ts (no upstream). */
+function starterImport(src) {
+  const demo = join(src, 'demo/upstreams.ts');
+  return existsSync(demo)
+    ? `import { startDemoUpstreams } from ${JSON.stringify(demo)};\n`
+    : `import { noUpstreams as startDemoUpstreams } from ${JSON.stringify(join(root, 'libs/local-agent/src/demo/demo-upstreams.ts'))};\n`;
+}
+
 /** Builds every complete app (or only `only`) and returns the plan the benchmark measures. */
 async function makePlan(only) {
   const plan = { root, work, apps: [], skipped: [] };
   const started = performance.now();
   for (const app of candidateApps(only)) {
     const src = join(root, 'apps', app);
-    const missing = ['src/main.ts', 'demo/upstreams.ts'].filter((f) => !existsSync(join(src, f)));
+    const missing = ['src/main.ts'].filter((f) => !existsSync(join(src, f)));
     if (missing.length > 0) {
       plan.skipped.push({ app, reason: `incomplete: no ${missing.join(', ')}` });
       continue;
@@ -47,7 +55,7 @@ async function makePlan(only) {
         ...bundleOptions,
         stdin: {
           contents:
-            `import { startDemoUpstreams } from ${JSON.stringify(join(src, 'demo/upstreams.ts'))};\n` +
+            starterImport(src) +
             `import { hostStandIns } from ${JSON.stringify(join(root, 'bench/src/stand-in-host.ts'))};\n` +
             `void hostStandIns(startDemoUpstreams);\n`,
           resolveDir: root,

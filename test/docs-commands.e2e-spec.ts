@@ -2,12 +2,15 @@
 // each one is either run here (in a scratch directory, with the repository's paths made absolute, /tmp/ moved to
 // a scratch folder and fixed ports replaced by free ones, since other runs may hold them), or covered by the named
 // test that runs it, or left out for a stated reason (kubectl and docker need a cluster or an engine; the
-// long-running benchmark and soak runs). A command added to the docs without an entry here fails this test.
+// long-running benchmark and soak runs). The tutorial's marked blocks (```sh tutorial, ```sh tutorial-stack) are
+// run by the tests that follow docs/write-a-plugin.md (test/support/tutorial-steps.ts reads them for both). A
+// command added to the docs without an entry here fails this test.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { blockCommands, docBlocks } from './support/tutorial-steps.js';
 
 const root = join(import.meta.dirname, '..');
 const DOCS = ['README.md', ...readdirSync(join(root, 'docs')).map((f) => `docs/${f}`)].filter((f) =>
@@ -18,30 +21,26 @@ interface DocCommand {
   /** `README.md:98` */
   where: string;
   command: string;
+  /** The block's mark: `tutorial` or `tutorial-stack` for the tutorial's steps, else ''. */
+  mark: string;
 }
 
 /** The commands of the sh blocks: continuation lines joined, `# comment` lines and trailing comments dropped. */
 function docCommands(file: string): DocCommand[] {
-  const lines = readFileSync(join(root, file), 'utf8').split('\n');
-  const out: DocCommand[] = [];
-  let inSh = false;
-  for (let i = 0; i < lines.length; i++) {
-    const fence = /^```(\w*)/.exec(lines[i]);
-    if (fence) {
-      inSh = !inSh && fence[1] === 'sh';
-      continue;
-    }
-    if (!inSh || !lines[i].trim() || lines[i].trim().startsWith('#')) continue;
-    const start = i;
-    let command = lines[i];
-    while (command.endsWith('\\') && i + 1 < lines.length)
-      command = `${command.slice(0, -1)}${lines[++i].trim()}`;
-    out.push({ where: `${file}:${start + 1}`, command: command.replace(/\s+#\s.*$/, '').trim() });
-  }
-  return out;
+  return docBlocks(root, file)
+    .filter((block) => block.lang === 'sh')
+    .flatMap((block) => blockCommands(block, file).map((c) => ({ ...c, mark: block.mark })));
 }
 
-const commands = DOCS.flatMap(docCommands);
+/** The tests that run the tutorial's marked blocks, in a copy of the checkout and on the real stack. */
+const TUTORIAL_TESTS: Record<string, string> = {
+  tutorial: 'test/distribution-fork.e2e-spec.ts',
+  'tutorial-stack': 'test/argo/tutorial.argo-spec.ts',
+};
+
+const all = DOCS.flatMap(docCommands);
+const tutorial = all.filter((c) => c.mark in TUTORIAL_TESTS);
+const commands = all.filter((c) => !(c.mark in TUTORIAL_TESTS));
 
 /** How a documented command is covered. */
 type Coverage = { run: string } | { test: string; contains: string } | { skip: string };
@@ -84,10 +83,7 @@ const COVERAGE: Array<[RegExp, Coverage]> = [
       skip: 'the real Argo stack needs Go, root and the Go module proxy; npm run test:argo starts it, installs plugins and submits workflows the same way (test/argo)',
     },
   ],
-  [
-    /^npm ci( && npm run demo)?$/,
-    { test: 'test/distribution-fork.e2e-spec.ts', contains: 'npm run demo -- --only my-thing' },
-  ],
+  [/^npm ci( && npm run demo)?$/, { test: 'test/distribution-fork.e2e-spec.ts', contains: 'scratchRepo(' }],
   [/^npm run build$/, { skip: 'npm test runs it before any test (package.json "test")' }],
   [/^npm run lint$/, { test: '.ci/run', contains: 'npm run lint' }],
   [
@@ -116,11 +112,18 @@ const COVERAGE: Array<[RegExp, Coverage]> = [
     /^node --experimental-vm-modules .* test\/reliability$/,
     { skip: 'the reliability suites: part of this very run' },
   ],
-  [/<[^>]+>|\[--?[a-z]/, { test: 'tools/cli/test/every-cli.e2e-spec.ts', contains: 'CASES' }],
   [
-    /^npm run (new-plugin -- my-thing --upstream http|plugin:build|demo -- --only my-thing|test:plugin -- my-thing|manifests:check)$|^npx eslint apps\/my-thing$|^node tools\/run-cli\.mjs release-/,
-    { test: 'test/distribution-fork.e2e-spec.ts', contains: 'WALK' },
+    // The same commands as steps of the tutorial, which its test runs in a copy of the checkout.
+    /^npm run (manifests:check|new-plugin -- my-thing --upstream http)$/,
+    { test: 'test/distribution-fork.e2e-spec.ts', contains: 'tutorialSteps(' },
   ],
+  [
+    /^git clone https:\/\/github\.com\/<you>\/executor-plugins\.git$|^cd executor-plugins$/,
+    {
+      skip: "the reader's own fork; the tutorial's test works in a copy of this checkout (tools/cli/test/scratch-repo.ts)",
+    },
+  ],
+  [/<[^>]+>|\[--?[a-z]/, { test: 'tools/cli/test/every-cli.e2e-spec.ts', contains: 'CASES' }],
   [
     /^npm run conformance -- --url http:\/\/127\.0\.0\.1:10420 /,
     { test: 'tools/conformance/test/repo-plugins.e2e-spec.ts', contains: 'passes every rule' },
@@ -135,6 +138,13 @@ function coverageOf(command: string): Coverage | undefined {
 describe('every command of README.md and docs/*.md', () => {
   it('is run here, covered by a named test, or left out with a reason', () => {
     expect(commands.length).toBeGreaterThan(30);
+    expect(
+      all.filter((c) => c.mark && !(c.mark in TUTORIAL_TESTS)).map((c) => `${c.where}: ${c.mark}`),
+    ).toEqual([]);
+    for (const mark of Object.keys(TUTORIAL_TESTS)) {
+      expect({ mark, commands: tutorial.some((c) => c.mark === mark) }).toEqual({ mark, commands: true });
+      expect(readFileSync(join(root, TUTORIAL_TESTS[mark]), 'utf8')).toContain('tutorialSteps(');
+    }
     const uncovered = commands.filter((c) => !coverageOf(c.command)).map((c) => `${c.where}: ${c.command}`);
     expect(uncovered).toEqual([]);
     const unused = COVERAGE.filter(([re]) => !commands.some((c) => re.test(c.command))).map(([re]) =>

@@ -79,8 +79,9 @@ const nestUnusedValidation = {
 };
 
 /**
- * `virtual:app-demos`: a lazy import of every apps/<app>/demo/upstreams.ts, so the demo finds plugins by
- * convention (no list to keep in sync).
+ * `virtual:app-demos`: every executor plugin (an app with manifests/<app>/plugin.yaml), with a lazy import of its
+ * apps/<app>/demo/upstreams.ts, or null for a plugin that calls no upstream and has none: the demo finds plugins
+ * by their manifest (no list to keep in sync).
  */
 const appDemos = {
   name: 'app-demos',
@@ -88,12 +89,12 @@ const appDemos = {
     b.onResolve({ filter: /^virtual:app-demos$/ }, () => ({ path: 'app-demos', namespace: 'virtual' }));
     b.onLoad({ filter: /.*/, namespace: 'virtual' }, async () => {
       const apps = (await listDirs(join(root, 'apps'))).filter((a) =>
-        existsSync(join(root, 'apps', a, 'demo/upstreams.ts')),
+        existsSync(join(root, 'manifests', a, 'plugin.yaml')),
       );
-      const entries = apps.map(
-        (a) =>
-          `  ${JSON.stringify(a)}: () => import(${JSON.stringify(join(root, 'apps', a, 'demo/upstreams.ts'))}),`,
-      );
+      const entries = apps.map((a) => {
+        const demo = join(root, 'apps', a, 'demo/upstreams.ts');
+        return `  ${JSON.stringify(a)}: ${existsSync(demo) ? `() => import(${JSON.stringify(demo)})` : 'null'},`;
+      });
       return {
         contents: `export const appDemos = {\n${entries.join('\n')}\n};\n`,
         loader: 'js',

@@ -52,7 +52,7 @@ function agentToken(): string {
 
 async function main({ values }: ParsedCommand<typeof SPEC.options>): Promise<number> {
   // Loaded once the arguments are checked: --help and usage errors answer at once.
-  const { loadManifestFile, renderResult, runWorkflow, startPluginProcess } =
+  const { loadManifestFile, noUpstreams, renderResult, runWorkflow, startPluginProcess } =
     await import('@app/local-agent');
   const timeScale = Number(values['time-scale']);
   if (!(timeScale > 0)) throw new UsageError('--time-scale must be a positive number');
@@ -60,7 +60,7 @@ async function main({ values }: ParsedCommand<typeof SPEC.options>): Promise<num
   const known = Object.keys(appDemos).filter((app) => app !== 'collection');
   const unknown = values.only.filter((app) => !known.includes(app));
   if (unknown.length > 0)
-    throw new UsageError(`--only: no app ${orList(unknown)} with a demo (apps: ${known.join(', ')})`);
+    throw new UsageError(`--only: no plugin ${orList(unknown)} (apps: ${known.join(', ')})`);
   console.log(
     'Every upstream below (Slack, Teams, Jenkins, GitHub, Databricks, the Argo Server, ...) is a local stand-in ' +
       'on 127.0.0.1: nothing leaves this machine, and nothing is really posted, built or run.\n',
@@ -74,7 +74,7 @@ async function main({ values }: ParsedCommand<typeof SPEC.options>): Promise<num
         existsSync(join(root, 'manifests', app, 'plugin.yaml')),
     );
   if (apps.length === 0) {
-    console.error('no plugin to demo: check apps/<app>/demo/upstreams.ts and manifests/<app>/plugin.yaml');
+    console.error('no plugin to demo: check apps/<app>/src/main.ts and manifests/<app>/plugin.yaml');
     return 1;
   }
   const dir = mkdtempSync(join(tmpdir(), 'executor-plugins-demo-'));
@@ -153,7 +153,8 @@ async function main({ values }: ParsedCommand<typeof SPEC.options>): Promise<num
   };
   try {
     for (const app of apps) {
-      const { startDemoUpstreams } = await appDemos[app]();
+      const load = appDemos[app];
+      const startDemoUpstreams = load ? (await load()).startDemoUpstreams : noUpstreams;
       const up = await startDemoUpstreams(context);
       upstreams.push(up);
       const key = (

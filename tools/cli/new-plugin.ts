@@ -27,7 +27,7 @@ const USAGE = `usage: npm run new-plugin -- <name> (--upstream http|none | --pro
 
 Scaffolds a working plugin named <name> (lower-case words joined by dashes, e.g. my-thing, at most 40
 characters): apps/<name> (definition, config class, Nest module, handler, unit and e2e tests,
-test/conformance.json, demo/upstreams.ts), manifests/<name> (plugin.yaml on the next free port, an example
+test/conformance.json; demo/upstreams.ts, the stand-ins, unless --upstream none), manifests/<name> (plugin.yaml on the next free port, an example
 workflow that reads an output, the generated ConfigMap and README) and docs/<name>.md, and adds it to the
 collection and its generated manifest. The result passes npm test as is, and the conformance, reliability and
 bench suites cover it. The kind says what else it has (without one, it asks on a terminal):
@@ -172,10 +172,11 @@ async function scaffold(name: string, kind: ScaffoldKind): Promise<number> {
   for (const f of written) console.log(`  ${f}`);
   console.log(`
   next:
-    npm test                                  # the new plugin's tests run with the rest
-    npm run build && npm run demo -- --only ${name}
     edit apps/${name}/src/${name}.handler.ts and apps/${name}/src/dto/${name}-config.dto.ts
-    npm run plugin:build -- manifests/${name}   # after editing manifests/${name}/plugin.yaml`);
+    npm run plugin:build                      # after editing manifests/${name}/plugin.yaml or its examples
+    npm run test:plugin -- ${name}            # its unit and e2e tests, conformance and examples
+    npm run demo -- --only ${name}
+    docs/write-a-plugin.md walks these steps, and on to the real Argo stack`);
   return 0;
 }
 

@@ -22,7 +22,12 @@ the commands that start it and call it by hand. Runs until Ctrl-C.
                      stand-ins then serve the stack's certificate)
   --env-out <file>   also write that environment to <file> (KEY=value lines, for node --env-file)
 
-Apps: ${Object.keys(appDemos).join(', ')}.`;
+Apps: ${withStandIns().join(', ')}.`;
+
+/** The plugins that have stand-ins: those with an apps/<app>/demo/upstreams.ts. */
+function withStandIns(): string[] {
+  return Object.keys(appDemos).filter((app) => appDemos[app]);
+}
 
 interface PluginManifest {
   metadata: { name: string };
@@ -77,7 +82,12 @@ exitWith(
     },
     async ({ values, positionals: [app] }) => {
       const load = Object.hasOwn(appDemos, app) ? appDemos[app] : undefined;
-      if (!load) throw new UsageError(`no stand-ins for '${app}': ${orList(Object.keys(appDemos))}`);
+      if (!load)
+        throw new UsageError(
+          Object.hasOwn(appDemos, app)
+            ? `'${app}' calls no upstream (it has no apps/${app}/demo/upstreams.ts): there is nothing to stand in`
+            : `no stand-ins for '${app}': ${orList(withStandIns())}`,
+        );
       if (values.host !== undefined) await listenOn(values.host);
       // The plugin to run by hand against the stand-ins (dist/apps/<app>/main.js, in the commands below).
       await buildApps(root, [app]);

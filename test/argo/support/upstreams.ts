@@ -2,7 +2,7 @@
 // listening on HOST_ADDR where pods reach them, and for the event emitter the real argo server with a token
 // made as docs/event-emitter.md says.
 import { join } from 'node:path';
-import { setStandInHost, type DemoUpstreams } from '@app/local-agent';
+import { demoUpstreamsOf, setStandInHost, type DemoUpstreams } from '@app/local-agent';
 import { stackCertificate, type StackState } from '../../../tools/argo-stack/src/stack.js';
 import { documentedObject, kubeClient, repoRoot, type ManifestDoc } from './cluster.js';
 import { apply } from './plugins.js';
@@ -22,10 +22,8 @@ export async function startStandIns(
   const started: DemoUpstreams[] = [];
   const env: Record<string, Record<string, string>> = {};
   for (const app of apps.filter((a) => a !== EVENT_APP)) {
-    const module = (await import(join(repoRoot, 'apps', app, 'demo/upstreams.ts'))) as {
-      startDemoUpstreams(context: unknown): Promise<DemoUpstreams>;
-    };
-    const upstreams = await module.startDemoUpstreams({ plugins: [], timeScale: 1 });
+    const startDemoUpstreams = await demoUpstreamsOf(join(repoRoot, 'apps', app));
+    const upstreams = await startDemoUpstreams({ plugins: [], timeScale: 1 });
     started.push(upstreams);
     env[app] = upstreams.env;
   }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import type { CollectionDefinition, PluginDefinition } from '@app/plugin-kit';
-import type { DemoContext, DemoUpstreams } from '@app/local-agent';
+import { demoUpstreamsOf, type DemoContext, type DemoUpstreams } from '@app/local-agent';
 import { memoryQuantityMiB } from '@app/local-agent/demo/container-memory.js';
 
 export const repoRoot = join(import.meta.dirname, '../../..');
@@ -50,8 +50,9 @@ export interface Discovery {
 }
 
 /**
- * The complete plugin apps (manifests/<app>/plugin.yaml), by convention: apps/<app>/src/main.ts, demo/upstreams.ts, test/conformance.json and a
- * built bundle dist/apps/<app>/main.js (`npm test` builds first). Apps lacking one are listed with the reason.
+ * The complete plugin apps (manifests/<app>/plugin.yaml), by convention: apps/<app>/src/main.ts, test/conformance.json and a
+ * built bundle dist/apps/<app>/main.js (`npm test` builds first), with the stand-ins of demo/upstreams.ts (none for a plugin
+ * without one: it calls no upstream). Apps lacking a part are listed with the reason.
  */
 export function discoverApps(): Discovery {
   const appsDir = join(repoRoot, 'apps');
@@ -64,7 +65,6 @@ export function discoverApps(): Discovery {
       continue;
     const parts = {
       'src/main.ts': join(dir, 'src/main.ts'),
-      'demo/upstreams.ts': join(dir, 'demo/upstreams.ts'),
       'test/conformance.json': join(dir, 'test/conformance.json'),
       [`dist/apps/${app}/main.js`]: join(repoRoot, 'dist/apps', app, 'main.js'),
     };
@@ -96,12 +96,7 @@ export function discoverApps(): Discovery {
       env: {},
       ...manifestRuntime(app),
       doc: existsSync(doc) ? doc : undefined,
-      async startUpstreams(context) {
-        const demo = (await import(pathToFileURL(parts['demo/upstreams.ts']).href)) as {
-          startDemoUpstreams(context: DemoContext): Promise<DemoUpstreams>;
-        };
-        return demo.startDemoUpstreams(context);
-      },
+      startUpstreams: async (context) => (await demoUpstreamsOf(dir))(context),
       definition: () => findDefinition(join(dir, 'src', definitionFile)),
     });
   }

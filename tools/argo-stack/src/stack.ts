@@ -137,6 +137,9 @@ export function envLines(state: StackState): string[] {
     `ARGO_HTTP1=true`,
     `ARGO_NAMESPACE=${ARGO_NAMESPACE}`,
     `HOST_ADDR=${state.hostAddr}`,
+    // The stack's folder (the pods' log files under the pod runner); exported, later `npm run argo` commands of
+    // the same shell find the same stack.
+    `ARGO_STACK_DIR=${state.dir}`,
     ...(state.processes.some((p) => p.name.startsWith('shared-agent'))
       ? [
           `SHARED_AGENT_PIDS=${state.processes

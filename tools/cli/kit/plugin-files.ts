@@ -1,9 +1,12 @@
-// The files of a plugin app that the suites find it by (conformance, reliability, bench, the demo, test:plugin
-// and the real-Argo examples): a plugin lacking one would be left out of them, so plugin-files.spec.ts fails
-// naming the file instead.
+// The files of a plugin app that the suites need (conformance, reliability, bench, the demo, test:plugin and the
+// real-Argo examples find every plugin by its manifests/<app>/plugin.yaml): a plugin lacking one fails
+// plugin-files.spec.ts, naming the file, rather than any suite leaving it out. demo/upstreams.ts (the stand-ins of
+// its upstreams and the env pointing at them) is needed once the sidecar's env sets more than the kit's own
+// LOG_LEVEL; a plugin without admin settings (`new-plugin --upstream none`) has none.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HOSTS_ANNOTATION } from '@app/manifests';
+import { parse } from 'yaml';
+import { HOSTS_ANNOTATION, type ExecutorPlugin } from '@app/manifests';
 
 /** The executor plugins of the repository: apps/<app> with a manifests/<app>/plugin.yaml. */
 export function pluginApps(root: string): string[] {
@@ -15,9 +18,13 @@ export function pluginApps(root: string): string[] {
 /** What `app` lacks of the files the suites need, each as its path in the repository. */
 export function missingPluginFiles(root: string, app: string): string[] {
   const dir = join(root, 'apps', app);
-  const missing = ['src/main.ts', 'demo/upstreams.ts', 'test/conformance.json']
-    .filter((file) => !existsSync(join(dir, file)))
-    .map((file) => `apps/${app}/${file}`);
+  const manifest = readFileSync(join(root, 'manifests', app, 'plugin.yaml'), 'utf8');
+  const needed = [
+    'src/main.ts',
+    ...(hasAdminSettings(manifest) ? ['demo/upstreams.ts'] : []),
+    'test/conformance.json',
+  ];
+  const missing = needed.filter((file) => !existsSync(join(dir, file))).map((file) => `apps/${app}/${file}`);
   const src = existsSync(join(dir, 'src')) ? readdirSync(join(dir, 'src')) : [];
   // A plugin app has src/<name>.plugin.ts; the collection, src/collection.definition.ts.
   if (!src.some((f) => f.endsWith('.plugin.ts') || f === 'collection.definition.ts'))
@@ -30,9 +37,15 @@ export function missingPluginFiles(root: string, app: string): string[] {
   }
   const examples = join(root, 'manifests', app, 'examples');
   // A collection runs the examples of the plugins it hosts.
-  const hosts = readFileSync(join(root, 'manifests', app, 'plugin.yaml'), 'utf8').includes(HOSTS_ANNOTATION);
+  const hosts = manifest.includes(HOSTS_ANNOTATION);
   if (!hosts && (!existsSync(examples) || !readdirSync(examples).some((f) => f.endsWith('.yaml'))))
     missing.push(`manifests/${app}/examples/*.yaml`);
   if (!existsSync(join(root, 'docs', `${app}.md`))) missing.push(`docs/${app}.md`);
   return missing;
+}
+
+/** Whether the sidecar's env (manifests/<app>/plugin.yaml) sets anything beside the kit's own LOG_LEVEL. */
+function hasAdminSettings(manifest: string): boolean {
+  const container = (parse(manifest) as ExecutorPlugin | null)?.spec?.sidecar?.container;
+  return (container?.env ?? []).some((e) => e.name !== 'LOG_LEVEL');
 }

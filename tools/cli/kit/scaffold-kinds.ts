@@ -54,7 +54,7 @@ export const SCAFFOLD_KINDS: Record<ScaffoldKind, KindSpec> = {
     flags: '--upstream none',
     what: 'pure compute, parameters in and outputs out: no env class, Secret, client or stand-in',
     summary: 'Counts the words of a text: parameters in, outputs out.',
-    exampleStep: `      - name: count
+    exampleStep: `      - name: __key__
         plugin:
           __key__:
             text: "{{workflow.name}} says hello"

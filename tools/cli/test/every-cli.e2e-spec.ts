@@ -122,7 +122,7 @@ const CASES: CliCase[] = [
   {
     script: 'demo',
     missing: { args: ['--only'], message: '--only needs a value' },
-    more: [{ args: ['--only', 'nope'], message: '--only: no app nope with a demo' }],
+    more: [{ args: ['--only', 'nope'], message: '--only: no plugin nope' }],
   },
   {
     script: 'plugin:build',

@@ -95,7 +95,9 @@ describe.each(KINDS)(
         envClass: existsSync(join(app, `src/config/${name}.env.ts`)),
         secret: readFileSync(join(repo, `manifests/${name}/plugin.yaml`), 'utf8').includes('secretKeyRef'),
         client: sources('src').some((text) => text.includes('createUpstreamClient')),
-        standIn: readFileSync(join(app, 'demo/upstreams.ts'), 'utf8').includes('StandIn'),
+        standIn:
+          existsSync(join(app, 'demo/upstreams.ts')) &&
+          readFileSync(join(app, 'demo/upstreams.ts'), 'utf8').includes('StandIn'),
         counter: readFileSync(join(app, 'test/conformance.json'), 'utf8').includes('countUrl'),
       }).toEqual({
         envClass: upstream,

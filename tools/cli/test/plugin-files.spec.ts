@@ -19,7 +19,19 @@ describe('the files every plugin has', () => {
     };
     beforeAll(() => {
       root = mkdtempSync(join(tmpdir(), 'plugin-files-'));
-      write('manifests/half/plugin.yaml');
+      write(
+        'manifests/half/plugin.yaml',
+        'spec: {sidecar: {container: {env: [{name: LOG_LEVEL, value: info}, {name: HALF_URL, value: x}]}}}',
+      );
+      write(
+        'manifests/pure/plugin.yaml',
+        'spec: {sidecar: {container: {env: [{name: LOG_LEVEL, value: info}]}}}',
+      );
+      write('apps/pure/src/main.ts');
+      write('apps/pure/src/pure.plugin.ts');
+      write('apps/pure/test/conformance.json', '{"key": "pure", "config": {}}');
+      write('manifests/pure/examples/pure-example.yaml', 'kind: Workflow');
+      write('docs/pure.md');
       write('apps/half/src/main.ts');
       write('apps/half/src/half.plugin.ts');
       write('apps/half/test/conformance.json', '{"key": "half"}');
@@ -28,13 +40,17 @@ describe('the files every plugin has', () => {
     afterAll(() => rmSync(root, { recursive: true, force: true }));
 
     it('is found by its manifest, and each file it lacks is named', () => {
-      expect(pluginApps(root)).toEqual(['half']);
+      expect(pluginApps(root)).toEqual(['half', 'pure']);
       expect(missingPluginFiles(root, 'half')).toEqual([
         'apps/half/demo/upstreams.ts',
         'apps/half/test/conformance.json: "key" and "config"',
         'manifests/half/examples/*.yaml',
         'docs/half.md',
       ]);
+    });
+
+    it('needs no demo/upstreams.ts when its sidecar has no admin setting (LOG_LEVEL alone)', () => {
+      expect(missingPluginFiles(root, 'pure')).toEqual([]);
     });
   });
 });

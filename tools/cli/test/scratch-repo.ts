@@ -21,12 +21,16 @@ export function scratchRepo(prefix: string): string {
 }
 
 /** Runs a shell command in the copy: its exit status and its output, stdout then stderr. */
-export function runIn(repo: string, command: string): { status: number | null; out: string } {
+export function runIn(
+  repo: string,
+  command: string,
+  options: { timeoutMs?: number; env?: Record<string, string> } = {},
+): { status: number | null; out: string } {
   const r = spawnSync('sh', ['-c', command], {
     cwd: repo,
     encoding: 'utf8',
-    env: { ...process.env, npm_config_loglevel: 'error', FORCE_COLOR: '0' },
-    timeout: 180_000,
+    env: { ...process.env, npm_config_loglevel: 'error', FORCE_COLOR: '0', ...options.env },
+    timeout: options.timeoutMs ?? 180_000,
   });
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
 }

@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { AgentPlugin } from '@app/argo-agent/plugin-rpc-client.js';
 
 /** What the demo gives an app's upstream starter: the plugins of the "agent pod", filled in once they run. */
@@ -12,7 +15,6 @@ export interface DemoContext {
   print?: (text: string) => void;
 }
 
-/** What `apps/<app>/demo/upstreams.ts` exports as `startDemoUpstreams`. */
 /** A workflow that an upstream ran by itself during the demo (e.g. submitted by a WorkflowEventBinding). */
 export interface DemoBackgroundRun {
   name: string;
@@ -32,4 +34,17 @@ export interface DemoUpstreams {
   close(): Promise<void>;
 }
 
+/** What `apps/<app>/demo/upstreams.ts` exports as `startDemoUpstreams`. */
 export type StartDemoUpstreams = (context: DemoContext) => Promise<DemoUpstreams>;
+
+/** The upstreams of a plugin that calls none (it has no demo/upstreams.ts): nothing started, no variable set. */
+export const noUpstreams: StartDemoUpstreams = () =>
+  Promise.resolve({ env: {}, close: () => Promise.resolve() });
+
+/** `startDemoUpstreams` of `<appDir>/demo/upstreams.ts`, or `noUpstreams` for a plugin without that file. */
+export async function demoUpstreamsOf(appDir: string): Promise<StartDemoUpstreams> {
+  const file = join(appDir, 'demo/upstreams.ts');
+  if (!existsSync(file)) return noUpstreams;
+  return ((await import(pathToFileURL(file).href)) as { startDemoUpstreams: StartDemoUpstreams })
+    .startDemoUpstreams;
+}

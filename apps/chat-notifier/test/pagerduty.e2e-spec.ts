@@ -134,6 +134,21 @@ describe('pagerduty: trigger, acknowledge, resolve; severity from status; dedup 
     expect(demo.pd.alerts.length - before).toBe(2);
   });
 
+  it('cuts a summary past 1,024 characters, never in the middle of a character outside the BMP', async () => {
+    for (const offset of [0, 1]) {
+      const text = `${'.'.repeat(offset)}${'🔥'.repeat(600)}`;
+      await f.h.execute(
+        notify('pagerduty', { text, dedupKey: `long-summary-${offset}`, key: `cut-${offset}` }),
+      );
+      const { summary } = demo.pd.alerts.at(-1)!;
+      expect([offset, summary.length <= 1024, summary]).toEqual([
+        offset,
+        true,
+        expect.stringMatching(/^\.?(🔥)+…$/u),
+      ]);
+    }
+  });
+
   it('acknowledge without a dedup key fails naming it; an unknown service names the variable', async () => {
     const run = async (body: Record<string, unknown>) =>
       (await f.h.execute(notify('pagerduty', body))).body.node?.message;

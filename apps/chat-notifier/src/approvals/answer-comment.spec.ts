@@ -18,4 +18,11 @@ describe('the comment after the keyword of an answer', () => {
     expect(comment).toHaveLength(COMMENT_LIMIT);
     expect(comment.endsWith('…')).toBe(true);
   });
+
+  it('never cuts a character outside the BMP in half', () => {
+    for (const offset of [0, 1]) {
+      const comment = commentAfterKeyword(`approve ${'x'.repeat(offset)}${'🚀'.repeat(COMMENT_LIMIT)}`)!;
+      expect([offset, Buffer.from(comment).toString()]).toEqual([offset, comment]);
+    }
+  });
 });

@@ -1,6 +1,8 @@
 // A reason on record: what an approver writes after the keyword of their answer (`approve: ship it`,
 // `/deny not on Friday`) is the answer's comment, kept on one line so the request's decision line can carry it.
 
+import { clip } from '@app/plugin-kit/upstream/error-detail.js';
+
 /** The longest comment kept, in characters (a longer one is cut, ending with …). */
 export const COMMENT_LIMIT = 500;
 
@@ -16,5 +18,5 @@ export function commentAfterKeyword(text: string): string | undefined {
     .replace(/^[\s.!,:;–—-]+/, '');
   const line = rest.replace(/\s+/g, ' ').trim();
   if (!line) return undefined;
-  return line.length <= COMMENT_LIMIT ? line : `${line.slice(0, COMMENT_LIMIT - 1)}…`;
+  return clip(line, COMMENT_LIMIT);
 }

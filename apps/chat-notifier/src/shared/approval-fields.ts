@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { applyDecorators } from '@nestjs/common';
 import { IsString, Length } from 'class-validator';
+import { clip } from '@app/plugin-kit/upstream/error-detail.js';
 import { NameList, type MentionRules } from './body-fields.js';
 import type { ApprovalAnswer } from '../approvals/approval-channel.js';
 
@@ -33,7 +34,7 @@ export function replyVote(text: string, words: Readonly<Record<Vote, string>>): 
 /** The text's first line, cut to `limit` characters (ending with …): a ticket's title or summary. */
 export function firstLine(text: string, limit: number): string {
   const first = text.trim().split('\n', 1)[0]!.trim();
-  return first.length <= limit ? first : `${first.slice(0, limit - 1)}…`;
+  return clip(first, limit);
 }
 
 /** The SHA-256 of a request's text, kept in its ref: a later read compares what it finds with what was posted. */

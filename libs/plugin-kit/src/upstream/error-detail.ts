@@ -24,16 +24,27 @@ export function errorDetail(data: unknown, maxLength = 200): string | undefined 
 }
 
 /**
- * `text` with the current scope's secrets masked, then cut to `max` characters with an ellipsis: the one way
- * upstream text (error details, log tails, notebook output) is shortened, so a cut never leaves part of a
- * credential behind, nor half of a character outside the BMP (a lone surrogate, which JSON carries as `\ud83d`
- * and Go decodes as U+FFFD).
+ * `text` with the current scope's secrets masked, then cut to `max` characters with an ellipsis (clip): the one
+ * way upstream text (error details, log tails, notebook output) is shortened, so a cut never leaves part of a
+ * credential behind.
  */
 export function clipMasked(text: string, max: number): string {
-  const masked = redactInScope(text);
-  if (masked.length <= max) return masked;
-  const end = isHighSurrogate(masked.charCodeAt(max - 2)) ? max - 2 : max - 1;
-  return `${masked.slice(0, end)}…`;
+  return clip(redactInScope(text), max);
+}
+
+/**
+ * `text` cut to `max` characters with an ellipsis, never between the halves of a character outside the BMP (a
+ * lone surrogate, which JSON carries as `\ud83d` and Go and chat services decode as U+FFFD): the one way any
+ * text is shortened to a limit.
+ */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, pairSafeCut(text, max - 1))}…`;
+}
+
+/** `at`, or one less where a cut at `at` would split a surrogate pair in two. */
+export function pairSafeCut(text: string, at: number): number {
+  return at > 0 && at < text.length && isHighSurrogate(text.charCodeAt(at - 1)) ? at - 1 : at;
 }
 
 const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;

@@ -162,6 +162,24 @@ describe('DiscordApprovalChannel against the Discord stand-in', () => {
     ).toBe(1);
   });
 
+  it('conclude shortens a long request to fit the decision, never cutting a character outside the BMP in half', async () => {
+    for (const offset of [0, 1]) {
+      const text = `${'.'.repeat(offset)}${'🚀'.repeat(985)}`;
+      const posted = await approvalChannel().post({ text, marker: `gate-long-${offset}` }, signal);
+      await approvalChannel().conclude(
+        posted,
+        { decision: 'Approved by <@1> at 12:00: ship it today', requestText: text },
+        signal,
+      );
+      const { content } = discord.in(deploys.id).find((m) => m.id === posted.ref.message)!;
+      expect([offset, content.length <= 2000, content]).toEqual([
+        offset,
+        true,
+        expect.stringMatching(/^\.?(🚀)+…\n\nApproved by <@1> at 12:00: ship it today$/u),
+      ]);
+    }
+  });
+
   it('a 429 is transient with its Retry-After; a wrong token and a closed channel fail naming what to do', async () => {
     const posted = await request('gate-429');
     discord.rateLimitBot('GET', 2);

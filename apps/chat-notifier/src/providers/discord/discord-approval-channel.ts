@@ -5,6 +5,7 @@ import {
   UpstreamError,
   type UpstreamAccess,
 } from '@app/plugin-kit';
+import { pairSafeCut } from '@app/plugin-kit/upstream/error-detail.js';
 import {
   upstreamOf,
   type ApprovalAnswer,
@@ -134,7 +135,7 @@ export class DiscordApprovalChannel implements ApprovalChannel {
     const fitted =
       content.length <= CONTENT_LIMIT
         ? content
-        : `${message.content.slice(0, CONTENT_LIMIT - text.length - 3)}…\n\n${text}`;
+        : `${message.content.slice(0, pairSafeCut(message.content, CONTENT_LIMIT - text.length - 3))}…\n\n${text}`;
     await this.api.edit(message.channel_id, message.id, fitted.slice(0, CONTENT_LIMIT), signal);
   }
 

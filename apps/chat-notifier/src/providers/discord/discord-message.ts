@@ -1,3 +1,4 @@
+import { clip } from '@app/plugin-kit/upstream/error-detail.js';
 import type { DiscordConfig } from './discord-block.dto.js';
 import { STATUS_STYLES } from '../../shared/status-style.js';
 
@@ -45,18 +46,18 @@ export function renderDiscord(config: DiscordConfig): DiscordMessage {
     (config.title || config.fields ? undefined : (config.file?.title ?? config.file?.filename));
   if (!style && !config.title && !config.fields)
     return {
-      content: truncate(join(mentionText, text), CONTENT_LIMIT),
+      content: clip(join(mentionText, text), CONTENT_LIMIT),
       embeds: [],
       allowed_mentions: allowed,
     };
   const embed: Embed = {
     ...(config.title && { title: config.title }),
-    ...(text && { description: truncate(text, DESCRIPTION_LIMIT) }),
+    ...(text && { description: clip(text, DESCRIPTION_LIMIT) }),
     ...(style && { color: parseInt(style.color.slice(1), 16) }),
     ...(config.fields && {
       fields: config.fields.map(({ name, value }) => ({
         name,
-        value: truncate(value, FIELD_VALUE_LIMIT),
+        value: clip(value, FIELD_VALUE_LIMIT),
         inline: value.length <= SHORT_FIELD,
       })),
     }),
@@ -70,8 +71,4 @@ export function renderDiscord(config: DiscordConfig): DiscordMessage {
 
 function join(...parts: Array<string | undefined | false>): string {
   return parts.filter((p): p is string => !!p).join(' ');
-}
-
-function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ExecuteTemplateReply } from '@app/contract';
 import { succeeded, UpstreamClients, type ExecutionContext } from '@app/plugin-kit';
+import { clip } from '@app/plugin-kit/upstream/error-detail.js';
 import { InjectProviderContext, type ProviderContext } from '@app/plugin-kit/providers/provider-context.js';
 import type { PagerDutyConfig, Severity } from './pagerduty-block.dto.js';
 import type { Status } from '../../shared/status-style.js';
@@ -80,7 +81,7 @@ export class PagerDutyProvider implements NotifierProvider<PagerDutyConfig> {
       dedup_key: dedupKey,
       client: 'Argo Workflows',
       payload: {
-        summary: summary.length > SUMMARY_LIMIT ? `${summary.slice(0, SUMMARY_LIMIT - 1)}…` : summary,
+        summary: clip(summary, SUMMARY_LIMIT),
         source: config.source ?? `argo-workflows/${workflow.namespace}/${workflow.name}`,
         severity: config.severity ?? SEVERITY_OF[config.status ?? 'info'],
         ...(config.component && { component: config.component }),

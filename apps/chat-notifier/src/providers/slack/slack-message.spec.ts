@@ -104,6 +104,19 @@ describe('renderMessage', () => {
     ]);
   });
 
+  // A lone surrogate is what the cut would leave of 😀 (two UTF-16 units): JSON carries it as \ud83d, Slack shows U+FFFD.
+  const wellFormed = (text: string) => Buffer.from(text, 'utf8').toString('utf8') === text;
+
+  it('never cuts a character outside the BMP in half: not in the fallback, not between sections', () => {
+    for (const offset of [0, 1]) {
+      const text = `${'.'.repeat(offset)}${'😀'.repeat(2000)}`;
+      const { fallback } = renderMessage({ text, status: 'failed' }).attachments![0]!;
+      expect([offset, fallback.length <= 300, wellFormed(fallback)]).toEqual([offset, true, true]);
+      const sections = sectionBlocks(text).map((b) => (b.text as { text: string }).text);
+      expect([offset, sections.every(wellFormed), sections.join('')]).toEqual([offset, true, text]);
+    }
+  });
+
   it('refuses 50 blocks plus a mention line (Slack allows 50)', () => {
     const blocks = Array.from({ length: 50 }, () => ({ type: 'divider' }));
     expect(() => renderMessage({ blocks, mentions: ['here'] })).toThrow(PluginConfigError);

@@ -1,4 +1,5 @@
 import { PluginConfigError } from '@app/plugin-kit';
+import { clip, pairSafeCut } from '@app/plugin-kit/upstream/error-detail.js';
 import { MAX_BLOCKS, type Block } from './block-kit-input.js';
 import type { SlackConfig } from './slack-block.dto.js';
 import { renderMentions } from './slack-mentions.js';
@@ -56,7 +57,7 @@ export function renderMessage(content: Content): RenderedMessage {
   return {
     text: fallback,
     blocks: [{ type: 'context', elements: [{ type: 'mrkdwn', text: header }] }],
-    attachments: [{ color: style.color, fallback: truncate(fallback, FALLBACK_LIMIT), blocks: card }],
+    attachments: [{ color: style.color, fallback: clip(fallback, FALLBACK_LIMIT), blocks: card }],
   };
 }
 
@@ -74,7 +75,7 @@ export function sectionBlocks(text: string): Block[] {
   let rest = text;
   while (rest.length > SECTION_TEXT_LIMIT) {
     const cut = rest.lastIndexOf('\n', SECTION_TEXT_LIMIT);
-    const at = cut > SECTION_TEXT_LIMIT / 2 ? cut : SECTION_TEXT_LIMIT;
+    const at = cut > SECTION_TEXT_LIMIT / 2 ? cut : pairSafeCut(rest, SECTION_TEXT_LIMIT);
     chunks.push(rest.slice(0, at));
     rest = rest.slice(at).replace(/^\n/, '');
   }
@@ -86,11 +87,7 @@ export function sectionBlocks(text: string): Block[] {
 function summarizeBlocks(blocks: Block[]): string | undefined {
   for (const block of blocks) {
     const text = (block.text as { text?: unknown } | undefined)?.text;
-    if (typeof text === 'string' && text.trim() !== '') return truncate(text.trim(), FALLBACK_LIMIT);
+    if (typeof text === 'string' && text.trim() !== '') return clip(text.trim(), FALLBACK_LIMIT);
   }
   return undefined;
-}
-
-function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

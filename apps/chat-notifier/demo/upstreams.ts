@@ -4,8 +4,10 @@ import { startDiscordDemo } from './discord.js';
 import { startEmailDemo } from './email.js';
 import { startGithubDemo } from './github.js';
 import { startGoogleChatDemo } from './google-chat.js';
+import { startJiraDemo } from './jira.js';
 import { startMattermostDemo } from './mattermost.js';
 import { startPagerDutyDemo } from './pagerduty.js';
+import { startServicenowDemo } from './servicenow.js';
 import { startTeamsBotDemo, startTeamsDemo } from './teams.js';
 import type { Bot, Channel, Team } from '../stand-ins/slack/slack-state.js';
 
@@ -77,6 +79,8 @@ export async function startDemoUpstreams(_context?: DemoContext): Promise<DemoUp
     await startTeamsBotDemo(),
     await startEmailDemo(),
     await startGithubDemo(),
+    await startJiraDemo(),
+    await startServicenowDemo(),
   ];
   return {
     env: Object.assign({}, ...all.map((u) => u.env)) as Record<string, string>,

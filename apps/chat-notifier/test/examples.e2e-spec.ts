@@ -13,6 +13,8 @@ import { readFileSync } from 'node:fs';
 import { DEMO_ONCALL_GROUP, withApprovalScopes } from '../demo/upstreams.js';
 import { DEMO_DISCORD_APPROVER, startDiscordDemo } from '../demo/discord.js';
 import { startGithubDemo } from '../demo/github.js';
+import { DEMO_JIRA_APPROVER, startJiraDemo } from '../demo/jira.js';
+import { DEMO_SERVICENOW_APPROVER, startServicenowDemo } from '../demo/servicenow.js';
 import { startEmailDemo } from '../demo/email.js';
 import { startGoogleChatDemo } from '../demo/google-chat.js';
 import { startTeamsBotDemo, startTeamsDemo } from '../demo/teams.js';
@@ -143,6 +145,51 @@ describe("examples: the other providers' approval gates, through the local agent
       expect(f.ws.slack.posts(f.ws.deploys).map((m) => m.text)).toEqual([
         expect.stringContaining(
           'Deploying 1.4.2 to prod (approved by alice on https://github.com/acme/deploys/issues/1)',
+        ),
+      ]);
+    } finally {
+      await f.close();
+      await demo.close();
+    }
+  });
+  it('jira-approval-gate: the release manager moves the issue to Approved on the second read; deploy names the issue', async () => {
+    const [demo, f] = [await startJiraDemo(), await startSlackFixture()];
+    try {
+      const result = await run('jira-approval-gate.yaml', { ...demo.env, ...f.ws.env });
+      expect(result.phase).toBe('Succeeded');
+      expect(out(result, 'approve-prod', 'decision')).toBe('approved');
+      expect(out(result, 'approve-prod', 'approvers')).toBe(DEMO_JIRA_APPROVER);
+      expect(out(result, 'approve-prod', 'url')).toBe(`${demo.jira.url}/browse/OPS-1`);
+      expect(demo.jira.issues.map((i) => [i.key, i.summary, i.status.name, i.creator])).toEqual([
+        ['OPS-1', 'Deploy 1.4.2 to prod?', 'Approved', demo.gate],
+      ]);
+      expect(f.ws.slack.posts(f.ws.deploys).map((m) => m.text)).toEqual([
+        expect.stringContaining(
+          `Deploying 1.4.2 to prod (approved by ${DEMO_JIRA_APPROVER} on ${demo.jira.url}/browse/OPS-1)`,
+        ),
+      ]);
+    } finally {
+      await f.close();
+      await demo.close();
+    }
+  });
+
+  it("servicenow-change-approval: the change's approval rules ask the change manager, who approves; deploy names the change", async () => {
+    const [demo, f] = [await startServicenowDemo(), await startSlackFixture()];
+    try {
+      const result = await run('servicenow-change-approval.yaml', { ...demo.env, ...f.ws.env });
+      expect(result.phase).toBe('Succeeded');
+      expect(out(result, 'approve-prod', 'decision')).toBe('approved');
+      expect(out(result, 'approve-prod', 'approvers')).toBe(DEMO_SERVICENOW_APPROVER);
+      const changes = demo.sn.tables.change_request;
+      expect(changes.map((c) => [c.short_description, c.approval, c.sys_created_by])).toEqual([
+        ['Deploy 1.4.2 to prod', 'approved', 'argo.gate'],
+      ]);
+      const url = `${demo.sn.url}/nav_to.do?uri=change_request.do?sys_id=${changes[0]!.sys_id}`;
+      expect(out(result, 'approve-prod', 'url')).toBe(url);
+      expect(f.ws.slack.posts(f.ws.deploys).map((m) => m.text)).toEqual([
+        expect.stringContaining(
+          `Deploying 1.4.2 to prod (approved by ${DEMO_SERVICENOW_APPROVER} on ${url})`,
         ),
       ]);
     } finally {

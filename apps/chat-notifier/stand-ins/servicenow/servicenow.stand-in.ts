@@ -106,9 +106,10 @@ export class ServicenowStandIn extends ProviderStandIn {
       );
   }
 
-  addUser(userName: string, options: { password?: string; token?: string } = {}): SnUser {
+  /** A user; `sysId` fixes their sys_id (a demo's example names it). */
+  addUser(userName: string, options: { password?: string; token?: string; sysId?: string } = {}): SnUser {
     const user: SnUser = {
-      sys_id: this.sysId(),
+      sys_id: options.sysId ?? this.sysId(),
       user_name: userName,
       password: options.password,
       tokens: new Set(options.token ? [options.token] : []),

@@ -257,6 +257,7 @@ const ROWS: Row[] = [
       APPROVALS_SERVICENOW_URL: 'http://127.0.0.1:1',
       APPROVALS_SERVICENOW_USER: 'argo.gate',
       APPROVALS_SERVICENOW_TOKEN: 'credential-forms-servicenow-oauth-token',
+      APPROVALS_SERVICENOW_PASSWORD: '', // the demo's Basic password: exactly one of the two is allowed
     },
     body: { servicenow: { text: 'x', approvers: ['a'.repeat(32)] } },
     sent: (e) => [e.APPROVALS_SERVICENOW_TOKEN],

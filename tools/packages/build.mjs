@@ -29,13 +29,15 @@ export const SCOPE = '@executor-plugins';
 export const PACKAGES = [
   {
     lib: 'contract',
-    description: 'The wire contract between Argo Workflows and an executor plugin: request and reply types, phases, durations',
+    description:
+      'The wire contract between Argo Workflows and an executor plugin: request and reply types, phases, durations',
     entries: ['index.ts'],
     peers: [],
   },
   {
     lib: 'plugin-kit',
-    description: 'Writes an Argo Workflows executor plugin as a Nest module: contract server, token guard, ledger, config checks',
+    description:
+      'Writes an Argo Workflows executor plugin as a Nest module: contract server, token guard, ledger, config checks',
     entries: [
       'index.ts',
       'upstream/http-client.ts',
@@ -44,11 +46,19 @@ export const PACKAGES = [
       'providers/provider-context.ts',
       'providers/provider-blocks.ts',
     ],
-    peers: ['@nestjs/common', '@nestjs/core', 'class-transformer', 'class-validator', 'reflect-metadata', 'rxjs'],
+    peers: [
+      '@nestjs/common',
+      '@nestjs/core',
+      'class-transformer',
+      'class-validator',
+      'reflect-metadata',
+      'rxjs',
+    ],
   },
   {
     lib: 'local-agent',
-    description: "Runs an executor plugin and Argo workflows on it without a cluster, as Argo's agent calls it; stand-ins",
+    description:
+      "Runs an executor plugin and Argo workflows on it without a cluster, as Argo's agent calls it; stand-ins",
     entries: ['index.ts'],
     internal: ['argo-agent'],
     data: ['argo'],
@@ -73,8 +83,7 @@ function sourceOf(specifier, fromFile) {
 /** Which library a source file belongs to. */
 const libOf = (file) => /^libs\/([a-z-]+)\/src\//.exec(relative(root, file))?.[1];
 
-const specifiersOf = (text) =>
-  ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
+const specifiersOf = (text) => ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
 
 /** Every source file of `spec`'s package: its entries and what they import of its own and its internal libs. */
 function collect(spec) {
@@ -164,7 +173,13 @@ function declarations(files) {
   );
   const problems = ts.getPreEmitDiagnostics(program).concat(result.diagnostics);
   if (problems.length)
-    throw new Error(ts.formatDiagnostics(problems, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' }));
+    throw new Error(
+      ts.formatDiagnostics(problems, {
+        getCanonicalFileName: (f) => f,
+        getCurrentDirectory: () => root,
+        getNewLine: () => '\n',
+      }),
+    );
   return out;
 }
 
@@ -174,7 +189,12 @@ const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 export function importedPackages(text) {
   return specifiersOf(text)
     .filter((s) => !s.startsWith('.') && !builtins.has(s) && !s.startsWith('node:'))
-    .map((s) => s.split('/').slice(0, s.startsWith('@') ? 2 : 1).join('/'));
+    .map((s) =>
+      s
+        .split('/')
+        .slice(0, s.startsWith('@') ? 2 : 1)
+        .join('/'),
+    );
 }
 
 function lockedVersion(name) {
@@ -183,7 +203,7 @@ function lockedVersion(name) {
   return version;
 }
 
-const LICENSE_SOURCE = join(root, 'node_modules/typescript/LICENSE.txt');
+const LICENSE_SOURCE = join(root, 'LICENSE');
 
 function packageJson(spec, imported) {
   const own = `${SCOPE}/${spec.lib}`;
@@ -246,7 +266,8 @@ export async function buildPackages(out = join(root, 'dist/packages')) {
       if (dts === undefined) throw new Error(`no declarations for ${relative(root, file)}`);
       emit(`${place}.d.ts`, rewriteImports(spec, file, `${place}.d.ts`, dts));
     }
-    for (const data of spec.data ?? []) cpSync(join(root, 'libs', spec.lib, data), join(dir, data), { recursive: true });
+    for (const data of spec.data ?? [])
+      cpSync(join(root, 'libs', spec.lib, data), join(dir, data), { recursive: true });
     copyFileSync(join(import.meta.dirname, `${spec.lib}.README.md`), join(dir, 'README.md'));
     copyFileSync(LICENSE_SOURCE, join(dir, 'LICENSE'));
     writeFileSync(join(dir, 'package.json'), `${JSON.stringify(packageJson(spec, imported), null, 2)}\n`);

@@ -13,9 +13,19 @@ import { nextFreePort, scaffoldValues, templateFiles } from './scaffold-values.j
 
 const SCOPE = '@executor-plugins';
 /** What the plugin's code imports, and what only its tests do. */
-const PACKAGES = { dependencies: ['contract', 'plugin-kit'], devDependencies: ['local-agent', 'conformance'] };
+const PACKAGES = {
+  dependencies: ['contract', 'plugin-kit'],
+  devDependencies: ['local-agent', 'conformance'],
+};
 /** The packages the kit leaves to the plugin (its peer dependencies), at the repository's ranges. */
-const PLUGIN_BRINGS = ['@nestjs/common', '@nestjs/core', 'class-transformer', 'class-validator', 'reflect-metadata', 'rxjs'];
+const PLUGIN_BRINGS = [
+  '@nestjs/common',
+  '@nestjs/core',
+  'class-transformer',
+  'class-validator',
+  'reflect-metadata',
+  'rxjs',
+];
 const DEV_TOOLS = ['@types/node', 'typescript'];
 
 interface RepoPackage {
@@ -44,16 +54,25 @@ function sources(root: string, kind: ScaffoldKind, name: string): Map<string, st
   const out = new Map<string, string>();
   for (const { from, to, skip } of places)
     if (existsSync(from))
-      for (const file of templateFiles(from)) if (!skip?.test(file)) out.set(join(to, relative(from, file)), file);
+      for (const file of templateFiles(from))
+        if (!skip?.test(file)) out.set(join(to, relative(from, file)), file);
   return out;
 }
 
 /** package.json: the packages by version, or the tarballs copied into packages/. */
-function packageJson(repo: RepoPackage, name: string, kind: ScaffoldKind, tarballs: Map<string, string>): string {
+function packageJson(
+  repo: RepoPackage,
+  name: string,
+  kind: ScaffoldKind,
+  tarballs: Map<string, string>,
+): string {
   const range = (pkg: string) => repo.dependencies[pkg] ?? repo.devDependencies[pkg];
   const ours = (libs: string[]) =>
     Object.fromEntries(
-      libs.map((lib) => [`${SCOPE}/${lib}`, tarballs.has(lib) ? `file:packages/${tarballs.get(lib)}` : repo.version]),
+      libs.map((lib) => [
+        `${SCOPE}/${lib}`,
+        tarballs.has(lib) ? `file:packages/${tarballs.get(lib)}` : repo.version,
+      ]),
     );
   const theirs = (names: string[]) => Object.fromEntries(names.map((n) => [n, range(n)]));
   return `${JSON.stringify(
@@ -115,7 +134,9 @@ export async function scaffoldStandalone(
   const dir = resolve(target);
   if (existsSync(dir) && readdirSync(dir).length > 0) throw new UsageError(`${target} is not empty`);
   const repo = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as RepoPackage;
-  const tarballs = tarballFolder ? findTarballs(resolve(tarballFolder), repo.version) : new Map<string, string>();
+  const tarballs = tarballFolder
+    ? findTarballs(resolve(tarballFolder), repo.version)
+    : new Map<string, string>();
   const spec = SCAFFOLD_KINDS[kind];
   const port = nextFreePort(root);
   const { render } = scaffoldValues(root, name, spec, port);
@@ -138,9 +159,14 @@ export async function scaffoldStandalone(
     written.push(`packages/${file}`);
   }
   // The ConfigMap, README, RBAC and kustomization, as `npm run plugin:build` writes them in the repository.
-  const { pkg, written: generated } = writePluginPackage(join(dir, 'manifests', name), collectionContext(dir));
+  const { pkg, written: generated } = writePluginPackage(
+    join(dir, 'manifests', name),
+    collectionContext(dir),
+  );
   for (const f of generated) if (!written.includes(relative(dir, f))) written.push(relative(dir, f));
-  console.log(`created plugin "${name}" in ${target} (${spec.label}, a repository of its own; key ${name}, port ${port}):`);
+  console.log(
+    `created plugin "${name}" in ${target} (${spec.label}, a repository of its own; key ${name}, port ${port}):`,
+  );
   for (const f of written) console.log(`  ${f}`);
   for (const finding of pkg.findings) console.log(`  note: ${formatFinding(finding)}`);
   console.log(`

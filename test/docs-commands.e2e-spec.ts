@@ -116,6 +116,10 @@ const COVERAGE: Array<[RegExp, Coverage]> = [
     /^node --experimental-vm-modules .* test\/reliability$/,
     { skip: 'the reliability suites: part of this very run' },
   ],
+  [
+    /^npm run packages$|^npm run new-plugin -- my-thing --upstream none --standalone \.\.\/my-thing --tarballs dist\/packages\/tarballs$|^cd \.\.\/my-thing && npm install && npm test$/,
+    { test: 'test/standalone-plugin.e2e-spec.ts', contains: "'--standalone'" },
+  ],
   [/<[^>]+>|\[--?[a-z]/, { test: 'tools/cli/test/every-cli.e2e-spec.ts', contains: 'CASES' }],
   [
     /^npm run (new-plugin -- my-thing --upstream http|plugin:build|demo -- --only my-thing|test:plugin -- my-thing|manifests:check)$|^npx eslint apps\/my-thing$|^node tools\/run-cli\.mjs release-/,

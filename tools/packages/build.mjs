@@ -13,6 +13,8 @@
 // class-transformer, reflect-metadata, rxjs; the kit for the local agent, so that both use one copy), at the
 // repo's ranges.
 import { transform } from '@swc/core';
+import { swcOptions } from '../build.mjs';
+import { PLUGIN_PEERS } from './plugin-peers.mjs';
 import ts from 'typescript';
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, cpSync } from 'node:fs';
@@ -46,14 +48,7 @@ export const PACKAGES = [
       'providers/provider-context.ts',
       'providers/provider-blocks.ts',
     ],
-    peers: [
-      '@nestjs/common',
-      '@nestjs/core',
-      'class-transformer',
-      'class-validator',
-      'reflect-metadata',
-      'rxjs',
-    ],
+    peers: PLUGIN_PEERS,
   },
   {
     lib: 'local-agent',
@@ -138,17 +133,6 @@ function rewriteImports(spec, sourceFile, outFile, text) {
   // What comments and messages name: the import a plugin writes.
   return rewritten.replace(/@app\/(contract|plugin-kit|local-agent)\b/g, `${SCOPE}/$1`);
 }
-
-const swcOptions = (filename) => ({
-  filename,
-  jsc: {
-    parser: { syntax: 'typescript', decorators: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true },
-    target: 'es2022',
-    keepClassNames: true,
-  },
-  module: { type: 'es6' },
-});
 
 /** Declarations of every file, by source path (one program for all packages: the checker runs once). */
 function declarations(files) {
@@ -260,7 +244,8 @@ export async function buildPackages(out = join(root, 'dist/packages')) {
         emit(`${place}.json`, readFileSync(file, 'utf8'));
         continue;
       }
-      const { code } = await transform(readFileSync(file, 'utf8'), swcOptions(file));
+      // No source maps: they would carry the sources.
+      const { code } = await transform(readFileSync(file, 'utf8'), swcOptions(file, false));
       emit(`${place}.js`, rewriteImports(spec, file, `${place}.js`, code));
       const dts = types.get(file);
       if (dts === undefined) throw new Error(`no declarations for ${relative(root, file)}`);

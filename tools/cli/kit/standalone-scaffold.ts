@@ -7,6 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFi
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import * as prettier from 'prettier';
 import { collectionContext, formatFinding, writePluginPackage } from '@app/manifests';
+import { PLUGIN_PEERS } from '../../packages/plugin-peers.mjs';
 import { UsageError } from './args.js';
 import { SCAFFOLD_KINDS, type ScaffoldKind } from './scaffold-kinds.js';
 import { nextFreePort, scaffoldValues, templateFiles } from './scaffold-values.js';
@@ -17,15 +18,6 @@ const PACKAGES = {
   dependencies: ['contract', 'plugin-kit'],
   devDependencies: ['local-agent', 'conformance'],
 };
-/** The packages the kit leaves to the plugin (its peer dependencies), at the repository's ranges. */
-const PLUGIN_BRINGS = [
-  '@nestjs/common',
-  '@nestjs/core',
-  'class-transformer',
-  'class-validator',
-  'reflect-metadata',
-  'rxjs',
-];
 const DEV_TOOLS = ['@types/node', 'typescript'];
 
 interface RepoPackage {
@@ -92,7 +84,7 @@ function packageJson(
       },
       dependencies: {
         ...ours(PACKAGES.dependencies),
-        ...theirs([...PLUGIN_BRINGS, ...(kind === 'http' ? ['axios'] : [])].sort()),
+        ...theirs([...PLUGIN_PEERS, ...(kind === 'http' ? ['axios'] : [])].sort()),
       },
       devDependencies: { ...ours(PACKAGES.devDependencies), ...theirs(DEV_TOOLS) },
     },

@@ -113,6 +113,10 @@ const COVERAGE: Array<[RegExp, Coverage]> = [
     { skip: 'the reliability suites: part of this very run' },
   ],
   [
+    /^npm run packages$|^npm run new-plugin -- my-thing --upstream none --standalone \.\.\/my-thing --tarballs dist\/packages\/tarballs$|^cd \.\.\/my-thing && npm install && npm test$/,
+    { test: 'test/standalone-plugin.e2e-spec.ts', contains: "'--standalone'" },
+  ],
+  [
     // The same commands as steps of the tutorial, which its test runs in a copy of the checkout.
     /^npm run (manifests:check|new-plugin -- my-thing --upstream http)$/,
     { test: 'test/distribution-fork.e2e-spec.ts', contains: 'tutorialSteps(' },

@@ -17,24 +17,27 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 const root = resolve(import.meta.dirname, '..');
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 
-/** swc for our own TypeScript: legacy decorators + design:* metadata, like tsc with emitDecoratorMetadata. */
+/** How swc compiles our TypeScript: legacy decorators + design:* metadata, like tsc with emitDecoratorMetadata. */
+export const swcOptions = (filename, sourceMaps = 'inline') => ({
+  filename,
+  sourceMaps,
+  jsc: {
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true },
+    target: 'es2022',
+    keepClassNames: true,
+  },
+  module: { type: 'es6' },
+});
+
+/** swc for our own TypeScript, in esbuild. */
 export const swcTypeScript = {
   name: 'swc-typescript',
   setup(b) {
     b.onLoad({ filter: /\.ts$/ }, async ({ path }) => {
       if (path.includes('node_modules')) return undefined;
       const source = await readFile(path, 'utf8');
-      const out = await transform(source, {
-        filename: path,
-        sourceMaps: 'inline',
-        jsc: {
-          parser: { syntax: 'typescript', decorators: true },
-          transform: { legacyDecorator: true, decoratorMetadata: true },
-          target: 'es2022',
-          keepClassNames: true,
-        },
-        module: { type: 'es6' },
-      });
+      const out = await transform(source, swcOptions(path));
       return { contents: out.code, loader: 'js' };
     });
   },

@@ -6,10 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { dirname, join, relative, resolve } from 'node:path';
 import * as prettier from 'prettier';
 import {
-  ARGO_MIN_VERSION,
   collectionContext,
-  parseExecutorPlugin,
-  pluginDirs,
   withGeneratedEnv,
   writeCollectionFiles,
   writeNoFollow,
@@ -18,12 +15,14 @@ import {
 import { exitWith, runCommand, UsageError } from './kit/args.js';
 import { collectionHosting } from './kit/collection-hosting.js';
 import { chooseKind, KIND_USAGE, SCAFFOLD_KINDS, type ScaffoldKind } from './kit/scaffold-kinds.js';
+import { nextFreePort, scaffoldValues, templateFiles } from './kit/scaffold-values.js';
+import { scaffoldStandalone } from './kit/standalone-scaffold.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const templates = join(root, 'tools/new-plugin/templates');
-const FIRST_PORT = 10420;
 
 const USAGE = `usage: npm run new-plugin -- <name> (--upstream http|none | --provider)
+       npm run new-plugin -- <name> --upstream http|none --standalone <dir> [--tarballs <folder>]
 
 Scaffolds a working plugin named <name> (lower-case words joined by dashes, e.g. my-thing, at most 40
 characters): apps/<name> (definition, config class, Nest module, handler, unit and e2e tests,
@@ -31,15 +30,20 @@ test/conformance.json; demo/upstreams.ts, the stand-ins, unless --upstream none)
 workflow that reads an output, the generated ConfigMap and README) and docs/<name>.md, and adds it to the
 collection and its generated manifest. The result passes npm test as is, and the conformance, reliability and
 bench suites cover it. The kind says what else it has (without one, it asks on a terminal):
-${KIND_USAGE}`;
+${KIND_USAGE}
+
+With --standalone <dir>, the plugin is a repository of its own in <dir> instead (nothing here changes): its
+sources, node:test tests (unit, e2e through the local agent, conformance), Dockerfile, manifests and README, on
+the @executor-plugins/contract, plugin-kit, local-agent and conformance packages, by version or, with
+--tarballs <folder>, from the tarballs npm run packages writes (copied into <dir>/packages).`;
 
 /** The checked name, or a usage error. Nothing is written before this passes. */
-function checkName(name: string): void {
+function checkName(name: string, standalone: boolean): void {
   if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(name) || name.length > 40)
     throw new UsageError(
       `'${name}' is not a plugin name: lower-case words joined by dashes, e.g. my-thing (at most 40 characters)`,
     );
-  if (existsSync(join(root, 'apps', name)) || existsSync(join(root, 'manifests', name)))
+  if (!standalone && (existsSync(join(root, 'apps', name)) || existsSync(join(root, 'manifests', name))))
     throw new UsageError(`apps/${name} or manifests/${name} already exists`);
 }
 
@@ -62,45 +66,9 @@ function snapshot(dirs: string[]): Map<string, string> {
 const GENERATED_DIRS = ['manifests', 'charts'];
 
 async function scaffold(name: string, kind: ScaffoldKind): Promise<number> {
-  const words = name.split('-');
-  const pascal = words.map((w) => w[0].toUpperCase() + w.slice(1)).join('');
-  // The collection sidecar's port (10430) is apart from the single plugins' range on purpose.
-  const usedPorts = pluginDirs(join(root, 'manifests'))
-    .filter((dir) => !dir.endsWith('/collection'))
-    .map(
-      (dir) =>
-        parseExecutorPlugin(readFileSync(join(dir, 'plugin.yaml'), 'utf8')).spec.sidecar.container.ports?.[0]
-          ?.containerPort ?? 0,
-    );
-  const port = Math.max(FIRST_PORT - 1, ...usedPorts) + 1;
-  const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string })
-    .version;
-  const values: Record<string, string> = {
-    __name__: name,
-    __key__: name,
-    __Pascal__: pascal,
-    __camel__: pascal[0].toLowerCase() + pascal.slice(1),
-    __ENV__: name.toUpperCase().replace(/-/g, '_'),
-    __port__: String(port),
-    __version__: version,
-    __argoVersion__: ARGO_MIN_VERSION,
-  };
+  const port = nextFreePort(root);
   const spec = SCAFFOLD_KINDS[kind];
-  const render = (text: string) =>
-    text.replace(
-      /__(name|key|Pascal|camel|ENV|port|version|argoVersion|summary|exampleStep|sidecarEnv)__/g,
-      (m) => values[m],
-    );
-  // The manifest's parts that differ by kind, themselves rendered with the values above.
-  values.__summary__ = render(spec.summary);
-  values.__exampleStep__ = render(spec.exampleStep);
-  values.__sidecarEnv__ = render(spec.sidecarEnv);
-
-  function files(dir: string): string[] {
-    return readdirSync(dir).flatMap((f) =>
-      statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)],
-    );
-  }
+  const { values, render } = scaffoldValues(root, name, spec, port);
 
   const targets: Record<string, string> = {
     app: `apps/${name}`,
@@ -114,7 +82,7 @@ async function scaffold(name: string, kind: ScaffoldKind): Promise<number> {
     const sources = new Map<string, string>();
     for (const dir of ['common', kind]) {
       const from = join(templates, dir, section);
-      if (existsSync(from)) for (const f of files(from)) sources.set(relative(from, f), f);
+      if (existsSync(from)) for (const f of templateFiles(from)) sources.set(relative(from, f), f);
     }
     for (const [file, source] of sources) {
       const path = join(root, target, render(file).replace(/\.tmpl$/, ''));
@@ -188,11 +156,17 @@ await runCommand(
     options: {
       upstream: { type: 'string', choices: ['http', 'none'] },
       provider: { type: 'boolean' },
+      standalone: { type: 'string' },
+      tarballs: { type: 'string' },
     },
     positionals: [{ name: '<name>', required: true }],
   },
   async ({ positionals: [name], values }) => {
-    checkName(name);
-    return scaffold(name, await chooseKind(values.upstream, values.provider));
+    checkName(name, values.standalone !== undefined);
+    const kind = await chooseKind(values.upstream, values.provider);
+    if (values.standalone !== undefined)
+      return scaffoldStandalone(root, name, kind, values.standalone, values.tarballs);
+    if (values.tarballs !== undefined) throw new UsageError('--tarballs goes with --standalone <dir>');
+    return scaffold(name, kind);
   },
 ).then(exitWith);

@@ -147,6 +147,30 @@ const CASES: CliCase[] = [
       },
       { args: ['My_Thing'], message: "'My_Thing' is not a plugin name" },
       { args: ['chat-notifier'], message: 'apps/chat-notifier or manifests/chat-notifier already exists' },
+      {
+        args: ['my-thing', '--provider', '--standalone', join(root, 'no-such-dir')],
+        message: '--standalone scaffolds --upstream http or --upstream none',
+      },
+      {
+        args: ['my-thing', '--upstream', 'none', '--standalone', join(root, 'apps')],
+        message: `${join(root, 'apps')} is not empty`,
+      },
+      {
+        args: [
+          'my-thing',
+          '--upstream',
+          'none',
+          '--standalone',
+          join(root, 'no-such-dir'),
+          '--tarballs',
+          join(root, 'apps'),
+        ],
+        message: `${join(root, 'apps')} lacks executor-plugins-contract-`,
+      },
+      {
+        args: ['my-thing', '--upstream', 'none', '--tarballs', 'x'],
+        message: '--tarballs goes with --standalone <dir>',
+      },
     ],
   },
   {

@@ -130,6 +130,6 @@ describe('a plugin in a repository of its own', () => {
       ],
     });
     expect(result.phase).toBe('Succeeded');
-    expect(outputValue(result.node('count'), 'words')).toBe('3');
+    expect(outputValue(result.node('first'), 'words')).toBe('3');
   }, 600_000);
 });

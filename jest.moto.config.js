@@ -8,6 +8,9 @@ export default {
   ...base,
   roots: ['<rootDir>/apps/data-job-runner/test/moto'],
   testMatch: ['**/*.moto-spec.ts'],
+  // The specs load a backend's provider module outside Nest, and that module brings its body block, whose
+  // decorators read design metadata: loaded first, as the kit's plugin runtime loads it in a sidecar.
+  setupFiles: ['reflect-metadata'],
   globalSetup: '<rootDir>/apps/data-job-runner/test/moto/support/global-setup.ts',
   globalTeardown: '<rootDir>/apps/data-job-runner/test/moto/support/global-teardown.ts',
   testTimeout: 60_000,

@@ -16,7 +16,7 @@ import {
 } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { type ModuleRelease, VERSIONED_MODULE, pinnedVersion, versionLdflags } from './versions.js';
+import { type ModuleRelease, VERSIONED_MODULE, pinnedVersion, tagCommit, versionLdflags } from './versions.js';
 
 export interface BinarySet {
   /** Go module folder (in the repository) the set is built from. */
@@ -169,7 +169,7 @@ async function downloadPinned(
   ) as Downloaded;
   if (!out.Dir || !out.Info) throw new Error(`go mod download ${path}@${version} gave no folder`);
   const info = JSON.parse(readFileSync(out.Info, 'utf8')) as { Time?: string; Origin?: { Hash?: string } };
-  const commit = out.Origin?.Hash ?? info.Origin?.Hash;
+  const commit = tagCommit(path, version, out.Origin?.Hash ?? info.Origin?.Hash);
   return { dir: out.Dir, release: { version, time: info.Time ?? '', ...(commit ? { commit } : {}) } };
 }
 
@@ -219,7 +219,67 @@ export async function ensureBinarySet(
 ): Promise<string> {
   const ldflags = await ldflagsOf(root, set);
   const dir = binDir(root, set, ldflags);
-  if (BINARIES[set].every((b) => existsSync(join(dir, b)))) return dir;
+  const built = () => BINARIES[set].every((b) => existsSync(join(dir, b)));
+  if (built()) return dir;
+  return withBuildLock(dir, log, async () => {
+    if (!built()) await buildSet(root, set, ldflags, dir, log);
+    return dir;
+  });
+}
+
+/**
+ * Runs `fn` holding `<dir>.lock` (a folder, created atomically, holding the owner's pid): two `up`s or suites
+ * started at once would otherwise build into the same `.tmp` folder and fail on its rename. A lock whose owner
+ * is gone is taken over.
+ */
+export async function withBuildLock<T>(dir: string, log: (line: string) => void, fn: () => Promise<T>): Promise<T> {
+  const lock = `${dir}.lock`;
+  let told = false;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      if (lockOwnerGone(lock)) {
+        rmSync(lock, { recursive: true, force: true });
+        continue;
+      }
+      if (!told) log(`waiting for another build of ${dir} (${lock})`);
+      told = true;
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function lockOwnerGone(lock: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+  } catch {
+    return false; // just created: its owner writes the pid next
+  }
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+async function buildSet(
+  root: string,
+  set: keyof typeof BINARIES,
+  ldflags: string,
+  dir: string,
+  log: (line: string) => void,
+): Promise<void> {
   const started = Date.now();
   log(
     `building ${BINARIES[set].join(', ')} (the first build of both sets takes about 12 minutes on 2 cores, up to an hour on a busy machine; later ones are cached)`,
@@ -232,5 +292,4 @@ export async function ensureBinarySet(
   rmSync(dir, { recursive: true, force: true });
   renameSync(out, dir);
   log(`built ${set} binaries in ${Math.round((Date.now() - started) / 1000)} s`);
-  return dir;
 }

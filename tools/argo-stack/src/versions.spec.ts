@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { binDir } from './binaries.js';
-import { VERSIONED_MODULE, pinnedVersion, versionLdflags } from './versions.js';
+import { TAG_COMMITS, VERSIONED_MODULE, pinnedVersion, tagCommit, versionLdflags } from './versions.js';
 
 const repoRoot = join(import.meta.dirname, '../../..');
 const pinned = (set: 'kube' | 'argo' | 'helm') => {
@@ -53,6 +53,23 @@ describe('the version link flags', () => {
       '-X helm.sh/helm/v4/internal/version.version=v4.3.1',
       '-X helm.sh/helm/v4/internal/version.gitTreeState=clean',
     ]);
+  });
+
+  it('take the commit of the pinned Kubernetes and Argo tags from the record when the proxy leaves Origin out', () => {
+    for (const set of ['kube', 'argo'] as const) {
+      const module = VERSIONED_MODULE[set];
+      const recorded = TAG_COMMITS[`${module}@${pinned(set)}`];
+      expect(recorded).toMatch(/^[0-9a-f]{40}$/);
+      expect(tagCommit(module, pinned(set))).toBe(recorded);
+      expect(tagCommit(module, pinned(set), recorded)).toBe(recorded);
+    }
+    expect(tagCommit('example.com/unrecorded', 'v1.0.0', commit)).toBe(commit);
+    expect(tagCommit('example.com/unrecorded', 'v1.0.0')).toBeUndefined();
+  });
+
+  it('refuse a proxy whose commit for a tag differs from the recorded one', () => {
+    const module = VERSIONED_MODULE.kube;
+    expect(() => tagCommit(module, 'v1.35.4', '0'.repeat(40))).toThrow(/says k8s.io\/kubernetes@v1.35.4 is commit 0{40}/);
   });
 
   it('refuse a proxy answer without a time rather than stamp a date that never was', () => {

@@ -20,6 +20,27 @@ export const VERSIONED_MODULE: Record<VersionedSet, string> = {
   helm: 'helm.sh/helm/v4',
 };
 
+/**
+ * The commits the release tags name upstream (refs/tags/<version> of github.com/kubernetes/kubernetes and
+ * github.com/argoproj/argo-workflows), as the Go module proxy's `Origin.Hash` gave them on 2026-12-02. The proxy
+ * leaves `Origin` out of some answers for the same version, and what a binary reports must not depend on which
+ * answer a build got. A version bump adds its line here (versions.spec.ts fails until it does).
+ */
+export const TAG_COMMITS: Readonly<Record<string, string>> = {
+  'k8s.io/kubernetes@v1.35.4': '7b8c6cf0edd376b3d7c2f255142977c7f93db258',
+  'github.com/argoproj/argo-workflows/v4@v4.1.4': 'b5b4d665e9be9b87c115f943584c3e0ae96fe073',
+};
+
+/** The commit a tag names: the one recorded above, checked against the proxy's when it gives one. */
+export function tagCommit(module: string, version: string, fromProxy?: string): string | undefined {
+  const recorded = TAG_COMMITS[`${module}@${version}`];
+  if (recorded && fromProxy && recorded !== fromProxy)
+    throw new Error(
+      `the Go module proxy says ${module}@${version} is commit ${fromProxy}, TAG_COMMITS in versions.ts says ${recorded}`,
+    );
+  return recorded ?? fromProxy;
+}
+
 /** The version go.mod requires for a module, or an error naming the file. */
 export function pinnedVersion(goMod: string, module: string, file: string): string {
   const escaped = module.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { StackState } from '../../tools/argo-stack/src/stack.js';
 import { examples, prepareNamespace, stack, type ManifestDoc } from './support/cluster.js';
 import { apply, declaring, installPlugin, pluginApps, workflowLevelExample } from './support/plugins.js';
-import { agentPodRequests, nodeRoom, type NodeRoom } from './support/node-room.js';
+import { agentPodRequests, inRoom, nodeRoom, type NodeRoom } from './support/node-room.js';
 import { BINDING_LABEL, runBindingSubmissions, runWorkflow, type Run } from './support/runs.js';
 import { appEnv, standInsOnStack, startStandIns } from './support/upstreams.js';
 
@@ -92,9 +92,7 @@ async function runPass(state: StackState, pass: Pass, room: NodeRoom | undefined
     // On the real node no more at once than it fits (an agent pod of the single pass asks 210m of CPU).
     const requests = agentPodRequests(pass.sidecars);
     const run = (s: (typeof submissions)[number]) => runWorkflow(state, pass.namespace, pass.label, s);
-    const runs = await Promise.all(
-      submissions.map((s) => (room ? room.run(requests, () => run(s)) : run(s))),
-    );
+    const runs = await Promise.all(submissions.map((s) => inRoom(room, requests, () => run(s))));
     const submitted = await runBindingSubmissions(
       state,
       pass.namespace,

@@ -24,6 +24,7 @@ import {
   waitForWorkflow,
   type WorkflowOutcome,
 } from './support/cluster.js';
+import { agentPodRequestsOf, inRoom, nodeRoom } from './support/node-room.js';
 import { sharedStack } from './support/shared-stack.js';
 
 const NAMESPACE = 'ep-http';
@@ -199,12 +200,16 @@ describe('HTTP templates: Argo agent and the shared agent give the same phase, m
         metadata: { generateName: `http-${row.name}-` },
         spec: { entrypoint: 'main', templates: [{ name: 'main', http: row.http }] },
       });
-    const names = await Promise.all(rows.map((row) => Promise.all([submit(pods, row), submit(shared, row)])));
+    // An HTTP step's agent pod holds Argo's container alone; on a real node no more at once than it fits.
+    const room = await nodeRoom(pods);
+    const requests = agentPodRequestsOf([]);
     const outcomes = await Promise.all(
-      names.map(([a, b]) =>
+      rows.map((row) =>
         Promise.all([
-          waitForWorkflow(pods, NAMESPACE, a, 10 * 60_000),
-          waitForWorkflow(shared, NAMESPACE, b, 10 * 60_000),
+          inRoom(room, requests, async () =>
+            waitForWorkflow(pods, NAMESPACE, await submit(pods, row), 10 * 60_000),
+          ),
+          submit(shared, row).then((name) => waitForWorkflow(shared, NAMESPACE, name, 10 * 60_000)),
         ]),
       ),
     );

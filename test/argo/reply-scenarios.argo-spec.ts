@@ -30,6 +30,7 @@ import {
   stack,
   type ManifestDoc,
 } from './support/cluster.js';
+import { agentPodRequestsOf, inRoom, nodeRoom } from './support/node-room.js';
 import { apply } from './support/plugins.js';
 import { SCRIPTED_KEY, startScriptedPlugin } from './support/scripted-plugin/server.js';
 import { testImage } from './support/test-images.js';
@@ -126,20 +127,19 @@ describe('reply scenarios: the local agent and the real agent', () => {
       ...replyScripts.map(({ scenario }) => ({ label: scenario, workflow: alone(scenario) })),
       ...WORKFLOW_SHAPES.map(({ label, workflow }) => ({ label, workflow })),
     ];
-    const play = async (batch: typeof cases) => {
-      const submitted = await Promise.all(
-        batch.map(async (c) => ({
-          ...c,
-          name: await create(state, NAMESPACE, c.workflow as unknown as ManifestDoc),
-        })),
+    // On the real node no more at once than it fits; under the pod runner all at once.
+    const room = await nodeRoom(state);
+    const requests = agentPodRequestsOf([plugin]);
+    const play = (batch: typeof cases) =>
+      Promise.all(
+        batch.map(({ label, workflow: shape }) =>
+          inRoom(room, requests, async () => {
+            const name = await create(state, NAMESPACE, shape as unknown as ManifestDoc);
+            const [local, real] = await Promise.all([playLocally(shape, tokenFile, token), observe(name)]);
+            return { label, local, real };
+          }),
+        ),
       );
-      return Promise.all(
-        submitted.map(async ({ label, workflow: shape, name }) => {
-          const [local, real] = await Promise.all([playLocally(shape, tokenFile, token), observe(name)]);
-          return { label, local, real };
-        }),
-      );
-    };
     const { results, differing, lines } = await compareTwice(cases, (c) => c.label, play);
     reportText([
       ...lines,

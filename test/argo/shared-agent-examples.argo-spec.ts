@@ -19,6 +19,7 @@ import {
   type ManifestDoc,
   type WorkflowOutcome,
 } from './support/cluster.js';
+import { agentPodRequests, inRoom, nodeRoom } from './support/node-room.js';
 import { installPlugin, pluginApps } from './support/plugins.js';
 import { configureSharedAgent, sharedStack } from './support/shared-stack.js';
 import { standInsOnStack } from './support/upstreams.js';
@@ -108,19 +109,22 @@ describe('the shared agent: every example workflow ends as with Argo agent pods'
     for (const state of [pods, shared])
       kubectl(state, ['apply', '-n', NAMESPACE, '-f', '-'], others.join('\n'));
     const workflows = docs.filter((d) => d.doc.kind === 'Workflow');
-    const runs = await Promise.all(
-      workflows.map(async ({ file, doc }) => ({
-        file,
-        expected: doc.metadata.annotations?.[EXPECT] ?? 'Succeeded',
-        podSteps: hasPodSteps(doc),
-        names: await Promise.all([create(pods, NAMESPACE, doc), create(shared, NAMESPACE, doc)]),
-      })),
-    );
+    const runs = workflows.map(({ file, doc }) => ({
+      file,
+      doc,
+      expected: doc.metadata.annotations?.[EXPECT] ?? 'Succeeded',
+      podSteps: hasPodSteps(doc),
+    }));
+    // The agent pods on a real node: no more at once than it fits (the shared agent needs none).
+    const room = await nodeRoom(pods);
+    const requests = agentPodRequests(['collection']);
     const outcomes = await Promise.all(
-      runs.map((r) =>
+      runs.map(({ doc }) =>
         Promise.all([
-          waitForWorkflow(pods, NAMESPACE, r.names[0]!, 10 * 60_000),
-          waitForWorkflow(shared, NAMESPACE, r.names[1]!, 10 * 60_000),
+          inRoom(room, requests, async () =>
+            waitForWorkflow(pods, NAMESPACE, await create(pods, NAMESPACE, doc), 10 * 60_000),
+          ),
+          create(shared, NAMESPACE, doc).then((name) => waitForWorkflow(shared, NAMESPACE, name, 10 * 60_000)),
         ]),
       ),
     );

@@ -2,6 +2,7 @@
 // pods it runs already, shared by the workflows a suite submits side by side. Each workflow holds its agent
 // pod's requests from its submission to its end, so the scheduler never has to leave one Pending for want of
 // room ("Insufficient cpu"). The pod runner counts no requests: under it, everything runs at once.
+import type { ExecutorPlugin } from '@app/manifests';
 import { pluginManifest } from './plugins.js';
 import { parseQuantity } from '../../../tools/argo-stack/src/container-env.js';
 import { kubectlAsync, type StackState } from '../../../tools/argo-stack/src/stack.js';
@@ -35,11 +36,14 @@ const requestsOf = (c: ResourceRequests): Requests => ({
 
 const add = (a: Requests, b: Requests): Requests => ({ cpu: a.cpu + b.cpu, memory: a.memory + b.memory });
 
+/** The requests of an agent pod holding the sidecars of these plugins. */
+export function agentPodRequestsOf(plugins: ExecutorPlugin[]): Requests {
+  return plugins.map((p) => requestsOf(p.spec.sidecar.container as ResourceRequests)).reduce(add, AGENT_CONTAINER);
+}
+
 /** The requests of an agent pod holding the sidecars of these apps' manifests as shipped. */
 export function agentPodRequests(apps: string[]): Requests {
-  return apps
-    .map((app) => requestsOf(pluginManifest(app).spec.sidecar.container as ResourceRequests))
-    .reduce(add, AGENT_CONTAINER);
+  return agentPodRequestsOf(apps.map(pluginManifest));
 }
 
 interface NodeView {
@@ -96,4 +100,9 @@ export async function nodeRoom(state: StackState): Promise<NodeRoom | undefined>
     cpu: quantity(view.status.allocatable.cpu, 'cpu') - taken.cpu,
     memory: quantity(view.status.allocatable.memory, 'memory') - taken.memory,
   });
+}
+
+/** `work` admitted by the room when there is one (the real node), at once when there is none. */
+export function inRoom<T>(room: NodeRoom | undefined, requests: Requests, work: () => Promise<T>): Promise<T> {
+  return room ? room.run(requests, work) : work();
 }

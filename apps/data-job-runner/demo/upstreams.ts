@@ -1,4 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { AirflowStandIn } from '../stand-ins/airflow/airflow.stand-in.js';
 import { DatabricksStandIn } from '../stand-ins/databricks/databricks.stand-in.js';
 import { DbtCloudStandIn } from '../stand-ins/dbt-cloud/dbt-cloud.stand-in.js';
@@ -340,7 +341,8 @@ export async function startDemoUpstreams(): Promise<DataJobDemoUpstreams> {
       DATA_FACTORY_CLIENT_SECRET: c.dataFactoryClientSecret,
       DATA_FACTORY_URL: dataFactory.url,
       DATA_FACTORY_AUTHORITY_HOST: dataFactory.tokens.url,
-      DATA_FACTORY_CA_FILE: dataFactory.tokens.caFile,
+      // The PEM, not a path: an agent pod's sidecar has no volumes of its own to mount a file from.
+      DATA_FACTORY_CA_PEM: readFileSync(dataFactory.tokens.caFile, 'utf8'),
     },
     databricks,
     airflow,

@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataFactoryStandIn, FEDERATED_AUDIENCE, signJwt } from '../stand-ins/index.js';
@@ -301,6 +301,42 @@ describe('data-job: Azure Data Factory', () => {
         );
       });
     }
+  });
+
+  it('trusts the CA given as a PEM (an agent pod mounts no file), as the CA file, for both hosts', async () => {
+    const { DATA_FACTORY_CA_FILE: caFile, ...rest } = env();
+    const pem = { ...rest, DATA_FACTORY_CA_PEM: readFileSync(caFile, 'utf8') };
+    await withSidecar(pem, async (other) => {
+      const { final } = await pollToEnd(
+        other,
+        dataJob({ dataFactory: { pipeline: 'copy_orders' } }, { workflow: uniqueWorkflow() }),
+        adf.server,
+      );
+      expect(final.node?.phase).toBe('Succeeded');
+    });
+    // Without either, the stand-ins' certificate is not trusted.
+    await withSidecar(rest, async (other) => {
+      const reply = await other.execute(
+        dataJob({ dataFactory: { pipeline: 'copy_orders' } }, { workflow: uniqueWorkflow() }),
+      );
+      expect(reply.body.node?.phase).toBe('Failed');
+      // MSAL reports an untrusted authority certificate as an endpoint it could not resolve.
+      expect(reply.body.node?.message).toMatch(/^dataFactory: access token: endpoints_resolution_error/);
+    });
+  });
+
+  it('refuses to start with both CA settings, or a CA PEM that holds no certificate', async () => {
+    const { DATA_FACTORY_CA_FILE: caFile, ...rest } = env();
+    await expect(
+      startDataJob({
+        ...rest,
+        DATA_FACTORY_CA_FILE: caFile,
+        DATA_FACTORY_CA_PEM: readFileSync(caFile, 'utf8'),
+      }),
+    ).rejects.toThrow(/DATA_FACTORY_CA_PEM: set it or DATA_FACTORY_CA_FILE, not both/);
+    await expect(startDataJob({ ...rest, DATA_FACTORY_CA_PEM: '/etc/ssl/ca.pem' })).rejects.toThrow(
+      /DATA_FACTORY_CA_PEM: must hold a PEM certificate/,
+    );
   });
 
   it('refuses to start without a credential, naming the setting', async () => {

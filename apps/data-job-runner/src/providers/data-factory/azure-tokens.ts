@@ -4,14 +4,15 @@ import type { AxiosInstance } from 'axios';
 import { UpstreamError } from '@app/plugin-kit';
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
 import { accessTokenError } from '../access-token-error.js';
-import type { AzureCredential } from './data-factory-settings.js';
+import type { AzureCredential, DataFactoryConnection } from './data-factory-settings.js';
 
 /** The scope of an Azure Resource Manager token (its audience is https://management.azure.com). */
 export const ARM_SCOPE = 'https://management.azure.com/.default';
 
-/** The TLS agent of a connection's CA file, or undefined for the system's CAs. */
-export function caAgent(caFile: string | undefined): HttpsAgent | undefined {
-  return caFile ? new HttpsAgent({ ca: readFileSync(caFile, 'utf8'), keepAlive: true }) : undefined;
+/** The TLS agent of a connection's CA (its file, read now, or its PEM), or undefined for the system's CAs. */
+export function caAgent(ca: DataFactoryConnection['ca']): HttpsAgent | undefined {
+  if (!ca) return undefined;
+  return new HttpsAgent({ ca: 'pem' in ca ? ca.pem : readFileSync(ca.file, 'utf8'), keepAlive: true });
 }
 
 /** The headers core-rest-pipeline's HttpClient answers with (its HttpHeaders, case-insensitive). */
@@ -55,13 +56,13 @@ interface PipelineRequestLike {
  * bounded client (deadline, capped body, no redirects) on the authority host only, so that no token request
  * (with its secret or assertion) goes anywhere else.
  */
-function authorityClient(authorityHost: string, timeoutMs: number, caFile: string | undefined) {
+function authorityClient(authorityHost: string, timeoutMs: number, ca: DataFactoryConnection['ca']) {
   const http: AxiosInstance = createUpstreamClient({
     upstream: 'dataFactory',
     baseURL: authorityHost,
     timeoutMs,
   });
-  http.defaults.httpsAgent = caAgent(caFile);
+  http.defaults.httpsAgent = caAgent(ca);
   const origin = new URL(authorityHost).origin;
   return {
     async sendRequest(request: PipelineRequestLike) {
@@ -104,7 +105,7 @@ export class AzureAccessTokens {
     private readonly authorityHost: string,
     private readonly azure: AzureCredential,
     private readonly timeoutMs: number,
-    private readonly caFile: string | undefined,
+    private readonly ca: DataFactoryConnection['ca'],
   ) {}
 
   async authorization(signal: AbortSignal): Promise<string> {
@@ -128,7 +129,7 @@ export class AzureAccessTokens {
     const options = {
       authorityHost: this.authorityHost,
       disableInstanceDiscovery: true,
-      httpClient: authorityClient(this.authorityHost, this.timeoutMs, this.caFile) as never,
+      httpClient: authorityClient(this.authorityHost, this.timeoutMs, this.ca) as never,
       retryOptions: { maxRetries: 0 },
     };
     const { tenantId, clientId } = this.azure;

@@ -57,6 +57,10 @@ export const dataFactoryVariables = (Base: EnvClass) => {
     @IsOptional()
     @IsString()
     DATA_FACTORY_CA_FILE?: string;
+
+    @IsOptional()
+    @IsString()
+    DATA_FACTORY_CA_PEM?: string;
   }
   return DataFactoryVariables;
 };
@@ -77,8 +81,11 @@ export interface DataFactoryConnection {
   /** The Microsoft Entra authority host (https://login.microsoftonline.com, or a sovereign cloud's). */
   authorityHost: string;
   credential: AzureCredential;
-  /** A PEM CA bundle both hosts' certificates chain to (a private endpoint, a TLS-inspecting proxy). */
-  caFile?: string;
+  /**
+   * The CA both hosts' certificates chain to (a private endpoint, a TLS-inspecting proxy): a PEM bundle's path, or
+   * the PEM itself (an agent pod's sidecar has no volumes of its own to mount a file from).
+   */
+  ca?: { file: string } | { pem: string };
 }
 
 export const DATA_FACTORY_FAMILY: UpstreamFamily = {
@@ -94,6 +101,7 @@ export const DATA_FACTORY_FAMILY: UpstreamFamily = {
     'URL',
     'AUTHORITY_HOST',
     'CA_FILE',
+    'CA_PEM',
   ],
 };
 
@@ -102,6 +110,7 @@ export const ENTRA_AUTHORITY_HOST = 'https://login.microsoftonline.com';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const RESOURCE_GROUP = /^[-\w.()]{0,89}[-\w()]$/u;
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----/;
 const FACTORY = /^[A-Za-z0-9](?:[A-Za-z0-9-]{1,61}[A-Za-z0-9])$/;
 
 /**
@@ -131,8 +140,14 @@ export function readDataFactory(source: EnvSource): SettingsRead<Map<string, Dat
       problems.push(
         `${c.variable('CLIENT_SECRET')}: must be set, or a federated token file (${c.variable('FEDERATED_IDENTITY_FILE')} or AZURE_FEDERATED_TOKEN_FILE, workload identity)`,
       );
-    if (f.CA_FILE !== undefined && !existsSync(f.CA_FILE))
+    if (f.CA_FILE !== undefined && f.CA_PEM !== undefined)
+      problems.push(`${c.variable('CA_PEM')}: set it or ${c.variable('CA_FILE')}, not both`);
+    else if (f.CA_FILE !== undefined && !existsSync(f.CA_FILE))
       problems.push(`${c.variable('CA_FILE')}: no such file`);
+    else if (f.CA_PEM !== undefined && !PEM_CERTIFICATE.test(f.CA_PEM))
+      problems.push(
+        `${c.variable('CA_PEM')}: must hold a PEM certificate (-----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----)`,
+      );
     const given = f.URL ?? ARM_URL;
     const url = upstreamUrl(c, 'URL', given, problems, BASE_URL) ?? given;
     const authority = f.AUTHORITY_HOST ?? source.AZURE_AUTHORITY_HOST ?? ENTRA_AUTHORITY_HOST;
@@ -152,7 +167,12 @@ export function readDataFactory(source: EnvSource): SettingsRead<Map<string, Dat
       factory: f.FACTORY!,
       authorityHost: authorityHost.replace(/\/+$/, ''),
       credential,
-      caFile: f.CA_FILE,
+      ...caOf(f.CA_FILE, f.CA_PEM),
     };
   });
+}
+
+function caOf(file: string | undefined, pem: string | undefined): Pick<DataFactoryConnection, 'ca'> {
+  if (pem !== undefined) return { ca: { pem } };
+  return file !== undefined ? { ca: { file } } : {};
 }

@@ -46,7 +46,7 @@ export class DataFactoryProvider implements DataJobProvider<DataFactoryBlock> {
       connection.authorityHost,
       connection.credential,
       timeoutMs,
-      connection.caFile,
+      connection.ca,
     );
     this.http = createUpstreamClient({
       upstream: 'dataFactory',
@@ -55,7 +55,7 @@ export class DataFactoryProvider implements DataJobProvider<DataFactoryBlock> {
       timeoutMs,
       describe: describeArmError,
     });
-    this.http.defaults.httpsAgent = caAgent(connection.caFile);
+    this.http.defaults.httpsAgent = caAgent(connection.ca);
   }
 
   async start({ block, key, signal }: StartRequest<DataFactoryBlock>): Promise<JobRun> {

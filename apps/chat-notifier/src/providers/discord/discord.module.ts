@@ -3,6 +3,6 @@ import { DiscordConfig } from './discord-block.dto.js';
 import { DiscordProvider } from './discord.provider.js';
 
 export const discordModule: ProviderModule<DiscordConfig> = {
-  config: DiscordConfig,
+  block: DiscordConfig,
   provider: DiscordProvider,
 };

@@ -3,6 +3,6 @@ import { GoogleChatConfig } from './google-chat-block.dto.js';
 import { GoogleChatProvider } from './google-chat.provider.js';
 
 export const googleChatModule: ProviderModule<GoogleChatConfig> = {
-  config: GoogleChatConfig,
+  block: GoogleChatConfig,
   provider: GoogleChatProvider,
 };

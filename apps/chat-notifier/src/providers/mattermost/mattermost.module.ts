@@ -3,6 +3,6 @@ import { MattermostConfig } from './mattermost-block.dto.js';
 import { MattermostProvider } from './mattermost.provider.js';
 
 export const mattermostModule: ProviderModule<MattermostConfig> = {
-  config: MattermostConfig,
+  block: MattermostConfig,
   provider: MattermostProvider,
 };

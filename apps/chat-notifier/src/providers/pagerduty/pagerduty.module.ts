@@ -3,6 +3,6 @@ import { PagerDutyConfig } from './pagerduty-block.dto.js';
 import { PagerDutyProvider } from './pagerduty.provider.js';
 
 export const pagerDutyModule: ProviderModule<PagerDutyConfig> = {
-  config: PagerDutyConfig,
+  block: PagerDutyConfig,
   provider: PagerDutyProvider,
 };

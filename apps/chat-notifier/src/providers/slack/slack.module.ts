@@ -7,7 +7,7 @@ import { SlackConfig } from './slack-block.dto.js';
 import { SlackProvider } from './slack.provider.js';
 
 export const slackModule: ProviderModule<SlackConfig> = {
-  config: SlackConfig,
+  block: SlackConfig,
   provider: SlackProvider,
   helpers: [SlackClientFactory, ChannelResolver, DuplicateFinder, FileUploader],
 };

@@ -3,8 +3,7 @@
 // workflow ends, and the summed RSS of the agents (and their sidecars) sampled every second.
 import { readFileSync, readdirSync } from 'node:fs';
 import type { KubeClient } from '@app/argo-agent';
-
-const FINAL = new Set(['Succeeded', 'Failed', 'Error', 'Skipped', 'Omitted']);
+import { isFinalPhase, isWorkflowDone } from '@app/contract';
 
 interface TaskSet {
   metadata: { name: string; namespace: string; resourceVersion?: string };
@@ -40,7 +39,7 @@ export class TaskSetTimes {
         for (const id of Object.keys(event.object.spec?.tasks ?? {}))
           if (!appeared.has(id)) appeared.set(id, now);
         for (const [id, node] of Object.entries(event.object.status?.nodes ?? {}))
-          if (node.phase && FINAL.has(node.phase) && !answered.has(id)) answered.set(id, now);
+          if (isFinalPhase(node.phase) && !answered.has(id)) answered.set(id, now);
       },
       signal,
     );
@@ -84,8 +83,7 @@ export class WorkflowPhases {
         const { name } = event.object.metadata;
         const phase = event.object.status?.phase ?? 'Pending';
         this.phases.set(name, phase);
-        if (['Succeeded', 'Failed', 'Error'].includes(phase) && !this.endedAt.has(name))
-          this.endedAt.set(name, Date.now());
+        if (isWorkflowDone(phase) && !this.endedAt.has(name)) this.endedAt.set(name, Date.now());
         if (phase === 'Failed' || phase === 'Error') {
           const node = Object.values(event.object.status?.nodes ?? {}).find(
             (n) =>

@@ -6,6 +6,7 @@ import {
   type ExecutionContext,
   type PluginHandler,
 } from '@app/plugin-kit';
+import { InjectProviderBody } from '@app/plugin-kit/providers/provider-blocks.js';
 import type { NotifierProvider } from './providers/notifier-provider.js';
 import { PROVIDERS } from './providers/index.js';
 import { inBlock } from './shared/block-errors.js';
@@ -13,9 +14,6 @@ import { inBlock } from './shared/block-errors.js';
 /** The providers by key, in the order of the table: what the handler dispatches to. */
 export const NOTIFIER_PROVIDERS = Symbol.for('chat-notifier.providers');
 export type NotifierProviders = ReadonlyMap<string, NotifierProvider>;
-
-/** The class of the `notify` body, made from the providers' body classes. */
-export const NOTIFY_CONFIG = Symbol.for('chat-notifier.notify-config');
 
 /**
  * Hands the body's one provider block to that provider; config errors name the field from the body's root. An
@@ -25,7 +23,7 @@ export const NOTIFY_CONFIG = Symbol.for('chat-notifier.notify-config');
 export class NotifierHandler implements PluginHandler<Record<string, object>> {
   constructor(
     @Inject(NOTIFIER_PROVIDERS) private readonly providers: NotifierProviders,
-    @Inject(NOTIFY_CONFIG) readonly configClass: ConfigClass<Record<string, object>>,
+    @InjectProviderBody() readonly configClass: ConfigClass<Record<string, object>>,
   ) {}
 
   async execute(ctx: ExecutionContext<Record<string, object>>): Promise<ExecuteTemplateReply> {

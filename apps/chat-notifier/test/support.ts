@@ -1,17 +1,16 @@
-// The plugin module and its providers' modules are imported up front, one after the other: the kit loads them
-// lazily with dynamic imports that run next to others (the providers' all at once), and Jest's ESM loader fails
-// such concurrent imports ("request for 'axios' is not in cache"). In production they are bundled chunks loaded
-// on the first call.
-import { loadProviderModules } from '../src/chat-notifier.module.js';
+// The providers' modules are imported up front, with the kit's loader (one after the other): a suite's first
+// calls would otherwise import them next to its own dynamic imports, and Jest's ESM loader fails such concurrent
+// imports ("request for 'axios' is not in cache"). In production they are bundled chunks loaded on the first call.
+import { loadProviderModules } from '@app/plugin-kit/providers/provider-table.js';
 import { executeArgs, startHarness, type ExecuteArgsOptions, type PluginHarness } from '@app/local-agent';
 import { startSlackDemoWorkspace, type SlackDemoWorkspace } from '../demo/upstreams.js';
 import { chatNotifierPlugin } from '../src/chat-notifier.plugin.js';
 import { PROVIDERS } from '../src/providers/index.js';
+import type { ProviderModule } from '../src/providers/notifier-provider.js';
 
-/** Every provider's module, each imported on its own before the plugin imports them all at once. */
-export async function preloadProviderModules(): ReturnType<typeof loadProviderModules> {
-  for (const provider of PROVIDERS.providers) await provider.load();
-  return loadProviderModules();
+/** Every provider's module, by key, imported before the plugin's module is. */
+export function preloadProviderModules(): ReturnType<typeof loadProviderModules<ProviderModule>> {
+  return loadProviderModules(PROVIDERS);
 }
 
 await preloadProviderModules();

@@ -1,4 +1,4 @@
-import { isFinalPhase, NODE_PHASES } from './node-phase.js';
+import { isFinalPhase, isWorkflowDone, NODE_PHASES } from './node-phase.js';
 
 describe('isFinalPhase', () => {
   it('is true for the phases that complete a node, as Argo spells them', () => {
@@ -8,5 +8,22 @@ describe('isFinalPhase', () => {
   it('is false for anything else a TaskSet or a reply may carry', () => {
     for (const phase of [undefined, '', 'succeeded', 'Done', 'Pending', 'Running'])
       expect({ phase, final: isFinalPhase(phase) }).toEqual({ phase, final: false });
+  });
+});
+
+describe('isWorkflowDone', () => {
+  it("is true for a Workflow's last phases only", () => {
+    const phases = [
+      undefined,
+      '',
+      'Pending',
+      'Running',
+      'Succeeded',
+      'Failed',
+      'Error',
+      'succeeded',
+      'Skipped',
+    ];
+    expect(phases.filter(isWorkflowDone)).toEqual(['Succeeded', 'Failed', 'Error']);
   });
 });

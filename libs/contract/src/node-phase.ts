@@ -26,6 +26,11 @@ export function isFinalPhase(phase: string | undefined): boolean {
   );
 }
 
+/** Phases of a Workflow after which it runs no more (its status.phase; Pending and Running are the others). */
+export function isWorkflowDone(phase: string | undefined): boolean {
+  return phase === 'Succeeded' || phase === 'Failed' || phase === 'Error';
+}
+
 export function isNodePhase(value: unknown): value is NodePhase {
   return typeof value === 'string' && (NODE_PHASES as readonly string[]).includes(value);
 }

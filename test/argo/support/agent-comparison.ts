@@ -1,7 +1,7 @@
 // The local agent and the real one side by side: what each made of a workflow (its phase and message, each
 // plugin node's phase, message and outputs) and the calls its plugin saw, put in one comparable shape, and
 // the differences between the two in words.
-import { isFinalPhase } from '@app/contract';
+import { isFinalPhase, isWorkflowDone } from '@app/contract';
 import type { WorkflowResult } from '@app/local-agent';
 import type { StackState } from '../../../tools/argo-stack/src/stack.js';
 import type { AgentPodWatch } from './agent-pods.js';
@@ -359,7 +359,7 @@ export async function observeReal(
       await new Promise((r) => setTimeout(r, 1000));
       continue;
     }
-    if (['Succeeded', 'Failed', 'Error'].includes(workflow.phase)) {
+    if (isWorkflowDone(workflow.phase)) {
       await new Promise((r) => setTimeout(r, settleMs));
       return { workflow, stopped: false };
     }

@@ -2,7 +2,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
-import { parseDuration } from '@app/contract';
+import { isWorkflowDone, parseDuration } from '@app/contract';
 import type { WorkflowShape } from '@app/local-agent';
 import {
   kubeClient,
@@ -112,8 +112,6 @@ export interface WorkflowOutcome {
   >;
 }
 
-const FINAL = new Set(['Succeeded', 'Failed', 'Error']);
-
 /** Polls the workflow until it ends or `timeoutMs` passes (then answers its last state). */
 export async function waitForWorkflow(
   state: StackState,
@@ -133,7 +131,7 @@ export async function waitForWorkflow(
       phase: wf.status?.phase ?? 'Pending',
       nodes: wf.status?.nodes ?? {},
     };
-    if (FINAL.has(outcome.phase) || Date.now() > deadline) return outcome;
+    if (isWorkflowDone(outcome.phase) || Date.now() > deadline) return outcome;
     await new Promise((r) => setTimeout(r, 2000));
   }
 }

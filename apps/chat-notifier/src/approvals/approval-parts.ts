@@ -1,5 +1,6 @@
 import type { Provider } from '@nestjs/common';
 import { provideEntryHandler } from '@app/plugin-kit';
+import { loadApprovalSlots } from '@app/plugin-kit/providers/provider-table.js';
 import { PROVIDER_SETTINGS } from '../providers/index.js';
 import type { ApprovalChannels, ApprovalSlot } from './approval-channel.js';
 import { APPROVAL_CHANNELS, ApprovalGate } from './approval-gate.js';
@@ -10,24 +11,11 @@ import { PollSchedule } from './poll-schedule.js';
 /** The Nest token of one provider's channels. */
 const channelsToken = (key: string) => Symbol.for(`chat-notifier.approval-channels.${key}`);
 
-let loading: Promise<Array<ApprovalSlot & { key: string }>> | undefined;
-
-/** The approval slot of every provider of the table that has one, in the table's order, loaded once. */
-export function loadApprovalSlots(): Promise<Array<ApprovalSlot & { key: string }>> {
-  loading ??= (async () => {
-    const loaded: Array<ApprovalSlot & { key: string }> = [];
-    // One after the other, as the kit loads modules (concurrent imports race under Jest's ESM loader).
-    for (const provider of PROVIDER_SETTINGS.providers)
-      if (provider.approval)
-        loaded.push({ key: provider.key, ...((await provider.approval.load()) as ApprovalSlot) });
-    return loaded;
-  })();
-  return loading;
-}
-
 /** What the `approve` entry adds to the notifier's module: each provider's channels, the gate, the handler. */
 export async function approvalParts(): Promise<Provider[]> {
-  const slots = await loadApprovalSlots();
+  const slots = [...(await loadApprovalSlots<ApprovalSlot>(PROVIDER_SETTINGS)).entries()].map(
+    ([key, slot]) => ({ key, ...slot }),
+  );
   return [
     ...slots.flatMap((slot) => [
       ...(slot.helpers ?? []),

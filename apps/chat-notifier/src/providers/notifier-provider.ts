@@ -9,8 +9,8 @@ export interface NotifierProvider<C extends object = object> {
 
 /** The Nest side of a provider, loaded with the plugin's module on the first own call. */
 export interface ProviderModule<C extends object = object> {
-  /** The class of its block under `notify` (its class-validator rules). */
-  config: new () => C;
+  /** The class of its block under `notify` (its class-validator rules), as every plugin's provider module names it. */
+  block: new () => C;
   /** Sends the message: the handler's entry for the provider's key. */
   provider: Type<NotifierProvider<C>>;
   /** The classes it injects that no other provider gives (Slack's client factory, ...). */

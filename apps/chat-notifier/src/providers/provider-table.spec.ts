@@ -24,8 +24,8 @@ describe.each(PROVIDERS.providers.map((p) => [p.key] as const))('provider %s of 
   const folder = providerFolder(key);
 
   it('has a body class (its DTO) and a Nest provider', () => {
-    const loaded = modules.find((m) => m.key === key)!;
-    expect(typeof loaded.config).toBe('function');
+    const loaded = modules.get(key)!;
+    expect(typeof loaded.block).toBe('function');
     expect(typeof loaded.provider.prototype.execute).toBe('function');
   });
 

@@ -1,3 +1,5 @@
+import { httpUrlProblem } from '@app/plugin-kit/config/value-checks.js';
+
 /** One executor plugin server the agent calls over HTTP. */
 export interface ExternalPluginSpec {
   name: string;
@@ -27,13 +29,7 @@ export function parseExternalPlugins(text: string | undefined): {
       problem(`${JSON.stringify(name)} is not a plugin name (lower-case letters, digits and -)`);
       continue;
     }
-    let parsed: URL | undefined;
-    try {
-      parsed = new URL(url);
-    } catch {
-      parsed = undefined;
-    }
-    if (!parsed || !['http:', 'https:'].includes(parsed.protocol)) {
+    if (httpUrlProblem(url) !== undefined) {
       problem('the URL must be http(s)');
       continue;
     }

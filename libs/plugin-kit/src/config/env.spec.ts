@@ -117,6 +117,19 @@ describe('an env class marked with class-validator instead of the env rules', ()
       "Unmarked declares no variable: mark each one with the kit's env rules",
     );
   });
+
+  it("fails at start-up naming a variable marked with class-validator's IsString beside the env rules", () => {
+    class Mixed {
+      @IsString() READ_URL = 'x';
+      @cv.IsString() UNREAD_URL = 'x';
+    }
+    class Provider extends Mixed {
+      @IsOptional() @IsString() PROVIDER_TOKEN?: string;
+    }
+    const message = "marks UNREAD_URL with class-validator's decorators, which an env class never reads";
+    expect(() => loadEnv(Mixed, { READ_URL: 'y', UNREAD_URL: 'y' })).toThrow(`Mixed ${message}`);
+    expect(() => loadEnv(Provider, { READ_URL: 'y' })).toThrow(`Provider ${message}`);
+  });
 });
 
 describe('declared properties of a class', () => {

@@ -104,6 +104,8 @@ function hasExtras(value: object): value is EnvExtras {
 export function loadEnv<E extends object>(cls: new () => E, source: EnvSource): E {
   const names = envProperties(cls);
   if (names.length === 0) throw new Error(notDeclared(cls));
+  const unread = classValidatorMarked(cls).filter((name) => !names.includes(name));
+  if (unread.length > 0) throw new Error(markedWithClassValidator(cls, unread));
   const env = new cls();
   for (const name of names) {
     const value = source[name];
@@ -123,6 +125,35 @@ export function loadEnv<E extends object>(cls: new () => E, source: EnvSource): 
   if (hasExtras(env)) problems.push(...env.loadExtras(source));
   if (problems.length > 0) throw new EnvValidationError(problems);
   return env;
+}
+
+interface ClassValidatorStorage {
+  getTargetValidationMetadatas(
+    target: object,
+    schema: string,
+    always: boolean,
+    strictGroups: boolean,
+  ): Array<{ propertyName: string }>;
+}
+
+/**
+ * The properties of an env class that carry class-validator's decorators, read from the storage class-validator
+ * keeps on the global object: a file that marked them has loaded class-validator, and reading its storage loads
+ * nothing more at start-up.
+ */
+function classValidatorMarked(cls: object): string[] {
+  const storage = (globalThis as { classValidatorMetadataStorage?: ClassValidatorStorage })
+    .classValidatorMetadataStorage;
+  if (storage === undefined) return [];
+  return [...new Set(storage.getTargetValidationMetadatas(cls, '', true, false).map((m) => m.propertyName))];
+}
+
+/** Variables marked with class-validator's decorators beside the kit's rules: they would never be read. */
+function markedWithClassValidator(cls: { name: string }, names: string[]): string {
+  return (
+    `${cls.name} marks ${names.join(', ')} with class-validator's decorators, which an env class never reads: ` +
+    `use the kit's env rules (IsString, IsOptional, IsInt, Min, ... from '@app/plugin-kit/config/env-rules.js')`
+  );
 }
 
 /** An env class without the kit's rules: most likely class-validator's decorators, which an env class no longer reads. */

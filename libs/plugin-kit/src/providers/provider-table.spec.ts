@@ -5,7 +5,7 @@ import { Redactor } from '../logging/redactor.js';
 import { NamespaceScopes } from '../config/namespace-scopes.js';
 import { defineProviderSettings, providerFolder, type EnvClass } from './provider-definition.js';
 import { providerContext } from './provider-context.js';
-import { loadProviderModules, ProviderTable } from './provider-table.js';
+import { loadApprovalSlots, loadProviderModules, ProviderTable } from './provider-table.js';
 
 /** A provider of one variable, `<PREFIX>TOKEN`, enabled when it is set; `bad` is refused with a problem. */
 function tokenProvider(key: string, prefix: string) {
@@ -136,5 +136,29 @@ describe('loadProviderModules', () => {
     expect(order).toEqual(['start alpha', 'end alpha', 'start betaGamma', 'end betaGamma']);
     expect(await loadProviderModules(modules)).toBe(first);
     expect(order).toHaveLength(4);
+  });
+});
+
+describe('loadApprovalSlots', () => {
+  it("loads the approval slot of each provider that has one, once, by key in the table's order", async () => {
+    let loads = 0;
+    const slot = (key: string) => ({
+      load: async () => {
+        loads += 1;
+        return { slot: key };
+      },
+    });
+    const table = new ProviderTable([
+      { ...tokenProvider('alpha', 'ALPHA_'), approval: slot('alpha') },
+      tokenProvider('beta', 'BETA_'),
+      { ...tokenProvider('gamma', 'GAMMA_'), approval: slot('gamma') },
+    ]);
+    const first = await loadApprovalSlots(table);
+    expect([...first]).toEqual([
+      ['alpha', { slot: 'alpha' }],
+      ['gamma', { slot: 'gamma' }],
+    ]);
+    expect(await loadApprovalSlots(table)).toBe(first);
+    expect(loads).toBe(2);
   });
 });

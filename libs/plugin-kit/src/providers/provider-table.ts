@@ -95,23 +95,46 @@ export class ProviderTable<P extends AnyProviderSettings = AnyProviderSettings> 
   }
 }
 
-const loaded = new WeakMap<ProviderTable, Promise<Map<string, unknown>>>();
+/** A lazy part of each provider (its Nest side, its approval slot), loaded once per table. */
+type PartsByTable = WeakMap<ProviderTable, Promise<Map<string, unknown>>>;
 
 /**
- * Every provider's Nest side (`load()`), by key, loaded once with the plugin's module, one after the other:
+ * One part of every provider that has it, by key, in the table's order, loaded once, one after the other:
  * concurrent dynamic imports race under Jest's ESM loader.
  */
+function loadParts<M>(
+  table: ProviderTable,
+  cache: PartsByTable,
+  part: (provider: AnyProviderSettings) => (() => Promise<unknown>) | undefined,
+): Promise<Map<string, M>> {
+  let loading = cache.get(table);
+  if (!loading) {
+    loading = (async () => {
+      const parts = new Map<string, unknown>();
+      for (const provider of table.providers) {
+        const load = part(provider);
+        if (load) parts.set(provider.key, await load());
+      }
+      return parts;
+    })();
+    cache.set(table, loading);
+  }
+  return loading as Promise<Map<string, M>>;
+}
+
+const modules: PartsByTable = new WeakMap();
+const approvals: PartsByTable = new WeakMap();
+
+/** Every provider's Nest side (`load()`), by key, loaded once with the plugin's module. */
 export function loadProviderModules<M>(
   table: ProviderTable<AnyProviderDefinition<M>>,
 ): Promise<Map<string, M>> {
-  let loading = loaded.get(table);
-  if (!loading) {
-    loading = (async () => {
-      const modules = new Map<string, unknown>();
-      for (const provider of table.providers) modules.set(provider.key, await provider.load());
-      return modules;
-    })();
-    loaded.set(table, loading);
-  }
-  return loading as Promise<Map<string, M>>;
+  return loadParts<M>(table, modules, (provider) => () => (provider as AnyProviderDefinition<M>).load());
+}
+
+/** The approval slot of every provider that has one (`approval.load()`), by key, loaded once with the plugin's module. */
+export function loadApprovalSlots<A>(table: ProviderTable): Promise<Map<string, A>> {
+  return loadParts<A>(table, approvals, (provider) =>
+    provider.approval ? () => provider.approval!.load() : undefined,
+  );
 }

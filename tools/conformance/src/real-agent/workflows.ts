@@ -1,4 +1,5 @@
 // The kit's workflows under the real agent, one per check, and how each ended as the controller shows it.
+import { isWorkflowDone } from '@app/contract';
 import type { StackState } from '../../../argo-stack/src/stack.js';
 import { badConfigs, sortedKeys } from '../requests.js';
 import { kubectl } from './stack.js';
@@ -80,8 +81,6 @@ interface WorkflowJson {
   };
 }
 
-const FINAL = new Set(['Succeeded', 'Failed', 'Error']);
-
 export async function submit(state: StackState, namespace: string, workflow: CheckWorkflow): Promise<string> {
   const object = {
     apiVersion: 'argoproj.io/v1alpha1',
@@ -111,8 +110,8 @@ export async function follow(
       await kubectl(state, ['get', 'workflow', '-n', namespace, name, '-o', 'json']),
     ) as WorkflowJson;
     const phase = wf.status?.phase ?? 'Pending';
-    const timedOut = !FINAL.has(phase) && Date.now() - started > timeoutMs;
-    if (FINAL.has(phase) || timedOut) {
+    const timedOut = !isWorkflowDone(phase) && Date.now() - started > timeoutMs;
+    if (isWorkflowDone(phase) || timedOut) {
       if (timedOut) await kubectl(state, ['delete', 'workflow', '-n', namespace, name, '--wait=false']);
       const nodes: Record<string, NodeEnd> = {};
       for (const node of Object.values(wf.status?.nodes ?? {}))

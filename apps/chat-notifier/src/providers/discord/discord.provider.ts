@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { ExecuteTemplateReply } from '@app/contract';
 import { PluginConfigError, succeeded, UpstreamClients, type ExecutionContext } from '@app/plugin-kit';
 import { InjectProviderContext, type ProviderContext } from '@app/plugin-kit/providers/provider-context.js';
-import type { DiscordConfig } from './discord-block.dto.js';
-import type { NotifierProvider } from '../notifier-provider.js';
+import { DiscordConfig } from './discord-block.dto.js';
+import type { NotifierProvider, ProviderModule } from '../notifier-provider.js';
 import { renderDiscord } from './discord-message.js';
 import { DISCORD_WEBHOOKS, type DiscordWebhook, type DiscordSettings } from './discord-settings.js';
 import { DiscordWebhookClient, type DiscordPosted } from './discord-webhook.js';
@@ -72,3 +72,9 @@ export class DiscordProvider implements NotifierProvider<DiscordConfig> {
     return `${action} (${webhook})${config.file ? ` with file ${config.file.filename}` : ''}`;
   }
 }
+
+/** What the definition's `load()` gives: the block class and the Nest provider. */
+export const discordModule: ProviderModule<DiscordConfig> = {
+  block: DiscordConfig,
+  provider: DiscordProvider,
+};

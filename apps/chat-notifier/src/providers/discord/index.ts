@@ -11,6 +11,6 @@ export const discord = defineProvider({
   read: readDiscordSettings,
   configured: (s) => s.webhooks.size > 0 || s.bots.size > 0,
   destinations: (s) => ({ discord: s.webhooks.keys(), discordBot: s.bots.keys() }),
-  load: async () => (await import('./discord.module.js')).discordModule,
+  load: async () => (await import('./discord.provider.js')).discordModule,
   approval: { load: async () => (await import('./discord-approval.module.js')).discordApproval },
 });

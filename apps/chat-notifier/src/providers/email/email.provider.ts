@@ -11,9 +11,9 @@ import {
   type ExecutionContext,
 } from '@app/plugin-kit';
 import { InjectProviderContext, type ProviderContext } from '@app/plugin-kit/providers/provider-context.js';
-import type { EmailConfig } from './email-block.dto.js';
+import { EmailConfig } from './email-block.dto.js';
 import { clipMasked } from '@app/plugin-kit/upstream/error-detail.js';
-import type { NotifierProvider } from '../notifier-provider.js';
+import type { NotifierProvider, ProviderModule } from '../notifier-provider.js';
 import { renderEmail } from './email-message.js';
 import { SMTP_FAMILY, SMTP_SERVERS, type EmailSettings, type SmtpServer } from './email-settings.js';
 
@@ -132,3 +132,6 @@ function createTransport(server: SmtpServer, settings: EmailSettings, timeoutMs:
     logger: false,
   });
 }
+
+/** What the definition's `load()` gives: the block class and the Nest provider. */
+export const emailModule: ProviderModule<EmailConfig> = { block: EmailConfig, provider: EmailProvider };

@@ -11,5 +11,5 @@ export const email = defineProvider({
   read: readEmailSettings,
   configured: (s) => s.servers.size > 0,
   destinations: (s) => ({ email: s.servers.keys() }),
-  load: async () => (await import('./email.module.js')).emailModule,
+  load: async () => (await import('./email.provider.js')).emailModule,
 });

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { ExecuteTemplateReply } from '@app/contract';
 import { PluginConfigError, succeeded, UpstreamClients, type ExecutionContext } from '@app/plugin-kit';
 import { InjectProviderContext, type ProviderContext } from '@app/plugin-kit/providers/provider-context.js';
-import type { GoogleChatConfig } from './google-chat-block.dto.js';
-import type { NotifierProvider } from '../notifier-provider.js';
+import { GoogleChatConfig } from './google-chat-block.dto.js';
+import type { NotifierProvider, ProviderModule } from '../notifier-provider.js';
 import { GoogleChatAppClient } from './google-chat-app.js';
 import { renderGoogleChat } from './google-chat-message.js';
 import {
@@ -121,3 +121,9 @@ export class GoogleChatProvider implements NotifierProvider<GoogleChatConfig> {
     return this.app;
   }
 }
+
+/** What the definition's `load()` gives: the block class and the Nest provider. */
+export const googleChatModule: ProviderModule<GoogleChatConfig> = {
+  block: GoogleChatConfig,
+  provider: GoogleChatProvider,
+};

@@ -11,5 +11,5 @@ export const googleChat = defineProvider({
   read: readGoogleChatSettings,
   configured: (s) => s.webhooks.size > 0 || s.app !== undefined,
   destinations: (s) => ({ googleChat: [...s.webhooks.keys(), ...(s.app ? [GOOGLE_CHAT_APP] : [])] }),
-  load: async () => (await import('./google-chat.module.js')).googleChatModule,
+  load: async () => (await import('./google-chat.provider.js')).googleChatModule,
 });

@@ -11,6 +11,6 @@ export const mattermost = defineProvider({
   read: readMattermostSettings,
   configured: (s) => s.servers.size > 0,
   destinations: (s) => ({ mattermost: s.servers.keys() }),
-  load: async () => (await import('./mattermost.module.js')).mattermostModule,
+  load: async () => (await import('./mattermost.provider.js')).mattermostModule,
   approval: { load: async () => (await import('./mattermost-approval.module.js')).mattermostApproval },
 });

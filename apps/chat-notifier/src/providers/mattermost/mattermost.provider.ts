@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { ExecuteTemplateReply } from '@app/contract';
 import { PluginConfigError, succeeded, UpstreamClients, type ExecutionContext } from '@app/plugin-kit';
 import { InjectProviderContext, type ProviderContext } from '@app/plugin-kit/providers/provider-context.js';
-import { MATTERMOST_ID, type MattermostConfig } from './mattermost-block.dto.js';
-import type { NotifierProvider } from '../notifier-provider.js';
+import { MATTERMOST_ID, MattermostConfig } from './mattermost-block.dto.js';
+import type { NotifierProvider, ProviderModule } from '../notifier-provider.js';
 import { mayHaveHappened } from '../../shared/write-outcome.js';
 import { MattermostApi, type MattermostPost } from './mattermost-api.js';
 import { MATTERMOST_SERVERS, type MattermostServer, type MattermostSettings } from './mattermost-settings.js';
@@ -152,3 +152,9 @@ export class MattermostProvider implements NotifierProvider<MattermostConfig> {
 function pick(post: MattermostPost): Pick<MattermostPost, 'id' | 'channel_id' | 'root_id'> {
   return { id: post.id, channel_id: post.channel_id, root_id: post.root_id ?? '' };
 }
+
+/** What the definition's `load()` gives: the block class and the Nest provider. */
+export const mattermostModule: ProviderModule<MattermostConfig> = {
+  block: MattermostConfig,
+  provider: MattermostProvider,
+};

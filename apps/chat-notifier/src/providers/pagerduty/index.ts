@@ -11,5 +11,5 @@ export const pagerduty = defineProvider({
   read: readPagerDutySettings,
   configured: (s) => s.services.size > 0,
   destinations: (s) => ({ pagerduty: s.services.keys() }),
-  load: async () => (await import('./pagerduty.module.js')).pagerDutyModule,
+  load: async () => (await import('./pagerduty.provider.js')).pagerDutyModule,
 });

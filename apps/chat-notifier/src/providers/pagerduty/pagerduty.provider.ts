@@ -3,9 +3,9 @@ import type { ExecuteTemplateReply } from '@app/contract';
 import { succeeded, UpstreamClients, type ExecutionContext } from '@app/plugin-kit';
 import { clip } from '@app/plugin-kit/upstream/error-detail.js';
 import { InjectProviderContext, type ProviderContext } from '@app/plugin-kit/providers/provider-context.js';
-import type { PagerDutyConfig, Severity } from './pagerduty-block.dto.js';
+import { PagerDutyConfig, type Severity } from './pagerduty-block.dto.js';
 import type { Status } from '../../shared/status-style.js';
-import type { NotifierProvider } from '../notifier-provider.js';
+import type { NotifierProvider, ProviderModule } from '../notifier-provider.js';
 import { PagerDutyEvents, type PagerDutyEvent } from './pagerduty-events.js';
 import { PAGERDUTY_SERVICES, type PagerDutySettings } from './pagerduty-settings.js';
 
@@ -92,3 +92,9 @@ export class PagerDutyProvider implements NotifierProvider<PagerDutyConfig> {
     };
   }
 }
+
+/** What the definition's `load()` gives: the block class and the Nest provider. */
+export const pagerDutyModule: ProviderModule<PagerDutyConfig> = {
+  block: PagerDutyConfig,
+  provider: PagerDutyProvider,
+};

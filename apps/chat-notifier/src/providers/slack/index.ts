@@ -11,6 +11,6 @@ export const slack = defineProvider({
   read: readSlackSettings,
   configured: (s) => s.workspaces.size > 0,
   destinations: (s) => ({ slack: s.workspaces.keys() }),
-  load: async () => (await import('./slack.module.js')).slackModule,
+  load: async () => (await import('./slack.provider.js')).slackModule,
   approval: { load: async () => (await import('./slack-approval.module.js')).slackApproval },
 });

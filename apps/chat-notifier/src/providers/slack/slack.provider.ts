@@ -5,7 +5,7 @@ import { succeeded, type ExecutionContext, type PluginLogger } from '@app/plugin
 import { DuplicateFinder } from './duplicate-finder.js';
 import { notificationMetadata } from './execution-metadata.js';
 import { FileUploader } from './file-uploader.js';
-import type { SlackConfig } from './slack-block.dto.js';
+import { SlackConfig } from './slack-block.dto.js';
 import { renderMessage, type RenderedMessage } from './slack-message.js';
 import { CallBudget } from './call-budget.js';
 import { ChannelResolver, type ResolvedChannel } from './channel-resolver.js';
@@ -14,7 +14,7 @@ import { slackCall } from './slack-call.js';
 import { replyFields } from '../../shared/reply-fields.js';
 import { mayHaveHappened } from '../../shared/write-outcome.js';
 import { slackSaidMaybeDone } from './slack-errors.js';
-import type { NotifierProvider } from '../notifier-provider.js';
+import type { NotifierProvider, ProviderModule } from '../notifier-provider.js';
 
 /**
  * What this process remembers of one execution (kept by the kit's ledger between calls). Every step is
@@ -224,3 +224,10 @@ export class SlackProvider implements NotifierProvider<SlackConfig> {
     return `${action}${file}${recovered}`;
   }
 }
+
+/** What the definition's `load()` gives: the block class and the Nest provider. */
+export const slackModule: ProviderModule<SlackConfig> = {
+  block: SlackConfig,
+  provider: SlackProvider,
+  helpers: [SlackClientFactory, ChannelResolver, DuplicateFinder, FileUploader],
+};

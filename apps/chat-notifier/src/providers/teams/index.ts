@@ -11,5 +11,5 @@ export const teams = defineProvider({
   read: readTeamsSettings,
   configured: (s) => s.webhooks.size > 0 || s.bot !== undefined,
   destinations: (s) => ({ teams: s.webhooks.keys(), teamsBot: s.bot ? [DEFAULT_UPSTREAM] : [] }),
-  load: async () => (await import('./teams.module.js')).teamsModule,
+  load: async () => (await import('./teams.provider.js')).teamsModule,
 });

@@ -12,8 +12,8 @@ import {
 import { createUpstreamClient } from '@app/plugin-kit/upstream/http-client.js';
 import type { AxiosInstance } from 'axios';
 import { InjectProviderContext, type ProviderContext } from '@app/plugin-kit/providers/provider-context.js';
-import type { TeamsConfig } from './teams-block.dto.js';
-import type { NotifierProvider } from '../notifier-provider.js';
+import { TeamsConfig } from './teams-block.dto.js';
+import type { NotifierProvider, ProviderModule } from '../notifier-provider.js';
 import { withHint } from '../../shared/upstream-hints.js';
 import { renderAdaptiveCard } from './adaptive-card.js';
 import { BotConnector } from './bot-connector.js';
@@ -177,3 +177,6 @@ function webhookClient(
   http.defaults.params = Object.fromEntries(url.searchParams);
   return { http, name };
 }
+
+/** What the definition's `load()` gives: the block class and the Nest provider. */
+export const teamsModule: ProviderModule<TeamsConfig> = { block: TeamsConfig, provider: TeamsProvider };

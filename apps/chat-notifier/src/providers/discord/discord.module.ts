@@ -1,8 +1,0 @@
-import type { ProviderModule } from '../notifier-provider.js';
-import { DiscordConfig } from './discord-block.dto.js';
-import { DiscordProvider } from './discord.provider.js';
-
-export const discordModule: ProviderModule<DiscordConfig> = {
-  config: DiscordConfig,
-  provider: DiscordProvider,
-};

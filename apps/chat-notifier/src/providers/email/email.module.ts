@@ -1,5 +1,0 @@
-import type { ProviderModule } from '../notifier-provider.js';
-import { EmailConfig } from './email-block.dto.js';
-import { EmailProvider } from './email.provider.js';
-
-export const emailModule: ProviderModule<EmailConfig> = { config: EmailConfig, provider: EmailProvider };

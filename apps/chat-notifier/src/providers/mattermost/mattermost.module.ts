@@ -1,8 +1,0 @@
-import type { ProviderModule } from '../notifier-provider.js';
-import { MattermostConfig } from './mattermost-block.dto.js';
-import { MattermostProvider } from './mattermost.provider.js';
-
-export const mattermostModule: ProviderModule<MattermostConfig> = {
-  config: MattermostConfig,
-  provider: MattermostProvider,
-};

@@ -1,8 +1,0 @@
-import type { ProviderModule } from '../notifier-provider.js';
-import { PagerDutyConfig } from './pagerduty-block.dto.js';
-import { PagerDutyProvider } from './pagerduty.provider.js';
-
-export const pagerDutyModule: ProviderModule<PagerDutyConfig> = {
-  config: PagerDutyConfig,
-  provider: PagerDutyProvider,
-};

@@ -1,5 +1,0 @@
-import type { ProviderModule } from '../notifier-provider.js';
-import { TeamsConfig } from './teams-block.dto.js';
-import { TeamsProvider } from './teams.provider.js';
-
-export const teamsModule: ProviderModule<TeamsConfig> = { config: TeamsConfig, provider: TeamsProvider };

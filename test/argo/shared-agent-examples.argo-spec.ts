@@ -124,7 +124,9 @@ describe('the shared agent: every example workflow ends as with Argo agent pods'
           inRoom(room, requests, async () =>
             waitForWorkflow(pods, NAMESPACE, await create(pods, NAMESPACE, doc), 10 * 60_000),
           ),
-          create(shared, NAMESPACE, doc).then((name) => waitForWorkflow(shared, NAMESPACE, name, 10 * 60_000)),
+          create(shared, NAMESPACE, doc).then((name) =>
+            waitForWorkflow(shared, NAMESPACE, name, 10 * 60_000),
+          ),
         ]),
       ),
     );

@@ -38,7 +38,9 @@ const add = (a: Requests, b: Requests): Requests => ({ cpu: a.cpu + b.cpu, memor
 
 /** The requests of an agent pod holding the sidecars of these plugins. */
 export function agentPodRequestsOf(plugins: ExecutorPlugin[]): Requests {
-  return plugins.map((p) => requestsOf(p.spec.sidecar.container as ResourceRequests)).reduce(add, AGENT_CONTAINER);
+  return plugins
+    .map((p) => requestsOf(p.spec.sidecar.container as ResourceRequests))
+    .reduce(add, AGENT_CONTAINER);
 }
 
 /** The requests of an agent pod holding the sidecars of these apps' manifests as shipped. */
@@ -103,6 +105,10 @@ export async function nodeRoom(state: StackState): Promise<NodeRoom | undefined>
 }
 
 /** `work` admitted by the room when there is one (the real node), at once when there is none. */
-export function inRoom<T>(room: NodeRoom | undefined, requests: Requests, work: () => Promise<T>): Promise<T> {
+export function inRoom<T>(
+  room: NodeRoom | undefined,
+  requests: Requests,
+  work: () => Promise<T>,
+): Promise<T> {
   return room ? room.run(requests, work) : work();
 }

@@ -26,12 +26,16 @@ describe('withBuildLock', () => {
   it('runs two builds of one folder one after the other, never at once, and leaves no lock', async () => {
     const events: string[] = [];
     const build = (name: string) =>
-      withBuildLock(dir, () => undefined, async () => {
-        events.push(`${name} start`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        events.push(`${name} end`);
-        return name;
-      });
+      withBuildLock(
+        dir,
+        () => undefined,
+        async () => {
+          events.push(`${name} start`);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          events.push(`${name} end`);
+          return name;
+        },
+      );
     await expect(Promise.all([build('a'), build('b')])).resolves.toEqual(['a', 'b']);
     expect(events).toEqual(['a start', 'a end', 'b start', 'b end']);
     expect(existsSync(`${dir}.lock`)).toBe(false);
@@ -41,7 +45,13 @@ describe('withBuildLock', () => {
     const dead = spawnSync('true').pid;
     mkdirSync(`${dir}.lock`);
     writeFileSync(join(`${dir}.lock`, 'pid'), String(dead));
-    await expect(withBuildLock(dir, () => undefined, async () => 'built')).resolves.toBe('built');
+    await expect(
+      withBuildLock(
+        dir,
+        () => undefined,
+        async () => 'built',
+      ),
+    ).resolves.toBe('built');
   });
 
   it('waits, and says so once, while a live owner holds the lock', async () => {
@@ -49,7 +59,11 @@ describe('withBuildLock', () => {
     writeFileSync(join(`${dir}.lock`, 'pid'), String(process.pid));
     const logged: string[] = [];
     let done = false;
-    const waiting = withBuildLock(dir, (line) => logged.push(line), async () => (done = true));
+    const waiting = withBuildLock(
+      dir,
+      (line) => logged.push(line),
+      async () => (done = true),
+    );
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(done).toBe(false);
     expect(logged).toEqual([expect.stringMatching(/^waiting for another build of /)]);

@@ -16,7 +16,13 @@ import {
 } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { type ModuleRelease, VERSIONED_MODULE, pinnedVersion, tagCommit, versionLdflags } from './versions.js';
+import {
+  type ModuleRelease,
+  VERSIONED_MODULE,
+  pinnedVersion,
+  tagCommit,
+  versionLdflags,
+} from './versions.js';
 
 export interface BinarySet {
   /** Go module folder (in the repository) the set is built from. */
@@ -232,7 +238,11 @@ export async function ensureBinarySet(
  * started at once would otherwise build into the same `.tmp` folder and fail on its rename. A lock whose owner
  * is gone is taken over.
  */
-export async function withBuildLock<T>(dir: string, log: (line: string) => void, fn: () => Promise<T>): Promise<T> {
+export async function withBuildLock<T>(
+  dir: string,
+  log: (line: string) => void,
+  fn: () => Promise<T>,
+): Promise<T> {
   const lock = `${dir}.lock`;
   let told = false;
   for (;;) {

@@ -69,7 +69,9 @@ describe('the version link flags', () => {
 
   it('refuse a proxy whose commit for a tag differs from the recorded one', () => {
     const module = VERSIONED_MODULE.kube;
-    expect(() => tagCommit(module, 'v1.35.4', '0'.repeat(40))).toThrow(/says k8s.io\/kubernetes@v1.35.4 is commit 0{40}/);
+    expect(() => tagCommit(module, 'v1.35.4', '0'.repeat(40))).toThrow(
+      /says k8s.io\/kubernetes@v1.35.4 is commit 0{40}/,
+    );
   });
 
   it('refuse a proxy answer without a time rather than stamp a date that never was', () => {

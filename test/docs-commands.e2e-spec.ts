@@ -35,7 +35,7 @@ function docCommands(file: string): DocCommand[] {
 /** The tests that run the tutorial's marked blocks, in a copy of the checkout and on the real stack. */
 const TUTORIAL_TESTS: Record<string, string> = {
   tutorial: 'test/distribution-fork.e2e-spec.ts',
-  'tutorial-stack': 'test/argo/tutorial.argo-spec.ts',
+  'tutorial-stack': 'test/argo/real-node-tutorial.argo-spec.ts',
 };
 
 const all = DOCS.flatMap(docCommands);

@@ -1,6 +1,6 @@
 // The conformance kit's --agent real mode against the stack: the kit's mini plugin (tools/conformance/test/
-// fixtures), bundled and run as a sidecar from its plugin.yaml, once correct and once with two bugs the mode
-// must catch. Its usage errors and the line it answers without a stack: tools/conformance/src/real-agent.
+// fixtures) as the suite's test image (test/argo/support/mini-plugin), run as a sidecar from its plugin.yaml,
+// once correct and once with two bugs the mode must catch. Its usage errors and the line it answers without a stack: tools/conformance/src/real-agent.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,12 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { stringify } from 'yaml';
 import type { StandInServer } from '@app/local-agent/stand-in/index.js';
 import type { MiniBug } from '../../tools/conformance/test/fixtures/mini-plugin.js';
-import {
-  bundleScript,
-  fixturesDir,
-  startEffectsUpstream,
-} from '../../tools/conformance/test/support/fixtures.js';
+import { startEffectsUpstream } from '../../tools/conformance/test/support/fixtures.js';
 import { reportText } from './support/report.js';
+import { testImage } from './support/test-images.js';
 import { repoRoot, stack } from './support/cluster.js';
 import { standInsOnStack } from './support/upstreams.js';
 
@@ -43,9 +40,8 @@ describe('conformance --agent real', () => {
   const state = stack();
   let dir: string;
   let upstream: StandInServer;
-  let bundle: string;
 
-  /** The mini plugin's plugin.yaml: node runs the bundle from this machine's file system. */
+  /** The mini plugin's plugin.yaml, in our manifests' securityContext (UID 65532, group 0: see reply-scenarios). */
   function pluginYaml(name: string, bugs: MiniBug[]): string {
     const file = join(dir, `${name}.yaml`);
     const plugin = {
@@ -56,8 +52,7 @@ describe('conformance --agent real', () => {
         sidecar: {
           container: {
             name: `${name}-executor-plugin`,
-            image: 'node:24-alpine',
-            command: ['node', bundle],
+            image: testImage('mini-plugin'),
             ports: [{ containerPort: PORT }],
             env: [
               { name: 'PORT', value: String(PORT) },
@@ -65,7 +60,7 @@ describe('conformance --agent real', () => {
               { name: 'MINI_BUGS', value: bugs.join(',') },
             ],
             resources: { requests: { cpu: '10m', memory: '32Mi' }, limits: { cpu: '500m', memory: '64Mi' } },
-            securityContext: { runAsNonRoot: true, runAsUser: 65534 },
+            securityContext: { runAsNonRoot: true, runAsUser: 65532, allowPrivilegeEscalation: false },
           },
         },
       },
@@ -78,7 +73,6 @@ describe('conformance --agent real', () => {
     dir = mkdtempSync(join(tmpdir(), 'conformance-real-'));
     standInsOnStack(state);
     ({ upstream } = await startEffectsUpstream());
-    bundle = await bundleScript(join(fixturesDir, 'mini-main.ts'), join(dir, 'mini.mjs'));
     writeFileSync(join(dir, 'config.yaml'), stringify({ message: 'hello', jobMs: 1500 }));
   });
   afterAll(async () => {

@@ -55,7 +55,9 @@ const plugin: ExecutorPlugin = {
         ports: [{ containerPort: PORT }],
         env: [{ name: 'PORT', value: String(PORT) }],
         resources: { requests: { cpu: '10m', memory: '32Mi' }, limits: { cpu: '500m', memory: '64Mi' } },
-        securityContext: { runAsNonRoot: true, runAsUser: 65534, allowPrivilegeEscalation: false },
+        // Not 65534: the image's /etc/passwd gives nobody the group nogroup, and Argo's agent writes the token file
+        // mode 0440 for UID 8737 and group 0, so nobody could not read it and every call would get 403.
+        securityContext: { runAsNonRoot: true, runAsUser: 65532, allowPrivilegeEscalation: false },
       },
     },
   },

@@ -31,10 +31,11 @@ cached afterwards). Needs root.
                            npm run build first) as processes of the stack, configured as manifests/shared-agent's
                            Deployment (its ServiceAccount's token, the plugins' Secrets of namespace argo)
   --replicas <n>           replicas of the shared agent (default 2)
-  --node runner|real       runner (default): the pod runner runs the pods as processes; real (opt-in): a real
-                           node runs them, the kubelet, kube-scheduler and kube-proxy (Kubernetes v1.35) with
-                           Debian's containerd, runc and CNI plugins (installed with apt-get when missing) and
-                           images built here (docs/testing.md, "The real node")
+  --node runner|real       runner (default; a stack that is up keeps its node): the pod runner runs the pods as
+                           processes; real (opt-in): a real node runs them, the kubelet, kube-scheduler and
+                           kube-proxy (Kubernetes v1.35) with Debian's containerd, runc and CNI plugins (installed
+                           with apt-get when missing) and images built here (docs/testing.md, "The real node");
+                           up again on a real node builds and imports the images of the checkout it runs from
   --qps <n>, --burst <n>, --workflow-workers <n>
                            the workflow-controller's flags of the same names (Argo's defaults: 20, 30, 32), as
                            Argo's scaling guide raises them for many workflows`;
@@ -46,7 +47,7 @@ const SPEC = {
     'patch-rate': { type: 'string', default: '2s' },
     agent: { type: 'string', default: 'pod' },
     replicas: { type: 'string', default: '2' },
-    node: { type: 'string', default: 'runner' },
+    node: { type: 'string' },
     qps: { type: 'string' },
     burst: { type: 'string' },
     'workflow-workers': { type: 'string' },
@@ -63,7 +64,7 @@ async function main({ values, positionals: [command] }: ParsedCommand<typeof SPE
     throw new UsageError(`--patch-rate must be a duration such as 2s, got '${values['patch-rate']}'`);
   if (!['pod', 'shared'].includes(values.agent))
     throw new UsageError(`--agent must be pod or shared, got '${values.agent}'`);
-  if (!['runner', 'real'].includes(values.node))
+  if (values.node !== undefined && !['runner', 'real'].includes(values.node))
     throw new UsageError(`--node must be runner or real, got '${values.node}'`);
   const replicas = Number(values.replicas);
   if (!/^\d+$/.test(values.replicas) || replicas < 1 || replicas > 16)
@@ -86,16 +87,16 @@ async function main({ values, positionals: [command] }: ParsedCommand<typeof SPE
       if (shared && !existsSync(join(root, 'dist/apps/shared-agent/main.js')))
         throw new UsageError('--agent shared runs dist/apps/shared-agent: npm run build first');
       const running = stack.readState(dir);
-      if (
-        running?.processes.some((p) => stack.alive(p)) &&
-        Boolean(running.realNode) !== (values.node === 'real')
-      )
+      const up = running?.processes.some((p) => stack.alive(p)) ? running : undefined;
+      // Without --node, a stack that is up keeps the node it has.
+      const node = (values.node ?? (up?.realNode ? 'real' : 'runner')) as 'runner' | 'real';
+      if (up && Boolean(up.realNode) !== (node === 'real'))
         throw new UsageError(
-          `the stack in ${dir} is up with ${running.realNode ? 'a real node' : 'the pod runner'}: npm run argo -- down first`,
+          `the stack in ${dir} is up with ${up.realNode ? 'a real node' : 'the pod runner'}: npm run argo -- down first`,
         );
-      if (running?.processes.some((p) => stack.alive(p)) && Boolean(running.sharedAgent) !== shared)
+      if (up && Boolean(up.sharedAgent) !== shared)
         throw new UsageError(
-          `the stack in ${dir} is up with ${running.sharedAgent ? 'the shared agent' : 'agent pods'}: npm run argo -- down first`,
+          `the stack in ${dir} is up with ${up.sharedAgent ? 'the shared agent' : 'agent pods'}: npm run argo -- down first`,
         );
       const state = await stack.up({
         repoRoot: root,
@@ -105,7 +106,7 @@ async function main({ values, positionals: [command] }: ParsedCommand<typeof SPE
         podRunner: [process.execPath, process.argv[1], 'run-pods', '--dir', dir],
         controllerConfig: shared ? { disableAgentPodCreation: 'true' } : {},
         controllerFlags,
-        node: values.node as 'runner' | 'real',
+        node,
       });
       if (shared && !state.sharedAgent) {
         const { startSharedAgents } = await import('../argo-stack/src/shared-agents.js');

@@ -230,17 +230,8 @@ export async function startRealNode(state: StackState, log: (line: string) => vo
     kubeletPort: await freePort(state.hostAddr),
   };
   state.realNode = node;
-  const images = ensureNodeImages(
-    {
-      repoRoot: state.repoRoot,
-      kubeModule: moduleDir(state.repoRoot, 'kube', 'k8s.io/kubernetes'),
-      argoBin: state.bin.argo,
-      argoModule: argoModuleDir(state.repoRoot),
-    },
-    log,
-  );
-  const base = images.find((i) => i.ref === nodeBase(state.repoRoot).image)!;
-  images.push(...ensurePluginImages(state.repoRoot, base, log));
+  const images = nodeImages(state, log);
+  images.push(...ensurePluginImages(state.repoRoot, baseOf(state, images), log));
   const sandbox = images.find((i) => i.ref.startsWith('registry.k8s.io/pause:'))!.ref;
   writeFileSync(join(dir, 'containerd.toml'), containerdConfig(state, node, sandbox));
   writeFileSync(join(dir, 'cni/net.d/10-argo-stack.conflist'), cniConfig(state));
@@ -249,11 +240,7 @@ export async function startRealNode(state: StackState, log: (line: string) => vo
     '--config',
     join(dir, 'containerd.toml'),
   ]);
-  const ctr = (args: string[]) =>
-    execFileSync('ctr', ['--address', node.containerdSocket, '--namespace', 'k8s.io', ...args], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+  const ctr = (args: string[]) => nodeCtr(node, args);
   await until(
     'containerd',
     60,
@@ -324,6 +311,50 @@ export async function startRealNode(state: StackState, log: (line: string) => vo
   );
   log(`real node ${node.name} Ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return node;
+}
+
+function nodeImages(state: StackState, log: (line: string) => void): Array<{ ref: string; archive: string }> {
+  return ensureNodeImages(
+    {
+      repoRoot: state.repoRoot,
+      kubeModule: moduleDir(state.repoRoot, 'kube', 'k8s.io/kubernetes'),
+      argoBin: state.bin.argo,
+      argoModule: argoModuleDir(state.repoRoot),
+    },
+    log,
+  );
+}
+
+function baseOf(state: StackState, images: Array<{ ref: string; archive: string }>) {
+  return images.find((i) => i.ref === nodeBase(state.repoRoot).image)!;
+}
+
+function nodeCtr(node: RealNode, args: string[]): string {
+  return execFileSync('ctr', ['--address', node.containerdSocket, '--namespace', 'k8s.io', ...args], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/**
+ * `up` again on a stack whose real node is up, from `repoRoot` (this checkout, or a fork with a new plugin):
+ * builds what is missing of that checkout's plugin and test images and imports them into the node's containerd,
+ * so that a plugin added since the node started runs from its own image, as after a push to a registry.
+ */
+export function importCheckoutImages(state: StackState, repoRoot: string, log: (line: string) => void): void {
+  const node = state.realNode!;
+  const images = ensurePluginImages(
+    repoRoot,
+    baseOf(
+      state,
+      nodeImages(state, () => undefined),
+    ),
+    log,
+  );
+  const present = new Set(nodeCtr(node, ['images', 'ls', '-q']).split('\n'));
+  for (const image of images) nodeCtr(node, ['images', 'import', image.archive]);
+  const added = images.filter((i) => !present.has(i.ref)).map((i) => i.ref);
+  log(`images of ${repoRoot} imported into the node${added.length ? `, new: ${added.join(', ')}` : ''}`);
 }
 
 /** Before the stack's processes stop: every pod deleted, and containerd left with no running task. */

@@ -18,7 +18,13 @@ import { join } from 'node:path';
 import { BINARIES, cacheRoot, ensureBinaries } from './binaries.js';
 import { KubeClient } from '@app/argo-agent/kube/kube-client.js';
 import { EXECUTOR_IMAGE } from './images.js';
-import { cleanUpRealNode, drainRealNode, startRealNode, type RealNode } from './real-node.js';
+import {
+  cleanUpRealNode,
+  drainRealNode,
+  importCheckoutImages,
+  startRealNode,
+  type RealNode,
+} from './real-node.js';
 import {
   bridgeName,
   createBridge,
@@ -332,6 +338,7 @@ export async function up(options: UpOptions): Promise<StackState> {
   const existing = readState(dir);
   if (existing?.processes.length && existing.processes.every((p) => alive(p))) {
     log(`the stack in ${dir} is already up`);
+    if (existing.realNode) importCheckoutImages(existing, options.repoRoot, log);
     return existing;
   }
   if (existing) await down(dir, () => undefined);

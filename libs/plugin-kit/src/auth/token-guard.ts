@@ -91,9 +91,7 @@ export class TokenGuard {
     try {
       token = (await files.read(file)).trim();
     } catch (err) {
-      return this.unload(
-        `token file ${file} cannot be read (${(err as Error).message}): every request is refused with 403`,
-      );
+      return this.unload(unreadableTokenProblem(file, err as NodeJS.ErrnoException));
     }
     if (token === '') return this.unload(`token file ${file} is empty: every request is refused with 403`);
     const rotated = this.token !== undefined && this.token !== token;
@@ -115,4 +113,17 @@ export class TokenGuard {
     if (this.problem !== problem) this.options.logger.error({ tokenFile: this.options.file }, problem);
     this.problem = problem;
   }
+}
+
+/**
+ * The log line for a token file that exists but cannot be read. EACCES is the usual cause on a cluster: Argo's
+ * agent writes each plugin's token mode 0440, owned by UID 8737 and group 0, so a sidecar whose user has another
+ * group (runAsGroup, or a runAsUser the image's /etc/passwd gives a group, as nobody 65534 gets nogroup) cannot.
+ */
+export function unreadableTokenProblem(file: string, err: NodeJS.ErrnoException): string {
+  const hint =
+    err.code === 'EACCES'
+      ? "; Argo's agent writes it mode 0440 for UID 8737 and group 0: run the sidecar in group 0 (no runAsGroup, and a runAsUser with no other group in the image, such as 65532)"
+      : '';
+  return `token file ${file} cannot be read (${err.message})${hint}: every request is refused with 403`;
 }

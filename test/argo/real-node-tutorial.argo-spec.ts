@@ -1,11 +1,10 @@
-// The tutorial of docs/write-a-plugin.md on the real stack: its walk (the ```sh tutorial and ```diff tutorial
+// The tutorial of docs/write-a-plugin.md on the real node: its walk (the ```sh tutorial and ```diff tutorial
 // blocks before the real-stack step) in a copy of the repository, then the commands of its ```sh tutorial-stack
 // block, as one shell script (its `eval` of the stack's env carries over), all read from the page itself
-// (test/support/tutorial-steps.ts). The pod runner runs a plugin image of this repository from the stack
-// checkout's dist/apps/<app>, so the copy's build of the walked plugin is linked there while the suite runs.
-// The stack is this suite's (ARGO_STACK_DIR): the page's `npm run argo -- up` finds it up, and the suite's
-// teardown takes it down.
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+// (test/support/tutorial-steps.ts). The stack is this suite's (ARGO_STACK_DIR, a real node): the page's
+// `npm run argo -- up --node real` finds it up and builds and imports the copy's images, the walked plugin's
+// among them; `argo logs` follows the plugin's container; the suite's teardown takes the stack down.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -34,17 +33,15 @@ function perform(repo: string, step: TutorialStep): { status: number | null; out
   }
 }
 
-describe('the tutorial (docs/write-a-plugin.md) on the real stack', () => {
+describe('the tutorial (docs/write-a-plugin.md) on the real node', () => {
   let state: StackState;
   let repo: string;
-  let linked: string | undefined;
 
   beforeAll(() => {
     state = stack();
     repo = scratchRepo('tutorial-stack-');
   });
   afterAll(() => {
-    if (linked) rmSync(linked, { force: true });
     rmSync(repo, { recursive: true, force: true });
   });
 
@@ -53,7 +50,8 @@ describe('the tutorial (docs/write-a-plugin.md) on the real stack', () => {
     expect(installed).toBeTruthy();
     expect(onStack.map((s) => s.run)).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^npm run argo -- up$/),
+        expect.stringMatching(/^npm run argo -- up --node real$/),
+        expect.stringMatching(/ logs .* --follow$/),
         expect.stringMatching(/ submit /),
       ]),
     );
@@ -69,13 +67,8 @@ describe('the tutorial (docs/write-a-plugin.md) on the real stack', () => {
         out: '',
       });
     }
-    const [, namespace, app] = installed!;
-    const bundle = join(state.repoRoot, 'dist/apps', app);
-    if (existsSync(bundle) || lstatSync(bundle, { throwIfNoEntry: false }))
-      throw new Error(`${bundle} exists: the stack's checkout has an app named ${app} of its own`);
-    mkdirSync(join(state.repoRoot, 'dist/apps'), { recursive: true });
-    symlinkSync(join(repo, 'dist/apps', app), bundle);
-    linked = bundle;
+    expect(state.realNode).toBeDefined();
+    const [, namespace] = installed!;
     // A namespace left by an earlier run against the same stack: the page creates it.
     await kubectlAsync(state, ['delete', 'namespace', namespace, '--ignore-not-found', '--wait=true']);
 
@@ -86,7 +79,7 @@ describe('the tutorial (docs/write-a-plugin.md) on the real stack', () => {
     expect(r.out).toMatch(/^Status:\s+Succeeded$/m);
     expect(r.out).toMatch(/first\s.*reversed 13 characters/);
     expect(r.out).toMatch(/again\s.*reversed 13 characters/);
-    // The plugin's own log, from the agent pod's container.
-    expect(r.out).toMatch(/"msg":/);
+    // The plugin's own log, followed by argo logs from the agent pod's container: its call of each step.
+    expect(r.out).toMatch(/reverse-executor-plugin: .*"msg":"template.execute"/);
   });
 });

@@ -80,6 +80,6 @@ describe('the tutorial (docs/write-a-plugin.md) on the real node', () => {
     expect(r.out).toMatch(/first\s.*reversed 13 characters/);
     expect(r.out).toMatch(/again\s.*reversed 13 characters/);
     // The plugin's own log, followed by argo logs from the agent pod's container: its call of each step.
-    expect(r.out).toMatch(/reverse-executor-plugin: .*"msg":"template.execute"/);
+    expect(r.out).toMatch(/-agent: \{.*"plugin":"reverse".*"msg":"template.execute"/);
   });
 });

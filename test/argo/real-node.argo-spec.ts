@@ -1,7 +1,8 @@
 // The real node (`npm run argo -- up --node real`; this suite runs with ARGO_NODE=real): a kubelet registered as
-// a Ready Node running containerd, pods scheduled by kube-scheduler and run by runc from the images built here,
-// a workflow's container step run through argoexec's emissary in the alpine image, `kubectl logs`, `argo logs`
-// and `kubectl exec` through the kubelet, and a pod's securityContext enforced by the runtime.
+// a Ready Node running containerd, pods scheduled by kube-scheduler and run by runc from the images built here
+// and pulled from the node's registry, Services resolved by CoreDNS, a workflow's container step run through
+// argoexec's emissary in the alpine image, `kubectl logs`, `argo logs` and `kubectl exec` through the kubelet,
+// and a pod's securityContext enforced by the runtime.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -70,6 +71,83 @@ describe('the real node', () => {
     expect(node.status.conditions.find((c) => c.type === 'Ready')?.status).toBe('True');
     expect(node.status.nodeInfo.kubeletVersion).toBe(kubeVersion());
     expect(node.status.nodeInfo.containerRuntimeVersion).toMatch(/^containerd:\/\/1\.6\.\d+/);
+  });
+
+  /** Runs a pod to its end; answers its phase, its log and its events. */
+  async function runPod(name: string, spec: Record<string, unknown>, ended = ['Succeeded', 'Failed']) {
+    await kubectlAsync(
+      state,
+      ['apply', '-n', NAMESPACE, '-f', '-'],
+      JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec }),
+    );
+    const phase = await until(`the pod ${name} ended`, 120, () => {
+      const pod = JSON.parse(kubectl(state, ['get', 'pod', '-n', NAMESPACE, name, '-o', 'json'])) as {
+        status: { phase: string; containerStatuses?: Array<{ state: { waiting?: { reason: string } } }> };
+      };
+      const waiting = pod.status.containerStatuses?.[0]?.state.waiting?.reason;
+      if (waiting === 'ErrImagePull' || waiting === 'ImagePullBackOff') return waiting;
+      return ended.includes(pod.status.phase) ? pod.status.phase : undefined;
+    });
+    const events = kubectl(state, [
+      'get',
+      'events',
+      '-n',
+      NAMESPACE,
+      '--field-selector',
+      `involvedObject.name=${name}`,
+      '-o',
+      'jsonpath={range .items[*]}{.reason}: {.message}{"\\n"}{end}',
+    ]);
+    const log =
+      phase === 'Succeeded' || phase === 'Failed' ? kubectl(state, ['logs', '-n', NAMESPACE, name]) : '';
+    await kubectlAsync(state, ['delete', 'pod', '-n', NAMESPACE, name, '--grace-period=1']);
+    return { phase, log, events };
+  }
+
+  it("pulls a pod's image from the node's registry, and resolves Services by cluster DNS", async () => {
+    const argoVersion = pinnedVersion(
+      readFileSync(join(repoRoot, 'tools/argo-stack/go/argo/go.mod'), 'utf8'),
+      VERSIONED_MODULE.argo,
+      'go.mod',
+    );
+    const pod = await runPod('dns-and-pull', {
+      restartPolicy: 'Never',
+      automountServiceAccountToken: false,
+      containers: [
+        {
+          name: 'main',
+          image: 'alpine:3.20',
+          // Always: pulled for this pod, whatever the node already has.
+          imagePullPolicy: 'Always',
+          command: ['sh', '-c'],
+          args: [
+            'nslookup argo-server.argo.svc.cluster.local && nslookup kubernetes.default.svc.cluster.local && wget -qO- http://argo-server.argo:2746/api/v1/version',
+          ],
+        },
+      ],
+    });
+    expect(pod.phase).toBe('Succeeded');
+    expect(pod.log).toMatch(/^Server:\s+10\.96\.0\.10$/m);
+    expect(pod.log).toMatch(/^Name:\s+argo-server\.argo\.svc\.cluster\.local\nAddress: 10\.96\.\d+\.\d+$/m);
+    expect(pod.log).toMatch(/^Name:\s+kubernetes\.default\.svc\.cluster\.local\nAddress: 10\.96\.0\.1$/m);
+    expect(JSON.parse(pod.log.slice(pod.log.indexOf('{'))) as { version: string }).toMatchObject({
+      version: argoVersion,
+    });
+    const pulled = /^Pulled: Successfully pulled image "alpine:3\.20" in (\S+) /m.exec(pod.events);
+    expect(pulled).not.toBeNull();
+    console.log(`alpine:3.20 pulled from the node's registry in ${pulled![1]}`);
+
+    // An image the registry does not hold: asked of the mirror first, then of docker.io, which is out of reach.
+    const missing = await runPod('not-pushed', {
+      restartPolicy: 'Never',
+      automountServiceAccountToken: false,
+      containers: [{ name: 'main', image: 'docker.io/library/alpine:0.0-not-pushed', command: ['true'] }],
+    });
+    expect(missing.phase).toMatch(/^(ErrImagePull|ImagePullBackOff)$/);
+    const registryLog = readFileSync(join(state.dir, 'logs/registry.log'), 'utf8');
+    expect(registryLog).toMatch(
+      /"(GET|HEAD) \/v2\/docker\.io\/library\/alpine\/manifests\/0\.0-not-pushed[^"]*" 404 \d+ "" "containerd\//,
+    );
   });
 
   it("runs a workflow's alpine container step through argoexec, and kubectl logs and argo logs read its output", async () => {

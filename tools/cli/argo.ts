@@ -21,7 +21,8 @@ cached afterwards). Needs root.
   down      stop every process the stack started and remove its network and folder
   status    what runs
   env       KUBECONFIG, KUBECTL, ARGO, ARGO_SERVER, HOST_ADDR (and more) for scripts: eval "$(npm run -s argo -- env)"
-  build     only build what is missing (Kubernetes, Argo and helm binaries; no root needed), e.g. ahead of a run
+  build     only build what is missing (Kubernetes, Argo and helm binaries; with --node real also the real node's
+            CoreDNS and registry; no root needed), e.g. ahead of a run
 
   --dir <folder>           the stack's folder (default: one per checkout, under ~/.cache/executor-plugins)
   --patch-rate <duration>  the controller's DEFAULT_REQUEUE_TIME, which agents use as their status patch rate
@@ -35,7 +36,7 @@ cached afterwards). Needs root.
                            processes; real (opt-in): a real node runs them, the kubelet, kube-scheduler and
                            kube-proxy (Kubernetes v1.35) with Debian's containerd, runc and CNI plugins (installed
                            with apt-get when missing) and images built here (docs/testing.md, "The real node");
-                           up again on a real node builds and imports the images of the checkout it runs from
+                           up again on a real node builds and pushes the images of the checkout it runs from
   --qps <n>, --burst <n>, --workflow-workers <n>
                            the workflow-controller's flags of the same names (Argo's defaults: 20, 30, 32), as
                            Argo's scaling guide raises them for many workflows`;
@@ -127,9 +128,10 @@ async function main({ values, positionals: [command] }: ParsedCommand<typeof SPE
       console.log(stack.status(dir).join('\n'));
       return stack.readState(dir) ? 0 : 1;
     case 'build': {
-      const { BINARIES, ensureBinarySet } = await import('../argo-stack/src/binaries.js');
+      const { BINARIES, REAL_NODE_SETS, ensureBinarySet } = await import('../argo-stack/src/binaries.js');
       for (const set of Object.keys(BINARIES) as Array<keyof typeof BINARIES>)
-        console.log(`${set}: ${await ensureBinarySet(root, set, log)}`);
+        if (values.node === 'real' || !REAL_NODE_SETS.includes(set))
+          console.log(`${set}: ${await ensureBinarySet(root, set, log)}`);
       return 0;
     }
     case 'env': {

@@ -93,10 +93,14 @@ export async function serviceAccountToken(
   throw new Error(`${namespace}: the token controller did not fill ${secret}`);
 }
 
-/** The event emitter's sidecar env: the stack's argo server (plain HTTP), the sender's token. */
+/**
+ * The event emitter's sidecar env: the stack's argo server (plain HTTP), the sender's token. On the real node the
+ * sidecar reaches the server as the manifests ship it, `argo-server.argo:2746` (CoreDNS and the stack's
+ * argo-server Service); under the pod runner, which has no cluster DNS, by HOST_ADDR and the server's port.
+ */
 export async function argoServerEnv(state: StackState, namespace: string): Promise<Record<string, string>> {
   return {
-    ARGO_SERVER: `${state.hostAddr}:${state.ports.argoServer}`,
+    ...(!state.realNode && { ARGO_SERVER: `${state.hostAddr}:${state.ports.argoServer}` }),
     ARGO_SECURE: 'false',
     ARGO_TOKEN: await eventSenderToken(state, namespace),
   };

@@ -46,7 +46,13 @@ export const BINARIES = {
   ],
   // Not part of the stack: the suites that lint and render the Helm chart build it (ensureBinarySet).
   helm: ['helm'],
+  // The real node's cluster DNS (in its image) and image mirror, built by `up --node real`.
+  coredns: ['coredns'],
+  registry: ['registry'],
 } as const;
+
+/** The sets only a real node needs: `build` builds them with `--node real`. */
+export const REAL_NODE_SETS: ReadonlyArray<keyof typeof BINARIES> = ['coredns', 'registry'];
 
 const ARGO_MODULE = VERSIONED_MODULE.argo;
 
@@ -81,12 +87,18 @@ export function binDir(root: string, set: keyof typeof BINARIES, ldflags: string
 }
 
 /** Runs a build command; when it fails, `log` gets the last 4000 characters of its output. */
-export function run(cmd: string, args: string[], cwd: string, log: (line: string) => void): Promise<void> {
+export function run(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  log: (line: string) => void,
+  env: Record<string, string> = {},
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, {
       cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, GOFLAGS: '-buildvcs=false' },
+      env: { ...process.env, GOFLAGS: '-buildvcs=false', ...env },
     });
     let tail = '';
     const keep = (chunk: string) => {
@@ -207,6 +219,13 @@ const PACKAGES: Record<keyof typeof BINARIES, string[]> = {
     'k8s.io/kubernetes/cmd/kube-proxy',
   ],
   helm: ['helm.sh/helm/v4/cmd/helm'],
+  coredns: ['./coredns'],
+  registry: ['./registry'],
+};
+
+/** CoreDNS as its Makefile builds it: static (CGO_ENABLED=0), for an image with no libc. */
+const BUILD_ENV: Partial<Record<keyof typeof BINARIES, Record<string, string>>> = {
+  coredns: { CGO_ENABLED: '0' },
 };
 
 /** Builds what is missing of the stack's sets; returns the folder of each. */
@@ -298,7 +317,13 @@ async function buildSet(
   rmSync(out, { recursive: true, force: true });
   const module = join(root, 'tools/argo-stack/go', set);
   const extra = set === 'argo' ? [`-modfile=${await argoModfile(root, join(cacheRoot(), 'src'))}`] : [];
-  await run('go', ['build', ...extra, `-ldflags=${ldflags}`, '-o', `${out}/`, ...PACKAGES[set]], module, log);
+  await run(
+    'go',
+    ['build', ...extra, `-ldflags=${ldflags}`, '-o', `${out}/`, ...PACKAGES[set]],
+    module,
+    log,
+    BUILD_ENV[set],
+  );
   rmSync(dir, { recursive: true, force: true });
   renameSync(out, dir);
   log(`built ${set} binaries in ${Math.round((Date.now() - started) / 1000)} s`);

@@ -1,6 +1,6 @@
 // The images the real node runs, built here (no image registry is reachable from this machine): each from
 // Debian packages and binaries built from the pinned modules, labelled with where it was built, into an OCI
-// archive cached by the content it is made of, then imported into the node's containerd.
+// archive cached by the content it is made of, then pushed to the node's registry (image-mirror.ts).
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import {
@@ -150,6 +150,8 @@ export interface NodeImageInputs {
   argoBin: string;
   /** The pinned Argo module's folder (for the image its hello plugin names). */
   argoModule: string;
+  /** Folder of the built CoreDNS, and the version its go.mod pins. */
+  coredns: { bin: string; version: string };
 }
 
 /** Debian's Python: the interpreter, its standard library and the libraries the library's modules load. */
@@ -237,6 +239,18 @@ export function nodeImageRecipes(inputs: NodeImageInputs): ImageRecipe[] {
         Labels: { [SOURCE]: `${BUILT_HERE}: Debian's python3.11` },
       },
       finish: pythonLinks,
+    },
+    {
+      // As upstream's image: the static binary alone, run as 65532 (its distroless base's nonroot).
+      ref: `registry.k8s.io/coredns/coredns:${inputs.coredns.version}`,
+      debs: [],
+      files: { [join(inputs.coredns.bin, 'coredns')]: '/coredns' },
+      text: {},
+      config: {
+        Entrypoint: ['/coredns'],
+        User: '65532:65532',
+        Labels: { [SOURCE]: `${BUILT_HERE}: CoreDNS ${inputs.coredns.version} from its Go module` },
+      },
     },
     {
       ref: EXECUTOR_IMAGE,

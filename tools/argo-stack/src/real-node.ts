@@ -1,14 +1,19 @@
 // The stack's real node (`up --node real`): containerd with runc and the CNI plugins (Debian's packages), the
-// kubelet, kube-scheduler and kube-proxy (built from the pinned Kubernetes module), and the images it runs,
-// built here. In place of the pod runner: pods are scheduled, pulled from the node's image store, run in
-// containers with their cgroups, users and security contexts, and `kubectl logs` and `exec` reach them.
+// kubelet, kube-scheduler and kube-proxy (built from the pinned Kubernetes module), the images it runs, built
+// here and pushed to its registry, and CoreDNS. In place of the pod runner: pods are scheduled, their images
+// pulled, run in containers with their cgroups, users and security contexts, and `kubectl logs` and `exec`
+// reach them.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureBinarySet } from './binaries.js';
+import { CLUSTER_DNS_IP, CLUSTER_DOMAIN, startClusterDns } from './cluster-dns.js';
 import { ensureInstalled } from './debian.js';
+import { hostOf, pushImages, startImageMirror, type BuiltImage, type ImageMirror } from './image-mirror.js';
 import { bridgeName, hostAddress } from './network.js';
 import { ensureNodeImages, nodeBase } from './node-images.js';
 import { ensurePluginImages } from './plugin-images.js';
+import { pinnedVersion, VERSIONED_MODULE } from './versions.js';
 import {
   argoModuleDir,
   exitedLine,
@@ -31,6 +36,8 @@ export interface RealNode {
   cgroupRoot: string;
   containerdSocket: string;
   kubeletPort: number;
+  /** The registry containerd pulls every image from. */
+  mirror: ImageMirror;
 }
 
 const nodeDir = (state: StackState) => join(state.dir, 'node');
@@ -65,6 +72,8 @@ state = "${join(dir, 'containerd/state')}"
   [plugins."io.containerd.grpc.v1.cri".cni]
     bin_dir = "${CNI_BIN}"
     conf_dir = "${join(dir, 'cni/net.d')}"
+  [plugins."io.containerd.grpc.v1.cri".registry]
+    config_path = "${node.mirror.hostsDir}"
 `;
 }
 
@@ -102,8 +111,7 @@ function cniConfig(state: StackState): string {
 /**
  * The kubelet's static configuration. cgroup v1 (this machine's hierarchy): v1.35 refuses to start on it unless
  * `failCgroupV1: false` (its default is true), and the driver is cgroupfs (no systemd here). Eviction thresholds
- * low and image garbage collection off: the node shares its disk with the machine and its images cannot be
- * pulled again.
+ * low and image garbage collection off: the node shares its disk with the machine.
  */
 function kubeletConfig(state: StackState, node: RealNode, healthzPort: number): string {
   const pki = join(state.dir, 'pki');
@@ -140,6 +148,8 @@ function kubeletConfig(state: StackState, node: RealNode, healthzPort: number): 
       imageGCHighThresholdPercent: 100,
       imageGCLowThresholdPercent: 99,
       resolvConf: '/etc/resolv.conf',
+      clusterDNS: [CLUSTER_DNS_IP],
+      clusterDomain: CLUSTER_DOMAIN,
       serializeImagePulls: false,
       syncFrequency: '10s',
       nodeStatusReportFrequency: '10s',
@@ -223,15 +233,23 @@ export async function startRealNode(state: StackState, log: (line: string) => vo
   assertNoOtherKubeProxy(kube('kube-proxy'));
   const dir = nodeDir(state);
   mkdirSync(join(dir, 'cni/net.d'), { recursive: true });
+  const images = await nodeImages(state, log);
+  const base = baseOf(state, images);
+  const pushed = [...images.filter((i) => i !== base), ...pluginImages(state.repoRoot, base, log)];
   const node: RealNode = {
     name: nodeName(state),
     cgroupRoot: `/${bridgeName(state.index)}`,
     containerdSocket: join(dir, 'containerd.sock'),
     kubeletPort: await freePort(state.hostAddr),
+    mirror: await startImageMirror(
+      state,
+      dir,
+      pushed.map((i) => hostOf(i.ref)),
+      log,
+    ),
   };
   state.realNode = node;
-  const images = nodeImages(state, log);
-  images.push(...ensurePluginImages(state.repoRoot, baseOf(state, images), log));
+  await pushImages(node.mirror, pushed, log);
   const sandbox = images.find((i) => i.ref.startsWith('registry.k8s.io/pause:'))!.ref;
   writeFileSync(join(dir, 'containerd.toml'), containerdConfig(state, node, sandbox));
   writeFileSync(join(dir, 'cni/net.d/10-argo-stack.conflist'), cniConfig(state));
@@ -240,15 +258,12 @@ export async function startRealNode(state: StackState, log: (line: string) => vo
     '--config',
     join(dir, 'containerd.toml'),
   ]);
-  const ctr = (args: string[]) => nodeCtr(node, args);
   await until(
     'containerd',
     60,
-    () => (ctr(['version']) ? true : undefined),
+    () => (nodeCtr(node, ['version']) ? true : undefined),
     () => exitedLine(containerd),
   );
-  for (const image of images) ctr(['images', 'import', image.archive]);
-  log(`node images imported: ${images.map((i) => i.ref).join(', ')}`);
 
   execFileSync(kube('certs'), [
     '--dir',
@@ -310,22 +325,35 @@ export async function startRealNode(state: StackState, log: (line: string) => vo
     () => exitedLine(kubelet) ?? exitedLine(containerd),
   );
   log(`real node ${node.name} Ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  await startClusterDns(state, images.find((i) => i.ref.includes('/coredns/coredns:'))!.ref, log);
   return node;
 }
 
-function nodeImages(state: StackState, log: (line: string) => void): Array<{ ref: string; archive: string }> {
-  return ensureNodeImages(
+/** The node's own images (pause, CoreDNS, argoexec, the third-party ones the suites name, the Node base). */
+async function nodeImages(state: StackState, log: (line: string) => void): Promise<BuiltImage[]> {
+  const corednsMod = join(state.repoRoot, 'tools/argo-stack/go/coredns/go.mod');
+  const images = ensureNodeImages(
     {
       repoRoot: state.repoRoot,
       kubeModule: moduleDir(state.repoRoot, 'kube', 'k8s.io/kubernetes'),
       argoBin: state.bin.argo,
       argoModule: argoModuleDir(state.repoRoot),
+      coredns: {
+        bin: await ensureBinarySet(state.repoRoot, 'coredns', log),
+        version: pinnedVersion(readFileSync(corednsMod, 'utf8'), VERSIONED_MODULE.coredns, corednsMod),
+      },
     },
     log,
   );
+  return images.map((i) => ({ ...i, transport: 'oci-archive' }));
 }
 
-function baseOf(state: StackState, images: Array<{ ref: string; archive: string }>) {
+/** The plugin and test images of a checkout, built on the Node base. */
+function pluginImages(repoRoot: string, base: BuiltImage, log: (line: string) => void): BuiltImage[] {
+  return ensurePluginImages(repoRoot, base, log).map((i) => ({ ...i, transport: 'docker-archive' }));
+}
+
+function baseOf(state: StackState, images: BuiltImage[]): BuiltImage {
   return images.find((i) => i.ref === nodeBase(state.repoRoot).image)!;
 }
 
@@ -338,23 +366,24 @@ function nodeCtr(node: RealNode, args: string[]): string {
 
 /**
  * `up` again on a stack whose real node is up, from `repoRoot` (this checkout, or a fork with a new plugin):
- * builds what is missing of that checkout's plugin and test images and imports them into the node's containerd,
- * so that a plugin added since the node started runs from its own image, as after a push to a registry.
+ * builds what is missing of that checkout's plugin and test images and pushes those that changed to the node's
+ * registry. A changed image is removed from the node, so that its next pod pulls it again, as a node pulls an
+ * image pushed under a new tag.
  */
-export function importCheckoutImages(state: StackState, repoRoot: string, log: (line: string) => void): void {
+export async function pushCheckoutImages(
+  state: StackState,
+  repoRoot: string,
+  log: (line: string) => void,
+): Promise<void> {
   const node = state.realNode!;
-  const images = ensurePluginImages(
-    repoRoot,
-    baseOf(
-      state,
-      nodeImages(state, () => undefined),
-    ),
-    log,
-  );
+  const base = baseOf(state, await nodeImages(state, () => undefined));
+  const pushed = await pushImages(node.mirror, pluginImages(repoRoot, base, log), log);
   const present = new Set(nodeCtr(node, ['images', 'ls', '-q']).split('\n'));
-  for (const image of images) nodeCtr(node, ['images', 'import', image.archive]);
-  const added = images.filter((i) => !present.has(i.ref)).map((i) => i.ref);
-  log(`images of ${repoRoot} imported into the node${added.length ? `, new: ${added.join(', ')}` : ''}`);
+  const stale = pushed.filter((ref) => present.has(ref));
+  if (stale.length) nodeCtr(node, ['images', 'rm', ...stale]);
+  log(
+    `images of ${repoRoot} in the node's registry${pushed.length ? `, pushed: ${pushed.join(', ')}` : ', none changed'}`,
+  );
 }
 
 /** Before the stack's processes stop: every pod deleted, and containerd left with no running task. */

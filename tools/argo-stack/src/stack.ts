@@ -21,7 +21,7 @@ import { EXECUTOR_IMAGE } from './images.js';
 import {
   cleanUpRealNode,
   drainRealNode,
-  importCheckoutImages,
+  pushCheckoutImages,
   startRealNode,
   type RealNode,
 } from './real-node.js';
@@ -338,7 +338,7 @@ export async function up(options: UpOptions): Promise<StackState> {
   const existing = readState(dir);
   if (existing?.processes.length && existing.processes.every((p) => alive(p))) {
     log(`the stack in ${dir} is already up`);
-    if (existing.realNode) importCheckoutImages(existing, options.repoRoot, log);
+    if (existing.realNode) await pushCheckoutImages(existing, options.repoRoot, log);
     return existing;
   }
   if (existing) await down(dir, () => undefined);
@@ -454,8 +454,16 @@ export async function up(options: UpOptions): Promise<StackState> {
         'garbage-collector-controller',
         'namespace-controller',
         'root-ca-certificate-publisher-controller',
-        // A real node: its not-ready taint is lifted once it is Ready, and Services get their endpoints.
-        ...(real ? ['node-lifecycle-controller', 'endpointslice-controller'] : []),
+        // A real node: its not-ready taint is lifted once it is Ready, Services get their endpoints, and
+        // Deployments (CoreDNS, the shared agent's) their ReplicaSets and pods.
+        ...(real
+          ? [
+              'node-lifecycle-controller',
+              'endpointslice-controller',
+              'deployment-controller',
+              'replicaset-controller',
+            ]
+          : []),
       ].join(',')}`,
       `--service-account-private-key-file=${join(pki, 'sa.key')}`,
       `--root-ca-file=${join(pki, 'ca.crt')}`,

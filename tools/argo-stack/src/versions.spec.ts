@@ -5,7 +5,7 @@ import { binDir } from './binaries.js';
 import { TAG_COMMITS, VERSIONED_MODULE, pinnedVersion, tagCommit, versionLdflags } from './versions.js';
 
 const repoRoot = join(import.meta.dirname, '../../..');
-const pinned = (set: 'kube' | 'argo' | 'helm') => {
+const pinned = (set: 'kube' | 'argo' | 'helm' | 'coredns' | 'registry') => {
   const file = join(repoRoot, 'tools/argo-stack/go', set, 'go.mod');
   return pinnedVersion(readFileSync(file, 'utf8'), VERSIONED_MODULE[set], file);
 };
@@ -52,6 +52,27 @@ describe('the version link flags', () => {
     expect(versionLdflags('helm', { version: pinned('helm'), time: '2026-10-15T00:19:03Z' })).toEqual([
       '-X helm.sh/helm/v4/internal/version.version=v4.3.1',
       '-X helm.sh/helm/v4/internal/version.gitTreeState=clean',
+    ]);
+  });
+
+  it("give distribution's version package the tag, the commit and its main package, as its Makefile does", () => {
+    const version = pinned('registry');
+    expect(version).toBe('v3.1.2');
+    const pkg = 'github.com/distribution/distribution/v3';
+    const revision = TAG_COMMITS[`${pkg}@${version}`]!;
+    expect(revision).toMatch(/^[0-9a-f]{40}$/);
+    expect(versionLdflags('registry', { version, time: '2026-09-24T11:43:29Z', commit: revision })).toEqual([
+      `-X ${pkg}/version.version=v3.1.2`,
+      `-X ${pkg}/version.revision=${revision}`,
+      `-X ${pkg}/version.mainpkg=${pkg}`,
+    ]);
+  });
+
+  it("give CoreDNS its GitCommit only when the proxy names one (its version is coremain's constant)", () => {
+    expect(pinned('coredns')).toBe('v1.15.0');
+    expect(versionLdflags('coredns', { version: 'v1.15.0', time: '2026-10-21T02:17:32Z' })).toEqual([]);
+    expect(versionLdflags('coredns', { version: 'v1.15.0', time: '2026-10-21T02:17:32Z', commit })).toEqual([
+      `-X github.com/coredns/coredns/coremain.GitCommit=${commit}`,
     ]);
   });
 

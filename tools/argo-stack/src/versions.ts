@@ -2,7 +2,7 @@
 // does (a build without them answers `v0.0.0-master+$Format:%H$` or `v0.0.0+unknown`). The version is the one
 // go.mod pins; the commit and the commit time are those the Go module proxy gives for that version.
 
-export type VersionedSet = 'kube' | 'argo' | 'helm';
+export type VersionedSet = 'kube' | 'argo' | 'helm' | 'coredns' | 'registry';
 
 /** What the module proxy says of a pinned version (`go mod download -json` and its `.info` file). */
 export interface ModuleRelease {
@@ -18,17 +18,21 @@ export const VERSIONED_MODULE: Record<VersionedSet, string> = {
   kube: 'k8s.io/kubernetes',
   argo: 'github.com/argoproj/argo-workflows/v4',
   helm: 'helm.sh/helm/v4',
+  coredns: 'github.com/coredns/coredns',
+  registry: 'github.com/distribution/distribution/v3',
 };
 
 /**
- * The commits the release tags name upstream (refs/tags/<version> of github.com/kubernetes/kubernetes and
- * github.com/argoproj/argo-workflows), as the Go module proxy's `Origin.Hash` gave them on 2026-12-02. The proxy
+ * The commits the release tags name upstream (refs/tags/<version> of github.com/kubernetes/kubernetes,
+ * github.com/argoproj/argo-workflows and github.com/distribution/distribution), as the Go module proxy's
+ * `Origin.Hash` gave them on 2026-12-02 and 2026-12-03 (it names none for CoreDNS v1.15.0). The proxy
  * leaves `Origin` out of some answers for the same version, and what a binary reports must not depend on which
  * answer a build got. A version bump adds its line here (versions.spec.ts fails until it does).
  */
 export const TAG_COMMITS: Readonly<Record<string, string>> = {
   'k8s.io/kubernetes@v1.35.4': '7b8c6cf0edd376b3d7c2f255142977c7f93db258',
   'github.com/argoproj/argo-workflows/v4@v4.1.4': 'b5b4d665e9be9b87c115f943584c3e0ae96fe073',
+  'github.com/distribution/distribution/v3@v3.1.2': '3220848f15d9279c66a41aa0a257469e6aede1e9',
 };
 
 /** The commit a tag names: the one recorded above, checked against the proxy's when it gives one. */
@@ -90,10 +94,30 @@ function helmVariables(release: ModuleRelease): Array<[string, string]> {
   ];
 }
 
+/**
+ * CoreDNS' Makefile: GitCommit from `git describe`; its version is a constant of coremain (CoreVersion), so a
+ * build from the module says it either way. Left out when the proxy names no commit.
+ */
+function corednsVariables(release: ModuleRelease): Array<[string, string]> {
+  return release.commit ? [['github.com/coredns/coredns/coremain.GitCommit', release.commit]] : [];
+}
+
+/** distribution's Makefile: the version, the revision and the main package of its version package. */
+function registryVariables(release: ModuleRelease): Array<[string, string]> {
+  const pkg = VERSIONED_MODULE.registry;
+  return [
+    [`${pkg}/version.version`, release.version],
+    ...(release.commit ? [[`${pkg}/version.revision`, release.commit] as [string, string]] : []),
+    [`${pkg}/version.mainpkg`, pkg],
+  ];
+}
+
 const VARIABLES: Record<VersionedSet, (release: ModuleRelease) => Array<[string, string]>> = {
   kube: kubeVariables,
   argo: argoVariables,
   helm: helmVariables,
+  coredns: corednsVariables,
+  registry: registryVariables,
 };
 
 /** The `-X` flags of a set, one `-X pkg.var=value` each, in the order the upstream build gives them. */

@@ -1,0 +1,157 @@
+// The real node's image mirror: the CNCF distribution registry (built from its pinned module) on loopback, which
+// containerd pulls every registry host our images name from (docker.io, quay.io, ghcr.io, registry.k8s.io, ...),
+// as a cluster's nodes pull through a mirror. The images built here are pushed to it with skopeo (Debian's);
+// the kubelet pulls them as on a cluster, the pull time included.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cacheRoot, ensureBinarySet } from './binaries.js';
+import { ensureInstalled } from './debian.js';
+import { exitedLine, freePort, startProcess, until, type StackState } from './stack.js';
+
+/** An image built here: its name, its archive, and the archive's format as skopeo names it. */
+export interface BuiltImage {
+  ref: string;
+  archive: string;
+  transport: 'oci-archive' | 'docker-archive';
+}
+
+/** Hosts every node mirrors, whether or not an image of theirs is pushed: a pull of anything else fails there. */
+const ALWAYS_MIRRORED = ['docker.io', 'quay.io', 'ghcr.io', 'registry.k8s.io'];
+
+/** Where a host's images come from when the mirror lacks them (docker.io's API is registry-1.docker.io). */
+const UPSTREAM: Record<string, string> = { 'docker.io': 'https://registry-1.docker.io' };
+
+/** The registry host of a fully qualified image name. */
+export function hostOf(ref: string): string {
+  return ref.slice(0, ref.indexOf('/'));
+}
+
+/** The name an image has in the mirror: the registry host becomes the first part of its path. */
+export function mirroredName(port: number, ref: string): string {
+  return `127.0.0.1:${port}/${ref}`;
+}
+
+/**
+ * containerd's hosts.toml of one registry host: pulls go to the mirror's `/v2/<host>/...` (override_path: the
+ * path is the mirror's API root), the upstream stays the fallback.
+ */
+export function hostsToml(port: number, host: string): string {
+  return [
+    `server = "${UPSTREAM[host] ?? `https://${host}`}"`,
+    '',
+    `[host."http://127.0.0.1:${port}/v2/${host}"]`,
+    '  capabilities = ["pull", "resolve"]',
+    '  override_path = true',
+    '',
+  ].join('\n');
+}
+
+/** The registry's configuration: filesystem storage in the cache (pushed blobs stay for the next stack). */
+export function registryConfig(port: number, storage: string): string {
+  return [
+    'version: 0.1',
+    'log:',
+    '  level: info',
+    '  formatter: json',
+    'storage:',
+    '  filesystem:',
+    `    rootdirectory: ${storage}`,
+    '  delete:',
+    '    enabled: true',
+    'http:',
+    `  addr: 127.0.0.1:${port}`,
+    '',
+  ].join('\n');
+}
+
+export interface ImageMirror {
+  port: number;
+  /** containerd's `config_path`: a hosts.toml per mirrored host. */
+  hostsDir: string;
+}
+
+/** Starts the stack's registry and writes containerd's hosts configuration for `hosts` and the usual ones. */
+export async function startImageMirror(
+  state: StackState,
+  dir: string,
+  hosts: string[],
+  log: (line: string) => void,
+): Promise<ImageMirror> {
+  const bin = await ensureBinarySet(state.repoRoot, 'registry', log);
+  const port = await freePort('127.0.0.1');
+  const storage = join(cacheRoot(), 'node', 'registry');
+  mkdirSync(storage, { recursive: true });
+  writeFileSync(join(dir, 'registry.yml'), registryConfig(port, storage));
+  const registry = startProcess(state, 'registry', [
+    join(bin, 'registry'),
+    'serve',
+    join(dir, 'registry.yml'),
+  ]);
+  const hostsDir = join(dir, 'certs.d');
+  for (const host of new Set([...ALWAYS_MIRRORED, ...hosts])) {
+    mkdirSync(join(hostsDir, host), { recursive: true });
+    writeFileSync(join(hostsDir, host, 'hosts.toml'), hostsToml(port, host));
+  }
+  await until(
+    'the image registry',
+    30,
+    async () => ((await fetch(`http://127.0.0.1:${port}/v2/`)).ok ? true : undefined),
+    () => exitedLine(registry),
+  );
+  return { port, hostsDir };
+}
+
+/** The archive each name was last pushed from, kept beside the registry's storage. */
+const pushedFile = () => join(cacheRoot(), 'node', 'registry-pushed.json');
+
+async function inMirror(port: number, ref: string): Promise<boolean> {
+  const at = ref.lastIndexOf(':');
+  const res = await fetch(`http://127.0.0.1:${port}/v2/${ref.slice(0, at)}/manifests/${ref.slice(at + 1)}`, {
+    method: 'HEAD',
+    headers: {
+      accept:
+        'application/vnd.oci.image.manifest.v1+json, application/vnd.docker.distribution.manifest.v2+json',
+    },
+  });
+  return res.ok;
+}
+
+/**
+ * Pushes each image whose archive is not the one last pushed under its name (or that the registry lacks);
+ * returns the names pushed.
+ */
+export async function pushImages(
+  mirror: ImageMirror,
+  images: BuiltImage[],
+  log: (line: string) => void,
+): Promise<string[]> {
+  ensureInstalled(['skopeo'], log);
+  const pushed = existsSync(pushedFile())
+    ? (JSON.parse(readFileSync(pushedFile(), 'utf8')) as Record<string, string>)
+    : {};
+  const done: string[] = [];
+  const started = Date.now();
+  for (const image of images) {
+    if (pushed[image.ref] === image.archive && (await inMirror(mirror.port, image.ref))) continue;
+    execFileSync(
+      'skopeo',
+      [
+        'copy',
+        '--quiet',
+        '--dest-tls-verify=false',
+        `${image.transport}:${image.archive}`,
+        `docker://${mirroredName(mirror.port, image.ref)}`,
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    pushed[image.ref] = image.archive;
+    writeFileSync(pushedFile(), `${JSON.stringify(pushed, null, 2)}\n`);
+    done.push(image.ref);
+  }
+  if (done.length)
+    log(
+      `pushed to the node's registry in ${((Date.now() - started) / 1000).toFixed(1)} s: ${done.join(', ')}`,
+    );
+  return done;
+}

@@ -3,21 +3,29 @@
 // the name each manifests/<app>/plugin.yaml gives its sidecar; cached by a hash of the build context.
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { cacheRoot } from './binaries.js';
 import { ensureInstalled } from './debian.js';
 
-/** What the Dockerfile's build context holds (.dockerignore keeps package*.json, tsconfig.json, tools, libs, apps). */
+/**
+ * What an image is made of: the build context's files (.dockerignore keeps package*.json, tsconfig.json, tools,
+ * libs and apps, without specs) that the build stage reads (it reads no Markdown). Of tools/, which the Dockerfile copies
+ * whole, the build runs tools/build.mjs alone, which imports nothing of tools/ (nor does any app or lib), so an
+ * edit of the stack's own code builds no image again.
+ */
 const CONTEXT = [
   'package.json',
   'package-lock.json',
   'tsconfig.json',
   'docker/Dockerfile',
-  'tools',
+  'tools/build.mjs',
   'libs',
   'apps',
 ];
+
+/** Specs (.dockerignore leaves them out of the context) and Markdown (the build reads none). */
+const IGNORED = /(\.spec\.ts|\.e2e-spec\.ts|\.md)$/;
 
 function hashTree(hash: ReturnType<typeof createHash>, root: string, path: string): void {
   const full = join(root, path);
@@ -25,15 +33,20 @@ function hashTree(hash: ReturnType<typeof createHash>, root: string, path: strin
   if (statSync(full).isDirectory()) {
     for (const name of readdirSync(full).sort())
       if (name !== 'node_modules' && name !== 'dist') hashTree(hash, root, join(path, name));
-  } else hash.update(`\0${path}\0`).update(readFileSync(full));
+  } else if (!IGNORED.test(path)) hash.update(`\0${path}\0`).update(readFileSync(full));
 }
 
-/** The image each app's sidecar names in manifests/<app>/plugin.yaml. */
+/**
+ * The image of each app, by the name its manifests give it: a plugin's sidecar in manifests/<app>/plugin.yaml,
+ * the shared agent's container in manifests/shared-agent/deployment.yaml.
+ */
 export function pluginImageRefs(repoRoot: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const app of readdirSync(join(repoRoot, 'manifests'))) {
-    const file = join(repoRoot, 'manifests', app, 'plugin.yaml');
-    if (!existsSync(file)) continue;
+    const file = ['plugin.yaml', 'deployment.yaml']
+      .map((name) => join(repoRoot, 'manifests', app, name))
+      .find((path) => existsSync(path));
+    if (!file || !existsSync(join(repoRoot, 'apps', app, 'src/main.ts'))) continue;
     const image = /^\s+image: (\S+)$/m.exec(readFileSync(file, 'utf8'))?.[1];
     if (image) out[app] = image;
   }
@@ -53,6 +66,18 @@ export function testImageBuilds(repoRoot: string): Array<{ name: string; ref: st
   return readdirSync(dist)
     .filter((name) => existsSync(join(dist, name, 'main.js')))
     .map((name) => ({ name, ref: `executor-plugins.test/${name}:dev`, context: join(dist, name) }));
+}
+
+/**
+ * Removes the archives an image was built into before (`<name>-<key>.tar`, the key of another context): each
+ * change of a source builds every image again, about 150 MiB each.
+ */
+function pruneOlder(archive: string): void {
+  const dir = dirname(archive);
+  const name = basename(archive).replace(/-[0-9a-f]{16}\.tar$/, '');
+  for (const file of readdirSync(dir))
+    if (file !== basename(archive) && new RegExp(`^${name}-[0-9a-f]{16}\\.tar$`).test(file))
+      rmSync(join(dir, file), { force: true });
 }
 
 /**
@@ -94,6 +119,7 @@ export function ensurePluginImages(
     buildah(['bud', '--isolation', 'chroot', '--build-arg', `NODE_IMAGE=${base.ref}`, '--tag', ref, ...bud]);
     buildah(['push', '--quiet', ref, `docker-archive:${archive}.tmp:${ref}`]);
     renameSync(`${archive}.tmp`, archive);
+    pruneOlder(archive);
     log(`built image ${ref} from ${what} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return { ref, archive };
   };

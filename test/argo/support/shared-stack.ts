@@ -9,7 +9,7 @@ import {
 } from '../../../tools/argo-stack/src/shared-agents.js';
 import { readState, type StackState } from '../../../tools/argo-stack/src/stack.js';
 import { kubeClient, kubectl, repoRoot } from './cluster.js';
-import { apply, settingsObjects, type SidecarContainer } from './plugins.js';
+import { apply, plainSettings, settingsObjects, type SidecarContainer } from './plugins.js';
 
 export function sharedStack(): StackState {
   const state = readState(process.env.ARGO_SHARED_STACK_DIR ?? '');
@@ -62,12 +62,6 @@ export async function rolloutSharedAgent(
   const plain = plainSettings(sharedAgentContainer(state), env);
   await rolloutSharedAgents(state, () => undefined, { ...plain, ...agentEnv });
   await shardsSettled(state);
-}
-
-/** What of `env` the Deployment does not read from the Secrets and ConfigMaps: the replicas get it in plain. */
-function plainSettings(container: SidecarContainer, env: Record<string, string>): Record<string, string> {
-  const fromObjects = new Set((container.env ?? []).filter((v) => v.valueFrom).map((v) => v.name));
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !fromObjects.has(name)));
 }
 
 /**

@@ -1,0 +1,80 @@
+// The shared agent installed on a stack's real node as docs/shared-agent.md tells an admin: the plugins' Secrets
+// and ConfigMaps in Argo's namespace, `kubectl apply -k manifests/shared-agent`, its own settings with `kubectl
+// set env`, the rollout, then the controller switched by its ConfigMap; and switched back.
+import { join } from 'node:path';
+import type { StackState } from '../../../tools/argo-stack/src/stack.js';
+import { kubectl, kubectlAsync, repoRoot } from './cluster.js';
+import { apply, plainSettings, settingsObjects } from './plugins.js';
+import { sharedAgentContainer } from './shared-stack.js';
+
+export const SHARED_AGENT_NAMESPACE = 'argo';
+export const SHARED_AGENT_DEPLOYMENT = 'deployment/shared-agent';
+export const SHARED_AGENT_SELECTOR = 'app.kubernetes.io/name=shared-agent';
+const KUSTOMIZATION = join(repoRoot, 'manifests/shared-agent');
+const NS = ['-n', SHARED_AGENT_NAMESPACE];
+
+/** Waits for the Deployment's rollout (every replica ready by its probe). */
+export function sharedAgentRolledOut(state: StackState): Promise<string> {
+  return kubectlAsync(state, [...NS, 'rollout', 'status', SHARED_AGENT_DEPLOYMENT, '--timeout=300s']);
+}
+
+/** `kubectl set env` on the Deployment (a change rolls it out), then waits for the rollout. */
+export async function setSharedAgentEnv(state: StackState, env: Record<string, string>): Promise<void> {
+  const pairs = Object.entries(env).map(([name, value]) => `${name}=${value}`);
+  if (pairs.length) kubectl(state, [...NS, 'set', 'env', SHARED_AGENT_DEPLOYMENT, ...pairs]);
+  await sharedAgentRolledOut(state);
+}
+
+/** The controller's switch (`disableAgentPodCreation`), patched into its ConfigMap as the docs say. */
+export function switchController(state: StackState, shared: boolean): void {
+  kubectl(state, [
+    ...NS,
+    'patch',
+    'configmap',
+    'workflow-controller-configmap',
+    '--type',
+    'merge',
+    ...(shared
+      ? ['--patch-file', join(KUSTOMIZATION, 'controller-configmap-patch.yaml')]
+      : ['-p', '{"data":{"disableAgentPodCreation":"false"}}']),
+  ]);
+}
+
+/**
+ * Installs the agent with the plugins' settings `env` (what the Deployment reads from Secrets and ConfigMaps goes
+ * there, the rest and `agentEnv` by `kubectl set env`), waits for its replicas, and switches the controller.
+ */
+export async function installSharedAgentPods(
+  state: StackState,
+  env: Record<string, string>,
+  agentEnv: Record<string, string> = {},
+): Promise<void> {
+  const container = sharedAgentContainer(state);
+  await apply(state, SHARED_AGENT_NAMESPACE, settingsObjects(container, env));
+  kubectl(state, ['apply', '-k', KUSTOMIZATION]);
+  await setSharedAgentEnv(state, { ...plainSettings(container, env), ...agentEnv });
+  switchController(state, true);
+  // The controller reads its ConfigMap as it changes; the next workflow gets no agent pod.
+  await new Promise((r) => setTimeout(r, 3000));
+}
+
+/** How to switch back: the controller first, then the agent. */
+export function uninstallSharedAgentPods(state: StackState): void {
+  switchController(state, false);
+  kubectl(state, ['delete', '--ignore-not-found', '-k', KUSTOMIZATION]);
+}
+
+/** The names of the agent's pods. */
+export function sharedAgentPodNames(state: StackState): string[] {
+  return kubectl(state, [
+    ...NS,
+    'get',
+    'pods',
+    '-l',
+    SHARED_AGENT_SELECTOR,
+    '-o',
+    'jsonpath={.items[*].metadata.name}',
+  ])
+    .split(' ')
+    .filter(Boolean);
+}

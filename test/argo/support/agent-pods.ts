@@ -159,14 +159,14 @@ class RealNodeWatch implements AgentPodWatch {
     this.followers.set(key, child);
     const decoder = new StringDecoder('utf8');
     let text = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      text += decoder.write(chunk);
-      // A poll's one-shot read may be longer than what the follower has so far; keep the longer.
+    // A poll's one-shot read may be longer than what the follower has so far; keep the longer.
+    const keep = (more: string) => {
+      text += more;
       if (text.length >= (seen.logs.get(run)?.length ?? 0)) seen.logs.set(run, text);
-    });
+    };
+    child.stdout!.on('data', (chunk: Buffer) => keep(decoder.write(chunk)));
     child.on('close', () => {
-      text += decoder.end();
-      if (text.length >= (seen.logs.get(run)?.length ?? 0)) seen.logs.set(run, text);
+      keep(decoder.end());
       seen.ended.add(run);
     });
   }

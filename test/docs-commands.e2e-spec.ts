@@ -62,6 +62,7 @@ const COVERAGE: Array<[RegExp, Coverage]> = [
     /^docker build /,
     { skip: 'needs a container engine (test/image.e2e-spec.ts runs the image build when one is there)' },
   ],
+  [/^docker push /, { skip: 'needs a container engine and a registry of yours' }],
   [
     /^npx @executor-plugins\/conformance .*python3 server\.py/,
     {

@@ -1,7 +1,9 @@
 // npm run bench:agents: Argo's agent pod per workflow against the shared agent, on two real Argo stacks of this
 // machine started one after the other in one run, both with the same patch rate (1 s). Each workflow has three
 // plugin steps (the collection's chat notifier, posting to the Slack stand-in) and one HTTP step (a GET to a
-// server of this process). See docs/performance.md, "Agent pods and the shared agent".
+// server of this process). On the real node (the default) both agents are real pods: Argo's agent pods with the
+// collection's sidecar, and the shared agent installed by `kubectl apply -k manifests/shared-agent`; their
+// memory is their pods' cgroups' working set. See docs/performance.md, "Agent pods and the shared agent".
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -19,7 +21,21 @@ import { installPlugin } from '../../test/argo/support/plugins.js';
 import { configureSharedAgent } from '../../test/argo/support/shared-stack.js';
 import { median, percentile } from '../src/stats.js';
 import { fmt, renderTable } from '../src/table.js';
-import { groupProcesses, podProcesses, RssSampler, TaskSetTimes, WorkflowPhases } from './measure.js';
+import {
+  installSharedAgentPods,
+  SHARED_AGENT_NAMESPACE,
+  SHARED_AGENT_SELECTOR,
+} from '../../test/argo/support/shared-agent-pods.js';
+import {
+  groupProcesses,
+  MemorySampler,
+  type MemorySample,
+  podProcesses,
+  podsWorkingSet,
+  processesRss,
+  TaskSetTimes,
+  WorkflowPhases,
+} from './measure.js';
 
 const NAMESPACE = 'bench-agents';
 // Argo's defaults (20 queries a second, 32 workers) throttle the controller's own API calls well before either
@@ -31,15 +47,19 @@ const HELP = `usage: npm run bench:agents -- [options]
   --pods LIST      concurrent workflows with Argo's agent pod per workflow (default 10,25,50; none: skip)
   --shared LIST    concurrent workflows with the shared agent (default 50,200,1000; none: skip)
   --timeout DUR    longest one size may take before it is reported as not finished (default 15m)
+  --node KIND      real (default): pods are containers of a real node (kubelet, containerd), the shared
+                   agent is the Deployment of manifests/shared-agent; runner: the pod runner's processes,
+                   the shared agent the stack's processes
   --controller Q,B,W
                    the workflow-controller's --qps, --burst and --workflow-workers on both stacks
                    (default ${CONTROLLER_DEFAULT}, raised as Argo's scaling guide says; argo: Argo's own 20,30,32)
   --out FILE       results file (default bench/.work/agents.json, untracked)
-Needs root (the stacks' pods) and npm run build (the stacks run dist/apps).`;
+Needs root (the stacks' pods) and npm run build (the pod runner runs dist/apps; the real node builds images).`;
 
 const PATCH_RATE = '1s';
 
 type Mode = 'pods' | 'shared';
+type Node = 'real' | 'runner';
 
 export interface SizeResult {
   mode: Mode;
@@ -50,6 +70,9 @@ export interface SizeResult {
   taskP50Ms?: number;
   taskP99Ms?: number;
   firstResultP50Ms?: number;
+  /** Real node, agent pods: a pod's first sight in a watch → all its containers running. */
+  podRunningP50Ms?: number;
+  /** The agents' peak memory: their pods' cgroups' working set (real node) or their processes' RSS. */
   peakRssMiB: number;
   /** Agent pods alive at once (pods) or replicas (shared). */
   peakAgents: number;
@@ -103,19 +126,62 @@ async function listen(host: string): Promise<{ server: Server; url: string }> {
   return { server, url: `http://${host}:${(server.address() as AddressInfo).port}/ok` };
 }
 
-/** Agent pods of the namespace, as a watch sees them (their names are their containers' HOSTNAME). */
-function agentPodNames(state: StackState, signal: AbortSignal): Set<string> {
-  const names = new Set<string>();
-  void kubeClient(state).watch<{ metadata: { name: string; namespace: string } }>(
-    `/api/v1/namespaces/${NAMESPACE}/pods`,
-    (event) => {
-      if (event.type === 'DELETED') names.delete(event.object.metadata.name);
-      else names.add(event.object.metadata.name);
-    },
-    signal,
-    { query: 'labelSelector=workflows.argoproj.io%2Fcomponent%3Dagent' },
-  );
-  return names;
+/**
+ * The agents' pods, as a watch sees them: their names (their containers' HOSTNAME under the pod runner), their
+ * uids (their cgroups on a real node), and for each the time from its first sight to all containers running.
+ */
+class AgentPods {
+  readonly names = new Set<string>();
+  readonly uids = new Set<string>();
+  readonly toRunningMs: number[] = [];
+  private readonly seen = new Map<string, number>();
+
+  constructor(state: StackState, namespace: string, selector: string, signal: AbortSignal) {
+    void kubeClient(state).watch<{
+      metadata: { name: string; uid: string };
+      status?: { phase?: string; containerStatuses?: Array<{ state?: { running?: unknown } }> };
+    }>(
+      `/api/v1/namespaces/${namespace}/pods`,
+      (event) => {
+        const { name, uid } = event.object.metadata;
+        if (event.type === 'DELETED') {
+          this.names.delete(name);
+          this.uids.delete(uid);
+          return;
+        }
+        this.names.add(name);
+        this.uids.add(uid);
+        if (!this.seen.has(uid)) this.seen.set(uid, Date.now());
+        const statuses = event.object.status?.containerStatuses ?? [];
+        const running = statuses.length > 0 && statuses.every((c) => c.state?.running);
+        if (running && this.seen.get(uid)! > 0) {
+          this.toRunningMs.push(Date.now() - this.seen.get(uid)!);
+          this.seen.set(uid, -1);
+        }
+      },
+      signal,
+      { query: `labelSelector=${encodeURIComponent(selector)}` },
+    );
+  }
+}
+
+/**
+ * What the memory of a size's agents is taken from, and how many agents run now: on a real node the pods a
+ * sample was taken from (a Pending pod has no cgroup yet), under the pod runner the pods or replicas seen.
+ */
+function agentMemory(
+  state: StackState,
+  mode: Mode,
+  pods: AgentPods,
+): { measure: () => MemorySample; agents: (sample: MemorySample) => number } {
+  if (state.realNode) {
+    const kubepods = join('/sys/fs/cgroup/memory', state.realNode.cgroupRoot, 'kubepods');
+    return { measure: podsWorkingSet(kubepods, () => [...pods.uids]), agents: (sample) => sample.count };
+  }
+  if (mode === 'pods')
+    return { measure: processesRss(() => podProcesses(pods.names)), agents: () => pods.names.size };
+  const leaders = sharedAgentProcesses(state).map((p) => p.pid);
+  return { measure: processesRss(() => groupProcesses(leaders)), agents: () => leaders.length };
 }
 
 async function runSize(
@@ -129,12 +195,16 @@ async function runSize(
   const stop = new AbortController();
   const times = new TaskSetTimes(client, NAMESPACE, stop.signal);
   const phases = new WorkflowPhases(client, NAMESPACE, stop.signal);
-  const pods = agentPodNames(state, stop.signal);
+  const pods =
+    mode === 'pods'
+      ? new AgentPods(state, NAMESPACE, 'workflows.argoproj.io/component=agent', stop.signal)
+      : new AgentPods(state, SHARED_AGENT_NAMESPACE, SHARED_AGENT_SELECTOR, stop.signal);
   let peakAgents = 0;
-  const leaders = sharedAgentProcesses(state).map((p) => p.pid);
-  const sampler = new RssSampler(() => {
-    peakAgents = Math.max(peakAgents, mode === 'pods' ? pods.size : leaders.length);
-    return mode === 'pods' ? podProcesses(pods) : groupProcesses(leaders);
+  const memory = agentMemory(state, mode, pods);
+  const sampler = new MemorySampler(() => {
+    const sample = memory.measure();
+    peakAgents = Math.max(peakAgents, memory.agents(sample));
+    return sample;
   });
   await new Promise((r) => setTimeout(r, 1000));
   const doc = workflow(httpUrl);
@@ -171,6 +241,7 @@ async function runSize(
     taskP50Ms: median(tasks),
     taskP99Ms: percentile(tasks, 99),
     firstResultP50Ms: median(first),
+    ...(state.realNode && mode === 'pods' && { podRunningP50Ms: median(pods.toRunningMs) }),
     peakRssMiB: Math.round(sampler.peakKiB / 1024),
     peakAgents,
     peakProcesses: sampler.peakProcesses,
@@ -205,7 +276,7 @@ function controllerFlags(value: string): string[] {
   return ['--qps', '--burst', '--workflow-workers'].flatMap((flag, i) => [flag, numbers[i]!.trim()]);
 }
 
-function stackUp(root: string, dir: string, mode: Mode, controller: string[]): StackState {
+function stackUp(root: string, dir: string, mode: Mode, node: Node, controller: string[]): StackState {
   execFileSync(
     'node',
     [
@@ -217,7 +288,10 @@ function stackUp(root: string, dir: string, mode: Mode, controller: string[]): S
       '--patch-rate',
       PATCH_RATE,
       ...controller,
-      ...(mode === 'shared' ? ['--agent', 'shared'] : []),
+      '--node',
+      node,
+      // On a real node the shared agent is installed as users install it (runMode).
+      ...(mode === 'shared' && node === 'runner' ? ['--agent', 'shared'] : []),
     ],
     { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
   );
@@ -234,6 +308,7 @@ function stackDown(root: string, dir: string): void {
 async function runMode(
   root: string,
   mode: Mode,
+  node: Node,
   list: number[],
   timeoutMs: number,
   base: string,
@@ -241,7 +316,7 @@ async function runMode(
 ): Promise<SizeResult[]> {
   if (list.length === 0) return [];
   const dir = join(base, mode);
-  const state = stackUp(root, dir, mode, controller);
+  const state = stackUp(root, dir, mode, node, controller);
   setStandInHost(state.hostAddr);
   const slack = await startSlackDemoWorkspace();
   const http = await listen(state.hostAddr);
@@ -249,6 +324,7 @@ async function runMode(
     await prepareNamespace(state, NAMESPACE);
     const env = { ...slack.env, PLUGINS: 'notify' };
     if (mode === 'pods') await installPlugin(state, NAMESPACE, 'collection', env);
+    else if (state.realNode) await installSharedAgentPods(state, env, { ARGO_AGENT_PATCH_RATE: PATCH_RATE });
     else await configureSharedAgent(state, env);
     const results: SizeResult[] = [];
     for (const n of list) results.push(await runSize(state, mode, n, http.url, timeoutMs));
@@ -271,7 +347,8 @@ function table(results: SizeResult[]): string {
       'task → result p50',
       'p99',
       'first task → first result p50',
-      'peak RSS, agents + sidecars',
+      'pod created → Running p50',
+      'peak memory, agents + sidecars',
       'agents at once',
     ],
     results.map((r) => [
@@ -282,6 +359,7 @@ function table(results: SizeResult[]): string {
       s(r.taskP50Ms),
       s(r.taskP99Ms),
       s(r.firstResultP50Ms),
+      s(r.podRunningP50Ms),
       `${r.peakRssMiB} MiB`,
       String(r.peakAgents),
     ]),
@@ -320,6 +398,7 @@ export async function runAgentsBench(argv: string[]): Promise<number> {
         shared: { type: 'string' },
         timeout: { type: 'string' },
         controller: { type: 'string' },
+        node: { type: 'string' },
         out: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -338,6 +417,11 @@ export async function runAgentsBench(argv: string[]): Promise<number> {
   let sharedSizes: number[];
   let timeoutMs: number;
   let controller: string[];
+  const node = ((values.node as string | undefined) ?? 'real') as Node;
+  if (node !== 'real' && node !== 'runner') {
+    console.error(`bench:agents: --node is real or runner, got '${node}'`);
+    return 2;
+  }
   try {
     controller = controllerFlags((values.controller as string | undefined) ?? CONTROLLER_DEFAULT);
     podSizes = sizes(values.pods as string | undefined, [10, 25, 50]);
@@ -359,10 +443,12 @@ export async function runAgentsBench(argv: string[]): Promise<number> {
   const loadBefore = loadavg()[0]!;
   const availableMiB = memAvailableMiB();
   const results = [
-    ...(await runMode(root, 'pods', podSizes, timeoutMs, base, controller)),
-    ...(await runMode(root, 'shared', sharedSizes, timeoutMs, base, controller)),
+    ...(await runMode(root, 'pods', node, podSizes, timeoutMs, base, controller)),
+    ...(await runMode(root, 'shared', node, sharedSizes, timeoutMs, base, controller)),
   ];
-  const settings = `controller ${controller.join(' ')}`;
+  const memoryOf =
+    node === 'real' ? "the working set of the agents' pods' memory cgroups" : "the agents' processes' RSS";
+  const settings = `controller ${controller.join(' ')}; ${node === 'real' ? 'real node' : 'pod runner'}, memory: ${memoryOf}`;
   const machine = `${cpus().length} vCPU (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}, load average ${loadBefore.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after`;
   const fit = podsFit(results, availableMiB);
   console.log(

@@ -1,7 +1,9 @@
 // What one size of the agents benchmark measures on a stack: when each task appears in its WorkflowTaskSet and
 // when its result reaches the TaskSet's status (both as a watch of the API server sees them), when each
-// workflow ends, and the summed RSS of the agents (and their sidecars) sampled every second.
-import { readFileSync, readdirSync } from 'node:fs';
+// workflow ends, and the agents' memory sampled every second: on a real node the working set of their pods'
+// memory cgroups, under the pod runner the summed RSS of their processes (and their sidecars').
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { KubeClient } from '@app/argo-agent';
 import { isFinalPhase, isWorkflowDone } from '@app/contract';
 
@@ -155,21 +157,62 @@ export function groupProcesses(leaders: readonly number[]): string[] {
   });
 }
 
-/** Samples the summed RSS of `processes()` every second; `peak` in KiB, and the most processes seen at once. */
-export class RssSampler {
+/** The memory cgroup of a pod under the node's kubepods (`pod<uid>`, in its QoS class's folder or not). */
+function podCgroup(kubepods: string, uid: string): string | undefined {
+  return ['', 'burstable', 'besteffort']
+    .map((qos) => join(kubepods, qos, `pod${uid}`))
+    .find((dir) => existsSync(dir));
+}
+
+/**
+ * A pod's working set as the kubelet reports it (memory.usage_in_bytes less total_inactive_file), KiB; 0 once
+ * the pod is gone.
+ */
+export function podWorkingSetKiB(kubepods: string, uid: string): number {
+  const dir = podCgroup(kubepods, uid);
+  if (!dir) return 0;
+  try {
+    const usage = Number(readFileSync(join(dir, 'memory.usage_in_bytes'), 'utf8'));
+    const inactive = Number(
+      /^total_inactive_file (\d+)$/m.exec(readFileSync(join(dir, 'memory.stat'), 'utf8'))?.[1] ?? 0,
+    );
+    return Math.max(0, usage - inactive) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** What a sample sums: the agents' memory in KiB, and how many processes or pods it was taken from. */
+export interface MemorySample {
+  kib: number;
+  count: number;
+}
+
+export const processesRss = (processes: () => string[]) => (): MemorySample => {
+  const list = processes();
+  return { kib: list.reduce((s, pid) => s + rssKiB(pid), 0), count: list.length };
+};
+
+/** The pods' summed working set; counted are the pods that have a cgroup (a Pending pod has none yet). */
+export const podsWorkingSet = (kubepods: string, uids: () => string[]) => (): MemorySample => {
+  const list = uids().filter((uid) => podCgroup(kubepods, uid) !== undefined);
+  return { kib: list.reduce((s, uid) => s + podWorkingSetKiB(kubepods, uid), 0), count: list.length };
+};
+
+/** Samples `measure` every second; `peakKiB`, and the most processes (or pods) seen at once. */
+export class MemorySampler {
   peakKiB = 0;
   peakProcesses = 0;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly processes: () => string[]) {
+  constructor(private readonly measure: () => MemorySample) {
     this.timer = setInterval(() => this.sample(), 1000);
   }
 
   sample(): void {
-    const list = this.processes();
-    const sum = list.reduce((s, pid) => s + rssKiB(pid), 0);
-    this.peakKiB = Math.max(this.peakKiB, sum);
-    this.peakProcesses = Math.max(this.peakProcesses, list.length);
+    const { kib, count } = this.measure();
+    this.peakKiB = Math.max(this.peakKiB, kib);
+    this.peakProcesses = Math.max(this.peakProcesses, count);
   }
 
   stop(): void {

@@ -21,24 +21,36 @@ export interface ProviderTableChecks {
 
 const repo = join(import.meta.dirname, '../../..');
 
-/** The provider blocks the examples of `app` use: `<key>: {<provider>: …}`, or an alias key (`slack: …`). */
-export function exampleBlocks({ app, key, aliases = {} }: ProviderTableChecks): Set<string> {
+/** The provider blocks each example of `app` uses, by file: `<key>: {<provider>: …}`, or an alias key (`slack: …`). */
+export function exampleBlocksByFile({
+  app,
+  key,
+  aliases = {},
+}: ProviderTableChecks): Map<string, Set<string>> {
   const dir = join(repo, 'manifests', app, 'examples');
-  return new Set(
+  return new Map(
     readdirSync(dir)
       .filter((f) => f.endsWith('.yaml'))
-      .flatMap((f) =>
-        parseAllDocuments(readFileSync(join(dir, f), 'utf8')).flatMap((d) => {
-          const templates = (
-            d.toJSON() as { spec?: { templates?: Array<{ plugin?: Record<string, unknown> }> } }
-          ).spec?.templates;
-          return (templates ?? []).flatMap(({ plugin }) => [
-            ...Object.keys((plugin?.[key] ?? {}) as object),
-            ...Object.keys(plugin ?? {}).flatMap((k) => (aliases[k] ? [aliases[k]] : [])),
-          ]);
-        }),
-      ),
+      .map((f) => [
+        f,
+        new Set(
+          parseAllDocuments(readFileSync(join(dir, f), 'utf8')).flatMap((d) => {
+            const templates = (
+              d.toJSON() as { spec?: { templates?: Array<{ plugin?: Record<string, unknown> }> } }
+            ).spec?.templates;
+            return (templates ?? []).flatMap(({ plugin }) => [
+              ...Object.keys((plugin?.[key] ?? {}) as object),
+              ...Object.keys(plugin ?? {}).flatMap((k) => (aliases[k] ? [aliases[k]] : [])),
+            ]);
+          }),
+        ),
+      ]),
   );
+}
+
+/** The provider blocks the examples of `app` use. */
+export function exampleBlocks(checks: ProviderTableChecks): Set<string> {
+  return new Set([...exampleBlocksByFile(checks).values()].flatMap((blocks) => [...blocks]));
 }
 
 /** The rows of `docs/<app>.md`'s tables; `MATTERMOST[_<NAME>]_URL` documents MATTERMOST_URL. */

@@ -1,5 +1,5 @@
 import { EnvValidationError, loadEnv } from '@app/plugin-kit';
-import { BuildTriggerEnv } from './build-trigger.env.js';
+import { BuildTriggerEnv, WITH_DEFAULTS } from './build-trigger.env.js';
 
 const load = (source: Record<string, string>) => loadEnv(BuildTriggerEnv, source);
 const problems = (source: Record<string, string>): string[] => {
@@ -72,6 +72,17 @@ describe('BuildTriggerEnv', () => {
   it('refuses to start without any build server', () => {
     expect(problems({})).toEqual([expect.stringMatching(/^no build server configured/)]);
     expect(problems({ GITHUB_API_URL: 'https://ghe.example.com/api/v3' })).toEqual([
+      expect.stringMatching(/^no build server configured/),
+    ]);
+    expect(problems({ GITLAB_URL: 'https://gitlab.example.com' })).toEqual([
+      expect.stringMatching(/^no build server configured/),
+    ]);
+  });
+
+  it('takes the variables with a default, which configure no server alone, from the providers', () => {
+    expect([...WITH_DEFAULTS].sort()).toEqual(['GITHUB_API_URL', 'GITHUB_RUN_LOOKUP_TIMEOUT', 'GITLAB_URL']);
+    // A tuning variable set alone is no attempt at a server either (the hand-kept list had missed it).
+    expect(problems({ GITHUB_RUN_LOOKUP_TIMEOUT: '5m' })).toEqual([
       expect.stringMatching(/^no build server configured/),
     ]);
   });

@@ -10,8 +10,18 @@ import {
 import { IsBoolean, IsGoDuration, IsOptional, IsString } from '@app/plugin-kit/config/env-rules.js';
 import { PROVIDERS, type ServerDirectory } from '../providers/index.js';
 
-/** Variables with a default: set alone, they configure no server. */
-const WITH_DEFAULTS = new Set(['GITHUB_API_URL', 'GITLAB_URL']);
+/**
+ * The providers' variables with a default (GITHUB_API_URL, GITLAB_URL, GITHUB_RUN_LOOKUP_TIMEOUT): set alone,
+ * they configure no server.
+ * From the table, so a new CI system's defaulted URL needs no line here.
+ */
+export const WITH_DEFAULTS: ReadonlySet<string> = new Set(
+  PROVIDERS.providers.flatMap((p) =>
+    Object.entries(new (p.variables(class {}))() as Record<string, unknown>)
+      .filter(([, value]) => value !== undefined)
+      .map(([name]) => name),
+  ),
+);
 
 const enables = PROVIDERS.providers.map((p) => p.enable);
 const NO_SERVER = `no build server configured: set ${enables.slice(0, -1).join(', ')}, or ${enables.at(-1)} (or their named JENKINS_<NAME>_* ... forms)`;

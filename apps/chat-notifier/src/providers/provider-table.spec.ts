@@ -1,27 +1,40 @@
 // The providers' modules are imported up front (see test/support.ts: Jest's ESM loader and concurrent imports).
 import { preloadProviderModules } from '../../test/support.js';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { providerFolder } from '@app/plugin-kit';
 import { ProviderStandIn } from '@app/local-agent';
-import { describeProviderTable } from '@app/local-agent/provider-table-checks.js';
+import { describeProviderTable, exampleBlocksByFile } from '@app/local-agent/provider-table-checks.js';
 import { chatNotifierPlugin } from '../chat-notifier.plugin.js';
 import { PROVIDERS } from './index.js';
 
 const app = join(import.meta.dirname, '../..');
 const modules = await preloadProviderModules();
 
-describeProviderTable({
+const checks = {
   app: 'chat-notifier',
   key: chatNotifierPlugin.key,
   aliases: chatNotifierPlugin.aliases,
   envPrefixes: chatNotifierPlugin.envPrefixes ?? [],
   table: PROVIDERS,
   notHttp: ['SmtpStandIn'],
-});
+};
+describeProviderTable(checks);
+
+const docs = readFileSync(join(app, '../../docs/chat-notifier.md'), 'utf8');
+const examples = exampleBlocksByFile(checks);
 
 describe.each(PROVIDERS.providers.map((p) => [p.key] as const))('provider %s of the notifier', (key) => {
   const folder = providerFolder(key);
+
+  it('has an example named in the Examples of docs/chat-notifier.md', () => {
+    const files = [...examples].filter(([, blocks]) => blocks.has(key)).map(([file]) => file);
+    expect({ key, files, named: files.some((f) => docs.includes(`\`${f}\``)) }).toEqual({
+      key,
+      files,
+      named: true,
+    });
+  });
 
   it('has a body class (its DTO) and a Nest provider', () => {
     const loaded = modules.get(key)!;

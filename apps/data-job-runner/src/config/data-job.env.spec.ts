@@ -1,6 +1,5 @@
 import { loadEnv, EnvValidationError, upstreamId } from '@app/plugin-kit';
-import { parseConnections } from './connections.js';
-import { DataJobEnv } from './data-job.env.js';
+import { DataJobEnv, parseConnections } from './data-job.env.js';
 
 describe('parseConnections', () => {
   it('reads the unnamed and named connections of every provider', () => {

@@ -12,7 +12,7 @@ import {
   create,
   kubectlAsync,
   repoRoot,
-  stack,
+  realNodeStack,
   waitForWorkflow,
   type ManifestDoc,
 } from './support/cluster.js';
@@ -47,9 +47,7 @@ describe('docs/install.md followed in a fresh namespace on the real node', () =>
   const namespace = `ep-install-${Date.now().toString(36)}`;
 
   beforeAll(async () => {
-    state = stack();
-    if (!state.realNode)
-      throw new Error(`the stack in ${state.dir} runs the pod runner: run this suite with ARGO_NODE=real`);
+    state = realNodeStack();
     standInsOnStack(state);
     slack = await startSlackDemoWorkspace();
   });

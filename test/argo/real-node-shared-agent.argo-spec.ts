@@ -19,7 +19,7 @@ import {
   kubectlAsync,
   prepareNamespace,
   repoRoot,
-  stack,
+  realNodeStack,
   until,
   waitForWorkflow,
   type ManifestDoc,
@@ -92,9 +92,7 @@ describe('the shared agent installed as docs/shared-agent.md says, as real pods'
   }
 
   beforeAll(async () => {
-    state = stack();
-    if (!state.realNode)
-      throw new Error(`the stack in ${state.dir} runs the pod runner: run this suite with ARGO_NODE=real`);
+    state = realNodeStack();
     // The stand-ins listen where the agent's pods reach this machine.
     setStandInHost(state.hostAddr);
     first = await startSlackDemoWorkspace();

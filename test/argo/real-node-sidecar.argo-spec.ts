@@ -13,7 +13,7 @@ import {
   kubectl,
   kubectlAsync,
   prepareNamespace,
-  stack,
+  realNodeStack,
   until,
   waitForWorkflow,
 } from './support/cluster.js';
@@ -50,9 +50,7 @@ describe("a plugin's sidecar on the real node, as its manifests ship it", () => 
   };
 
   beforeAll(async () => {
-    state = stack();
-    if (!state.realNode)
-      throw new Error(`the stack in ${state.dir} runs the pod runner: run this suite with ARGO_NODE=real`);
+    state = realNodeStack();
     standInsOnStack(state);
     await jenkins.start();
     await prepareNamespace(state, NAMESPACE);

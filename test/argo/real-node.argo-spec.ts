@@ -16,7 +16,7 @@ import {
   kubectlAsync,
   prepareNamespace,
   repoRoot,
-  stack,
+  realNodeStack,
   until,
   waitForWorkflow,
   type ManifestDoc,
@@ -58,9 +58,7 @@ describe('the real node', () => {
   afterAll(() => jenkins.close());
 
   beforeAll(async () => {
-    state = stack();
-    if (!state.realNode)
-      throw new Error(`the stack in ${state.dir} runs the pod runner: run this suite with ARGO_NODE=real`);
+    state = realNodeStack();
     await prepareNamespace(state, NAMESPACE);
   });
 

@@ -22,6 +22,14 @@ export function stack(): StackState {
   return state;
 }
 
+/** The stack of a suite that needs the real node (the real-node*.argo-spec.ts suites, run with ARGO_NODE=real). */
+export function realNodeStack(): StackState & { realNode: NonNullable<StackState['realNode']> } {
+  const state = stack();
+  if (!state.realNode)
+    throw new Error(`the stack in ${state.dir} runs the pod runner: run this suite with ARGO_NODE=real`);
+  return state as StackState & { realNode: NonNullable<StackState['realNode']> };
+}
+
 export { kubectl, kubectlAsync, kubeClient, until };
 
 /**

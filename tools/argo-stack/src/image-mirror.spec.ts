@@ -1,4 +1,4 @@
-import { hostOf, hostsToml, mirroredName, registryConfig } from './image-mirror.js';
+import { hostOf, hostsToml, mirroredName, qualified, registryConfig } from './image-mirror.js';
 
 describe("the real node's image mirror", () => {
   it('keeps each registry host as the first part of the path, so two hosts never share a repository', () => {
@@ -9,6 +9,17 @@ describe("the real node's image mirror", () => {
     expect(mirroredName(5000, 'quay.io/argoproj/argoexec:stack')).toBe(
       '127.0.0.1:5000/quay.io/argoproj/argoexec:stack',
     );
+  });
+
+  it('names a short image as the kubelet pulls it, from docker.io', () => {
+    expect(qualified('reverse:0.1.0')).toBe('docker.io/library/reverse:0.1.0');
+    expect(qualified('team/reverse:0.1.0')).toBe('docker.io/team/reverse:0.1.0');
+    expect(qualified('localhost/executor-plugins/node-base:24')).toBe(
+      'localhost/executor-plugins/node-base:24',
+    );
+    expect(qualified('registry.example.com:5000/a/b:1')).toBe('registry.example.com:5000/a/b:1');
+    expect(hostOf('reverse:0.1.0')).toBe('docker.io');
+    expect(mirroredName(5000, 'reverse:0.1.0')).toBe('127.0.0.1:5000/docker.io/library/reverse:0.1.0');
   });
 
   it("tells containerd to pull a host's images from the mirror's /v2/<host>, the upstream as the fallback", () => {

@@ -22,14 +22,26 @@ const ALWAYS_MIRRORED = ['docker.io', 'quay.io', 'ghcr.io', 'registry.k8s.io'];
 /** Where a host's images come from when the mirror lacks them (docker.io's API is registry-1.docker.io). */
 const UPSTREAM: Record<string, string> = { 'docker.io': 'https://registry-1.docker.io' };
 
-/** The registry host of a fully qualified image name. */
+/**
+ * An image name as the kubelet pulls it: `alpine:3.20` is `docker.io/library/alpine:3.20`, `user/app:1` is
+ * `docker.io/user/app:1` (a first part without `.` or `:` that is not `localhost` is no registry host).
+ */
+export function qualified(ref: string): string {
+  const slash = ref.indexOf('/');
+  if (slash < 0) return `docker.io/library/${ref}`;
+  const first = ref.slice(0, slash);
+  return /[.:]/.test(first) || first === 'localhost' ? ref : `docker.io/${ref}`;
+}
+
+/** The registry host of an image name. */
 export function hostOf(ref: string): string {
-  return ref.slice(0, ref.indexOf('/'));
+  const name = qualified(ref);
+  return name.slice(0, name.indexOf('/'));
 }
 
 /** The name an image has in the mirror: the registry host becomes the first part of its path. */
 export function mirroredName(port: number, ref: string): string {
-  return `127.0.0.1:${port}/${ref}`;
+  return `127.0.0.1:${port}/${qualified(ref)}`;
 }
 
 /**
@@ -88,32 +100,42 @@ export async function startImageMirror(
     'serve',
     join(dir, 'registry.yml'),
   ]);
-  const hostsDir = join(dir, 'certs.d');
-  for (const host of new Set([...ALWAYS_MIRRORED, ...hosts])) {
-    mkdirSync(join(hostsDir, host), { recursive: true });
-    writeFileSync(join(hostsDir, host, 'hosts.toml'), hostsToml(port, host));
-  }
+  const mirror = { port, hostsDir: join(dir, 'certs.d') };
+  mirrorHosts(mirror, [...ALWAYS_MIRRORED, ...hosts]);
   await until(
     'the image registry',
     30,
     async () => ((await fetch(`http://127.0.0.1:${port}/v2/`)).ok ? true : undefined),
     () => exitedLine(registry),
   );
-  return { port, hostsDir };
+  return mirror;
+}
+
+/** Writes the hosts.toml of each host that has none (containerd reads them at each pull). */
+export function mirrorHosts(mirror: ImageMirror, hosts: string[]): void {
+  for (const host of new Set(hosts)) {
+    if (existsSync(join(mirror.hostsDir, host, 'hosts.toml'))) continue;
+    mkdirSync(join(mirror.hostsDir, host), { recursive: true });
+    writeFileSync(join(mirror.hostsDir, host, 'hosts.toml'), hostsToml(mirror.port, host));
+  }
 }
 
 /** The archive each name was last pushed from, kept beside the registry's storage. */
 const pushedFile = () => join(cacheRoot(), 'node', 'registry-pushed.json');
 
 async function inMirror(port: number, ref: string): Promise<boolean> {
-  const at = ref.lastIndexOf(':');
-  const res = await fetch(`http://127.0.0.1:${port}/v2/${ref.slice(0, at)}/manifests/${ref.slice(at + 1)}`, {
-    method: 'HEAD',
-    headers: {
-      accept:
-        'application/vnd.oci.image.manifest.v1+json, application/vnd.docker.distribution.manifest.v2+json',
+  const name = qualified(ref);
+  const at = name.lastIndexOf(':');
+  const res = await fetch(
+    `http://127.0.0.1:${port}/v2/${name.slice(0, at)}/manifests/${name.slice(at + 1)}`,
+    {
+      method: 'HEAD',
+      headers: {
+        accept:
+          'application/vnd.oci.image.manifest.v1+json, application/vnd.docker.distribution.manifest.v2+json',
+      },
     },
-  });
+  );
   return res.ok;
 }
 

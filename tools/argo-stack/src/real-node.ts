@@ -9,7 +9,15 @@ import { join } from 'node:path';
 import { ensureBinarySet } from './binaries.js';
 import { CLUSTER_DNS_IP, CLUSTER_DOMAIN, startClusterDns } from './cluster-dns.js';
 import { ensureInstalled } from './debian.js';
-import { hostOf, pushImages, startImageMirror, type BuiltImage, type ImageMirror } from './image-mirror.js';
+import {
+  hostOf,
+  mirrorHosts,
+  pushImages,
+  qualified,
+  startImageMirror,
+  type BuiltImage,
+  type ImageMirror,
+} from './image-mirror.js';
 import { bridgeName, hostAddress } from './network.js';
 import { ensureNodeImages, nodeBase } from './node-images.js';
 import { ensurePluginImages } from './plugin-images.js';
@@ -377,9 +385,14 @@ export async function pushCheckoutImages(
 ): Promise<void> {
   const node = state.realNode!;
   const base = baseOf(state, await nodeImages(state, () => undefined));
-  const pushed = await pushImages(node.mirror, pluginImages(repoRoot, base, log), log);
+  const images = pluginImages(repoRoot, base, log);
+  mirrorHosts(
+    node.mirror,
+    images.map((i) => hostOf(i.ref)),
+  );
+  const pushed = await pushImages(node.mirror, images, log);
   const present = new Set(nodeCtr(node, ['images', 'ls', '-q']).split('\n'));
-  const stale = pushed.filter((ref) => present.has(ref));
+  const stale = pushed.map(qualified).filter((ref) => present.has(ref));
   if (stale.length) nodeCtr(node, ['images', 'rm', ...stale]);
   log(
     `images of ${repoRoot} in the node's registry${pushed.length ? `, pushed: ${pushed.join(', ')}` : ', none changed'}`,

@@ -1,9 +1,11 @@
 // The Slack approval gate's table: what the people in the channel do, and what the gate must answer. Run
 // through the local agent (approvals.e2e-spec.ts) and through the real Argo stack, with Argo's agent pods and
-// with the shared agent (test/argo/approvals.argo-spec.ts).
+// with the shared agent (test/argo/approvals.argo-spec.ts). The other providers' rows: approval-provider-table.ts.
 import { formatDuration, parseDuration } from '@app/contract';
 import type { WorkflowShape } from '@app/local-agent';
 import type { ApproverStep } from '../stand-ins/slack/slack-api.stand-in.js';
+
+export * from './approval-provider-table.js';
 
 export const ALICE = 'U0ALICE001';
 export const BOB = 'U0BOB00001';

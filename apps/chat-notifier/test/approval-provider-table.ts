@@ -212,8 +212,6 @@ export const worldCases: WorldCase[] = [
   },
   {
     name: 'a deleted request fails the gate safely',
-    localOnly:
-      'the record posted in its place is a second request of the same place, which the table counts apart',
     steps: [{ after: 2, act: 'delete' }],
     phase: 'Failed',
     decision: 'deleted',

@@ -334,7 +334,12 @@ async function jiraWorld(places: number): Promise<ApprovalWorld> {
 async function servicenowWorld(): Promise<ApprovalWorld> {
   // A change has no place of its own: the place is written into its text (its short description).
   const textOf = (place: number) => (place === 0 ? TEXT : `${TEXT} [place ${place}]`);
-  const placeOfText = (text = '') => Number(/ \[place (\d+)\]$/.exec(text.split('\n')[0]!)?.[1] ?? 0);
+  /** The places of deleted changes by sys_id: the record the gate opens in one's place links to it. */
+  const removed = new Map<string, number>();
+  const placeOfText = (text = '') => {
+    for (const [sysId, place] of removed) if (text.includes(sysId)) return place;
+    return Number(/ \[place (\d+)\]$/.exec(text.split('\n')[0]!)?.[1] ?? 0);
+  };
   const sn = await new ServicenowStandIn().start();
   const password = 'sn-standin-e2e-gate-password-01';
   sn.addUser('argo.gate', { password });
@@ -363,7 +368,10 @@ async function servicenowWorld(): Promise<ApprovalWorld> {
     approve: (number, who) => answer(number, who, 'approved'),
     reject: (number, who) => answer(number, who, 'rejected'),
     withdraw: (number, who) => answer(number, who, 'requested'),
-    remove: (number) => sn.remove(change(number)),
+    remove: (number) => {
+      removed.set(change(number).sys_id!, placeOfText(change(number).short_description));
+      sn.remove(change(number));
+    },
     cancel: (number) => sn.cancel(change(number)),
     forge: async () => {
       const real = sn.tables.change_request.find((c) => c.sys_created_by === 'argo.gate')!;

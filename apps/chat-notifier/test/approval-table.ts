@@ -1,9 +1,11 @@
 // The Slack approval gate's table: what the people in the channel do, and what the gate must answer. Run
 // through the local agent (approvals.e2e-spec.ts) and through the real Argo stack, with Argo's agent pods and
-// with the shared agent (test/argo/approvals.argo-spec.ts).
+// with the shared agent (test/argo/approvals.argo-spec.ts). The other providers' rows: approval-provider-table.ts.
 import { formatDuration, parseDuration } from '@app/contract';
 import type { WorkflowShape } from '@app/local-agent';
 import type { ApproverStep } from '../stand-ins/slack/slack-api.stand-in.js';
+
+export * from './approval-provider-table.js';
 
 export const ALICE = 'U0ALICE001';
 export const BOB = 'U0BOB00001';
@@ -29,6 +31,8 @@ export interface ApprovalRow {
    * `restart`, the plugin (its sidecar, or the agent hosting it) restarts after the request is posted.
    */
   event?: 'rate-limited' | 'restart';
+  /** The one agent the row runs under (the real shared agent, which reads the Workflow's labels itself). */
+  only?: 'shared agent';
   phase: 'Succeeded' | 'Failed';
   decision: string;
   /** The `approvers` output: who decided (the `decisions` output has one line for each, in this order). */
@@ -267,6 +271,21 @@ export function slackApprovalRows(timing: { withdrawTimeout: string }): Approval
       decision: 'creator-unknown',
       decidedBy: '',
       message: /^excludeCreator: the workflow's creator \(nobody@example\.com\) has no account here/,
+    },
+    {
+      // Only under the shared agent: Argo's agent pods (and the local agent) send no labels, so there the body's
+      // creator is the only one there is, and bob's answers would be the ones ignored.
+      name: "excludeCreator under the shared agent: a false creator in the body (bob) does not count; alice, the Workflow's creator, is ignored and bob decides",
+      only: 'shared agent',
+      body: { excludeCreator: true, creator: 'bob@example.com' },
+      labels: ALICE_CREATOR,
+      script: () => [react(1, ALICE), react(3, BOB)],
+      phase: 'Succeeded',
+      decision: 'approved',
+      decidedBy: BOB,
+      concluded:
+        /The workflow's creator \(<@U0ALICE001>\) cannot approve it\.[\s\S]*Approved by <@U0BOB00001> at/,
+      message: /^approved by U0BOB00001 /,
     },
     ...(['alice first', 'bob first'] as const).map((order): ApprovalRow => ({
       name: `rules: two rules, each met by its own approver (${order})`,

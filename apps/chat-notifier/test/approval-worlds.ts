@@ -6,18 +6,22 @@ import { ServicenowStandIn } from '../stand-ins/servicenow/servicenow.stand-in.j
 import { adfText } from '../src/providers/jira/jira-approval-channel.js';
 import { MattermostStandIn } from '../stand-ins/mattermost/mattermost.stand-in.js';
 import type { ProviderStandIn } from '@app/local-agent';
+import type { ApprovalProvider, WorldCase, WorldStep } from './approval-provider-table.js';
 
 export type Person = 'alice' | 'bob';
 
 /**
- * One provider's stand-in as the approval e2e table drives it: two people who may answer, what they can do to
- * a request (its id as the stand-in's scripted approver names it), and what the sidecar did there.
+ * One provider's stand-in as the approval table drives it: two people who may answer, what they can do to a
+ * request (its id as the stand-in's scripted approver names it), and what the sidecar did there. Its places
+ * (channels, repositories, projects; 0 unless a suite runs several rows at once) keep rows apart.
  */
 export interface ApprovalWorld {
   /** The sidecar's variables for the stand-in. */
   env: Record<string, string>;
-  /** The provider's block under `approve`, with `approvers` as a body writes them. */
-  block(approvers: string[]): Record<string, unknown>;
+  /** The provider's block under `approve`, with `approvers` as a body writes them, for a request in `place`. */
+  block(approvers: string[], place?: number): Record<string, unknown>;
+  /** The place a request is in. */
+  placeOf(request: string): number;
   /** How a body names each person (`ref`), and how the `approvers` output does (`id`). */
   people: Record<Person, { ref: string; id: string }>;
   approve(request: string, who: Person): void;
@@ -41,22 +45,34 @@ export interface ApprovalWorld {
    */
   forge(): Promise<string>;
   script: ApprovalScript;
-  /** Requests the sidecar posted (successful creating calls, counted at the stand-in). */
-  posted(): number;
+  /** Requests the sidecar posted (successful creating calls, counted at the stand-in), in `place` or anywhere. */
+  posted(place?: number): number;
   /** Looks for an earlier request (a gate's first call on a sidecar). */
   searches(): number;
-  /** Everything the request shows now (the post, or the issue with its comments); '' when it is gone. */
-  shown(): string;
+  /** Everything the requests (of `place`, or all) show now (the post, or the issue with its comments); '' when gone. */
+  shown(place?: number): string;
   /** What the `url` output looks like. */
   url: RegExp;
   close(): Promise<void>;
 }
 
 const TEXT = 'Deploy 1.4.2 to prod?';
-const ok = (standIn: ProviderStandIn, method: string, path: RegExp) =>
-  standIn.server.calls.filter((c) => c.method === method && path.test(c.path) && c.status < 300).length;
+type Call = ProviderStandIn['server']['calls'][number];
+/** Successful calls of `method` on `path` (those `where` keeps, when given). */
+const ok = (
+  standIn: ProviderStandIn,
+  method: string,
+  path: RegExp,
+  where: (call: Call) => boolean = () => true,
+) =>
+  standIn.server.calls.filter((c) => c.method === method && path.test(c.path) && c.status < 300 && where(c))
+    .length;
+/** Places 0 … places-1. */
+const range = (places: number) => Array.from({ length: places }, (_, i) => i);
+/** Whether `place` is the one asked for (undefined: any). */
+const isPlace = (place: number | undefined, i: number) => place === undefined || place === i;
 
-async function mattermostWorld(): Promise<ApprovalWorld> {
+async function mattermostWorld(places: number): Promise<ApprovalWorld> {
   const mm = await new MattermostStandIn().start();
   const token = 'mme2e0bot0token0approvals0000000';
   const bot = mm.addBot('argo-bot', token);
@@ -67,10 +83,14 @@ async function mattermostWorld(): Promise<ApprovalWorld> {
   const mallory = mm.state.addUser('mallory');
   mallory.tokens.add('mme2e0mallory0personal0token0000'); // a personal access token
   const team = mm.state.addTeam('eng', [bot, mallory, ...Object.values(users)]);
-  const deploys = mm.state.addChannel(team, 'deploys', [bot, mallory, ...Object.values(users)]);
+  const channels = range(places).map((i) =>
+    mm.state.addChannel(team, i === 0 ? 'deploys' : `deploys-${i}`, [bot, mallory, ...Object.values(users)]),
+  );
+  const deploys = channels[0]!;
   return {
     env: { MATTERMOST_URL: mm.url, MATTERMOST_TOKEN: token },
-    block: (approvers) => ({ channel: deploys.id, text: TEXT, approvers }),
+    block: (approvers, place = 0) => ({ channel: channels[place]!.id, text: TEXT, approvers }),
+    placeOf: (post) => channels.findIndex((c) => c.id === mm.state.posts.get(post)?.channel_id),
     people: {
       alice: { ref: 'alice', id: users.alice.id },
       bob: { ref: '@bob', id: users.bob.id },
@@ -96,11 +116,17 @@ async function mattermostWorld(): Promise<ApprovalWorld> {
       return real.id;
     },
     script: mm.script,
-    posted: () => ok(mm, 'POST', /^\/api\/v4\/posts$/),
+    posted: (place) =>
+      ok(mm, 'POST', /^\/api\/v4\/posts$/, (c) =>
+        channels.some(
+          (ch, i) => isPlace(place, i) && (c.body as { channel_id?: string }).channel_id === ch.id,
+        ),
+      ),
     searches: () => ok(mm, 'GET', /^\/api\/v4\/channels\/\w+\/posts$/),
-    shown: () =>
-      mm
-        .posts(deploys)
+    shown: (place) =>
+      channels
+        .filter((_, i) => isPlace(place, i))
+        .flatMap((ch) => mm.posts(ch))
         .filter((p) => !p.root_id && p.delete_at === 0)
         .map((p) => p.message)
         .join('\n'),
@@ -109,18 +135,22 @@ async function mattermostWorld(): Promise<ApprovalWorld> {
   };
 }
 
-async function discordWorld(): Promise<ApprovalWorld> {
+async function discordWorld(places: number): Promise<ApprovalWorld> {
   const discord = await new DiscordStandIn().start();
   const token = 'MTEwMDAwMDAwMDAwMDAwMDAwMg.stand-in.e2e-bot-token';
-  const deploys = discord.addChannel();
-  const argo = discord.addBot('argo', token, [deploys]);
+  const channels = range(places).map(() => discord.addChannel());
+  const deploys = channels[0]!;
+  const argo = discord.addBot('argo', token, channels);
   // Another bot in the channel, run by someone who is not an approver.
   const forgerToken = 'MTEwMDAwMDAwMDAwMDAwMDAwMw.stand-in.forger-bot-token';
   discord.addBot('deploy-helper', forgerToken, [deploys]);
+  const channelOf = (message: string) =>
+    channels.findIndex((c) => discord.in(c.id).some((m) => m.id === message));
   const users = { alice: discord.addUser('alice'), bob: discord.addUser('bob') };
   return {
     env: { DISCORD_BOT_TOKEN: token, DISCORD_API_URL: `${discord.url}/api/v10` },
-    block: (approvers) => ({ channel: deploys.id, text: TEXT, approvers }),
+    block: (approvers, place = 0) => ({ channel: channels[place]!.id, text: TEXT, approvers }),
+    placeOf: channelOf,
     people: {
       alice: { ref: users.alice.id, id: users.alice.id },
       bob: { ref: `<@${users.bob.id}>`, id: users.bob.id },
@@ -140,34 +170,43 @@ async function discordWorld(): Promise<ApprovalWorld> {
       return real.id;
     },
     script: discord.script,
-    posted: () => ok(discord, 'POST', /\/channels\/\d+\/messages$/),
+    posted: (place) =>
+      ok(discord, 'POST', /\/channels\/\d+\/messages$/, (c) =>
+        channels.some((ch, i) => isPlace(place, i) && c.path.includes(`/channels/${ch.id}/`)),
+      ),
     searches: () => ok(discord, 'GET', /\/channels\/\d+\/messages$/),
-    shown: () =>
-      discord
-        .in(deploys.id)
+    shown: (place) =>
+      channels
+        .filter((_, i) => isPlace(place, i))
+        .flatMap((ch) => discord.in(ch.id))
         .map((m) => m.content)
         .join('\n'),
-    url: new RegExp(`^https://discord\\.com/channels/\\d+/${deploys.id}/\\d+$`),
+    url: new RegExp(`^https://discord\\.com/channels/\\d+/(${channels.map((c) => c.id).join('|')})/\\d+$`),
     close: () => discord.close(),
   };
 }
 
-async function githubWorld(): Promise<ApprovalWorld> {
+async function githubWorld(places: number): Promise<ApprovalWorld> {
   const gh = await new GithubStandIn().start();
   const token = 'ghp_standin0e2e0approvals0token0000000000';
   const deployer = gh.addUser('argo-deployer', { token });
   const users = { alice: gh.addUser('Alice'), bob: gh.addUser('bob') };
   const mallory = gh.addUser('mallory', { token: 'ghp_standin0e2e0mallory0token00000000000' });
-  const repo = gh.addRepository('acme/deploys', [deployer, users.alice, mallory]);
-  /** `acme/deploys#7` → the issue. */
-  const issue = (request: string) => gh.issue(repo, request.split('#')[1]!);
+  const repos = range(places).map((i) =>
+    gh.addRepository(i === 0 ? 'acme/deploys' : `acme/deploys-${i}`, [deployer, users.alice, mallory]),
+  );
+  const repo = repos[0]!;
+  /** `acme/deploys#7` → the repository's place. */
+  const placeOf = (request: string) => repos.findIndex((r) => r.fullName === request.split('#')[0]);
+  const issue = (request: string) => gh.issue(repos[placeOf(request)]!, request.split('#')[1]!);
   return {
     env: {
       APPROVALS_GITHUB_TOKEN: token,
-      APPROVALS_GITHUB_REPOSITORIES: 'acme/deploys',
+      APPROVALS_GITHUB_REPOSITORIES: repos.map((r) => r.fullName).join(','),
       APPROVALS_GITHUB_API_URL: gh.url,
     },
-    block: (approvers) => ({ repository: 'acme/deploys', text: TEXT, approvers }),
+    block: (approvers, place = 0) => ({ repository: repos[place]!.fullName, text: TEXT, approvers }),
+    placeOf,
     people: {
       alice: { ref: '@Alice', id: 'alice' },
       bob: { ref: 'bob', id: 'bob' },
@@ -195,19 +234,24 @@ async function githubWorld(): Promise<ApprovalWorld> {
       return `acme/deploys#${real.number}`;
     },
     script: gh.script,
-    posted: () => ok(gh, 'POST', /^\/repos\/acme\/deploys\/issues$/),
-    searches: () => ok(gh, 'GET', /^\/repos\/acme\/deploys\/issues$/),
-    shown: () =>
-      repo.issues
+    posted: (place) =>
+      ok(gh, 'POST', /^\/repos\/acme\/[\w-]+\/issues$/, (c) =>
+        repos.some((r, i) => isPlace(place, i) && c.path === `/repos/${r.fullName}/issues`),
+      ),
+    searches: () => ok(gh, 'GET', /^\/repos\/acme\/[\w-]+\/issues$/),
+    shown: (place) =>
+      repos
+        .filter((_, i) => isPlace(place, i))
+        .flatMap((r) => r.issues)
         .filter((i) => !i.gone)
         .flatMap((i) => [i.body, ...i.comments.map((c) => c.body)])
         .join('\n'),
-    url: /^https:\/\/github\.com\/acme\/deploys\/issues\/\d+$/,
+    url: /^https:\/\/github\.com\/acme\/deploys(-\d+)?\/issues\/\d+$/,
     close: () => gh.close(),
   };
 }
 
-async function jiraWorld(): Promise<ApprovalWorld> {
+async function jiraWorld(places: number): Promise<ApprovalWorld> {
   const jira = await new JiraStandIn().start();
   const token = 'ATATT3xFfGF0standin0e2e0jira0token000000';
   const argo = jira.addUser('712020:argo-deployer', { email: 'argo@example.com', token });
@@ -219,7 +263,8 @@ async function jiraWorld(): Promise<ApprovalWorld> {
     email: 'mallory@example.com',
     token: 'ATATT3xFfGF0standin0e2e0mallory0token000',
   });
-  jira.addProject('OPS', [argo, mallory, ...Object.values(users)]);
+  const projects = range(places).map((i) => (i === 0 ? 'OPS' : `OPS${i}`));
+  for (const project of projects) jira.addProject(project, [argo, mallory, ...Object.values(users)]);
   const issue = (key: string) => jira.issue(key)!;
   /** The person moves the issue to `status` (through another one when it is there already). */
   const move = (key: string, who: Person, status: string) => {
@@ -231,15 +276,16 @@ async function jiraWorld(): Promise<ApprovalWorld> {
       APPROVALS_JIRA_URL: jira.url,
       APPROVALS_JIRA_EMAIL: 'argo@example.com',
       APPROVALS_JIRA_API_TOKEN: token,
-      APPROVALS_JIRA_PROJECTS: 'OPS',
+      APPROVALS_JIRA_PROJECTS: projects.join(','),
     },
-    block: (approvers) => ({
-      project: 'OPS',
+    block: (approvers, place = 0) => ({
+      project: projects[place]!,
       text: TEXT,
       approvers,
       approvedStatus: 'Approved',
       rejectedStatus: 'Rejected',
     }),
+    placeOf: (key) => projects.indexOf(key.split('-')[0]!),
     people: {
       alice: { ref: users.alice.accountId, id: users.alice.accountId },
       bob: { ref: users.bob.accountId, id: users.bob.accountId },
@@ -266,19 +312,34 @@ async function jiraWorld(): Promise<ApprovalWorld> {
       return real.key;
     },
     script: jira.script,
-    posted: () => ok(jira, 'POST', /^\/rest\/api\/3\/issue$/),
+    posted: (place) =>
+      ok(jira, 'POST', /^\/rest\/api\/3\/issue$/, (c) =>
+        projects.some(
+          (p, i) =>
+            isPlace(place, i) &&
+            (c.body as { fields?: { project?: { key?: string } } }).fields?.project?.key === p,
+        ),
+      ),
     searches: () => ok(jira, 'POST', /^\/rest\/api\/3\/search\/jql$/),
-    shown: () =>
+    shown: (place) =>
       jira.issues
-        .filter((i) => !i.deleted)
+        .filter((i) => !i.deleted && projects.some((p, n) => isPlace(place, n) && i.project === p))
         .flatMap((i) => [adfText(i.description), ...i.comments.map((c) => adfText(c.body))])
         .join('\n'),
-    url: new RegExp(`^${jira.url}/browse/OPS-\\d+$`),
+    url: new RegExp(`^${jira.url}/browse/OPS\\d*-\\d+$`),
     close: () => jira.close(),
   };
 }
 
 async function servicenowWorld(): Promise<ApprovalWorld> {
+  // A change has no place of its own: the place is written into its text (its short description).
+  const textOf = (place: number) => (place === 0 ? TEXT : `${TEXT} [place ${place}]`);
+  /** The places of deleted changes by sys_id: the record the gate opens in one's place links to it. */
+  const removed = new Map<string, number>();
+  const placeOfText = (text = '') => {
+    for (const [sysId, place] of removed) if (text.includes(sysId)) return place;
+    return Number(/ \[place (\d+)\]$/.exec(text.split('\n')[0]!)?.[1] ?? 0);
+  };
   const sn = await new ServicenowStandIn().start();
   const password = 'sn-standin-e2e-gate-password-01';
   sn.addUser('argo.gate', { password });
@@ -298,7 +359,8 @@ async function servicenowWorld(): Promise<ApprovalWorld> {
       APPROVALS_SERVICENOW_USER: 'argo.gate',
       APPROVALS_SERVICENOW_PASSWORD: password,
     },
-    block: (approvers) => ({ text: TEXT, approvers }),
+    block: (approvers, place = 0) => ({ text: textOf(place), approvers }),
+    placeOf: (number) => placeOfText(change(number).short_description),
     people: {
       alice: { ref: users.alice.sys_id, id: users.alice.sys_id },
       bob: { ref: users.bob.sys_id, id: users.bob.sys_id },
@@ -306,7 +368,10 @@ async function servicenowWorld(): Promise<ApprovalWorld> {
     approve: (number, who) => answer(number, who, 'approved'),
     reject: (number, who) => answer(number, who, 'rejected'),
     withdraw: (number, who) => answer(number, who, 'requested'),
-    remove: (number) => sn.remove(change(number)),
+    remove: (number) => {
+      removed.set(change(number).sys_id!, placeOfText(change(number).short_description));
+      sn.remove(change(number));
+    },
     cancel: (number) => sn.cancel(change(number)),
     forge: async () => {
       const real = sn.tables.change_request.find((c) => c.sys_created_by === 'argo.gate')!;
@@ -322,10 +387,14 @@ async function servicenowWorld(): Promise<ApprovalWorld> {
       return real.number!;
     },
     script: sn.script,
-    posted: () => ok(sn, 'POST', /^\/api\/now\/table\/change_request$/),
+    posted: (place) =>
+      ok(sn, 'POST', /^\/api\/now\/table\/change_request$/, (c) =>
+        isPlace(place, placeOfText((c.body as { short_description?: string }).short_description)),
+      ),
     searches: () => ok(sn, 'GET', /^\/api\/now\/table\/change_request$/),
-    shown: () =>
+    shown: (place) =>
       sn.tables.change_request
+        .filter((c) => isPlace(place, placeOfText(c.short_description)))
         .flatMap((c) => [
           c.description!,
           ...sn.tables.sys_journal_field.filter((n) => n.element_id === c.sys_id).map((n) => n.value!),
@@ -346,7 +415,7 @@ async function sendJson(url: string, authorization: string, body: unknown): Prom
   if (!res.ok) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
 }
 
-const WORLDS = {
+const WORLDS: Record<ApprovalProvider, (places: number) => Promise<ApprovalWorld>> = {
   mattermost: mattermostWorld,
   discord: discordWorld,
   github: githubWorld,
@@ -354,6 +423,28 @@ const WORLDS = {
   servicenow: servicenowWorld,
 };
 
-export function startApprovalWorld(key: keyof typeof WORLDS): Promise<ApprovalWorld> {
-  return WORLDS[key]();
+/** The provider's stand-in with `places` places, each its own channel, repository or project (or text). */
+export function startApprovalWorld(key: ApprovalProvider, places = 1): Promise<ApprovalWorld> {
+  return WORLDS[key](places);
+}
+
+/** Does a step of the table to `request`. */
+export function perform(world: ApprovalWorld, step: WorldStep, request: string): void {
+  if (step.act === 'delete') world.remove(request);
+  else if (step.act === 'cancel') world.cancel!(request);
+  else if (step.comment && step.act !== 'withdraw') world.answer!(request, step.who!, step.act, step.comment);
+  else world[step.act](request, step.who!);
+}
+
+/** A row's `rules`, its people as the provider's block names them. */
+export function rulesOf(
+  row: WorldCase,
+  world: ApprovalWorld,
+): Array<{ approvers: string[]; minApprovals?: number }> {
+  return (row.rules ?? []).map((r) => ({ ...r, approvers: r.approvers.map((p) => world.people[p].ref) }));
+}
+
+/** A row's `ruleApprovers`, as `byRule` reads the output. */
+export function expectedByRule(ruleApprovers: Person[][], world: ApprovalWorld): string[][] {
+  return ruleApprovers.map((rule) => rule.map((p) => world.people[p].id).sort());
 }

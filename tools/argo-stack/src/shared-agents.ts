@@ -265,6 +265,8 @@ export async function stopSharedAgentReplicas(
   writeState(state);
 }
 
+const extraLaunchers = new WeakMap<StackState, Promise<Launch>>();
+
 /**
  * Starts one more replica beside the stack's, configured as the Deployment's pod named `name` would be and
  * differing as `replica` says (a second pod with the same AGENT_IDENTITY, a pod of another Deployment, a
@@ -276,8 +278,14 @@ export async function startSharedAgentReplica(
   replica: ReplicaOptions,
   log: (line: string) => void = () => undefined,
 ): Promise<{ proc: StackProcess; port: number }> {
-  const launch = await replicaLauncher(state, runningOptions(state, log));
-  const started = await launch(name, replica);
+  // One launcher per stack: each applies the manifests and asks for a token, seconds on a busy machine.
+  let launcher = extraLaunchers.get(state);
+  if (!launcher) {
+    launcher = replicaLauncher(state, runningOptions(state, log));
+    extraLaunchers.set(state, launcher);
+    launcher.catch(() => extraLaunchers.delete(state));
+  }
+  const started = await (await launcher)(name, replica);
   await until(
     name,
     60,

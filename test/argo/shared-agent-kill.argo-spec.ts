@@ -9,7 +9,7 @@ import { startSlackDemoWorkspace, type SlackDemoWorkspace } from '../../apps/cha
 import { sharedAgentProcesses } from '../../tools/argo-stack/src/shared-agents.js';
 import { reportText } from './support/report.js';
 import { kubeClient, prepareNamespace, waitForWorkflow } from './support/cluster.js';
-import { configureSharedAgent, sharedStack } from './support/shared-stack.js';
+import { configureSharedAgent, shardLeases, sharedStack } from './support/shared-stack.js';
 
 const NAMESPACE = 'ep-kill';
 const WORKFLOWS = 300;
@@ -67,12 +67,7 @@ describe('the shared agent: 300 workflows, one replica killed with SIGKILL', () 
     // Mid-run: once a third of the messages are out, the replica holding the most shards is killed.
     const posted = () => slack.builds.messages.length + slack.deploys.messages.length;
     while (posted() < WORKFLOWS / 3) await new Promise((r) => setTimeout(r, 200));
-    const leases = async () =>
-      (
-        await client.get<{
-          items: Array<{ metadata: { name: string }; spec?: { holderIdentity?: string } }>;
-        }>('/apis/coordination.k8s.io/v1/namespaces/argo/leases')
-      ).items.filter((l) => l.metadata.name.includes('-shard-'));
+    const leases = () => shardLeases(state);
     const before = await leases();
     const victim = sharedAgentProcesses(state)
       .map((p) => ({ p, shards: before.filter((l) => l.spec?.holderIdentity === p.name).length }))

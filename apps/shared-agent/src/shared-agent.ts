@@ -106,6 +106,7 @@ export async function startSharedAgent(options: SharedAgentOptions = {}): Promis
     plugins,
     // Called once the watches run, after `leases` exists.
     owns: (shard): boolean => leases.owns(shard),
+    holds: (shard): boolean => leases.holds(shard),
     shards: env.AGENT_SHARDS,
     maxInFlight: env.AGENT_MAX_TASKS_IN_FLIGHT,
     maxPerNamespace: env.maxTasksPerNamespace,

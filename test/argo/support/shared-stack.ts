@@ -73,11 +73,8 @@ export async function shardsSettled(state: StackState, timeoutMs = 120_000): Pro
   const replicas = sharedAgentProcesses(state).length;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const { items } = await kubeClient(state).get<{
-      items: Array<{ metadata: { name: string }; spec?: { holderIdentity?: string } }>;
-    }>('/apis/coordination.k8s.io/v1/namespaces/argo/leases');
     const holders = new Map<string, number>();
-    const shards = items.filter((l) => l.metadata.name.includes('-shard-'));
+    const shards = await shardLeases(state);
     for (const lease of shards) {
       const holder = lease.spec?.holderIdentity ?? '';
       holders.set(holder, (holders.get(holder) ?? 0) + 1);
@@ -96,6 +93,19 @@ export async function shardsSettled(state: StackState, timeoutMs = 120_000): Pro
       );
     await new Promise((r) => setTimeout(r, 500));
   }
+}
+
+export interface ShardLease {
+  metadata: { name: string };
+  spec?: { holderIdentity?: string };
+}
+
+/** The shard Leases of the Deployment's replicas (prefix `shared-agent`, namespace argo); another agent's are left out. */
+export async function shardLeases(state: StackState, prefix = 'shared-agent'): Promise<ShardLease[]> {
+  const { items } = await kubeClient(state).get<{ items: ShardLease[] }>(
+    '/apis/coordination.k8s.io/v1/namespaces/argo/leases',
+  );
+  return items.filter((l) => l.metadata.name.startsWith(`${prefix}-shard-`));
 }
 
 /** Agent pods of the stack (Argo labels them component=agent). */

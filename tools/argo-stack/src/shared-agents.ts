@@ -45,8 +45,16 @@ export function sharedAgentProcesses(state: StackState): StackProcess[] {
   return state.processes.filter((p) => p.name.startsWith(SHARED_AGENT));
 }
 
-/** Starts one replica under a name (its pod's name) and answers once it is ready (/readyz). */
-type Launch = (name: string) => Promise<{ proc: StackProcess; port: number }>;
+/** How one replica differs from the Deployment's pods. */
+export interface ReplicaOptions {
+  /** Variables set over the Deployment's and the stack's (e.g. AGENT_IDENTITY for a twin). */
+  env?: Record<string, string>;
+  /** The API server's URL in the replica's kubeconfig (e.g. a proxy in front of the stack's). */
+  apiServer?: string;
+}
+
+/** Starts one replica under a name (its pod's name); answers it and its health port. */
+type Launch = (name: string, replica?: ReplicaOptions) => Promise<{ proc: StackProcess; port: number }>;
 
 /**
  * Installs what manifests/shared-agent installs except the Deployment (its ServiceAccount, RBAC, PDB, Service),
@@ -102,7 +110,7 @@ async function replicaLauncher(state: StackState, options: SharedAgentsOptions):
   };
 
   let logged = false;
-  return async (name) => {
+  return async (name, replica = {}) => {
     const env = await containerEnv(
       container,
       { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, HOSTNAME: name },
@@ -118,6 +126,13 @@ async function replicaLauncher(state: StackState, options: SharedAgentsOptions):
     const port = await freePort('127.0.0.1');
     const tokenDir = join(dir, name, 'argo');
     mkdirSync(tokenDir, { recursive: true });
+    let kubeconfigFile = join(dir, 'kubeconfig');
+    if (replica.apiServer) {
+      kubeconfigFile = join(dir, name, 'kubeconfig');
+      writeFileSync(kubeconfigFile, kubeconfig(state, join(dir, 'token'), namespace, replica.apiServer), {
+        mode: 0o600,
+      });
+    }
     const proc = startProcess(
       state,
       name,
@@ -125,12 +140,13 @@ async function replicaLauncher(state: StackState, options: SharedAgentsOptions):
       {
         ...env,
         PLUGINS: plugins.keys,
-        KUBECONFIG: join(dir, 'kubeconfig'),
+        KUBECONFIG: kubeconfigFile,
         AGENT_PORT: String(port),
         AGENT_HOST: '127.0.0.1',
         ARGO_AGENT_PATCH_RATE: options.patchRate,
         AGENT_PLUGIN_TOKEN_DIR: tokenDir,
         ...options.env,
+        ...replica.env,
       },
     );
     return { proc, port };
@@ -234,11 +250,49 @@ async function ended(procs: StackProcess[]): Promise<void> {
 
 /** Stops the replicas gracefully (SIGTERM: they finish their tasks, write them and release their Leases). */
 export async function stopSharedAgents(state: StackState): Promise<void> {
-  const procs = sharedAgentProcesses(state);
-  for (const proc of procs) terminate(proc, 'SIGTERM');
+  await stopSharedAgentReplicas(state, sharedAgentProcesses(state));
+}
+
+/** Stops some of the replicas (SIGTERM, or `signal`), as the pods' deletion would, and forgets them. */
+export async function stopSharedAgentReplicas(
+  state: StackState,
+  procs: StackProcess[],
+  signal: NodeJS.Signals = 'SIGTERM',
+): Promise<void> {
+  for (const proc of procs) terminate(proc, signal);
   await ended(procs);
   state.processes = state.processes.filter((p) => !procs.includes(p));
   writeState(state);
+}
+
+const extraLaunchers = new WeakMap<StackState, Promise<Launch>>();
+
+/**
+ * Starts one more replica beside the stack's, configured as the Deployment's pod named `name` would be and
+ * differing as `replica` says (a second pod with the same AGENT_IDENTITY, a pod of another Deployment, a
+ * replica whose API connection goes through a proxy); answers once its health port answers, ready or not.
+ */
+export async function startSharedAgentReplica(
+  state: StackState,
+  name: string,
+  replica: ReplicaOptions,
+  log: (line: string) => void = () => undefined,
+): Promise<{ proc: StackProcess; port: number }> {
+  // One launcher per stack: each applies the manifests and asks for a token, seconds on a busy machine.
+  let launcher = extraLaunchers.get(state);
+  if (!launcher) {
+    launcher = replicaLauncher(state, runningOptions(state, log));
+    extraLaunchers.set(state, launcher);
+    launcher.catch(() => extraLaunchers.delete(state));
+  }
+  const started = await (await launcher)(name, replica);
+  await until(
+    name,
+    60,
+    async () => ((await fetch(`http://127.0.0.1:${started.port}/healthz`)).ok ? true : undefined),
+    () => exitedLine(started.proc),
+  );
+  return started;
 }
 
 /** Stops and starts the replicas again, e.g. once the plugins' Secrets are in place (as a rollout would). */
@@ -278,7 +332,12 @@ function usablePlugins(env: Record<string, string>): UsablePlugins {
   return { keys: usable.join(',') || 'none', leftOut };
 }
 
-function kubeconfig(state: StackState, tokenFile: string, namespace: string): string {
+function kubeconfig(
+  state: StackState,
+  tokenFile: string,
+  namespace: string,
+  server = `https://${state.hostAddr}:${state.ports.apiServer}`,
+): string {
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',
@@ -286,7 +345,7 @@ function kubeconfig(state: StackState, tokenFile: string, namespace: string): st
       {
         name: 'argo-stack',
         cluster: {
-          server: `https://${state.hostAddr}:${state.ports.apiServer}`,
+          server,
           'certificate-authority': join(state.dir, 'pki/ca.crt'),
         },
       },

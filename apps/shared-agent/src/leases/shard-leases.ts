@@ -94,7 +94,15 @@ export class ShardLeases {
   /** Whether this replica works the shard now: it holds its Lease and renewed its member Lease in time. */
   owns(shard: number): boolean {
     this.pauseIfStale();
-    return !this.paused && this.held.has(shard) && !this.releasingShards.has(shard);
+    return !this.paused && this.holds(shard);
+  }
+
+  /**
+   * Whether this replica holds the shard's Lease, paused or not: what it reads and watches of the shard's
+   * TaskSets while paused is kept, and worked once the shard resumes.
+   */
+  holds(shard: number): boolean {
+    return this.held.has(shard) && !this.releasingShards.has(shard);
   }
 
   /** How long after the last successful renewal (sent) this replica stops working its shards. */

@@ -38,8 +38,10 @@ export interface TaskSetAgentOptions {
   store: TaskSetStore;
   patcher: ResultPatcher;
   plugins: PluginSet;
-  /** Whether this replica works the shard now (its Lease). */
+  /** Whether this replica works the shard now (its Lease, renewed in time): tasks start only then. */
   owns: (shard: number) => boolean;
+  /** Whether it holds the shard's Lease, paused or not: its TaskSets are kept then. */
+  holds: (shard: number) => boolean;
   shards: number;
   maxInFlight: number;
   /** Most tasks of one namespace executing at once. */
@@ -119,7 +121,7 @@ export class TaskSetAgent implements ShardOwner {
       return this.forget(key);
     }
     const shard = shardOf(namespace, name, this.options.shards);
-    if (!this.options.owns(shard) || !this.announced.has(shard)) return;
+    if (!this.options.holds(shard) || !this.announced.has(shard)) return;
     const waiting = this.listing.get(shard);
     if (waiting) waiting.push(event);
     else this.take(object, shard);
@@ -447,7 +449,8 @@ export class TaskSetAgent implements ShardOwner {
             object.metadata.name ?? '',
             this.options.shards,
           );
-          if (shards.has(shard) && this.options.owns(shard) && !isCompleted(object)) this.take(object, shard);
+          if (shards.has(shard) && this.options.holds(shard) && !isCompleted(object))
+            this.take(object, shard);
         }
       } catch (err) {
         this.options.logger.warn({ err, collection }, 'could not read the TaskSets of new shards');
@@ -465,7 +468,7 @@ export class TaskSetAgent implements ShardOwner {
           `/apis/argoproj.io/v1alpha1/namespaces/${next.namespace}/workflowtasksets/${next.name}`,
         );
         const key = taskSetKey(next.namespace, next.name);
-        if (!object || isCompleted(object) || !this.options.owns(next.shard)) {
+        if (!object || isCompleted(object) || !this.options.holds(next.shard)) {
           this.options.store.remove(key);
           continue;
         }

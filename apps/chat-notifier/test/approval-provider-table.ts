@@ -2,7 +2,6 @@
 // do to a request in each provider's stand-in (apps/chat-notifier/test/approval-worlds.ts), and what the gate
 // must answer. Run through the local agent (approvals.e2e-spec.ts) and, the rows without `localOnly`, through
 // the real Argo on both stacks (test/argo/approvals.argo-spec.ts).
-import type { Person } from './approval-worlds.js';
 
 export type ApprovalProvider = 'mattermost' | 'discord' | 'github' | 'jira' | 'servicenow';
 
@@ -29,6 +28,9 @@ export const PROVIDER_SUPPORT: Record<ApprovalProvider, ProviderSupport> = {
 export const PROVIDERS = Object.keys(PROVIDER_SUPPORT) as ApprovalProvider[];
 
 /** What people do once the request has been read `after` times. */
+/** The two approvers every world has. */
+export type Person = 'alice' | 'bob';
+
 export interface WorldStep {
   after: number;
   act: 'approve' | 'reject' | 'withdraw' | 'delete' | 'cancel';

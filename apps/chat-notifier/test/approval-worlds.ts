@@ -6,9 +6,9 @@ import { ServicenowStandIn } from '../stand-ins/servicenow/servicenow.stand-in.j
 import { adfText } from '../src/providers/jira/jira-approval-channel.js';
 import { MattermostStandIn } from '../stand-ins/mattermost/mattermost.stand-in.js';
 import type { ProviderStandIn } from '@app/local-agent';
-import type { ApprovalProvider, WorldCase, WorldStep } from './approval-provider-table.js';
+import type { ApprovalProvider, Person, WorldCase, WorldStep } from './approval-provider-table.js';
 
-export type Person = 'alice' | 'bob';
+export type { Person };
 
 /**
  * One provider's stand-in as the approval table drives it: two people who may answer, what they can do to a

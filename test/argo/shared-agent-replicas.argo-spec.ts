@@ -270,17 +270,11 @@ describe('shared-agent replicas that must not run a step twice', () => {
         `shared-agent-replicas: API connection hung: its last call ${lastCallOf(name) - hungAt} ms after the hang, the others held every shard after ${takenMs} ms (lease ${LEASE_MS} ms); ${JSON.stringify(ended)}; ${byNonHolders().length} calls by a replica not holding the shard`,
       ]);
       expect(ended).toEqual({ Succeeded: held.length + fresh.length });
-      expect(
-        executions([
-          [held, HELD],
-          [fresh, QUICK],
-        ]),
-      ).toEqual(
-        once([
-          [held, HELD],
-          [fresh, QUICK],
-        ]),
-      );
+      const runs: Array<[string[], string[]]> = [
+        [held, HELD],
+        [fresh, QUICK],
+      ];
+      expect(executions(runs)).toEqual(once(runs));
       expect(byNonHolders()).toEqual([]);
     } finally {
       await stopSharedAgentReplicas(state, [cut.proc], 'SIGKILL');
@@ -320,17 +314,11 @@ describe('shared-agent replicas that must not run a step twice', () => {
         `shared-agent-replicas: SIGSTOP for ${((continuedAt - stoppedAt) / 1000).toFixed(1)} s: settled again ${settledMs} ms after SIGCONT; ${JSON.stringify(ended)}; ${byNonHolders().length} calls by a replica not holding the shard`,
       ]);
       expect(ended).toEqual({ Succeeded: held.length });
-      expect(
-        executions([
-          [held, HELD],
-          [fresh, QUICK],
-        ]),
-      ).toEqual(
-        once([
-          [held, HELD],
-          [fresh, QUICK],
-        ]),
-      );
+      const runs: Array<[string[], string[]]> = [
+        [held, HELD],
+        [fresh, QUICK],
+      ];
+      expect(executions(runs)).toEqual(once(runs));
       expect(byNonHolders()).toEqual([]);
     } finally {
       process.kill(paused.pid, 'SIGCONT');

@@ -164,13 +164,8 @@ function podCgroup(kubepods: string, uid: string): string | undefined {
     .find((dir) => existsSync(dir));
 }
 
-/**
- * A pod's working set as the kubelet reports it (memory.usage_in_bytes less total_inactive_file), KiB; 0 once
- * the pod is gone.
- */
-export function podWorkingSetKiB(kubepods: string, uid: string): number {
-  const dir = podCgroup(kubepods, uid);
-  if (!dir) return 0;
+/** The working set of a memory cgroup as the kubelet reports it (memory.usage_in_bytes less total_inactive_file), KiB. */
+function workingSetKiB(dir: string): number {
   try {
     const usage = Number(readFileSync(join(dir, 'memory.usage_in_bytes'), 'utf8'));
     const inactive = Number(
@@ -178,7 +173,7 @@ export function podWorkingSetKiB(kubepods: string, uid: string): number {
     );
     return Math.max(0, usage - inactive) / 1024;
   } catch {
-    return 0;
+    return 0; // the pod is gone
   }
 }
 
@@ -195,8 +190,10 @@ export const processesRss = (processes: () => string[]) => (): MemorySample => {
 
 /** The pods' summed working set; counted are the pods that have a cgroup (a Pending pod has none yet). */
 export const podsWorkingSet = (kubepods: string, uids: () => string[]) => (): MemorySample => {
-  const list = uids().filter((uid) => podCgroup(kubepods, uid) !== undefined);
-  return { kib: list.reduce((s, uid) => s + podWorkingSetKiB(kubepods, uid), 0), count: list.length };
+  const dirs = uids()
+    .map((uid) => podCgroup(kubepods, uid))
+    .filter((dir): dir is string => dir !== undefined);
+  return { kib: dirs.reduce((s, dir) => s + workingSetKiB(dir), 0), count: dirs.length };
 };
 
 /** Samples `measure` every second; `peakKiB`, and the most processes (or pods) seen at once. */

@@ -108,7 +108,7 @@ describe('the shared agent installed as docs/shared-agent.md says, as real pods'
   });
 
   afterAll(async () => {
-    uninstallSharedAgentPods(state);
+    await uninstallSharedAgentPods(state);
     await Promise.all([first?.close(), second?.close()]);
     server?.close();
   });
@@ -173,7 +173,7 @@ describe('the shared agent installed as docs/shared-agent.md says, as real pods'
   });
 
   it('runs the same from the Helm chart in place of the kustomization', async () => {
-    uninstallSharedAgentPods(state);
+    await uninstallSharedAgentPods(state);
     const helm = join(await ensureBinarySet(repoRoot, 'helm', () => undefined), 'helm');
     const helmRun = (args: string[]) =>
       execFileSync(helm, args, {
@@ -196,13 +196,12 @@ describe('the shared agent installed as docs/shared-agent.md says, as real pods'
       '5m',
     ]);
     try {
-      switchController(state, true);
-      await new Promise((r) => setTimeout(r, 3000));
+      await switchController(state, true);
       await run('from-helm');
       expect(messages(first)).toEqual(['first', 'from-helm']);
       expect(agentPodsOfWorkflows()).toBe('');
     } finally {
-      switchController(state, false);
+      await switchController(state, false);
       helmRun(['uninstall', 'shared-agent', ...AGENT, '--wait']);
     }
   });

@@ -25,8 +25,11 @@ export async function setSharedAgentEnv(state: StackState, env: Record<string, s
   await sharedAgentRolledOut(state);
 }
 
-/** The controller's switch (`disableAgentPodCreation`), patched into its ConfigMap as the docs say. */
-export function switchController(state: StackState, shared: boolean): void {
+/**
+ * The controller's switch (`disableAgentPodCreation`), patched into its ConfigMap as the docs say. The controller
+ * reads its ConfigMap as it changes: switched on, this waits until the next workflow gets no agent pod.
+ */
+export async function switchController(state: StackState, shared: boolean): Promise<void> {
   kubectl(state, [
     ...NS,
     'patch',
@@ -38,6 +41,7 @@ export function switchController(state: StackState, shared: boolean): void {
       ? ['--patch-file', join(KUSTOMIZATION, 'controller-configmap-patch.yaml')]
       : ['-p', '{"data":{"disableAgentPodCreation":"false"}}']),
   ]);
+  if (shared) await new Promise((r) => setTimeout(r, 3000));
 }
 
 /**
@@ -53,14 +57,12 @@ export async function installSharedAgentPods(
   await apply(state, SHARED_AGENT_NAMESPACE, settingsObjects(container, env));
   kubectl(state, ['apply', '-k', KUSTOMIZATION]);
   await setSharedAgentEnv(state, { ...plainSettings(container, env), ...agentEnv });
-  switchController(state, true);
-  // The controller reads its ConfigMap as it changes; the next workflow gets no agent pod.
-  await new Promise((r) => setTimeout(r, 3000));
+  await switchController(state, true);
 }
 
 /** How to switch back: the controller first, then the agent. */
-export function uninstallSharedAgentPods(state: StackState): void {
-  switchController(state, false);
+export async function uninstallSharedAgentPods(state: StackState): Promise<void> {
+  await switchController(state, false);
   kubectl(state, ['delete', '--ignore-not-found', '-k', KUSTOMIZATION]);
 }
 

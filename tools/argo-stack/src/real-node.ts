@@ -46,6 +46,8 @@ export interface RealNode {
   kubeletPort: number;
   /** The registry containerd pulls every image from. */
   mirror: ImageMirror;
+  /** The Node base the plugin images are built on (an `up` again builds a checkout's images on it). */
+  base: BuiltImage;
 }
 
 const nodeDir = (state: StackState) => join(state.dir, 'node');
@@ -249,6 +251,7 @@ export async function startRealNode(state: StackState, log: (line: string) => vo
     cgroupRoot: `/${bridgeName(state.index)}`,
     containerdSocket: join(dir, 'containerd.sock'),
     kubeletPort: await freePort(state.hostAddr),
+    base,
     mirror: await startImageMirror(
       state,
       dir,
@@ -384,8 +387,7 @@ export async function pushCheckoutImages(
   log: (line: string) => void,
 ): Promise<void> {
   const node = state.realNode!;
-  const base = baseOf(state, await nodeImages(state, () => undefined));
-  const images = pluginImages(repoRoot, base, log);
+  const images = pluginImages(repoRoot, node.base, log);
   mirrorHosts(
     node.mirror,
     images.map((i) => hostOf(i.ref)),

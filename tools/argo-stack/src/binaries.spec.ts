@@ -41,6 +41,18 @@ describe('withBuildLock', () => {
     expect(existsSync(`${dir}.lock`)).toBe(false);
   });
 
+  it('builds into a cache folder that does not exist yet, as on a fresh machine', async () => {
+    const fresh = join(dir, '..', 'cache', 'bin', 'kube-0123');
+    await expect(
+      withBuildLock(
+        fresh,
+        () => undefined,
+        async () => 'built',
+      ),
+    ).resolves.toBe('built');
+    expect(existsSync(`${fresh}.lock`)).toBe(false);
+  });
+
   it('takes over a lock whose owner is gone', async () => {
     const dead = spawnSync('true').pid;
     mkdirSync(`${dir}.lock`);

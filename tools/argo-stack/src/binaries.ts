@@ -15,7 +15,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import {
   type ModuleRelease,
   VERSIONED_MODULE,
@@ -263,6 +263,7 @@ export async function withBuildLock<T>(
   fn: () => Promise<T>,
 ): Promise<T> {
   const lock = `${dir}.lock`;
+  mkdirSync(dirname(lock), { recursive: true }); // a fresh machine has no cache folder yet
   let told = false;
   for (;;) {
     try {

@@ -115,6 +115,24 @@ describe('the shared agent', () => {
     });
   });
 
+  it('a task another replica ran, final when this one took the TaskSet, is not offered when the controller clears its result (its task leaves the spec one patch later)', async () => {
+    api.createTaskSet(
+      NS,
+      'handed',
+      { 'handed-1': pluginTask({ probe: { message: 'ran on the previous owner' } }) },
+      { 'handed-1': { phase: 'Succeeded' } },
+    );
+    api.setWorkflowNodes(NS, 'handed', { 'handed-1': { phase: 'Running' } });
+    h = await startAgent(api);
+    await until('its shards taken', () => h!.logs().some((l) => l.msg === 'shards acquired'));
+    await new Promise((resolve) => setTimeout(resolve, 300)); // and the TaskSet listed
+    api.clearResults(NS, 'handed', ['handed-1']);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    api.clearTasks(NS, 'handed', ['handed-1']);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(probeStats.executions).toBe(0);
+  });
+
   it('tells each plugin the workflow of the task: name, namespace, the uid of its owner and its creator labels ({} when unknown)', async () => {
     const [plugin] = await external(['hello'], [[{ body: '{"node":{"phase":"Succeeded"}}' }]]);
     api.createTaskSet(NS, 'named', { 'named-1': pluginTask({ hello: {} }) });

@@ -223,6 +223,10 @@ export class TaskSetAgent implements ShardOwner {
       }
     const now = Date.now();
     for (const nodeId of Object.keys(held.tasks)) if (!run.seen.has(nodeId)) run.seen.set(nodeId, now);
+    // A node final once stays final (a retry is another node): when the controller clears its result, one patch
+    // before it removes the task, the task must not look new. A result another replica wrote before this one
+    // took the shard is remembered here only.
+    for (const nodeId of held.finals) if (nodeId in held.tasks) run.considered.add(nodeId);
     if (run.checked) this.offer(held.key, run);
   }
 

@@ -192,17 +192,29 @@ export class FakeApi {
     this.workflows.set(key, stopped);
   }
 
-  /** Removes tasks and their results from a TaskSet, as the controller does with fulfilled nodes. */
+  /**
+   * Removes results from a TaskSet's status, the first of the controller's two patches for fulfilled nodes
+   * (removeCompletedTaskSetStatus): the tasks stay in the spec until the second.
+   */
+  clearResults(namespace: string, name: string, nodeIds: string[]): void {
+    const object = structuredClone(this.taskSets.get(`${namespace}/${name}`)!);
+    const nodes = { ...(object.status?.nodes as Record<string, unknown>) };
+    for (const id of nodeIds) delete nodes[id];
+    object.status = { nodes };
+    this.store('taskset', object, 'MODIFIED');
+  }
+
+  /**
+   * Removes tasks and their results from a TaskSet, as the controller does with fulfilled nodes: the results by
+   * one patch of the status, then the tasks by a patch of the spec, which labels the TaskSet completed once no
+   * task is left.
+   */
   clearTasks(namespace: string, name: string, nodeIds: string[]): void {
+    this.clearResults(namespace, name, nodeIds);
     const object = structuredClone(this.taskSets.get(`${namespace}/${name}`)!);
     const tasks = { ...(object.spec?.tasks as Record<string, unknown>) };
-    const nodes = { ...(object.status?.nodes as Record<string, unknown>) };
-    for (const id of nodeIds) {
-      delete tasks[id];
-      delete nodes[id];
-    }
+    for (const id of nodeIds) delete tasks[id];
     object.spec = { tasks };
-    object.status = { nodes };
     if (Object.keys(tasks).length === 0)
       object.metadata.labels = { ...object.metadata.labels, 'workflows.argoproj.io/completed': 'true' };
     this.store('taskset', object, 'MODIFIED');

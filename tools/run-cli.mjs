@@ -32,5 +32,12 @@ if (!existsSync(bundle) || statSync(bundle).mtimeMs < newestSource(['tools', 'li
   const { buildTools } = await import('./build.mjs');
   await buildTools();
 }
+if (!existsSync(bundle)) {
+  const clis = readdirSync(join(root, 'dist/tools'))
+    .filter((f) => f.endsWith('.mjs') && !f.endsWith('.d.mjs'))
+    .map((f) => f.slice(0, -'.mjs'.length));
+  console.error(`no CLI named ${name}; there are: ${clis.join(', ')}`);
+  process.exit(2);
+}
 process.argv = [process.argv[0], bundle, ...rest];
 await import(pathToFileURL(bundle).href);

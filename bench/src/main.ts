@@ -44,6 +44,8 @@ const HELP = `usage: npm run bench -- [options]
                     sample the sidecars both have, REV's and the working tree's alternately, --starts N
                     each: cold start and memory after a foreign and after their own template; prints
                     both, the difference and the spread
+  --candidate REV   with --baseline: REV's builds (made the same way) in place of the working tree's, to
+                    measure one change on its own (e.g. --baseline M^1 --candidate M for a merge M)
 
 The targets at the end are the goals of docs/performance.md: a missed one is reported (✖) and explained
 there; it does not fail the run. Exit 0 when the measurements ran, 1 if the harness failed.`;
@@ -69,6 +71,7 @@ const SPEC = {
     quick: { type: 'boolean' },
     note: { type: 'string' },
     baseline: { type: 'string' },
+    candidate: { type: 'string' },
   },
 } as const satisfies CommandSpec;
 
@@ -94,6 +97,8 @@ let outFile: string;
 const log = (text: string): void => void process.stderr.write(`${text}\n`);
 
 function settingsOf(o: Options) {
+  if (o.candidate !== undefined && o.baseline === undefined)
+    throw new UsageError('--candidate needs --baseline: it replaces the working tree in that comparison');
   for (const name of NUMERIC)
     if (!(Number(o[name]) >= 0)) throw new UsageError(`--${name} must be a number, got '${o[name]}'`);
   const num = (name: (typeof NUMERIC)[number], quickValue?: number): number =>
@@ -308,10 +313,15 @@ async function main(): Promise<void> {
       }
     }
 
-    let revision: { baseline: Revision; samples: Sample[] } | undefined;
+    let revision: { baseline: Revision; candidate?: Revision; samples: Sample[] } | undefined;
     if (opts.baseline) {
       const baseline = prepareRevision(opts.baseline, { root, cache: revisionCache(), node: ctx.node });
       for (const s of baseline.skipped) log(`  ${opts.baseline}: skipped ${s.app}: ${s.reason}`);
+      const candidate =
+        opts.candidate === undefined
+          ? undefined
+          : prepareRevision(opts.candidate, { root, cache: revisionCache(), node: ctx.node });
+      for (const s of candidate?.skipped ?? []) log(`  ${opts.candidate}: skipped ${s.app}: ${s.reason}`);
       const samples = await sampleRevision(
         plugins.filter((t) => t.kind === 'plugin'),
         baseline,
@@ -321,9 +331,13 @@ async function main(): Promise<void> {
           settleMs: settings.settleMs,
           nodeArgs: (app) => manifestNodeArgs(app, baseline.dir).args,
           log,
+          candidate: candidate && {
+            revision: candidate,
+            nodeArgs: (app) => manifestNodeArgs(app, candidate.dir).args,
+          },
         },
       );
-      revision = { baseline, samples };
+      revision = { baseline, candidate, samples };
     }
 
     const loads: LoadRun[] = [];
@@ -420,7 +434,7 @@ async function main(): Promise<void> {
     console.log(report);
     if (side) console.log(renderSideBySide(side, hosted.length));
     const compared = revision && compareSamples(revision.samples);
-    if (revision && compared) console.log(renderComparison(compared, revision.baseline));
+    if (revision && compared) console.log(renderComparison(compared, revision.baseline, revision.candidate));
     const json = JSON.stringify(
       {
         meta,
@@ -439,6 +453,7 @@ async function main(): Promise<void> {
         baseline: revision && {
           rev: revision.baseline.rev,
           commit: revision.baseline.commit,
+          candidate: revision.candidate && { rev: revision.candidate.rev, commit: revision.candidate.commit },
           compared,
           samples: revision.samples,
         },

@@ -99,7 +99,11 @@ export function compareSamples(samples: Sample[]): Compared[] {
   });
 }
 
-export function renderComparison(rows: Compared[], baseline: { rev: string; commit: string }): string {
+export function renderComparison(
+  rows: Compared[],
+  baseline: { rev: string; commit: string },
+  candidate?: { rev: string; commit: string },
+): string {
   const digits = (r: Compared) => (r.unit === 'MiB' ? 1 : 0);
   const signed = (r: Compared) =>
     r.difference === undefined
@@ -108,7 +112,16 @@ export function renderComparison(rows: Compared[], baseline: { rev: string; comm
   const percent = (r: Compared) =>
     r.difference === undefined || !r.baseline ? '' : ` (${((100 * r.difference) / r.baseline).toFixed(0)} %)`;
   const table = renderTable(
-    ['sidecar', 'metric', 'n', `baseline ${baseline.rev}`, 'current', 'difference', 'spread (IQR)', ''],
+    [
+      'sidecar',
+      'metric',
+      'n',
+      `baseline ${baseline.rev}`,
+      candidate ? candidate.rev : 'current',
+      'difference',
+      'spread (IQR)',
+      '',
+    ],
     rows.map((r) => [
       r.app,
       r.metric,
@@ -122,5 +135,6 @@ export function renderComparison(rows: Compared[], baseline: { rev: string; comm
         : '',
     ]),
   );
-  return `\nside by side with ${baseline.rev} (${baseline.commit.slice(0, 12)}), sampled alternately in this run (medians):\n${table}`;
+  const current = candidate ? `${candidate.rev} (${candidate.commit.slice(0, 12)})` : 'the working tree';
+  return `\nside by side: ${baseline.rev} (${baseline.commit.slice(0, 12)}) and ${current}, sampled alternately in this run (medians):\n${table}`;
 }

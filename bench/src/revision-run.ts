@@ -1,4 +1,4 @@
-// Runs the side by side of npm run bench -- --baseline <rev> (see revision-compare.ts).
+// Runs the side by side of npm run bench -- --baseline <rev> [--candidate <rev>] (see revision-compare.ts).
 import { coldStart } from './cold-start.js';
 import { alternation, type Sample } from './revision-compare.js';
 import type { Revision } from './revision.js';
@@ -22,32 +22,28 @@ export async function sampleRevision(
     settleMs: number;
     nodeArgs: (app: string) => string[];
     log: (t: string) => void;
+    /** Another revision's builds in place of the working tree's (--candidate), with its own node flags. */
+    candidate?: { revision: Revision; nodeArgs: (app: string) => string[] };
   },
 ): Promise<Sample[]> {
-  const baseline = new Map<string, Target>();
+  const started: Target[] = [];
   try {
-    for (const built of revision.apps) {
-      const mine = current.find((t) => t.name === built.app);
-      if (!mine) continue;
-      const standIns = await startStandIns(built.standIns).catch((err: Error) => {
-        options.log(`  ${built.app}@${revision.rev}: stand-ins: ${err.message}; left out`);
-      });
-      if (!standIns) continue;
-      baseline.set(built.app, {
-        ...mine,
-        name: `${built.app}@${revision.rev}`,
-        entry: built.entry,
-        env: standIns.env,
-        nodeArgs: options.nodeArgs(built.app),
-        standIns,
-      });
+    const baseline = await revisionTargets(current, revision, options.nodeArgs, options.log);
+    started.push(...baseline.values());
+    let mine = new Map(current.map((t) => [t.name, t]));
+    if (options.candidate) {
+      const { revision: other, nodeArgs } = options.candidate;
+      mine = await revisionTargets(current, other, nodeArgs, options.log);
+      started.push(...mine.values());
     }
-    const apps = [...baseline.keys()];
-    options.log(`side by side with ${revision.rev}: ${apps.join(', ')}, ${options.rounds} samples a side`);
+    const apps = [...baseline.keys()].filter((app) => mine.has(app));
+    const against = options.candidate ? ` (current: ${options.candidate.revision.rev})` : '';
+    options.log(
+      `side by side with ${revision.rev}${against}: ${apps.join(', ')}, ${options.rounds} samples a side`,
+    );
     const samples: Sample[] = [];
     for (const turn of alternation(apps, options.rounds)) {
-      const target =
-        turn.side === 'current' ? current.find((t) => t.name === turn.app)! : baseline.get(turn.app)!;
+      const target = (turn.side === 'current' ? mine : baseline).get(turn.app)!;
       for (const template of target.own && !target.ownProblem ? TEMPLATES : TEMPLATES.slice(0, 1)) {
         const run = await coldStart(target, template, ctx, {
           settleMs: options.settleMs,
@@ -59,6 +55,36 @@ export async function sampleRevision(
     }
     return samples;
   } finally {
-    await Promise.all([...baseline.values()].map((t) => t.standIns?.close()));
+    await Promise.all(started.map((t) => t.standIns?.close()));
   }
+}
+
+/**
+ * The sidecars of a revision's builds that the working tree also has, each with the revision's own stand-ins and
+ * node flags, and the working tree's templates (the same bodies on both sides).
+ */
+async function revisionTargets(
+  current: Target[],
+  revision: Revision,
+  nodeArgs: (app: string) => string[],
+  log: (t: string) => void,
+): Promise<Map<string, Target>> {
+  const targets = new Map<string, Target>();
+  for (const built of revision.apps) {
+    const mine = current.find((t) => t.name === built.app);
+    if (!mine) continue;
+    const standIns = await startStandIns(built.standIns).catch((err: Error) => {
+      log(`  ${built.app}@${revision.rev}: stand-ins: ${err.message}; left out`);
+    });
+    if (!standIns) continue;
+    targets.set(built.app, {
+      ...mine,
+      name: `${built.app}@${revision.rev}`,
+      entry: built.entry,
+      env: standIns.env,
+      nodeArgs: nodeArgs(built.app),
+      standIns,
+    });
+  }
+  return targets;
 }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { alternation, compareSamples, type Sample } from './revision-compare.js';
+import { alternation, compareSamples, renderComparison, type Sample } from './revision-compare.js';
 import { prepareRevision, type RevisionIo } from './revision.js';
 
 const COMMIT = 'c0d9c75aa0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5';
@@ -155,5 +155,25 @@ describe('compareSamples', () => {
   it('gives no own-template rows when no sidecar was sampled with its own template', () => {
     const rows = compareSamples([{ app: 'x', side: 'baseline', round: 0, template: 'foreign', ms: 1 }]);
     expect(rows.map((r) => r.metric)).toEqual(['cold start', 'idle memory']);
+  });
+});
+
+describe('renderComparison', () => {
+  const rows = compareSamples([
+    { app: 'collection', side: 'baseline', round: 0, ms: 100, rssKiB: 60 * 1024 },
+    { app: 'collection', side: 'current', round: 0, ms: 90, rssKiB: 61 * 1024 },
+  ]);
+  const base = { rev: 'M^1', commit: 'a'.repeat(40) };
+
+  it('names the working tree as the current side', () => {
+    const text = renderComparison(rows, base);
+    expect(text).toContain('side by side: M^1 (aaaaaaaaaaaa) and the working tree,');
+    expect(text).toMatch(/baseline M\^1 +current/);
+  });
+
+  it('names the candidate revision where --candidate replaced the working tree', () => {
+    const text = renderComparison(rows, base, { rev: 'M', commit: 'b'.repeat(40) });
+    expect(text).toContain('side by side: M^1 (aaaaaaaaaaaa) and M (bbbbbbbbbbbb),');
+    expect(text).toMatch(/baseline M\^1 +M +difference/);
   });
 });

@@ -205,6 +205,10 @@ const CASES: CliCase[] = [
         args: ['--skip', 'everything'],
         message: "--skip must be cold, load, polls or side, got 'everything'",
       },
+      {
+        args: ['--candidate', 'HEAD'],
+        message: '--candidate needs --baseline: it replaces the working tree in that comparison',
+      },
     ],
   },
   {

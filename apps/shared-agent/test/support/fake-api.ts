@@ -152,7 +152,7 @@ export class FakeApi {
     });
   }
 
-  /** The Workflow's node phases, as the controller persists them before it clears the TaskSet. */
+  /** The Workflow's node phases (the controller updates the Workflow after it has cleared the TaskSet). */
   setWorkflowNodes(namespace: string, name: string, nodes: Record<string, { phase: string }>): void {
     this.workflows.set(`${namespace}/${name}`, {
       apiVersion: 'argoproj.io/v1alpha1',

@@ -120,6 +120,7 @@ export async function startSharedAgent(options: SharedAgentOptions = {}): Promis
     collections,
     query,
     handoverTimeoutMs: shutdownTimeoutMs,
+    resultWaitMs: parseDuration(env.AGENT_HANDOVER_RESULT_WAIT),
     logger,
     metrics,
     stopped: new StoppedTasks(client, logger, metrics),
@@ -208,6 +209,7 @@ export async function startSharedAgent(options: SharedAgentOptions = {}): Promis
         : true;
       patcher.stop();
       await patcher.flush();
+      await agent.untilTaken(undefined, deadline - Date.now());
       await leases.stop();
       watching.abort();
       health.close();

@@ -468,6 +468,41 @@ describe('the shared agent', () => {
     h = undefined;
   });
 
+  it('a stop hands its shards over once the controller has taken the results written (their tasks left the TaskSet), at most AGENT_HANDOVER_RESULT_WAIT', async () => {
+    const holders = () =>
+      api
+        .leaseList()
+        .filter((l) => l.metadata.labels?.['executor-plugins.dev/lease'] !== 'member')
+        .map((l) => (l.spec as { holderIdentity: string }).holderIdentity);
+    api.autoComplete = false; // the controller's part is played below
+    h = await startAgent(api, { AGENT_HANDOVER_RESULT_WAIT: '4s' });
+    api.createTaskSet(NS, 'taken', { 'taken-1': pluginTask({ probe: {} }) });
+    await until('the result written', () => phases('taken')['taken-1'] === 'Succeeded');
+    const started = Date.now();
+    const stopping = h.agent.shutdown('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(holders().filter((holder) => holder === 'replica-a')).toHaveLength(4);
+    api.clearTasks(NS, 'taken', ['taken-1']);
+    await stopping;
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect(holders()).toEqual(['', '', '', '']);
+    h = undefined;
+
+    // The controller never takes them: handed over after the wait, saying so.
+    h = await startAgent(api, { AGENT_HANDOVER_RESULT_WAIT: '1s' });
+    api.createTaskSet(NS, 'left', { 'left-1': pluginTask({ probe: {} }) });
+    await until('the result written', () => phases('left')['left-1'] === 'Succeeded');
+    const waited = Date.now();
+    await h.agent.shutdown('SIGTERM');
+    expect(Date.now() - waited).toBeGreaterThanOrEqual(1000);
+    expect(
+      h.logs().find((l) => l.msg === 'handed over before the controller took their results'),
+    ).toMatchObject({
+      taskSets: [`${NS}/left`],
+    });
+    h = undefined;
+  });
+
   it('answers /healthz, /readyz and /metrics', async () => {
     h = await startAgent(api);
     api.createTaskSet(NS, 'm', { 'm-1': pluginTask({ probe: {} }) });

@@ -104,6 +104,14 @@ export class AgentEnv implements EnvExtras {
   AGENT_SHUTDOWN_TIMEOUT = '20s';
 
   /**
+   * Longest a shard handover or a graceful stop then waits for the controller to take the results just written
+   * (their tasks leave the TaskSet), so that the next owner does not read a TaskSet between the controller's
+   * two patches; `0s` hands over at once.
+   */
+  @IsGoDuration({ max: '1m' })
+  AGENT_HANDOVER_RESULT_WAIT = '5s';
+
+  /**
    * Executor plugin servers called over HTTP, in order, after the in-process ones: `<name>=<url>` entries
    * separated by commas, semicolons or line breaks. Each one's token is read from
    * `<AGENT_PLUGIN_TOKEN_DIR>/<name>/token`.

@@ -33,6 +33,9 @@ import {
 import { creatorLabels, type WorkflowLabels } from './workflow-creator.js';
 import type { TaskSetStore } from './taskset-store.js';
 
+/** How often a handover looks whether the controller has taken the results just written. */
+const TAKEN_POLL_MS = 100;
+
 export interface TaskSetAgentOptions {
   client: KubeClient;
   store: TaskSetStore;
@@ -53,6 +56,8 @@ export interface TaskSetAgentOptions {
   query: string;
   /** Longest a shard handover waits for the shard's running tasks. */
   handoverTimeoutMs: number;
+  /** Longest it then waits for the controller to take the results written (AGENT_HANDOVER_RESULT_WAIT). */
+  resultWaitMs: number;
   logger: PluginLogger;
   metrics: AgentMetrics;
   /** Cancels the remote work of tasks a stopped workflow took away. */
@@ -159,10 +164,53 @@ export class TaskSetAgent implements ShardOwner {
     this.announced.delete(shard);
     const keys = this.options.store.keysOfShard(shard);
     for (const key of keys) this.queue.drop(key);
+    const deadline = performance.now() + this.options.handoverTimeoutMs;
     await this.queue.settle(keys, this.options.handoverTimeoutMs);
     await this.options.patcher.flush(keys);
+    await this.untilTaken(keys, deadline - performance.now());
     this.options.store.dropShards(new Set([shard]));
     for (const key of keys) this.forget(key, false);
+  }
+
+  /**
+   * Waits, at most `withinMs` and AGENT_HANDOVER_RESULT_WAIT, until the controller has taken the results this replica knows final of these TaskSets
+   * (or all): their tasks have left the spec. It takes a result in three writes, the TaskSet's status without it,
+   * the TaskSet's spec without the task, then the Workflow; a replica taking the TaskSet between the first two
+   * would see a finished task as new, and the Workflow would not say otherwise yet.
+   */
+  async untilTaken(keys: string[] = [...this.runs.keys()], withinMs = Infinity): Promise<void> {
+    const limitMs = Math.min(this.options.resultWaitMs, withinMs);
+    if (!(limitMs > 0)) return;
+    const deadline = performance.now() + limitMs;
+    let waiting = keys.flatMap((key) => {
+      const held = this.options.store.get(key);
+      const run = this.runs.get(key);
+      if (!held || !run) return [];
+      const nodes = Object.keys(held.tasks).filter(
+        (nodeId) => run.considered.has(nodeId) && !run.unfinished.has(nodeId) && !run.foreign.has(nodeId),
+      );
+      return nodes.length > 0 ? [{ held, nodes }] : [];
+    });
+    while (waiting.length > 0 && performance.now() < deadline) {
+      const still: typeof waiting = [];
+      for (const entry of waiting) {
+        const { namespace, name } = entry.held;
+        const object = await this.options.client
+          .find<TaskSetObject>(
+            `/apis/argoproj.io/v1alpha1/namespaces/${encodeURIComponent(namespace)}/workflowtasksets/${encodeURIComponent(name)}`,
+          )
+          .catch(() => undefined); // unreadable: not waited for
+        const tasks = object && !isCompleted(object) ? (object.spec?.tasks ?? {}) : {};
+        if (entry.nodes.some((nodeId) => nodeId in tasks)) still.push(entry);
+      }
+      waiting = still;
+      if (waiting.length > 0) await new Promise((resolve) => setTimeout(resolve, TAKEN_POLL_MS));
+    }
+    if (waiting.length > 0)
+      this.options.logger.info(
+        { taskSets: waiting.map((entry) => entry.held.key) },
+        'handed over before the controller took their results',
+      );
   }
 
   /** Graceful stop: no new task starts; answers whether every running one finished in time. */

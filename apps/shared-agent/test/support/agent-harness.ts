@@ -44,6 +44,8 @@ export async function startAgent(
       AGENT_LEASE_DURATION: '2s',
       AGENT_SHARDS: '4',
       AGENT_SHUTDOWN_TIMEOUT: '5s',
+      // This API server has no controller to take the results written: a stop would wait for it in vain.
+      AGENT_HANDOVER_RESULT_WAIT: '0s',
       AGENT_PLUGIN_TOKEN_DIR: join(dir, 'tokens'),
       PROBE_SECRET: 'probe-secret-value-for-the-agent',
       LOG_LEVEL: 'debug',

@@ -95,6 +95,7 @@ export async function startImageMirror(
   const storage = join(cacheRoot(), 'node', 'registry');
   mkdirSync(storage, { recursive: true });
   writeFileSync(join(dir, 'registry.yml'), registryConfig(port, storage));
+  collectGarbage(join(bin, 'registry'), join(dir, 'registry.yml'), storage, log);
   const registry = startProcess(state, 'registry', [
     join(bin, 'registry'),
     'serve',
@@ -109,6 +110,32 @@ export async function startImageMirror(
     () => exitedLine(registry),
   );
   return mirror;
+}
+
+/**
+ * Each push of a changed image leaves its previous manifest untagged, with layers nothing else uses: collected
+ * before the registry serves, as its `garbage-collect` requires (one real node per machine uses this storage).
+ */
+function collectGarbage(
+  registry: string,
+  config: string,
+  storage: string,
+  log: (line: string) => void,
+): void {
+  if (!existsSync(join(storage, 'docker/registry/v2/repositories'))) return; // nothing pushed yet
+  const kib = () => Number(execFileSync('du', ['-sk', storage], { encoding: 'utf8' }).split('\t')[0]);
+  const before = kib();
+  try {
+    execFileSync(registry, ['garbage-collect', '--delete-untagged', config], { stdio: 'ignore' });
+  } catch (err) {
+    log(`registry: garbage-collect failed (${(err as Error).message.split('\n')[0]}); storage kept as it is`);
+    return;
+  }
+  const after = kib();
+  if (after < before)
+    log(
+      `registry: garbage-collect freed ${((before - after) / 1024).toFixed(0)} MiB, ${(after / 1024).toFixed(0)} MiB kept`,
+    );
 }
 
 /** Writes the hosts.toml of each host that has none (containerd reads them at each pull). */

@@ -460,21 +460,23 @@ export function cleanUpRealNode(state: StackState): void {
 
 /**
  * kube-proxy makes an empty KUBE-FIREWALL chain (the kubelet's, which this kubelet does not fill) with jumps to
- * it from INPUT and OUTPUT, and its --cleanup leaves them: removed here while the chain holds no rule.
+ * it from INPUT and OUTPUT, in the IPv4 and the IPv6 filter table, and its --cleanup leaves them: removed here
+ * while the chain holds no rule.
  */
 function removeEmptyFirewallChain(): void {
-  const iptables = (args: string[]) =>
-    execFileSync('iptables', ['-t', 'filter', ...args], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-  try {
-    if (iptables(['-S', 'KUBE-FIREWALL']).trim() !== '-N KUBE-FIREWALL') return;
-    for (const chain of ['INPUT', 'OUTPUT'])
-      while (iptables(['-S', chain]).includes('-j KUBE-FIREWALL'))
-        iptables(['-D', chain, '-j', 'KUBE-FIREWALL']);
-    iptables(['-X', 'KUBE-FIREWALL']);
-  } catch {
-    // no such chain
+  for (const command of ['iptables', 'ip6tables']) {
+    const table = (args: string[]) =>
+      execFileSync(command, ['-t', 'filter', ...args], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+    try {
+      if (table(['-S', 'KUBE-FIREWALL']).trim() !== '-N KUBE-FIREWALL') continue;
+      for (const chain of ['INPUT', 'OUTPUT'])
+        while (table(['-S', chain]).includes('-j KUBE-FIREWALL')) table(['-D', chain, '-j', 'KUBE-FIREWALL']);
+      table(['-X', 'KUBE-FIREWALL']);
+    } catch {
+      // no such chain
+    }
   }
 }

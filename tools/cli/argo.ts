@@ -30,7 +30,8 @@ cached afterwards). Needs root.
   --agent pod|shared       pod (default): Argo's agent pod per workflow; shared: the controller with
                            disableAgentPodCreation "true" and the shared agent (dist/apps/shared-agent,
                            npm run build first) as processes of the stack, configured as manifests/shared-agent's
-                           Deployment (its ServiceAccount's token, the plugins' Secrets of namespace argo)
+                           Deployment (its ServiceAccount's token, the plugins' Secrets of namespace argo); on a
+                           real node, that Deployment itself (kubectl apply -k), its pods running our image
   --replicas <n>           replicas of the shared agent (default 2)
   --node runner|real       runner (default; a stack that is up keeps its node): the pod runner runs the pods as
                            processes; real (opt-in): a real node runs them, the kubelet, kube-scheduler and
@@ -111,8 +112,10 @@ async function main({ values, positionals: [command] }: ParsedCommand<typeof SPE
       });
       if (shared && !state.sharedAgent) {
         const { startSharedAgents } = await import('../argo-stack/src/shared-agents.js');
+        const { installSharedAgentDeployment } = await import('../argo-stack/src/shared-agent-pods.js');
+        const start = state.realNode ? installSharedAgentDeployment : startSharedAgents;
         try {
-          await startSharedAgents(state, { replicas, patchRate: values['patch-rate'], log });
+          await start(state, { replicas, patchRate: values['patch-rate'], log });
         } catch (err) {
           await stack.down(dir, () => undefined, { keepFiles: true });
           throw err;

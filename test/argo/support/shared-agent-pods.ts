@@ -2,28 +2,20 @@
 // and ConfigMaps in Argo's namespace, `kubectl apply -k manifests/shared-agent`, its own settings with `kubectl
 // set env`, the rollout, then the controller switched by its ConfigMap; and switched back.
 import { join } from 'node:path';
+import {
+  setSharedAgentEnv,
+  SHARED_AGENT_NAMESPACE,
+} from '../../../tools/argo-stack/src/shared-agent-pods.js';
 import type { StackState } from '../../../tools/argo-stack/src/stack.js';
-import { kubectl, kubectlAsync, repoRoot } from './cluster.js';
+import { kubectl, repoRoot } from './cluster.js';
 import { apply, plainSettings, settingsObjects } from './plugins.js';
 import { sharedAgentContainer } from './shared-stack.js';
 
-export const SHARED_AGENT_NAMESPACE = 'argo';
-export const SHARED_AGENT_DEPLOYMENT = 'deployment/shared-agent';
+export { setSharedAgentEnv, SHARED_AGENT_NAMESPACE };
+
 export const SHARED_AGENT_SELECTOR = 'app.kubernetes.io/name=shared-agent';
 const KUSTOMIZATION = join(repoRoot, 'manifests/shared-agent');
 const NS = ['-n', SHARED_AGENT_NAMESPACE];
-
-/** Waits for the Deployment's rollout (every replica ready by its probe). */
-export function sharedAgentRolledOut(state: StackState): Promise<string> {
-  return kubectlAsync(state, [...NS, 'rollout', 'status', SHARED_AGENT_DEPLOYMENT, '--timeout=300s']);
-}
-
-/** `kubectl set env` on the Deployment (a change rolls it out), then waits for the rollout. */
-export async function setSharedAgentEnv(state: StackState, env: Record<string, string>): Promise<void> {
-  const pairs = Object.entries(env).map(([name, value]) => `${name}=${value}`);
-  if (pairs.length) kubectl(state, [...NS, 'set', 'env', SHARED_AGENT_DEPLOYMENT, ...pairs]);
-  await sharedAgentRolledOut(state);
-}
 
 /**
  * The controller's switch (`disableAgentPodCreation`), patched into its ConfigMap as the docs say. The controller

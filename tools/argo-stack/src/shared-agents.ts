@@ -56,11 +56,15 @@ export interface ReplicaOptions {
 /** Starts one replica under a name (its pod's name); answers it and its health port. */
 type Launch = (name: string, replica?: ReplicaOptions) => Promise<{ proc: StackProcess; port: number }>;
 
-/**
- * Installs what manifests/shared-agent installs except the Deployment (its ServiceAccount, RBAC, PDB, Service),
- * and answers how to start a replica configured as the Deployment's pod would be.
- */
-async function replicaLauncher(state: StackState, options: SharedAgentsOptions): Promise<Launch> {
+/** manifests/shared-agent as kustomize renders it, its Deployment's pod and container. */
+export interface Rendered {
+  docs: Manifest[];
+  namespace: string;
+  account: string;
+  container: Container;
+}
+
+export function rendered(state: StackState): Rendered {
   const docs = parseAllDocuments(
     kubectl(state, ['kustomize', join(state.repoRoot, 'manifests', SHARED_AGENT)]),
   )
@@ -71,6 +75,51 @@ async function replicaLauncher(state: StackState, options: SharedAgentsOptions):
   const container = pod?.containers?.[0];
   if (!deployment || !pod || !container)
     throw new Error(`manifests/${SHARED_AGENT}: no Deployment with a container`);
+  return {
+    docs,
+    namespace: deployment.metadata.namespace ?? 'default',
+    account: pod.serviceAccountName ?? 'default',
+    container,
+  };
+}
+
+/** The Deployment's container env for a pod named `name`, resolved from the Secrets and ConfigMaps it names. */
+export function resolvedEnv(
+  state: StackState,
+  { container, namespace }: Rendered,
+  name: string,
+  base: Record<string, string>,
+): Promise<Record<string, string>> {
+  const client = kubeClient(state);
+  const data = async (kind: 'secrets' | 'configmaps', objectName: string, optional?: boolean) => {
+    const object = await client.find<{ data?: Record<string, string> }>(
+      `/api/v1/namespaces/${namespace}/${kind}/${objectName}`,
+    );
+    if (!object) {
+      if (optional) return {};
+      throw new Missing(`${kind === 'secrets' ? 'secret' : 'configmap'} "${objectName}" not found`);
+    }
+    return Object.fromEntries(
+      Object.entries(object.data ?? {}).map(([k, v]) => [
+        k,
+        kind === 'secrets' ? Buffer.from(v, 'base64').toString('utf8') : v,
+      ]),
+    );
+  };
+  return containerEnv(container, base, {
+    data,
+    field: (path) => ({ 'metadata.name': name, 'metadata.namespace': namespace })[path] ?? '',
+    namespace,
+  });
+}
+
+/**
+ * Installs what manifests/shared-agent installs except the Deployment (its ServiceAccount, RBAC, PDB, Service),
+ * and answers how to start a replica configured as the Deployment's pod would be.
+ */
+async function replicaLauncher(state: StackState, options: SharedAgentsOptions): Promise<Launch> {
+  const manifests = rendered(state);
+  const { docs, namespace, account } = manifests;
   kubectl(
     state,
     ['apply', '-f', '-'],
@@ -79,8 +128,6 @@ async function replicaLauncher(state: StackState, options: SharedAgentsOptions):
       .map((d) => stringify(d))
       .join('---\n'),
   );
-  const namespace = deployment.metadata.namespace ?? 'default';
-  const account = pod.serviceAccountName ?? 'default';
   const client = kubeClient(state);
 
   const dir = join(state.dir, SHARED_AGENT);
@@ -93,33 +140,13 @@ async function replicaLauncher(state: StackState, options: SharedAgentsOptions):
   writeFileSync(join(dir, 'token'), token.status.token, { mode: 0o600 });
   writeFileSync(join(dir, 'kubeconfig'), kubeconfig(state, join(dir, 'token'), namespace), { mode: 0o600 });
 
-  const data = async (kind: 'secrets' | 'configmaps', name: string, optional?: boolean) => {
-    const object = await client.find<{ data?: Record<string, string> }>(
-      `/api/v1/namespaces/${namespace}/${kind}/${name}`,
-    );
-    if (!object) {
-      if (optional) return {};
-      throw new Missing(`${kind === 'secrets' ? 'secret' : 'configmap'} "${name}" not found`);
-    }
-    return Object.fromEntries(
-      Object.entries(object.data ?? {}).map(([k, v]) => [
-        k,
-        kind === 'secrets' ? Buffer.from(v, 'base64').toString('utf8') : v,
-      ]),
-    );
-  };
-
   let logged = false;
   return async (name, replica = {}) => {
-    const env = await containerEnv(
-      container,
-      { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, HOSTNAME: name },
-      {
-        data,
-        field: (path) => ({ 'metadata.name': name, 'metadata.namespace': namespace })[path] ?? '',
-        namespace,
-      },
-    );
+    const env = await resolvedEnv(state, manifests, name, {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: dir,
+      HOSTNAME: name,
+    });
     const plugins = usablePlugins(env);
     if (!logged) options.log(`shared agents: PLUGINS=${plugins.keys}${leftOutText(plugins)}`);
     logged = true;
@@ -228,6 +255,10 @@ function runningOptions(
   const settings = state.sharedAgent;
   if (!settings)
     throw new Error(`the stack in ${state.dir} runs no shared agent (npm run argo -- up --agent shared)`);
+  if (settings.pods)
+    throw new Error(
+      `the stack in ${state.dir} runs the shared agent as the pods of deployment/${SHARED_AGENT}: kubectl -n argo set env or rollout restart it`,
+    );
   return { replicas: settings.replicas, patchRate: settings.patchRate, log, env };
 }
 
@@ -306,7 +337,7 @@ export async function restartSharedAgents(
   return startSharedAgents(state, options);
 }
 
-interface UsablePlugins {
+export interface UsablePlugins {
   /** PLUGINS for the replicas: the usable plugins' keys, or `none`. */
   keys: string;
   leftOut: Array<{ key: string; problem: string }>;
@@ -316,7 +347,7 @@ interface UsablePlugins {
  * The plugins of PLUGINS whose settings are complete in `env`: a plugin whose Secret is not there yet is left
  * out (`none` if none is left), where the Deployment's pod would stop at start naming what it misses.
  */
-function usablePlugins(env: Record<string, string>): UsablePlugins {
+export function usablePlugins(env: Record<string, string>): UsablePlugins {
   const enabled = enabledPlugins(collection, env.PLUGINS);
   const usable: string[] = [];
   const leftOut: UsablePlugins['leftOut'] = [];
@@ -360,7 +391,7 @@ function kubeconfig(
  * Why plugins are left out: each one's reason when some are hosted (a setting is missing), only their keys when
  * none is (the stack starts before any plugin has settings: every reason would be "not configured").
  */
-function leftOutText({ keys, leftOut }: UsablePlugins): string {
+export function leftOutText({ keys, leftOut }: UsablePlugins): string {
   if (leftOut.length === 0) return '';
   if (keys !== 'none') return ` (left out: ${leftOut.map((p) => `${p.key}: ${p.problem}`).join('; ')})`;
   return ` (none has its settings yet: ${leftOut.map((p) => p.key).join(', ')})`;

@@ -56,7 +56,8 @@ export interface StackState {
   processes: StackProcess[];
   startedAt: string;
   /** Set when the stack runs the shared agent in place of agent pods (up --agent shared). */
-  sharedAgent?: { replicas: number; patchRate: string; ports: number[] };
+  /** With `pods`, the replicas are manifests/shared-agent's Deployment on the real node, not processes. */
+  sharedAgent?: { replicas: number; patchRate: string; ports: number[]; pods?: boolean };
   /** Set when a real node (kubelet, containerd) runs the pods in place of the pod runner (up --node real). */
   realNode?: RealNode;
 }

@@ -34,6 +34,7 @@ import {
   uninstallSharedAgentPods,
 } from './support/shared-agent-pods.js';
 import { sharedAgentContainer } from './support/shared-stack.js';
+import { installSharedAgentDeployment } from '../../tools/argo-stack/src/shared-agent-pods.js';
 
 const NAMESPACE = 'ep-real-shared';
 const AGENT = ['-n', SHARED_AGENT_NAMESPACE];
@@ -203,6 +204,49 @@ describe('the shared agent installed as docs/shared-agent.md says, as real pods'
     } finally {
       await switchController(state, false);
       helmRun(['uninstall', 'shared-agent', ...AGENT, '--wait']);
+    }
+  });
+
+  it('is what npm run argo -- up --agent shared installs on a real node: PLUGINS the plugins whose settings are in argo', async () => {
+    const logged: string[] = [];
+    await installSharedAgentDeployment(state, { replicas: 1, patchRate: '2s', log: (l) => logged.push(l) });
+    try {
+      // The Slack Secret of the cases above is there; the other plugins have no settings.
+      expect(logged).toEqual([
+        expect.stringMatching(
+          /^shared agent pods: PLUGINS=notify \(left out: build: no build server configured/,
+        ),
+      ]);
+      // Rolled out: one replica, ready (a pod of the ReplicaSet before `set env` may still be terminating).
+      expect(
+        kubectl(state, [
+          ...AGENT,
+          'get',
+          'deployment/shared-agent',
+          '-o',
+          'jsonpath={.spec.replicas} {.status.readyReplicas} {.status.updatedReplicas}',
+        ]),
+      ).toBe('1 1 1');
+      await switchController(state, true);
+      const name = await create(state, NAMESPACE, {
+        apiVersion: 'argoproj.io/v1alpha1',
+        kind: 'Workflow',
+        metadata: { generateName: 'stack-install-' },
+        spec: {
+          entrypoint: 'call',
+          templates: [
+            {
+              name: 'call',
+              http: { url: `${httpUrl}/stack-install`, successCondition: 'response.statusCode == 200' },
+            },
+          ],
+        },
+      });
+      expect((await waitForWorkflow(state, NAMESPACE, name, 5 * 60_000)).phase).toBe('Succeeded');
+      expect(calls).toContain('/stack-install');
+      expect(agentPodsOfWorkflows()).toBe('');
+    } finally {
+      await uninstallSharedAgentPods(state);
     }
   });
 });

@@ -36,6 +36,9 @@ import type { TaskSetStore } from './taskset-store.js';
 /** How often a handover looks whether the controller has taken the results just written. */
 const TAKEN_POLL_MS = 100;
 
+const taskSetPath = (namespace: string, name: string) =>
+  `/apis/argoproj.io/v1alpha1/namespaces/${encodeURIComponent(namespace)}/workflowtasksets/${encodeURIComponent(name)}`;
+
 export interface TaskSetAgentOptions {
   client: KubeClient;
   store: TaskSetStore;
@@ -173,10 +176,11 @@ export class TaskSetAgent implements ShardOwner {
   }
 
   /**
-   * Waits, at most `withinMs` and AGENT_HANDOVER_RESULT_WAIT, until the controller has taken the results this replica knows final of these TaskSets
-   * (or all): their tasks have left the spec. It takes a result in three writes, the TaskSet's status without it,
-   * the TaskSet's spec without the task, then the Workflow; a replica taking the TaskSet between the first two
-   * would see a finished task as new, and the Workflow would not say otherwise yet.
+   * Waits, at most `withinMs` and AGENT_HANDOVER_RESULT_WAIT, until the controller has taken the results this
+   * replica knows final of these TaskSets (or all): their tasks have left the spec. It takes a result in three
+   * writes, the TaskSet's status without it, the TaskSet's spec without the task, then the Workflow; a replica
+   * taking the TaskSet between the first two would see a finished task as new, and the Workflow would not say
+   * otherwise yet.
    */
   async untilTaken(keys: string[] = [...this.runs.keys()], withinMs = Infinity): Promise<void> {
     const limitMs = Math.min(this.options.resultWaitMs, withinMs);
@@ -196,9 +200,7 @@ export class TaskSetAgent implements ShardOwner {
       for (const entry of waiting) {
         const { namespace, name } = entry.held;
         const object = await this.options.client
-          .find<TaskSetObject>(
-            `/apis/argoproj.io/v1alpha1/namespaces/${encodeURIComponent(namespace)}/workflowtasksets/${encodeURIComponent(name)}`,
-          )
+          .find<TaskSetObject>(taskSetPath(namespace, name))
           .catch(() => undefined); // unreadable: not waited for
         const tasks = object && !isCompleted(object) ? (object.spec?.tasks ?? {}) : {};
         if (entry.nodes.some((nodeId) => nodeId in tasks)) still.push(entry);
@@ -516,9 +518,7 @@ export class TaskSetAgent implements ShardOwner {
     this.promoting = true;
     try {
       for (let next = this.options.store.nextDeferred(); next; next = this.options.store.nextDeferred()) {
-        const object = await this.options.client.find<TaskSetObject>(
-          `/apis/argoproj.io/v1alpha1/namespaces/${next.namespace}/workflowtasksets/${next.name}`,
-        );
+        const object = await this.options.client.find<TaskSetObject>(taskSetPath(next.namespace, next.name));
         const key = taskSetKey(next.namespace, next.name);
         if (!object || isCompleted(object) || !this.options.holds(next.shard)) {
           this.options.store.remove(key);

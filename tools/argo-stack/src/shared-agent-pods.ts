@@ -1,9 +1,9 @@
 // The shared agent on a real node (`npm run argo -- up --agent shared --node real`): manifests/shared-agent's
-// Deployment as real pods, installed as docs/shared-agent.md tells an admin, with kubectl alone: `kubectl apply
-// -k`, the replicas by `kubectl scale`, the settings by `kubectl set env` (a change rolls it out), then the
+// Deployment as real pods, installed as docs/shared-agent.md tells an admin, with kubectl alone: what `kubectl
+// apply -k` applies, the replicas by `kubectl scale`, the settings by `kubectl set env` (a change rolls it out), then the
 // rollout. Reconfigured the same way afterwards.
-import { join } from 'node:path';
 import {
+  applyRendered,
   leftOutText,
   rendered,
   resolvedEnv,
@@ -11,7 +11,7 @@ import {
   usablePlugins,
   type SharedAgentsOptions,
 } from './shared-agents.js';
-import { kubectl, kubectlAsync, writeState, type StackState } from './stack.js';
+import { kubeClient, kubectl, kubectlAsync, writeState, type StackState } from './stack.js';
 
 export const SHARED_AGENT_NAMESPACE = 'argo';
 export const SHARED_AGENT_DEPLOYMENT = `deployment/${SHARED_AGENT}`;
@@ -39,8 +39,8 @@ export async function installSharedAgentDeployment(
   options: SharedAgentsOptions,
 ): Promise<void> {
   const manifests = rendered(state);
-  kubectl(state, ['apply', '-k', join(state.repoRoot, 'manifests', SHARED_AGENT)]);
-  const plugins = usablePlugins(await resolvedEnv(state, manifests, `${SHARED_AGENT}-0`, {}));
+  applyRendered(state, manifests.docs);
+  const plugins = usablePlugins(await resolvedEnv(kubeClient(state), manifests, `${SHARED_AGENT}-0`, {}));
   options.log(`shared agent pods: PLUGINS=${plugins.keys}${leftOutText(plugins)}`);
   kubectl(state, [...NS, 'scale', SHARED_AGENT_DEPLOYMENT, `--replicas=${options.replicas}`]);
   await setSharedAgentEnv(state, {

@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
 import { EnvValidationError, enabledPlugins, loadEnv, scopedSource } from '@app/plugin-kit';
+import type { KubeClient } from '@app/argo-agent/kube/kube-client.js';
 import { collection } from '../../../apps/collection/src/collection.definition.js';
 import { containerEnv, Missing } from './container-env.js';
 import type { Container } from './pod-types.js';
@@ -85,12 +86,11 @@ export function rendered(state: StackState): Rendered {
 
 /** The Deployment's container env for a pod named `name`, resolved from the Secrets and ConfigMaps it names. */
 export function resolvedEnv(
-  state: StackState,
+  client: KubeClient,
   { container, namespace }: Rendered,
   name: string,
   base: Record<string, string>,
 ): Promise<Record<string, string>> {
-  const client = kubeClient(state);
   const data = async (kind: 'secrets' | 'configmaps', objectName: string, optional?: boolean) => {
     const object = await client.find<{ data?: Record<string, string> }>(
       `/api/v1/namespaces/${namespace}/${kind}/${objectName}`,
@@ -113,6 +113,11 @@ export function resolvedEnv(
   });
 }
 
+/** `kubectl apply` of rendered manifests (what `kubectl apply -k` would apply, rendered once). */
+export function applyRendered(state: StackState, docs: Manifest[]): void {
+  kubectl(state, ['apply', '-f', '-'], docs.map((d) => stringify(d)).join('---\n'));
+}
+
 /**
  * Installs what manifests/shared-agent installs except the Deployment (its ServiceAccount, RBAC, PDB, Service),
  * and answers how to start a replica configured as the Deployment's pod would be.
@@ -120,13 +125,9 @@ export function resolvedEnv(
 async function replicaLauncher(state: StackState, options: SharedAgentsOptions): Promise<Launch> {
   const manifests = rendered(state);
   const { docs, namespace, account } = manifests;
-  kubectl(
+  applyRendered(
     state,
-    ['apply', '-f', '-'],
-    docs
-      .filter((d) => d.kind !== 'Deployment')
-      .map((d) => stringify(d))
-      .join('---\n'),
+    docs.filter((d) => d.kind !== 'Deployment'),
   );
   const client = kubeClient(state);
 
@@ -142,7 +143,7 @@ async function replicaLauncher(state: StackState, options: SharedAgentsOptions):
 
   let logged = false;
   return async (name, replica = {}) => {
-    const env = await resolvedEnv(state, manifests, name, {
+    const env = await resolvedEnv(client, manifests, name, {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: dir,
       HOSTNAME: name,

@@ -11,6 +11,13 @@ if (!name) {
   console.error('usage: node tools/run-cli.mjs <cli> [args...]');
   process.exit(2);
 }
+const clis = readdirSync(join(root, 'tools/cli'))
+  .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+  .map((f) => f.slice(0, -'.ts'.length));
+if (!clis.includes(name)) {
+  console.error(`no CLI named ${name}; there are: ${clis.join(', ')}`);
+  process.exit(2);
+}
 const bundle = join(root, 'dist/tools', `${name}.mjs`);
 
 function newestSource(dirs) {
@@ -31,13 +38,6 @@ function newestSource(dirs) {
 if (!existsSync(bundle) || statSync(bundle).mtimeMs < newestSource(['tools', 'libs', 'apps'])) {
   const { buildTools } = await import('./build.mjs');
   await buildTools();
-}
-if (!existsSync(bundle)) {
-  const clis = readdirSync(join(root, 'dist/tools'))
-    .filter((f) => f.endsWith('.mjs') && !f.endsWith('.d.mjs'))
-    .map((f) => f.slice(0, -'.mjs'.length));
-  console.error(`no CLI named ${name}; there are: ${clis.join(', ')}`);
-  process.exit(2);
 }
 process.argv = [process.argv[0], bundle, ...rest];
 await import(pathToFileURL(bundle).href);

@@ -289,8 +289,6 @@ describe('every CLI answers like the conformance kit', () => {
     }
   });
 
-  // A build says what it built on stderr (`built event-emitter 1184 KiB in 900 ms`); other suites may build
-  // into dist/apps meanwhile, so that folder proves nothing.
   it('tools/run-cli.mjs with a CLI that does not exist: one line naming it and the CLIs there are, exit 2', () => {
     const r = spawnSync(process.execPath, [join(root, 'tools/run-cli.mjs'), 'no-such-cli'], {
       cwd: work,
@@ -302,6 +300,8 @@ describe('every CLI answers like the conformance kit', () => {
     expect(r.stderr.split('\n')).toHaveLength(2);
   });
 
+  // A build says what it built on stderr (`built event-emitter 1184 KiB in 900 ms`); other suites may build
+  // into dist/apps meanwhile, so that folder proves nothing.
   it('--help never builds: npm run demo -- --help and npm run stand-in -- --help print the usage alone', () => {
     for (const script of ['demo', 'stand-in']) {
       const r = spawnSync('npm', ['run', '-s', script, '--', '--help'], {
